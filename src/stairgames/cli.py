@@ -1,0 +1,175 @@
+"""The ``stairgames`` command line: list games, play in the terminal, replay records."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import typing
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from stairgames.agents import player_kinds
+from stairgames.core.errors import StairgamesError
+from stairgames.core.options import option_fields, option_types
+from stairgames.core.record import GameRecord, replay
+from stairgames.core.registry import get_spec, list_games, load_with_text_options
+from stairgames.terminal import HUMAN, TerminalSession
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _add_option_flags(parser: argparse.ArgumentParser, options_class: type[Any]) -> None:
+    """One flag per game option, derived from the options dataclass."""
+    types_by_name = option_types(options_class)
+    for field in option_fields(options_class):
+        hint = types_by_name[field.name]
+        doc = f"game option (default {field.default!r})"
+        if hint is bool:
+            parser.add_argument(
+                _flag(field.name),
+                dest=f"opt_{field.name}",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=doc,
+            )
+            continue
+        choices = None
+        if typing.get_origin(hint) is typing.Literal:
+            choices = [str(v) for v in typing.get_args(hint)]
+        parser.add_argument(
+            _flag(field.name), dest=f"opt_{field.name}", default=None, choices=choices, help=doc
+        )
+
+
+def _collect_options(args: argparse.Namespace) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in args.option or []:
+        if "=" not in item:
+            raise StairgamesError(f"--option expects NAME=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        options[key.strip()] = value.strip()
+    for key, value in vars(args).items():
+        if key.startswith("opt_") and value is not None:
+            options[key[4:]] = str(value).lower() if isinstance(value, bool) else str(value)
+    return options
+
+
+def _play(argv: Sequence[str]) -> int:
+    if not argv or argv[0].startswith("-"):
+        names = ", ".join(g["name"] for g in list_games())
+        print(f"usage: stairgames play GAME [options]; games: {names}", file=sys.stderr)
+        return 2
+    spec = get_spec(argv[0])
+    parser = argparse.ArgumentParser(
+        prog=f"stairgames play {spec.name}", description=f"Play {spec.title} in the terminal."
+    )
+    _add_option_flags(parser, spec.options_class)
+    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
+    parser.add_argument("--seats", help="comma-separated players for every seat, in seat order")
+    parser.add_argument("--seed", type=int, help="seed for dice, draws and computer players")
+    parser.add_argument("--record", type=Path, help="where to save the game record (JSON)")
+    parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+    args, rest = parser.parse_known_args(argv[1:])
+    game = load_with_text_options(spec.name, _collect_options(args))
+    info = game.info()
+    kinds = [HUMAN, *player_kinds()]
+    seat_parser = argparse.ArgumentParser(prog=f"stairgames play {spec.name}")
+    for seat, name in enumerate(info.seat_names[: info.num_players]):
+        default = HUMAN if seat == 0 else "random"
+        seat_parser.add_argument(
+            f"--{name}", choices=kinds, default=default, help=f"seat {seat} (default {default})"
+        )
+    seat_args = seat_parser.parse_args(rest)
+    if args.seats:
+        players = [p.strip() for p in args.seats.split(",")]
+        for player in players:
+            if player not in kinds:
+                raise StairgamesError(f"unknown player {player!r}; choose from {', '.join(kinds)}")
+    else:
+        players = [getattr(seat_args, name) for name in info.seat_names[: info.num_players]]
+    colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    session = TerminalSession(game, players, seed=args.seed, colour=colour, record_path=args.record)
+    session.run()
+    return 0
+
+
+def _replay(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="stairgames replay", description="Replay a record.")
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--no-color", action="store_true")
+    args = parser.parse_args(argv)
+    record = GameRecord.load(args.file)
+    spec = get_spec(record.game)
+    colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    last = None
+    for number, (move, state) in enumerate(replay(record)):
+        print("Start" if move is None else f"{number}. {move}")
+        print(spec.render(state, colour=colour, viewer=None))
+        print()
+        last = state
+    if last is not None and last.is_terminal():
+        outcome = last.outcome()
+        print(f"Result: {outcome}  returns {last.returns()}")
+    else:
+        print("The record ends before the game does.")
+    return 0
+
+
+def _list(argv: Sequence[str]) -> int:
+    del argv
+    for game in list_games():
+        print(f"{game['name']:<16} {game['title']}: {game['summary']}")
+        print(f"{'':<16} options: {game['options']}")
+    print(f"players: human, {', '.join(player_kinds())}")
+    return 0
+
+
+def _show(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="stairgames show", description="Draw a position.")
+    parser.add_argument("game")
+    parser.add_argument("position")
+    parser.add_argument("--option", action="append")
+    args = parser.parse_args(argv)
+    game = load_with_text_options(args.game, _collect_options(args))
+    state = game.state_from_position(args.position)
+    print(get_spec(args.game).render(state, colour=sys.stdout.isatty(), viewer=None))
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    print("Legal moves: " + (" ".join(moves) if moves else "(none)"))
+    return 0
+
+
+COMMANDS = {"play": _play, "replay": _replay, "list": _list, "show": _show}
+
+USAGE = """usage: stairgames COMMAND [args]
+
+commands:
+  list                      the games, their options, and the computer players
+  play GAME [options]       play in the terminal (stairgames play stairs --help)
+  replay FILE               replay a saved record, showing every position
+  show GAME POSITION        draw a position and list its legal moves"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0 if args else 2
+    command = COMMANDS.get(args[0])
+    if command is None:
+        print(f"unknown command {args[0]!r}\n{USAGE}", file=sys.stderr)
+        return 2
+    try:
+        return command(args[1:])
+    except StairgamesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+__all__ = ["main"]

@@ -1,0 +1,315 @@
+"""The game protocol shared by every game and every player.
+
+The vocabulary is OpenSpiel's, so that research code feels at home:
+``game.new_initial_state()``, ``state.current_player()``,
+``state.legal_actions()``, ``state.apply_action(a)``, ``state.is_chance_node()``,
+``state.chance_outcomes()``, ``state.is_terminal()``, ``state.returns()``,
+``state.clone()``, ``state.action_to_string(a)``, ``state.string_to_action(s)``
+and ``state.observation_string(player)``.
+
+Actions are small non-negative integers; their text form is each game's move
+notation. Chance events (dice, draws, deals) are actions too, applied at chance
+nodes, so a game's history of action strings is a complete record of it and a
+game replays exactly without its random seed.
+
+The base class keeps the books; a game fills hooks. :meth:`State.apply_action`
+refuses terminal states and illegal or unknown actions before anything
+changes, records the action in the history, then calls the game's
+``_apply_action``. A game writes ``_current_player``, ``_legal_actions``,
+``_apply_action``, ``_action_to_string``, ``_returns`` and the text forms.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import enum
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+from stairgames.core.errors import IllegalMoveError
+
+CHANCE: int = -1
+"""``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
+
+TERMINAL: int = -4
+"""``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data: players, chance, information, bounds."""
+
+    name: str
+    """Registry name, as given to :func:`stairgames.load`."""
+    title: str
+    """Human-readable name."""
+    num_players: int
+    """Seats in this game (after options such as ``players=`` are applied)."""
+    min_players: int
+    max_players: int
+    chance: bool
+    """Whether the game has chance nodes."""
+    hidden_information: bool
+    """Whether some seat cannot see everything."""
+    num_distinct_actions: int
+    """Upper bound (exclusive) of the player action ids."""
+    max_chance_outcomes: int
+    """Upper bound (exclusive) of the chance action ids (0 without chance)."""
+    max_game_length: int
+    """A proven bound on the number of actions in a game, chance included."""
+    min_utility: float
+    max_utility: float
+    zero_sum: bool
+    seat_names: tuple[str, ...]
+    """A name for each seat, used by the command line (``--light``, ``--dark``)."""
+
+
+class Termination(enum.Enum):
+    """Why a game ended; games may define their own enums instead."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game, for people to read.
+
+    ``returns`` holds one value per seat; ``reason`` says how it was decided.
+    """
+
+    returns: tuple[float, ...]
+    reason: str
+    winners: tuple[int, ...]
+    details: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+class Game(abc.ABC):
+    """A game with its options. Cheap to create; holds no play state."""
+
+    name: ClassVar[str]
+    """Registry name."""
+
+    def __init__(self, options: Any) -> None:
+        self.options = options
+
+    @abc.abstractmethod
+    def info(self) -> GameInfo:
+        """What this game is, with these options."""
+
+    def num_players(self) -> int:
+        return self.info().num_players
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action."""
+
+    @abc.abstractmethod
+    def state_from_position(self, text: str) -> State:
+        """Build a state from its position text (see :meth:`State.position`).
+
+        :raises InvalidPositionError: the text is malformed or impossible.
+        """
+
+    def __repr__(self) -> str:
+        return f"stairgames.load({self.name!r}, **{self.options!r})"
+
+
+class State(abc.ABC):
+    """A state of a game. Mutable through :meth:`apply_action`; copy with :meth:`clone`."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._history: list[int] = []
+        self._history_strings: list[str] = []
+
+    # ----- hooks a game fills -------------------------------------------------
+
+    @abc.abstractmethod
+    def _current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abc.abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Sorted legal actions of the player to act (never at chance or terminal)."""
+
+    @abc.abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply an action already known to be legal (or a possible chance outcome)."""
+
+    @abc.abstractmethod
+    def _action_to_string(self, action: int) -> str:
+        """The notation of an action in this state."""
+
+    @abc.abstractmethod
+    def _returns(self) -> list[float]:
+        """One value per seat at a terminal state."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """Sorted ``(action, probability)`` pairs at a chance node."""
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
+
+    @abc.abstractmethod
+    def _copy_into(self, other: Self) -> None:
+        """Copy the game fields of ``self`` into a fresh ``other`` (for :meth:`clone`)."""
+
+    @abc.abstractmethod
+    def position(self) -> str:
+        """The position text; ``game.state_from_position`` reads it back."""
+
+    @abc.abstractmethod
+    def observation_string(self, player: int) -> str:
+        """What ``player`` may see of this state, and nothing more."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result with its reason, or ``None`` while the game goes on."""
+
+    # ----- the protocol -------------------------------------------------------
+
+    def get_game(self) -> Game:
+        return self._game
+
+    def current_player(self) -> int:
+        return self._current_player()
+
+    def is_terminal(self) -> bool:
+        return self._current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._current_player() == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted legal actions; empty at chance and terminal nodes, or for a seat not to act."""
+        current = self._current_player()
+        if current < 0 or (player is not None and player != current):
+            return []
+        return self._legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Sorted ``(action, probability)`` pairs; empty unless at a chance node."""
+        if not self.is_chance_node():
+            return []
+        return self._chance_outcomes()
+
+    def returns(self) -> list[float]:
+        """One value per seat: the result at the end, zeros before."""
+        if not self.is_terminal():
+            return [0.0] * self._game.num_players()
+        return self._returns()
+
+    def history(self) -> list[int]:
+        """Every action applied to this state since it was created, chance included."""
+        return list(self._history)
+
+    def history_strings(self) -> list[str]:
+        """The history in notation, replayable with :meth:`apply_move`."""
+        return list(self._history_strings)
+
+    def move_number(self) -> int:
+        """How many actions have been applied to this state."""
+        return len(self._history)
+
+    def is_legal(self, action: int) -> bool:
+        current = self._current_player()
+        if current == TERMINAL:
+            return False
+        if current == CHANCE:
+            return any(a == action for a, _ in self._chance_outcomes())
+        return action in self._legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        """Apply an action of the player to act, or a chance outcome at a chance node.
+
+        :raises IllegalMoveError: the game is over or the action is not legal here;
+            the state is unchanged.
+        """
+        self._check_applicable(action)
+        text = self._action_to_string(action)
+        self._apply_action(action)
+        self._history.append(action)
+        self._history_strings.append(text)
+
+    def apply_move(self, text: str) -> int:
+        """Parse a move (or chance outcome) in notation, apply it and return its action."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        """The notation of ``action`` in this state (``player`` is accepted for OpenSpiel)."""
+        del player
+        return self._action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action (or chance outcome) whose notation is ``text``.
+
+        :raises IllegalMoveError: the text is malformed, or names no legal move here.
+        """
+        wanted = self._normalise_move_text(text)
+        candidates = self._candidate_actions()
+        for action in candidates:
+            if self._action_to_string(action) == wanted:
+                return action
+        self._raise_unmatched_move(text, candidates)
+        raise AssertionError("unreachable")
+
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one never changes the other."""
+        other = self.__class__.__new__(self.__class__)
+        other._game = self._game
+        other._history = list(self._history)
+        other._history_strings = list(self._history_strings)
+        self._copy_into(other)
+        return other
+
+    # ----- helpers for games --------------------------------------------------
+
+    def _normalise_move_text(self, text: str) -> str:
+        """Games may override to accept case or spacing variants of their notation."""
+        return text.strip()
+
+    def _check_move_syntax(self, text: str) -> None:
+        """Games override to raise :class:`IllegalMoveError` for malformed text."""
+        return None
+
+    def _candidate_actions(self) -> list[int]:
+        current = self._current_player()
+        if current == TERMINAL:
+            return []
+        if current == CHANCE:
+            return [a for a, _ in self._chance_outcomes()]
+        return self._legal_actions()
+
+    def _raise_unmatched_move(self, text: str, candidates: Sequence[int]) -> None:
+        self._check_move_syntax(text)
+        if self.is_terminal():
+            raise IllegalMoveError(f"illegal move {text!r}: the game is over in {self.position()}")
+        legal = ", ".join(self._action_to_string(a) for a in candidates)
+        raise IllegalMoveError(f"illegal move {text!r} in {self.position()}; legal moves: {legal}")
+
+    def _check_applicable(self, action: int) -> None:
+        current = self._current_player()
+        if current == TERMINAL:
+            raise IllegalMoveError(
+                f"cannot apply action {action}: the game is over in {self.position()}"
+            )
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalMoveError(f"an action is an int, got {action!r}")
+        if current == CHANCE:
+            if not any(a == action for a, _ in self._chance_outcomes()):
+                raise IllegalMoveError(
+                    f"{action} is not a possible chance outcome in {self.position()}"
+                )
+            return
+        if action not in self._legal_actions():
+            raise IllegalMoveError(
+                f"illegal action {action} in {self.position()}; legal: {self._legal_actions()}"
+            )
+
+    def __str__(self) -> str:
+        return self.position()
+
+    def __repr__(self) -> str:
+        return f"stairgames.load({self._game.name!r}).state_from_position({self.position()!r})"

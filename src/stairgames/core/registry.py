@@ -1,0 +1,126 @@
+"""The registry: the only place where a game's name meets shared code.
+
+Each game package registers a :class:`GameSpec` when it is imported; the
+command line, players and analysis look games up here by name and never branch
+on it. :func:`stairgames.load` is :func:`load`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.game import Game, State
+from stairgames.core.options import build_options, describe_options, option_fields
+
+
+class Renderer(Protocol):
+    """Draws a state for the terminal.
+
+    ``colour``: use ANSI colours. ``viewer``: the seat looking at the screen, whose
+    private information may be shown; ``None`` shows only public information.
+    """
+
+    def __call__(self, state: State, *, colour: bool, viewer: int | None) -> str: ...
+
+
+Narrator = Callable[[State, int, State], list[str]]
+"""``narrate(before, action, after)``: sentences telling people what an action did."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """Everything shared code needs to know about one game."""
+
+    name: str
+    title: str
+    game_class: type[Game]
+    options_class: type[Any]
+    render: Renderer
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    narrate: Narrator | None = None
+    """Optional: an account of each action for players to read (dice, falls, draws)."""
+    extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    """Optional per-game hooks for shared code (e.g. ``"evaluate"`` for players)."""
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+_DISCOVERED = False
+
+
+def register(spec: GameSpec) -> None:
+    """Register a game; called by each game package at import."""
+    _REGISTRY[spec.name] = spec
+
+
+def _discover() -> None:
+    """Import every package under :mod:`stairgames.games` once, so each registers itself."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    import stairgames.games as games_package
+
+    for module in pkgutil.iter_modules(games_package.__path__):
+        if module.ispkg:
+            importlib.import_module(f"{games_package.__name__}.{module.name}")
+
+
+def game_names() -> list[str]:
+    """The registered game names, sorted."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def get_spec(name: str) -> GameSpec:
+    """The spec of a game by name or alias (case-insensitive).
+
+    :raises InvalidOptionError: no such game; the message lists the games.
+    """
+    _discover()
+    key = name.strip().lower().replace("-", "_")
+    for spec in _REGISTRY.values():
+        if key == spec.name or key in spec.aliases:
+            return spec
+    raise InvalidOptionError(f"unknown game {name!r}; available: {', '.join(game_names())}")
+
+
+def load(name: str, **options: Any) -> Game:
+    """A game by name with keyword options.
+
+    >>> import stairgames
+    >>> stairgames.load("stairs", pie_rule=True).options
+    StairsOptions(pie_rule=True)
+
+    :raises InvalidOptionError: unknown game, unknown option or bad value.
+    """
+    spec = get_spec(name)
+    return spec.game_class(build_options(spec.options_class, spec.name, options, from_text=False))
+
+
+def load_with_text_options(name: str, options: dict[str, str]) -> Game:
+    """Like :func:`load`, with option values given as text (``"true"``, ``"3"``)."""
+    spec = get_spec(name)
+    return spec.game_class(build_options(spec.options_class, spec.name, options, from_text=True))
+
+
+def list_games() -> list[dict[str, Any]]:
+    """Every game with its title, summary and options (name, type, default)."""
+    listing = []
+    for name in game_names():
+        spec = _REGISTRY[name]
+        listing.append(
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "summary": spec.summary,
+                "options": describe_options(spec.options_class),
+                "option_names": [f.name for f in option_fields(spec.options_class)],
+            }
+        )
+    return listing

@@ -1,0 +1,128 @@
+"""A conformance check of the protocol, shipped with the package (like pgx's ``api_test``).
+
+Every game's tests call :func:`check_game`; it plays random games (chance
+sampled from ``chance_outcomes``) and checks at every step what the protocol
+promises: sorted legal actions, probabilities summing to one, notation that
+round-trips, position text that round-trips, clones that are equal and
+independent, records that replay exactly, illegal input refused with the state
+unchanged, and returns inside the declared bounds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.errors import IllegalMoveError
+from stairgames.core.game import CHANCE, TERMINAL, Game, State
+from stairgames.core.record import final_state, make_record
+
+
+def check_state(state: State) -> None:
+    """Check one state against the protocol's promises."""
+    game = state.get_game()
+    info = game.info()
+    player = state.current_player()
+    assert player in (CHANCE, TERMINAL) or 0 <= player < info.num_players, player
+    assert state.is_terminal() == (player == TERMINAL)
+    assert state.is_chance_node() == (player == CHANCE)
+    # position text round-trips to a fixed point
+    text = state.position()
+    again = game.state_from_position(text)
+    assert again.position() == text, (text, again.position())
+    if state.is_terminal():
+        assert state.legal_actions() == []
+        assert state.chance_outcomes() == []
+        returns = state.returns()
+        assert len(returns) == info.num_players
+        assert all(info.min_utility <= r <= info.max_utility for r in returns), returns
+        assert state.outcome() is not None
+        return
+    assert state.outcome() is None
+    assert state.returns() == [0.0] * info.num_players
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        assert actions == sorted(set(actions)), actions
+        assert all(0 <= a < max(info.max_chance_outcomes, 1) for a in actions), actions
+        assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+        assert state.legal_actions() == []
+        for action in actions:
+            assert state.string_to_action(state.action_to_string(action)) == action
+        return
+    legal = state.legal_actions()
+    assert legal, "a decision node has at least one legal action"
+    assert legal == sorted(set(legal)), legal
+    assert all(0 <= a < info.num_distinct_actions for a in legal), legal
+    for other in range(info.num_players):
+        if other != player:
+            assert state.legal_actions(other) == []
+    for action in legal:
+        assert state.string_to_action(state.action_to_string(action)) == action
+    for observer in range(info.num_players):
+        assert isinstance(state.observation_string(observer), str)
+
+
+def check_rejects_bad_input(state: State, rng: random.Random) -> None:
+    """Illegal actions and malformed text raise :class:`IllegalMoveError`; nothing changes."""
+    before = (state.position(), state.history(), state.current_player())
+    info = state.get_game().info()
+    legal = set(state.legal_actions()) | {a for a, _ in state.chance_outcomes()}
+    bound = max(info.num_distinct_actions, info.max_chance_outcomes)
+    illegal = [a for a in range(-1, bound + 2) if a not in legal]
+    for action in rng.sample(illegal, min(5, len(illegal))):
+        try:
+            state.apply_action(action)
+        except IllegalMoveError:
+            pass
+        else:
+            raise AssertionError(f"illegal action {action} was accepted")
+    for text in ("", "??", "x9-z0", "pass pass", "999:999"):
+        try:
+            state.apply_move(text)
+        except IllegalMoveError:
+            pass
+        else:
+            if state.history() != before[1]:
+                raise AssertionError(f"malformed move {text!r} was accepted")
+    assert (state.position(), state.history(), state.current_player()) == before
+
+
+def random_playout(state: State, rng: random.Random, *, check: bool = True) -> State:
+    """Play ``state`` to the end with uniformly random actions (chance by its odds)."""
+    info = state.get_game().info()
+    steps = 0
+    while not state.is_terminal():
+        if check:
+            check_state(state)
+        if state.is_chance_node():
+            action = sample_chance_outcome(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        if check and rng.random() < 0.1:
+            twin = state.clone()
+            assert twin.position() == state.position()
+            twin.apply_action(action)
+            assert twin.history() != state.history()
+            check_rejects_bad_input(state, rng)
+        state.apply_action(action)
+        steps += 1
+        assert steps <= info.max_game_length, f"game longer than {info.max_game_length}"
+    if check:
+        check_state(state)
+    return state
+
+
+def check_game(game: Game, *, games: int = 5, seed: int = 0) -> None:
+    """Play ``games`` random games of ``game`` and check the protocol throughout."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        start = game.new_initial_state()
+        check_state(start)
+        final = random_playout(start.clone(), rng)
+        record = make_record(final, seed=seed)
+        replayed = final_state(type(record).from_json(record.to_json()))
+        assert replayed.position() == final.position()
+        assert replayed.history() == final.history()
+        assert replayed.returns() == final.returns()

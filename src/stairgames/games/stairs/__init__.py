@@ -1,0 +1,41 @@
+"""Stairs (Kanare Kato): 2 players, a 6×6 board, climb one level with every move.
+
+>>> import stairgames
+>>> state = stairgames.load("stairs").new_initial_state()
+>>> state.apply_move("c3-d4")
+118
+>>> state.position()
+'L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,DL,L,D/D,L,.,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
+"""
+
+from stairgames.core.registry import GameSpec, register
+from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
+from stairgames.games.stairs.notation import PASS, SWAP
+from stairgames.games.stairs.position import INITIAL_POSITION
+from stairgames.games.stairs.render import render_board, render_terminal
+from stairgames.games.stairs.rules import DARK, LIGHT, Board, Move
+
+__all__ = [
+    "DARK",
+    "INITIAL_POSITION",
+    "LIGHT",
+    "PASS",
+    "SWAP",
+    "Board",
+    "Move",
+    "StairsGame",
+    "StairsOptions",
+    "StairsState",
+    "render_board",
+]
+
+register(
+    GameSpec(
+        name="stairs",
+        title="Stairs",
+        game_class=StairsGame,
+        options_class=StairsOptions,
+        render=render_terminal,
+        summary="2 players, 6×6 board: stack your piece one level higher each move.",
+    )
+)

@@ -1,0 +1,79 @@
+"""Stairs move notation: ``c3-d4`` (from, to), ``pass`` and ``swap``.
+
+Actions are integers: ``source * 8 + direction`` for a move (directions N, NE,
+E, SE, S, SW, W, NW), then :data:`PASS` and :data:`SWAP`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from stairgames.core.errors import IllegalMoveError
+from stairgames.games.stairs.rules import (
+    FILES,
+    NEIGHBOURS,
+    NUM_DIRECTIONS,
+    NUM_SQUARES,
+    RANKS,
+    Move,
+    direction_between,
+    square_name,
+)
+
+PASS: Final = NUM_SQUARES * NUM_DIRECTIONS
+SWAP: Final = PASS + 1
+NUM_ACTIONS: Final = SWAP + 1
+
+_MOVE_RE = re.compile(r"^([a-f])([1-6])-([a-f])([1-6])$")
+
+
+def encode_move(move: Move) -> int:
+    direction = direction_between(move.source, move.target)
+    assert direction is not None, "squares must be adjacent"
+    return move.source * NUM_DIRECTIONS + direction
+
+
+def decode_move(action: int) -> Move | None:
+    """The move of a move action, ``None`` for pass, swap or an off-board target."""
+    if not 0 <= action < PASS:
+        return None
+    source, direction = divmod(action, NUM_DIRECTIONS)
+    target = NEIGHBOURS[source][direction]
+    return None if target < 0 else Move(source, target)
+
+
+def format_action(action: int) -> str:
+    if action == PASS:
+        return "pass"
+    if action == SWAP:
+        return "swap"
+    move = decode_move(action)
+    if move is None:
+        raise IllegalMoveError(f"{action} is not a Stairs action")
+    return f"{square_name(move.source)}-{square_name(move.target)}"
+
+
+def normalise(text: str) -> str:
+    """Lower case without spaces: ``" C3 - D4 "`` reads as ``c3-d4``."""
+    return "".join(text.split()).lower()
+
+
+def parse_move_text(text: str) -> Move | str:
+    """The move written in ``text``, or ``"pass"`` / ``"swap"``; legality is not checked.
+
+    :raises IllegalMoveError: the text is not in the notation.
+    """
+    cleaned = normalise(text)
+    if cleaned in ("pass", "swap"):
+        return cleaned
+    match = _MOVE_RE.match(cleaned)
+    if match is None:
+        raise IllegalMoveError(
+            f"malformed move {text!r}: write a move as from-to squares like c3-d4 "
+            "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+        )
+    sf, sr, tf, tr = match.groups()
+    source = RANKS.index(sr) * 6 + FILES.index(sf)
+    target = RANKS.index(tr) * 6 + FILES.index(tf)
+    return Move(source, target)

@@ -1,0 +1,66 @@
+"""Drawing a Stairs board for the terminal: each square shows its top colour and height."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stairgames.games.stairs.rules import DARK, FILES, LIGHT, SIZE, square_index
+
+if TYPE_CHECKING:
+    from stairgames.core.game import State
+    from stairgames.games.stairs.game import StairsState
+
+_RESET = "\x1b[0m"
+_STYLE = {LIGHT: "\x1b[1;30;47m", DARK: "\x1b[1;37;44m"}
+_NAMES = {LIGHT: "Light", DARK: "Dark"}
+
+
+def _cell(stack: str, colour: bool, highlight: bool) -> str:
+    if not stack:
+        return " .. "
+    text = f"{stack[-1]}{len(stack)}"
+    if highlight:
+        text = f"{text}*"
+    text = f" {text:<3}"
+    if colour:
+        return f"{_STYLE[stack[-1]]}{text}{_RESET}"
+    return text
+
+
+def render_board(state: StairsState, *, colour: bool = False) -> str:
+    """The board with files and ranks; each square shows ``<top colour><height>``.
+
+    Stacks at the greatest height are marked with ``*``. Below the board: who is
+    to move, and the greatest height with each colour's stacks there.
+    """
+    board = state.board
+    peak = board.max_height()
+    header = "     " + "".join(f" {f}  " for f in FILES)
+    lines = [header]
+    for rank in reversed(range(SIZE)):
+        cells = []
+        for file in range(SIZE):
+            stack = board.stacks[square_index(file, rank)]
+            cells.append(_cell(stack, colour, peak > 1 and len(stack) == peak))
+        lines.append(f"  {rank + 1}  " + "".join(cells) + f"  {rank + 1}")
+    lines.append(header)
+    light = sum(1 for s in board.stacks if len(s) == peak and s[-1] == LIGHT)
+    dark = sum(1 for s in board.stacks if len(s) == peak and s[-1] == DARK)
+    lines.append(f"Greatest height {peak}: light tops {light}, dark tops {dark}")
+    if state.is_terminal():
+        outcome = state.outcome()
+        lines.append(f"Game over. {outcome}")
+    else:
+        seat = state.current_player()
+        swapped = " (colours swapped)" if state.swapped() else ""
+        lines.append(f"{_NAMES[board.to_move]} to move: seat {seat}{swapped}")
+    return "\n".join(lines)
+
+
+def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
+    """The registry's renderer: :func:`render_board` (Stairs hides nothing from any viewer)."""
+    del viewer
+    from stairgames.games.stairs.game import StairsState
+
+    assert isinstance(state, StairsState)
+    return render_board(state, colour=colour)
