@@ -31,6 +31,9 @@ class Renderer(Protocol):
 Narrator = Callable[[State, int, State], list[str]]
 """``narrate(before, action, after)``: sentences telling people what an action did."""
 
+Evaluator = Callable[[State, int], float]
+"""``evaluate(state, seat)``: a heuristic value in [-1, 1] of ``state`` for ``seat``."""
+
 
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
@@ -45,6 +48,11 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     narrate: Narrator | None = None
     """Optional: an account of each action for players to read (dice, falls, draws)."""
+    option_sets: tuple[dict[str, Any], ...] = ({},)
+    """Option sets that together cover every variant and optional rule; shared tests
+    and benchmarks run each of them."""
+    evaluate: Evaluator | None = None
+    """Optional: a heuristic value of a state for a seat, in [-1, 1], for computer players."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     """Optional per-game hooks for shared code (e.g. ``"evaluate"`` for players)."""
 

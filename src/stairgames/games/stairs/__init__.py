@@ -37,5 +37,6 @@ register(
         options_class=StairsOptions,
         render=render_terminal,
         summary="2 players, 6×6 board: stack your piece one level higher each move.",
+        option_sets=({}, {"pie_rule": True}),
     )
 )
