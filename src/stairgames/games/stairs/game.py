@@ -18,8 +18,6 @@ from stairgames.games.stairs.notation import (
     NUM_ACTIONS,
     PASS,
     SWAP,
-    decode_move,
-    encode_move,
     format_action,
     normalise,
     parse_move_text,
@@ -90,7 +88,7 @@ class StairsState(State):
         self._swap_pending = False
         self._pie_available = pie_available
         self._agreed = False
-        self._moves_cache: list[rules.Move] | None = None
+        self._steps_cache: list[int] | None = None
         self._player_cache: int | None = None
 
     # ----- board access -------------------------------------------------------
@@ -114,10 +112,11 @@ class StairsState(State):
     def ended_by_agreement(self) -> bool:
         return self._agreed
 
-    def _lowest_moves(self) -> list[rules.Move]:
-        if self._moves_cache is None:
-            self._moves_cache = rules.legal_moves(self._board, self._board.to_move)
-        return self._moves_cache
+    def _lowest_moves(self) -> list[int]:
+        """The player to move's legal moves as step codes (= action ids), cached."""
+        if self._steps_cache is None:
+            self._steps_cache = rules.lowest_steps(self._board, self._board.to_move)
+        return self._steps_cache
 
     # ----- protocol hooks -----------------------------------------------------
 
@@ -134,13 +133,12 @@ class StairsState(State):
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
-        moves = self._lowest_moves()
-        if not moves:
+        steps = self._lowest_moves()
+        if not steps:
             return [PASS]
-        actions = [encode_move(m) for m in moves]
         if self._swap_pending:
-            actions.append(SWAP)
-        return actions
+            return [*steps, SWAP]
+        return list(steps)
 
     def _apply_action(self, action: int) -> None:
         first_move = self._pie_available and not self._history
@@ -149,11 +147,9 @@ class StairsState(State):
         elif action == PASS:
             self._board = rules.pass_turn(self._board)
         else:
-            move = decode_move(action)
-            assert move is not None
-            self._board = rules.apply_move(self._board, move)
+            self._board = rules.apply_move(self._board, rules.step_move(action))
         self._swap_pending = first_move
-        self._moves_cache = None
+        self._steps_cache = None
         self._player_cache = None
 
     def _action_to_string(self, action: int) -> str:
@@ -193,7 +189,7 @@ class StairsState(State):
         other._swap_pending = self._swap_pending
         other._pie_available = self._pie_available
         other._agreed = self._agreed
-        other._moves_cache = self._moves_cache
+        other._steps_cache = self._steps_cache
         other._player_cache = self._player_cache
 
     # ----- results ------------------------------------------------------------

@@ -116,7 +116,7 @@ class Board:
         return stack[-1] if stack else None
 
     def max_height(self) -> int:
-        return max(len(stack) for stack in self.stacks)
+        return max(map(len, self.stacks))
 
     def count(self, colour: str) -> int:
         return sum(stack.count(colour) for stack in self.stacks)
@@ -142,14 +142,15 @@ def movable_moves(board: Board, colour: str) -> list[Move]:
     return moves
 
 
-def legal_moves(board: Board, colour: str) -> list[Move]:
-    """S2 + S3: the moves of ``colour`` whose source stack is of minimal height.
+def lowest_steps(board: Board, colour: str) -> list[int]:
+    """S2 + S3 as step codes ``source * 8 + direction``, ascending (the action encoding).
 
-    Sorted by source square, then by direction (N, NE, E, SE, S, SW, W, NW).
+    Only moves whose source stack is of minimal height among ``colour``'s
+    movable pieces are listed.
     """
     stacks = board.stacks
     best = NUM_SQUARES + 1
-    moves: list[Move] = []
+    steps: list[int] = []
     for source in range(NUM_SQUARES):
         stack = stacks[source]
         if not stack or stack[-1] != colour:
@@ -157,13 +158,27 @@ def legal_moves(board: Board, colour: str) -> list[Move]:
         height = len(stack)
         if height > best:
             continue
-        for target in NEIGHBOURS[source]:
+        for direction, target in enumerate(NEIGHBOURS[source]):
             if target >= 0 and len(stacks[target]) == height:
                 if height < best:
                     best = height
-                    moves = []
-                moves.append(Move(source, target))
-    return moves
+                    steps = []
+                steps.append(source * NUM_DIRECTIONS + direction)
+    return steps
+
+
+def step_move(step: int) -> Move:
+    """The move of a step code from :func:`lowest_steps`."""
+    source, direction = divmod(step, NUM_DIRECTIONS)
+    return Move(source, NEIGHBOURS[source][direction])
+
+
+def legal_moves(board: Board, colour: str) -> list[Move]:
+    """S2 + S3: the moves of ``colour`` whose source stack is of minimal height.
+
+    Sorted by source square, then by direction (N, NE, E, SE, S, SW, W, NW).
+    """
+    return [step_move(step) for step in lowest_steps(board, colour)]
 
 
 def has_move(board: Board, colour: str) -> bool:

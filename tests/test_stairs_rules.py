@@ -1,0 +1,318 @@
+"""Stairs: one test per rule sentence of the rulebook and per ruling S1-S7."""
+
+from __future__ import annotations
+
+import pytest
+
+import stairgames
+from stairgames import IllegalMoveError
+from stairgames.core.game import TERMINAL
+from stairgames.games.stairs import INITIAL_POSITION, StairsState
+from stairgames.games.stairs.rules import (
+    DARK,
+    LIGHT,
+    Decision,
+    Move,
+    apply_move,
+    initial_board,
+    verdict,
+)
+from tests.stairs_helpers import board_of, build, moves_of, sq
+
+
+def new_state(**options: bool) -> StairsState:
+    state = stairgames.load("stairs", **options).new_initial_state()
+    assert isinstance(state, StairsState)
+    return state
+
+
+# ----- components and set-up ------------------------------------------------
+
+
+def test_components_18_pieces_of_each_colour_on_6x6():
+    board = initial_board()
+    assert len(board.stacks) == 36
+    assert board.count(LIGHT) == 18 and board.count(DARK) == 18
+
+
+def test_s1_a1_is_dark_and_the_setup_is_checkered():
+    board = initial_board()
+    assert board.stacks[sq("a1")] == DARK
+    assert board.stacks[sq("b1")] == LIGHT
+    assert board.stacks[sq("a2")] == LIGHT
+    for square in range(36):
+        file, rank = square % 6, square // 6
+        assert board.stacks[square] == (DARK if (file + rank) % 2 == 0 else LIGHT)
+
+
+def test_s1_initial_position_text():
+    assert new_state().position() == INITIAL_POSITION
+
+
+# ----- gameplay ---------------------------------------------------------------
+
+
+def test_light_plays_first():
+    state = new_state()
+    assert state.current_player() == 0
+    assert state.colour_of(0) == LIGHT
+    assert state.board.to_move == LIGHT
+
+
+def test_turns_alternate():
+    state = new_state()
+    state.apply_move("d3-c4")
+    assert state.current_player() == 1 and state.board.to_move == DARK
+    state.apply_move("c3-b3")
+    assert state.current_player() == 0 and state.board.to_move == LIGHT
+
+
+def test_rule1_fig2_a_piece_can_move_in_any_of_eight_directions():
+    state = new_state()
+    state.apply_move("f1-f2")
+    from_c3 = sorted(m for m in moves_of(state) if m.startswith("c3-"))
+    assert from_c3 == sorted(
+        ["c3-c4", "c3-d4", "c3-d3", "c3-d2", "c3-c2", "c3-b2", "c3-b3", "c3-b4"]
+    )
+
+
+def test_rule1_pieces_move_onto_pieces_of_either_colour():
+    state = new_state()
+    state.apply_move("d3-c4")  # light onto light (c4 is light)
+    assert state.board.stacks[sq("c4")] == "LL"
+    state.apply_move("c3-b3")  # dark onto light
+    assert state.board.stacks[sq("b3")] == "LD"
+
+
+def test_rule_a_player_moves_only_pieces_of_their_colour():
+    state = new_state()
+    with pytest.raises(IllegalMoveError, match="not yours"):
+        state.apply_move("c3-d4")
+    assert state.position() == INITIAL_POSITION
+
+
+def test_s2_no_wrap_at_the_edges():
+    state = new_state()
+    from_f1 = sorted(m for m in moves_of(state) if m.startswith("f1-"))
+    assert from_f1 == ["f1-e1", "f1-e2", "f1-f2"]
+
+
+def test_rule2_only_the_topmost_piece_moves():
+    # d3 holds light under dark: the light piece underneath can never be moved.
+    state = build({"d3": "LD", "d4": "DL", "c2": "L"}, to_move=LIGHT)
+    assert not any(m.startswith("d3-") for m in moves_of(state))
+    with pytest.raises(IllegalMoveError, match="not yours"):
+        state.apply_move("d3-d4")
+
+
+def test_rule3_fig3_a_piece_moves_only_onto_a_stack_of_its_own_height():
+    state = build({"d3": "LL", "c2": "L", "c3": "DD", "d2": "DD", "e4": "LD", "c4": "LDL"})
+    assert sorted(moves_of(state)) == ["d3-c3", "d3-d2", "d3-e4"]
+    with pytest.raises(IllegalMoveError, match="3 high"):
+        state.apply_move("d3-c4")
+
+
+def test_rule3_fig3_2_the_moved_piece_ends_one_level_higher():
+    state = build({"d3": "LL", "c2": "L", "c3": "DD", "d2": "DD", "e4": "LD", "c4": "LDL"})
+    state.apply_move("d3-e4")
+    assert state.board.stacks[sq("e4")] == "LDL"
+    assert state.board.stacks[sq("d3")] == "L"
+
+
+def test_s2_never_onto_an_empty_square():
+    state = build({"d3": "L", "c2": "L", "d4": "DD"})
+    assert "d3-e3" not in moves_of(state)
+    with pytest.raises(IllegalMoveError, match="empty"):
+        state.apply_move("d3-e3")
+
+
+def test_s3_only_lowest_pieces_move():
+    # Light: c2 at height 1 cannot move; e2 (height 2) and c4 (height 3) can.
+    state = build({"c2": "L", "e2": "LL", "e3": "DD", "c4": "LDL", "c5": "DLD"})
+    assert moves_of(state) == ["e2-e3"]
+    with pytest.raises(IllegalMoveError, match="lowest"):
+        state.apply_move("c4-c5")
+
+
+def test_s3_lowest_means_source_height_before_the_move():
+    # Both light stacks are movable; the lower source (height 1) must move, even
+    # though its destination ends at height 2, the height of the other source.
+    state = build({"c2": "L", "c3": "D", "e3": "DL", "e4": "LD"})
+    assert sorted(moves_of(state)) == ["c2-c3"]
+
+
+def test_rule4_fig4_dark_must_move_its_lowest_movable_pieces():
+    # Dark: b2 (height 1) is stuck; c3 and e3 are movable at height 2; d5 at height 3.
+    state = build(
+        {"b2": "D", "c3": "DD", "d3": "LL", "e3": "DD", "d5": "LLD", "d4": "DLL"},
+        to_move=DARK,
+    )
+    assert {m.split("-")[0] for m in moves_of(state)} == {"c3", "e3"}
+
+
+# ----- passing and the end --------------------------------------------------
+
+
+def test_s4_a_player_with_no_move_must_pass():
+    state = build({"c2": "L", "b2": "DD", "c3": "DD"})
+    assert moves_of(state) == ["pass"]
+    state.apply_move("pass")
+    assert state.board.to_move == DARK and not state.is_terminal()
+
+
+def test_s4_passing_is_otherwise_illegal():
+    state = new_state()
+    assert "pass" not in moves_of(state)
+    with pytest.raises(IllegalMoveError, match="passing is allowed only"):
+        state.apply_move("pass")
+
+
+def test_s4_game_ends_when_neither_player_can_move():
+    state = build({"c2": "L", "b4": "DD"})
+    assert state.is_terminal()
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalMoveError, match="over"):
+        state.apply_move("pass")
+
+
+def test_s4_the_blocked_player_moves_again_when_a_move_appears():
+    # Light cannot move; dark's move c3-b2... here dark moves onto b2, then light can.
+    state = build({"c2": "L", "b2": "DD", "c3": "DD", "d3": "LDL"})
+    state.apply_move("pass")
+    state.apply_move("c3-b2")  # dark; c3 now height 1 next to c2 (height 1)
+    assert "c2-c3" in moves_of(state)
+
+
+# ----- deciding the winner (S5) ----------------------------------------------
+
+
+def test_s5_step1_the_highest_stack_wins():
+    board = board_of({"c3": "DDL", "d4": "DL", "e5": "DL"}, arrival=LIGHT)
+    result = verdict(board)
+    assert result is not None
+    assert (result.winner, result.decision) == (LIGHT, Decision.HEIGHT)
+
+
+def test_s5_step2_more_stacks_at_the_greatest_height_wins():
+    board = board_of({"c3": "DDL", "d4": "DLD", "e5": "DLD"}, arrival=LIGHT)
+    result = verdict(board)
+    assert result is not None
+    assert (result.winner, result.decision) == (DARK, Decision.COUNT)
+    assert (result.light_count, result.dark_count) == (1, 2)
+
+
+def test_s5_step3_equal_counts_the_first_to_reach_them_wins():
+    board = board_of({"c3": "DDL", "d4": "DLD"}, arrival=DARK)
+    result = verdict(board)
+    assert result is not None
+    assert (result.winner, result.decision) == (LIGHT, Decision.FIRST_ARRIVAL)
+    assert "got there first" in result.explain()
+
+
+def test_s5_the_most_recent_arrival_at_the_greatest_height_is_tracked():
+    board = initial_board()
+    board = apply_move(board, Move(sq("d3"), sq("c4")))  # light reaches 2
+    assert board.last_arrival == LIGHT
+    board = apply_move(board, Move(sq("c3"), sq("b3")))  # dark reaches 2 as well
+    assert board.last_arrival == DARK
+    board = apply_move(board, Move(sq("c4"), sq("b3")))  # light... b3 has height 2
+    assert board.stacks[sq("b3")] == "LDL"
+    assert board.last_arrival == LIGHT
+
+
+def test_s5_an_arrival_below_the_greatest_height_changes_nothing():
+    state = build({"c2": "L", "c3": "D", "e3": "DLD", "e4": "LDL"})
+    # the dumps are the tallest stacks; light's arrival at height 2 is below them
+    before = state.board.last_arrival
+    state.apply_move("c2-c3")
+    assert state.board.last_arrival == before
+
+
+def test_s5_stairs_has_no_draws_returns_by_seat():
+    state = build({"c2": "L", "b4": "DD"})  # light's dump (17) is the tallest stack
+    assert state.returns() == [1.0, -1.0]
+    outcome = state.outcome()
+    assert outcome is not None and "Light wins" in outcome.reason
+    assert outcome.winners == (0,)
+
+
+# ----- pie rule (S6) ------------------------------------------------------------
+
+
+def test_s6_pie_rule_is_off_by_default():
+    state = new_state()
+    state.apply_move("d3-c4")
+    assert "swap" not in moves_of(state)
+    with pytest.raises(IllegalMoveError, match="pie rule"):
+        state.apply_move("swap")
+
+
+def test_s6_second_player_may_swap_right_after_the_first_move():
+    state = new_state(pie_rule=True)
+    assert "swap" not in moves_of(state)
+    state.apply_move("d3-c4")
+    assert moves_of(state)[-1] == "swap"
+    state.apply_move("swap")
+    assert state.swapped()
+    assert state.colour_of(0) == DARK and state.colour_of(1) == LIGHT
+    assert state.board.to_move == DARK
+    assert state.current_player() == 0  # the original first player, now dark, moves next
+    assert "swap" not in moves_of(state)
+
+
+def test_s6_swap_is_only_available_once_right_after_the_first_move():
+    state = new_state(pie_rule=True)
+    state.apply_move("d3-c4")
+    state.apply_move("c3-b3")  # second player declines by moving
+    assert "swap" not in moves_of(state)
+    state.apply_move("d1-d2")
+    assert "swap" not in moves_of(state)
+
+
+def test_s6_after_a_swap_returns_follow_the_seats():
+    state = new_state(pie_rule=True)
+    state.apply_move("d3-c4")
+    state.apply_move("swap")
+    state.end_by_agreement()  # light (seat 1 now) leads at height 2
+    assert state.returns() == [-1.0, 1.0]
+
+
+def test_s6_a_state_built_from_a_position_has_no_swap():
+    game = stairgames.load("stairs", pie_rule=True)
+    start = game.new_initial_state()
+    start.apply_move("d3-c4")
+    state = game.state_from_position(start.position())
+    assert isinstance(state, StairsState)
+    assert "swap" not in moves_of(state)
+    assert state.colour_of(0) == LIGHT
+
+
+# ----- ending by agreement (S7) -------------------------------------------------
+
+
+def test_s7_ending_by_agreement_scores_the_position_by_s5():
+    state = new_state()
+    state.apply_move("d3-c4")
+    state.apply_move("c3-b3")
+    assert state.legal_actions()  # moves remain
+    state.end_by_agreement()
+    assert state.is_terminal() and state.legal_actions() == []
+    # one stack each at height 2; dark arrived last, so light (seat 0) wins
+    assert state.returns() == [1.0, -1.0]
+    outcome = state.outcome()
+    assert outcome is not None and "agreement" in outcome.reason
+
+
+def test_s7_agreement_is_not_an_action():
+    state = new_state()
+    assert all(state.action_to_string(a) not in ("agree", "end") for a in state.legal_actions())
+    with pytest.raises(IllegalMoveError):
+        state.apply_move("agree")
+
+
+def test_s7_no_agreement_before_any_piece_has_climbed():
+    state = new_state()
+    with pytest.raises(IllegalMoveError, match="no winner yet"):
+        state.end_by_agreement()
+    assert not state.is_terminal()
