@@ -2,10 +2,10 @@
 
 >>> import stairgames
 >>> state = stairgames.load("stairs").new_initial_state()
->>> state.apply_move("c3-d4")
-118
+>>> state.apply_move("d3-c4")
+127
 >>> state.position()
-'L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,DL,L,D/D,L,.,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
+'L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
 """
 
 from stairgames.core.registry import GameSpec, register
