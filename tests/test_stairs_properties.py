@@ -180,3 +180,39 @@ def test_replay_is_deterministic(seed):
     first = random_game(seed)
     second = random_game(seed)
     assert first.history() == second.history()
+
+
+def s5_oracle(state: StairsState) -> tuple[str, str]:
+    """S5 recomputed from the replayed history: (winning colour, deciding step)."""
+    replay = state.get_game().new_initial_state()
+    assert isinstance(replay, StairsState)
+    last_arrival_at: dict[int, str] = {}
+    for action in state.history():
+        mover = replay.board.to_move
+        if action not in (PASS, SWAP):
+            src, direction = divmod(action, 8)
+            height = len(replay.board.stacks[NEIGHBOURS[src][direction]]) + 1
+            last_arrival_at[height] = mover
+        replay.apply_action(action)
+    stacks = replay.board.stacks
+    peak = max(len(s) for s in stacks)
+    light = sum(1 for s in stacks if len(s) == peak and s[-1] == "L")
+    dark = sum(1 for s in stacks if len(s) == peak and s[-1] == "D")
+    if not light or not dark:
+        return ("L" if light else "D"), "height"
+    if light != dark:
+        return ("L" if light > dark else "D"), "count"
+    return ("D" if last_arrival_at[peak] == "L" else "L"), "first arrival"
+
+
+def test_s5_all_three_steps_decide_random_games_as_an_independent_reading_says():
+    seen = set()
+    for seed in range(300):
+        state = random_game(seed, pie_rule=seed % 2 == 1)
+        colour, step = s5_oracle(state)
+        outcome = state.outcome()
+        assert outcome is not None
+        assert outcome.details["decision"] == step
+        assert outcome.winners == (state.seat_of(colour),)
+        seen.add(step)
+    assert seen == {"height", "count", "first arrival"}
