@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import enum
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
@@ -63,10 +62,6 @@ class GameInfo:
     zero_sum: bool
     seat_names: tuple[str, ...]
     """A name for each seat, used by the command line (``--light``, ``--dark``)."""
-
-
-class Termination(enum.Enum):
-    """Why a game ended; games may define their own enums instead."""
 
 
 @dataclasses.dataclass(frozen=True)
