@@ -1,0 +1,49 @@
+"""City of Stairs (Masaki Suga): 2-4 players build a 7×4 city, then stroll to the lighthouse.
+
+>>> import stairgames
+>>> game = stairgames.load("city_of_stairs", players=3, first_player=0)
+>>> state = game.new_initial_state()
+>>> state.chance_outcomes()[:2]
+[(0, 0.07142857142857142), (1, 0.07142857142857142)]
+>>> state.apply_move("draw P05")
+4
+>>> state.position().split()[:3]
+['start=0', 'departures=-,-,-', 'stock=P05,-']
+"""
+
+from stairgames.core.registry import GameSpec, register
+from stairgames.games.city_of_stairs.cards import CardSet, CityCard, Icon, load_card_set
+from stairgames.games.city_of_stairs.game import (
+    CityOfStairsGame,
+    CityOfStairsOptions,
+    CityOfStairsState,
+    max_game_length,
+)
+from stairgames.games.city_of_stairs.render import narrate, render_terminal
+from stairgames.games.city_of_stairs.rules import Table
+
+__all__ = [
+    "CardSet",
+    "CityCard",
+    "CityOfStairsGame",
+    "CityOfStairsOptions",
+    "CityOfStairsState",
+    "Icon",
+    "Table",
+    "load_card_set",
+    "max_game_length",
+]
+
+register(
+    GameSpec(
+        name="city_of_stairs",
+        title="City of Stairs",
+        game_class=CityOfStairsGame,
+        options_class=CityOfStairsOptions,
+        render=render_terminal,
+        summary="2-4 players build a 7×4 city of stairs, then stroll through it to the lighthouse.",
+        aliases=("city", "cityofstairs", "kaidan_no_machi"),
+        narrate=narrate,
+        option_sets=({"players": 2}, {"players": 3}, {"players": 4}),
+    )
+)
