@@ -143,6 +143,7 @@ class TerminalSession:
     def _human_turn(self, seat: int) -> bool:
         """Ask for a move until one is legal; ``False`` when the human quits."""
         self.show()
+        self._list_moves()
         while True:
             try:
                 line = self.input_fn(f"{self.seat_label(seat)}> ").strip()
