@@ -1,0 +1,57 @@
+"""27 (Laurent Escoffier): 2 players move stacks of discs along a line of fields.
+
+Basic, advanced (grey bases move with their stack) and expert (red bases too)
+variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
+
+>>> import stairgames
+>>> state = stairgames.load("twenty_seven").new_initial_state()
+>>> state.apply_move("0:3")
+2
+>>> state.position()
+'RWWWWWW/WWW/G/G/G/G/G/G/RBBBBBBBBB B'
+"""
+
+from stairgames.core.registry import GameSpec, register
+from stairgames.games.twenty_seven.evaluate import evaluate
+from stairgames.games.twenty_seven.game import (
+    MAX_GAME_LENGTH,
+    TwentySevenGame,
+    TwentySevenOptions,
+    TwentySevenState,
+)
+from stairgames.games.twenty_seven.narrate import narrate
+from stairgames.games.twenty_seven.notation import PASS
+from stairgames.games.twenty_seven.position import INITIAL_POSITION
+from stairgames.games.twenty_seven.render import render_line, render_terminal
+from stairgames.games.twenty_seven.rules import BLACK, GREY, RED, WHITE, Line, Move
+
+__all__ = [
+    "BLACK",
+    "GREY",
+    "INITIAL_POSITION",
+    "MAX_GAME_LENGTH",
+    "PASS",
+    "RED",
+    "WHITE",
+    "Line",
+    "Move",
+    "TwentySevenGame",
+    "TwentySevenOptions",
+    "TwentySevenState",
+    "render_line",
+]
+
+register(
+    GameSpec(
+        name="twenty_seven",
+        title="27",
+        game_class=TwentySevenGame,
+        options_class=TwentySevenOptions,
+        render=render_terminal,
+        summary="2 players, a line of 9 fields: move stacks exactly as far as you have stacks.",
+        aliases=("27", "twentyseven"),
+        narrate=narrate,
+        option_sets=({"variant": "basic"}, {"variant": "advanced"}, {"variant": "expert"}),
+        evaluate=evaluate,
+    )
+)

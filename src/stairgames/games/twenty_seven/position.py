@@ -1,0 +1,141 @@
+"""27 position text: ``format_position`` and ``parse_position`` round-trip.
+
+The fields from field 0 (white's end) to the far end separated by ``/``; each
+field is its stack from bottom to top in ``R`` (red), ``G`` (grey), ``W``
+(white) and ``B`` (black). Then a space and the colour to move, ``W`` or
+``B``. The initial position::
+
+    RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W
+
+A text is refused when its form is wrong or when the position is impossible:
+discs other than the 27 of the game (2 red, 7 grey, 9 white, 9 black), a field
+whose bottom disc is not a red or grey base, more fields than the 9 of the
+start, or a red or grey disc where the variant never lets it go.
+"""
+
+from __future__ import annotations
+
+from stairgames.core.errors import InvalidPositionError
+from stairgames.games.twenty_seven.rules import (
+    BLACK,
+    COLOUR_NAMES,
+    DISC_COUNTS,
+    DISCS,
+    GREY,
+    INITIAL_FIELDS,
+    PLAYER_COLOURS,
+    RED,
+    WHITE,
+    Line,
+    Variant,
+)
+
+INITIAL_POSITION = "RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W"
+
+
+def format_position(line: Line) -> str:
+    return f"{'/'.join(line.fields)} {line.to_move}"
+
+
+def parse_position(text: str, variant: Variant) -> Line:
+    """Read a position text, checking its form and that it is possible in ``variant``.
+
+    :raises InvalidPositionError: with what is wrong and where.
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position is text, got {text!r}")
+    parts = text.split()
+    if len(parts) != 2:
+        raise InvalidPositionError(
+            f"position {text!r} must have 2 space-separated parts (the line, the colour to "
+            f"move), found {len(parts)}"
+        )
+    line_text, to_move = parts
+    fields = _parse_fields(text, line_text)
+    if to_move not in PLAYER_COLOURS:
+        raise InvalidPositionError(
+            f"position {text!r}: the colour to move must be W or B, not {to_move!r}"
+        )
+    line = Line(fields, to_move)
+    _check_discs(text, line)
+    _check_bases(text, line)
+    _check_variant(text, line, variant)
+    return line
+
+
+def _parse_fields(text: str, line_text: str) -> tuple[str, ...]:
+    fields = tuple(line_text.split("/"))
+    if len(fields) > INITIAL_FIELDS:
+        raise InvalidPositionError(
+            f"position {text!r} has {len(fields)} fields; the line starts with "
+            f"{INITIAL_FIELDS} and never grows"
+        )
+    for number, stack in enumerate(fields):
+        if not stack:
+            raise InvalidPositionError(
+                f"position {text!r}: field {number} is empty; every field keeps its base "
+                "disc until it leaves the line"
+            )
+        wrong = [disc for disc in stack if disc not in DISCS]
+        if wrong:
+            raise InvalidPositionError(
+                f"position {text!r}: field {number} holds {wrong[0]!r}; write a stack from "
+                "bottom to top in R (red), G (grey), W (white) and B (black)"
+            )
+    return fields
+
+
+def _check_discs(text: str, line: Line) -> None:
+    for disc, expected in DISC_COUNTS.items():
+        found = line.count(disc)
+        if found != expected:
+            raise InvalidPositionError(
+                f"position {text!r} has {found} {COLOUR_NAMES[disc]} discs; the game has "
+                f"{expected} (27 in all: 2 red, 7 grey, 9 white, 9 black)"
+            )
+
+
+def _check_bases(text: str, line: Line) -> None:
+    last = len(line.fields) - 1
+    for number, stack in enumerate(line.fields):
+        base = stack[0]
+        if base in (WHITE, BLACK):
+            raise InvalidPositionError(
+                f"position {text!r}: field {number} has a {COLOUR_NAMES[base]} disc at the "
+                "bottom; a field's bottom disc is its red or grey base, and a field whose "
+                "base has moved has left the line"
+            )
+        if base == RED and number not in (0, last):
+            raise InvalidPositionError(
+                f"position {text!r}: field {number} has a red base but is not at an end of "
+                "the line; the red fields start at the ends and fields never change order"
+            )
+
+
+def _check_variant(text: str, line: Line, variant: Variant) -> None:
+    if variant == "expert":
+        return
+    fields = line.fields
+    if fields[0][0] != RED or fields[-1][0] != RED or len(fields) < 2:
+        raise InvalidPositionError(
+            f"position {text!r}: in the {variant} game the red discs never move, so both ends "
+            "of the line are red fields"
+        )
+    for number, stack in enumerate(fields):
+        if RED in stack[1:]:
+            raise InvalidPositionError(
+                f"position {text!r}: field {number} carries a red disc, which only the "
+                "expert game allows"
+            )
+    if variant == "basic":
+        if len(fields) != INITIAL_FIELDS:
+            raise InvalidPositionError(
+                f"position {text!r} has {len(fields)} fields; in the basic game no field "
+                f"leaves the line, so there are always {INITIAL_FIELDS}"
+            )
+        for number, stack in enumerate(fields):
+            if GREY in stack[1:]:
+                raise InvalidPositionError(
+                    f"position {text!r}: field {number} carries a grey disc, which only the "
+                    "advanced and expert games allow"
+                )

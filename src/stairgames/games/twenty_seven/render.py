@@ -1,0 +1,102 @@
+"""Drawing a 27 line for the terminal: each field a column, its stack rising from its base."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stairgames.games.twenty_seven.rules import (
+    BLACK,
+    COLOUR_NAMES,
+    GREY,
+    RED,
+    WHITE,
+    Line,
+    opponent,
+    target_field,
+)
+
+if TYPE_CHECKING:
+    from stairgames.core.game import State
+    from stairgames.games.twenty_seven.game import TwentySevenState
+
+_RESET = "\x1b[0m"
+_STYLE = {
+    WHITE: "\x1b[1;30;47m",
+    BLACK: "\x1b[1;37;40m",
+    RED: "\x1b[1;37;41m",
+    GREY: "\x1b[30;100m",
+}
+_CELL = 3
+
+
+def _disc(disc: str, colour: bool) -> str:
+    text = f" {disc} "
+    return f"{_STYLE[disc]}{text}{_RESET}" if colour else text
+
+
+def draw_stacks(line: Line, *, colour: bool = False) -> list[str]:
+    """The stacks as columns, highest level first, with levels on the left and field numbers
+    below. Level 1 is each field's base disc."""
+    peak = max(len(stack) for stack in line.fields)
+    rows = []
+    for level in range(peak, 0, -1):
+        cells = []
+        for stack in line.fields:
+            cells.append(_disc(stack[level - 1], colour) if len(stack) >= level else " " * _CELL)
+        rows.append(f"{level:>3} " + "".join(cells).rstrip())
+    numbers = "".join(f"{field:^{_CELL}}" for field in range(len(line.fields)))
+    rows.append(f"    {numbers}".rstrip())
+    return rows
+
+
+def _fields_topped_by(line: Line, colour: str) -> str:
+    fields = [str(n) for n, stack in enumerate(line.fields) if stack[-1] == colour]
+    if not fields:
+        return "on no field"
+    return f"on field{'s' if len(fields) > 1 else ''} {', '.join(fields)}"
+
+
+def describe_players(line: Line) -> list[str]:
+    """A sentence per colour: its stacks (the distance it must move) and its score so far."""
+    lines = []
+    for colour in (WHITE, BLACK):
+        stacks = sum(1 for stack in line.fields if stack[-1] == colour)
+        target = target_field(line, colour)
+        score = len(line.fields[target]) - 1
+        lines.append(
+            f"{COLOUR_NAMES[colour].capitalize()}: {stacks} stack{'s' if stacks != 1 else ''} "
+            f"({_fields_topped_by(line, colour)}), so moves go {stacks} field"
+            f"{'s' if stacks != 1 else ''}; target field {target} holds {score}."
+        )
+    return lines
+
+
+def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
+    """The line with its stacks, the field numbers, both players' stacks and scores, and
+    whose move it is (or the result)."""
+    line = state.line
+    lines = [f"27 ({state.variant})", *draw_stacks(line, colour=colour)]
+    lines.extend(describe_players(line))
+    if state.is_terminal():
+        lines.append(f"Game over. {state.outcome()}")
+    else:
+        to_move = COLOUR_NAMES[line.to_move].capitalize()
+        seat = state.current_player()
+        if state.moves():
+            direction = "up the line" if line.to_move == WHITE else "down the line"
+            lines.append(f"{to_move} to move (seat {seat}), {direction}.")
+        else:
+            other = COLOUR_NAMES[opponent(line.to_move)]
+            lines.append(
+                f"{to_move} to move (seat {seat}) has no move and must pass; {other} plays on."
+            )
+    return "\n".join(lines)
+
+
+def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
+    """The registry's renderer: :func:`render_line` (27 hides nothing from any viewer)."""
+    del viewer
+    from stairgames.games.twenty_seven.game import TwentySevenState
+
+    assert isinstance(state, TwentySevenState)
+    return render_line(state, colour=colour)
