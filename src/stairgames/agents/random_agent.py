@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from stairgames.agents.base import Agent, register_agent
+from stairgames.agents.base import Agent, Settings, check_settings, register_agent
 from stairgames.core.game import State
 
 
@@ -13,4 +13,9 @@ class RandomAgent(Agent):
         return self.rng.choice(state.legal_actions())
 
 
-register_agent("random", lambda seat, seed: RandomAgent(seat, seed=seed))
+def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
+    check_settings("random", settings, {})
+    return RandomAgent(seat, seed=seed)
+
+
+register_agent("random", _make)

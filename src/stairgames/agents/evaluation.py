@@ -1,0 +1,60 @@
+"""Finding a game's evaluation function, for players that look ahead.
+
+A game offers one through ``GameSpec.evaluate``; where the spec has none yet,
+a module ``evaluate`` beside the game's rules with a function ``evaluate(state,
+seat)`` is used. Without either, a state is worth its returns when the game is
+over and 0 before (the terminal-returns fallback). Values are in [-1, 1].
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+from stairgames.core.game import Game, State
+from stairgames.core.registry import Evaluator, get_spec
+
+
+def terminal_value(state: State, seat: int) -> float:
+    """The fallback: the seat's return scaled into [-1, 1] at the end, 0 before."""
+    if not state.is_terminal():
+        return 0.0
+    return scaled_return(state.get_game(), state.returns()[seat])
+
+
+def scaled_return(game: Game, value: float) -> float:
+    """A return mapped from the game's utility range onto [-1, 1]."""
+    info = game.info()
+    span = info.max_utility - info.min_utility
+    if span <= 0:
+        return 0.0
+    return 2.0 * (value - info.min_utility) / span - 1.0
+
+
+@functools.cache
+def find_evaluator(game_name: str) -> Evaluator | None:
+    """The game's own evaluation, or ``None`` when it has none."""
+    spec = get_spec(game_name)
+    if spec.evaluate is not None:
+        return spec.evaluate
+    package = spec.game_class.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.evaluate")
+    except ModuleNotFoundError:
+        return None
+    found = getattr(module, "evaluate", None)
+    return found if callable(found) else None
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    """An evaluation for ``game`` that knows the end: returns when over, heuristic before."""
+    heuristic = find_evaluator(game.name)
+    if heuristic is None:
+        return terminal_value
+
+    def evaluate(state: State, seat: int) -> float:
+        if state.is_terminal():
+            return scaled_return(state.get_game(), state.returns()[seat])
+        return heuristic(state, seat)
+
+    return evaluate

@@ -1,0 +1,82 @@
+"""The ``greedy`` player: one move ahead with the game's evaluation.
+
+Each legal action is tried on a copy of the state and the result scored for
+this seat with :func:`stairgames.agents.evaluation.evaluator_for` (the game's
+evaluation, or its returns at the end). Ties are broken at random with the
+player's own generator. Where the action leads to a chance node, the value is
+the average over the chance outcomes (each scored one step on). In games with
+hidden information the copy is a determinisation: what the seat cannot see is
+redrawn consistently with what it has seen.
+
+Settings: ``noise`` (0 to 1, default 0): the share of moves played at random,
+used by the ``easy`` level.
+"""
+
+from __future__ import annotations
+
+from stairgames.agents.base import (
+    Agent,
+    Settings,
+    check_settings,
+    float_setting,
+    format_settings,
+    register_agent,
+)
+from stairgames.agents.determinise import Determiniser
+from stairgames.agents.evaluation import evaluator_for
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.game import State
+
+_EPSILON = 1e-9
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+
+    def __init__(self, seat: int, *, seed: int | None = None, noise: float = 0.0) -> None:
+        super().__init__(seat, seed=seed)
+        if not 0.0 <= noise <= 1.0:
+            raise InvalidOptionError(f"greedy noise must be between 0 and 1, got {noise}")
+        self.noise = noise
+
+    def describe(self) -> str:
+        return format_settings(self.name, {"noise": self.noise} if self.noise else {})
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
+        world = Determiniser(state, self.seat).sample(self.rng)
+        evaluate = evaluator_for(state.get_game())
+        best: list[int] = []
+        best_value = -float("inf")
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            value = self._value(child, evaluate)
+            if value > best_value + _EPSILON:
+                best, best_value = [action], value
+            elif value > best_value - _EPSILON:
+                best.append(action)
+        return self.rng.choice(best)
+
+    def _value(self, state: State, evaluate: object) -> float:
+        assert callable(evaluate)
+        if not state.is_chance_node():
+            return float(evaluate(state, self.seat))
+        total = 0.0
+        for outcome, probability in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(outcome)
+            total += probability * float(evaluate(child, self.seat))
+        return total
+
+
+def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
+    check_settings("greedy", settings, {"noise": "share of random moves, 0 to 1"})
+    return GreedyAgent(seat, seed=seed, noise=float_setting(settings, "noise", 0.0))
+
+
+register_agent("greedy", _make)

@@ -1,0 +1,91 @@
+"""Levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
+
+A level is a named player configuration. The defaults below hold for every
+game; a game may replace some of them with a mapping ``LEVELS`` in its
+``evaluate`` module (beside its rules), e.g. ``{"expert": "alphabeta:time=1.8"}``,
+where the arena measured that player stronger there. ``docs/agents.md`` lists
+the configuration of every level in every game with the arena figures showing
+that each level beats the one below it. At ``expert`` a move takes at most
+about 2 seconds.
+
+A level resolves to its player on the first move it is asked for, when the
+game is known.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+
+from stairgames.agents.base import (
+    Agent,
+    AgentFactory,
+    Settings,
+    check_settings,
+    make_agent,
+    register_agent,
+)
+from stairgames.core.game import Game, State
+from stairgames.core.registry import get_spec
+
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+DEFAULT_LEVELS: Mapping[str, str] = {
+    "easy": "greedy:noise=0.5",
+    "medium": "mcts:iterations=200",
+    "hard": "mcts:time=0.5",
+    "expert": "mcts:time=1.8",
+}
+"""The level configurations used where a game does not replace them."""
+
+
+@functools.cache
+def _game_levels(game_name: str) -> Mapping[str, str]:
+    spec = get_spec(game_name)
+    package = spec.game_class.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.evaluate")
+    except ModuleNotFoundError:
+        return {}
+    found = getattr(module, "LEVELS", {})
+    return dict(found) if isinstance(found, Mapping) else {}
+
+
+def level_player(level: str, game: Game) -> str:
+    """The player text form that ``level`` stands for in ``game``."""
+    return _game_levels(game.name).get(level, DEFAULT_LEVELS[level])
+
+
+class LevelAgent(Agent):
+    """A level: builds the configured player for the game on its first move."""
+
+    def __init__(self, level: str, seat: int, *, seed: int | None = None) -> None:
+        super().__init__(seat, seed=seed)
+        self.name = level
+        self.level = level
+        self.seed = seed
+        self.inner: Agent | None = None
+
+    def step(self, state: State) -> int:
+        if self.inner is None:
+            self.inner = make_agent(
+                level_player(self.level, state.get_game()), self.seat, self.seed
+            )
+        return self.inner.step(state)
+
+    def restart(self) -> None:
+        if self.inner is not None:
+            self.inner.restart()
+
+
+def _factory(level: str) -> AgentFactory:
+    def make(seat: int, seed: int | None, settings: Settings) -> Agent:
+        check_settings(level, settings, {})
+        return LevelAgent(level, seat, seed=seed)
+
+    return make
+
+
+for _level in LEVEL_NAMES:
+    register_agent(_level, _factory(_level))

@@ -1,0 +1,252 @@
+"""The ``mcts`` player: Monte Carlo tree search (UCT), for every game.
+
+One implementation covers all four games:
+
+- **Any number of seats.** Each node keeps the summed value of every seat;
+  a seat choosing at a node maximises its own value (values are returns
+  scaled into [0, 1]).
+- **Chance.** At a chance node the outcome is drawn with its probability
+  (sampled, not averaged), and the tree keeps one child per outcome seen.
+- **Hidden information** (information-set MCTS, single observer). Each
+  iteration searches a determinisation
+  (:mod:`stairgames.agents.determinise`); children are keyed by action, and
+  selection only considers actions legal in the current determinisation,
+  with UCB's exploration term counted over the iterations in which the
+  action was available. Without hidden information this is plain UCT.
+
+Settings (``mcts:time=0.5,c=1.0``):
+
+- ``time``: seconds per move (default 1.0, unless ``iterations`` is given);
+- ``iterations``: iterations per move (repeatable with a seed; when both are
+  given the search stops at whichever comes first);
+- ``c``: UCB exploration constant (default 1.0);
+- ``cutoff``: after this many playout steps the playout stops and the game's
+  evaluation (``evaluate``) scores the state (default 0: play to the end);
+- ``decisive``: ``1`` (default) plays a move that wins at once without
+  searching, ``0`` does not.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from stairgames.agents.base import (
+    Agent,
+    Settings,
+    check_settings,
+    float_setting,
+    format_settings,
+    int_setting,
+    register_agent,
+)
+from stairgames.agents.determinise import Determiniser
+from stairgames.agents.evaluation import evaluator_for
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.game import CHANCE, Game, State
+
+SETTINGS = {
+    "time": "seconds per move",
+    "iterations": "iterations per move",
+    "c": "UCB exploration constant",
+    "cutoff": "playout steps before the evaluation scores the state (0: to the end)",
+    "decisive": "1 to play an immediately winning move at once",
+}
+
+
+class _Node:
+    """Statistics of one action sequence in the tree."""
+
+    __slots__ = ("available", "children", "totals", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * seats
+        self.children: dict[int, _Node] = {}
+
+
+class MctsAgent(Agent):
+    name = "mcts"
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        seed: int | None = None,
+        time_limit: float | None = 1.0,
+        iterations: int | None = None,
+        exploration: float = 1.0,
+        cutoff: int = 0,
+        decisive: bool = True,
+    ) -> None:
+        super().__init__(seat, seed=seed)
+        if time_limit is None and iterations is None:
+            raise InvalidOptionError("mcts needs a time or an iteration budget")
+        self.time_limit = time_limit
+        self.iterations = iterations
+        self.exploration = exploration
+        self.cutoff = cutoff
+        self.decisive = decisive
+        self.last_iterations = 0
+        """Iterations run for the last move (for benchmarks)."""
+
+    def describe(self) -> str:
+        settings: dict[str, object] = {}
+        if self.time_limit is not None:
+            settings["time"] = self.time_limit
+        if self.iterations is not None:
+            settings["iterations"] = self.iterations
+        settings["c"] = self.exploration
+        if self.cutoff:
+            settings["cutoff"] = self.cutoff
+        return format_settings(self.name, settings)
+
+    # ----- the search ---------------------------------------------------------
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        game = state.get_game()
+        worlds = Determiniser(state, self.seat)
+        if self.decisive:
+            winning = self._winning_action(worlds.sample(self.rng), legal)
+            if winning is not None:
+                self.last_iterations = 0
+                return winning
+        root = _Node(game.num_players())
+        search = _Search(self, game, root)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while self.iterations is None or done < self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            search.iterate(worlds.sample(self.rng))
+            done += 1
+        self.last_iterations = done
+        return max(legal, key=lambda a: _visits(root, a))
+
+    def _winning_action(self, world: State, legal: list[int]) -> int | None:
+        """An action that ends the game at once with this seat among the best returns."""
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            if child.is_terminal():
+                returns = child.returns()
+                if returns[self.seat] >= max(returns) and returns[self.seat] > min(returns):
+                    return action
+        return None
+
+
+def _visits(root: _Node, action: int) -> int:
+    child = root.children.get(action)
+    return 0 if child is None else child.visits
+
+
+class _Search:
+    """One move's search: selection, expansion, playout, backpropagation."""
+
+    def __init__(self, agent: MctsAgent, game: Game, root: _Node) -> None:
+        self.agent = agent
+        self.rng = agent.rng
+        self.root = root
+        self.seats = game.num_players()
+        info = game.info()
+        self.low = info.min_utility
+        self.span = (info.max_utility - info.min_utility) or 1.0
+        self.evaluate: Callable[[State, int], float] = evaluator_for(game)
+
+    def iterate(self, state: State) -> None:
+        node = self.root
+        path = [node]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcome = sample_chance_outcome(state, self.rng)
+                state.apply_action(outcome)
+                node = _child(node, outcome, self.seats)
+                path.append(node)
+                continue
+            player = state.current_player()
+            legal = state.legal_actions()
+            action, expanded = self._select(node, legal, player)
+            state.apply_action(action)
+            node = _child(node, action, self.seats)
+            path.append(node)
+            if expanded:
+                break
+        values = self._playout(state)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(self.seats):
+                totals[seat] += values[seat]
+
+    def _select(self, node: _Node, legal: list[int], player: int) -> tuple[int, bool]:
+        """UCB over the actions legal here; an untried action first (then ``expanded``)."""
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        for action in legal:
+            child = children.get(action)
+            if child is not None:
+                child.available += 1
+        if untried:
+            return self.rng.choice(untried), True
+        c = self.agent.exploration
+        best_action = legal[0]
+        best_score = -math.inf
+        for action in legal:
+            child = children[action]
+            score = child.totals[player] / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action, False
+
+    def _playout(self, state: State) -> list[float]:
+        """Random play to the end (or to the cut-off), as values in [0, 1] per seat."""
+        rng = self.rng
+        cutoff = self.agent.cutoff
+        steps = 0
+        while not state.is_terminal():
+            if cutoff and steps >= cutoff:
+                return [(self.evaluate(state, seat) + 1.0) / 2.0 for seat in range(self.seats)]
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return [(value - self.low) / self.span for value in state.returns()]
+
+
+def _child(node: _Node, action: int, seats: int) -> _Node:
+    child = node.children.get(action)
+    if child is None:
+        child = _Node(seats)
+        node.children[action] = child
+    return child
+
+
+def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
+    check_settings("mcts", settings, SETTINGS)
+    iterations = int_setting(settings, "iterations", 0, minimum=1) or None
+    default_time = None if iterations is not None else 1.0
+    time_limit: float | None = float_setting(settings, "time", default_time or 0.0, minimum=0.001)
+    if "time" not in settings and default_time is None:
+        time_limit = None
+    return MctsAgent(
+        seat,
+        seed=seed,
+        time_limit=time_limit,
+        iterations=iterations,
+        exploration=float_setting(settings, "c", 1.0),
+        cutoff=int_setting(settings, "cutoff", 0),
+        decisive=int_setting(settings, "decisive", 1) != 0,
+    )
+
+
+register_agent("mcts", _make)
