@@ -15,7 +15,6 @@ from stairgames.games.city_of_stairs.game import max_game_length
 from stairgames.games.city_of_stairs.rules import End, Placement
 from tests.test_city_of_stairs_helpers import (
     events,
-    full_city,
     moves,
     new_state,
     row,
@@ -196,29 +195,6 @@ def test_c3_refill_is_a_chance_outcome_over_the_cards_left_in_that_deck():
     state.apply_move("draw P13")
     assert state.table.stock == (state.cards.by_id["P13"].index, state.cards.by_id["E07"].index)
     assert state.current_player() == 1
-
-
-def test_c3_an_empty_deck_is_not_refilled_and_the_other_stock_card_is_played():
-    city = full_city({})
-    rows = city.split("/")
-    # empty the last three cells of row 4: take their cards out of the city
-    last = rows[0].split(",")
-    removed = last[4:]
-    rows[0] = ",".join([*last[:4], ".", ".", "."])
-    passage = [c for c in removed if c.startswith("P")]
-    experience = [c for c in removed if c.startswith("E")]
-    assert len(passage) + len(experience) == 3
-    stock = f"{passage[0] if passage else '-'},{experience[0] if experience else '-'}"
-    state = building_state("/".join(rows), stock=stock)
-    before = moves(state)
-    state.apply_action(state.legal_actions()[0])
-    # one card is still in a deck (or the other slot), never a refill from an empty deck
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert len(outcomes) == 1
-        state.apply_action(outcomes[0][0])
-    assert before
-    assert state.table.placed() == 26
 
 
 def test_c3_deck_exhaustion_leaves_the_slot_empty():

@@ -32,6 +32,8 @@ __all__ = [
     "Table",
     "load_card_set",
     "max_game_length",
+    "narrate",
+    "render_terminal",
 ]
 
 register(
