@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from stairgames.agents import player_kinds
+from stairgames.agents import LEVEL_NAMES, make_agent, player_kinds
+from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.record import GameRecord, replay
@@ -73,24 +75,29 @@ def _play(argv: Sequence[str]) -> int:
     parser.add_argument("--seed", type=int, help="seed for dice, draws and computer players")
     parser.add_argument("--record", type=Path, help="where to save the game record (JSON)")
     parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+    parser.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        help="strength of the computer seats not named explicitly (default: random)",
+    )
     args, rest = parser.parse_known_args(argv[1:])
     game = load_with_text_options(spec.name, _collect_options(args))
     info = game.info()
-    kinds = [HUMAN, *player_kinds()]
-    seat_parser = argparse.ArgumentParser(prog=f"stairgames play {spec.name}")
+    computer = args.level or "random"
+    seat_parser = argparse.ArgumentParser(prog=f"stairgames play {spec.name}", epilog=PLAYERS_HELP)
     for seat, name in enumerate(info.seat_names[: info.num_players]):
-        default = HUMAN if seat == 0 else "random"
+        default = HUMAN if seat == 0 else computer
         seat_parser.add_argument(
-            f"--{name}", choices=kinds, default=default, help=f"seat {seat} (default {default})"
+            f"--{name}", default=default, metavar="PLAYER", help=f"seat {seat} (default {default})"
         )
     seat_args = seat_parser.parse_args(rest)
     if args.seats:
         players = [p.strip() for p in args.seats.split(",")]
-        for player in players:
-            if player not in kinds:
-                raise StairgamesError(f"unknown player {player!r}; choose from {', '.join(kinds)}")
     else:
         players = [getattr(seat_args, name) for name in info.seat_names[: info.num_players]]
+    for player in players:
+        if player != HUMAN:
+            make_agent(player, 0)  # refuses an unknown player or setting with the reason
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     session = TerminalSession(game, players, seed=args.seed, colour=colour, record_path=args.record)
     session.run()
@@ -119,6 +126,85 @@ def _replay(argv: Sequence[str]) -> int:
     return 0
 
 
+PLAYERS_HELP = (
+    "players: human, random, greedy, mcts, alphabeta, or a level: easy, medium, hard, expert; "
+    "settings after a colon, e.g. mcts:time=0.5 or alphabeta:time=1,depth=8"
+)
+
+
+def _arena(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="stairgames arena",
+        description="Computer players against each other, with ratings.",
+        epilog=PLAYERS_HELP,
+    )
+    parser.add_argument("game", nargs="?", help="the game (not needed with --show)")
+    parser.add_argument(
+        "--players", help="comma-separated players, e.g. random,greedy,mcts:time=0.5"
+    )
+    parser.add_argument("--games", type=int, default=100, help="games per pairing (or table)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
+    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
+    parser.add_argument("--out", type=Path, help="save the results as JSON")
+    parser.add_argument("--show", type=Path, help="print the tables of a saved run")
+    args = parser.parse_args(argv)
+    if args.show is not None:
+        print(format_report(ArenaRun.load(args.show)))
+        return 0
+    if args.game is None or not args.players:
+        parser.error("give a game and --players (or --show FILE)")
+    players = _split_players(args.players)
+    for player in players:
+        make_agent(player, 0)
+    run = run_arena(
+        args.game,
+        players,
+        games=args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        options=_collect_options(args),
+        progress=_progress_bar(sys.stderr),
+    )
+    print(format_report(run))
+    if args.out is not None:
+        run.save(args.out)
+        print(f"\nResults saved to {args.out}")
+    return 0
+
+
+def _split_players(text: str) -> list[str]:
+    """Split ``random,greedy,mcts:time=0.5,c=1`` into players; a ``NAME=VALUE`` part
+    belongs to the player before it."""
+    players: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and players:
+            players[-1] += "," + part
+        else:
+            players.append(part)
+    return players
+
+
+def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
+    started = time.perf_counter()
+    live = stream.isatty()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        elapsed = time.perf_counter() - started
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {elapsed:.0f} s"
+        if live:
+            stream.write("\r" + line + ("\n" if done == total else ""))
+        elif done == total or done % max(1, total // 10) == 0:
+            stream.write(line + "\n")
+        stream.flush()
+
+    return show
+
+
 def _list(argv: Sequence[str]) -> int:
     del argv
     for game in list_games():
@@ -142,7 +228,7 @@ def _show(argv: Sequence[str]) -> int:
     return 0
 
 
-COMMANDS = {"play": _play, "replay": _replay, "list": _list, "show": _show}
+COMMANDS = {"play": _play, "replay": _replay, "list": _list, "show": _show, "arena": _arena}
 
 USAGE = """usage: stairgames COMMAND [args]
 
@@ -150,7 +236,9 @@ commands:
   list                      the games, their options, and the computer players
   play GAME [options]       play in the terminal (stairgames play stairs --help)
   replay FILE               replay a saved record, showing every position
-  show GAME POSITION        draw a position and list its legal moves"""
+  show GAME POSITION        draw a position and list its legal moves
+  arena GAME --players A,B  computer players against each other, with ratings
+                            (stairgames arena stairs --players random,greedy --games 100)"""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -30,6 +32,50 @@ HELP = """Commands:
   agree      end the game by agreement, where the game allows it
   help       this text
   quit       stop; the record of the game so far is saved"""
+
+
+class ThinkingIndicator:
+    """Shows that a computer player is thinking: a spinner with the time on a terminal,
+    one line elsewhere. Use as a context manager around the player's ``step``."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, output: TextIO, message: str, *, interval: float = 0.2) -> None:
+        self.output = output
+        self.message = message
+        self.interval = interval
+        self.seconds = 0.0
+        self._started = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._live = bool(getattr(output, "isatty", lambda: False)())
+
+    def __enter__(self) -> ThinkingIndicator:
+        self._started = time.perf_counter()
+        if self._live:
+            self._thread = threading.Thread(target=self._spin, daemon=True)
+            self._thread.start()
+        else:
+            self.output.write(f"{self.message}...\n")
+            self.output.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self._started
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self.output.write("\r" + " " * (len(self.message) + 16) + "\r")
+            self.output.flush()
+
+    def _spin(self) -> None:
+        frame = 0
+        while not self._stop.wait(self.interval):
+            elapsed = time.perf_counter() - self._started
+            symbol = self.FRAMES[frame % len(self.FRAMES)]
+            self.output.write(f"\r{self.message} {symbol} {elapsed:4.1f} s")
+            self.output.flush()
+            frame += 1
 
 
 class TerminalSession:
@@ -128,13 +174,14 @@ class TerminalSession:
 
     def _computer_turn(self, seat: int) -> None:
         agent = self.agents[seat]
-        if self._has_human():
-            self.output.write(f"{self.seat_label(seat)} is thinking...")
-            self.output.flush()
-        action = agent.step(self.state.clone())
+        label = self.seat_label(seat)
+        if not self._has_human():
+            self._apply(agent.step(self.state.clone()))
+            return
+        with ThinkingIndicator(self.output, f"{label} is thinking") as thinking:
+            action = agent.step(self.state.clone())
         text = self.state.action_to_string(action)
-        if self._has_human():
-            self.say(f"\r{self.seat_label(seat)} plays {text}          ")
+        self.say(f"{label} plays {text} ({thinking.seconds:.1f} s)")
         self._apply(action)
 
     def _has_human(self) -> bool:

@@ -1,0 +1,46 @@
+"""The arena: many games between computer players, with ratings.
+
+>>> from stairgames.arena import run_arena
+>>> run = run_arena("stairs", ["random", "greedy"], games=2, seed=1)
+>>> len(run.results)
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stairgames.arena.report import ArenaRun, format_report, summarise
+from stairgames.arena.runner import GameTask, Progress, play_game, run_games, schedule
+from stairgames.core.registry import load_with_text_options
+
+
+def run_arena(
+    game: str,
+    players: Sequence[str],
+    *,
+    games: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    options: dict[str, str] | None = None,
+    progress: Progress | None = None,
+) -> ArenaRun:
+    """Play ``games`` games per pairing (or table) of ``players`` and return the run."""
+    options = dict(options or {})
+    name = load_with_text_options(game, options).name
+    tasks = schedule(name, options, players, games, seed)
+    results = run_games(tasks, jobs=jobs, progress=progress)
+    seats = load_with_text_options(name, options).num_players()
+    return ArenaRun(name, options, list(players), games, seed, seats, results)
+
+
+__all__ = [
+    "ArenaRun",
+    "GameTask",
+    "format_report",
+    "play_game",
+    "run_arena",
+    "run_games",
+    "schedule",
+    "summarise",
+]

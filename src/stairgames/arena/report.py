@@ -1,0 +1,221 @@
+"""Summaries of an arena run: pairings with 95% intervals, ratings, seat advantage; JSON.
+
+A run is saved as JSON holding its settings and every game's result; the
+summary is recomputed from the games, so ``stairgames arena --show FILE``
+prints the same tables again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from stairgames.arena.ratings import elo_ratings, openskill_ratings, pairwise_score, wilson_interval
+from stairgames.core.errors import StairgamesError
+
+FORMAT_VERSION = 1
+
+
+@dataclasses.dataclass
+class ArenaRun:
+    """The settings and the game results of one arena run."""
+
+    game: str
+    options: dict[str, str]
+    players: list[str]
+    games_per_table: int
+    seed: int
+    seats: int
+    results: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "stairgames-arena",
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "games_per_table": self.games_per_table,
+            "seed": self.seed,
+            "seats": self.seats,
+            "summary": summarise(self),
+            "results": self.results,
+        }
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> ArenaRun:
+        """Read a saved run.
+
+        :raises StairgamesError: the file is not a saved arena run.
+        """
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StairgamesError(f"cannot read arena results {path}: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != "stairgames-arena":
+            raise StairgamesError(f"{path} is not a saved arena run")
+        try:
+            return cls(
+                game=str(data["game"]),
+                options=dict(data["options"]),
+                players=list(data["players"]),
+                games_per_table=int(data["games_per_table"]),
+                seed=int(data["seed"]),
+                seats=int(data["seats"]),
+                results=list(data["results"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StairgamesError(f"{path} is missing a field of an arena run: {exc}") from None
+
+
+def labels(players: Sequence[str]) -> list[str]:
+    """Unique names for the players: a repeated text form gets ``#2``, ``#3``..."""
+    seen: dict[str, int] = {}
+    names = []
+    for player in players:
+        seen[player] = seen.get(player, 0) + 1
+        names.append(player if seen[player] == 1 else f"{player}#{seen[player]}")
+    return names
+
+
+def summarise(run: ArenaRun) -> dict[str, Any]:
+    """Pairings, ratings, seat advantage and timings, as JSON-ready data."""
+    count = len(run.players)
+    pair_points: dict[tuple[int, int], list[float]] = {}
+    totals = [[0.0, 0] for _ in range(count)]
+    seat_points = [[0.0, 0] for _ in range(run.seats)]
+    thinking = [[0.0, 0] for _ in range(count)]
+    for result in run.results:
+        seats, returns = result["seats"], result["returns"]
+        for seat, player in enumerate(seats):
+            thinking[player][0] += result["thinking"][seat]
+            thinking[player][1] += result["moves"][seat]
+        for a in range(len(seats)):
+            for b in range(a + 1, len(seats)):
+                _count_pair(pair_points, totals, seats, returns, a, b)
+            won = pairwise_mean(returns, a)
+            seat_points[a][0] += won
+            seat_points[a][1] += 1
+    pairings = []
+    for (i, j), (score, games) in sorted(pair_points.items()):
+        low, high = wilson_interval(score, int(games))
+        pairings.append(
+            {
+                "player": i,
+                "opponent": j,
+                "games": int(games),
+                "score": score,
+                "rate": score / games,
+                "ci95": [low, high],
+            }
+        )
+    elo_input = {
+        (i, j): (score, int(games)) for (i, j), (score, games) in pair_points.items() if i != j
+    }
+    elo = elo_ratings(run.players, elo_input)
+    tables = [(r["seats"], r["returns"]) for r in run.results]
+    skill = openskill_ratings(count, tables) if run.seats > 2 else None
+    players = []
+    for index, name in enumerate(labels(run.players)):
+        score, games = totals[index]
+        entry: dict[str, Any] = {
+            "name": name,
+            "elo": round(elo[index], 1),
+            "score": score,
+            "games": games,
+            "rate": score / games if games else 0.0,
+            "ci95": list(wilson_interval(score, int(games))),
+            "seconds_per_move": thinking[index][0] / thinking[index][1]
+            if thinking[index][1]
+            else 0.0,
+        }
+        if skill is not None:
+            mu, sigma = skill[index]
+            entry["openskill"] = {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
+        players.append(entry)
+    seats = []
+    for seat, (score, games) in enumerate(seat_points):
+        seats.append(
+            {
+                "seat": seat,
+                "rate": score / games if games else 0.0,
+                "ci95": list(wilson_interval(score, int(games))),
+            }
+        )
+    return {"pairings": pairings, "players": players, "seats": seats, "games": len(run.results)}
+
+
+def pairwise_mean(returns: Sequence[float], seat: int) -> float:
+    """The seat's average pairwise score against every other seat of the game."""
+    others = [pairwise_score(returns[seat], returns[o]) for o in range(len(returns)) if o != seat]
+    return sum(others) / len(others) if others else 0.0
+
+
+def _count_pair(
+    pair_points: dict[tuple[int, int], list[float]],
+    totals: list[list[float]],
+    seats: Sequence[int],
+    returns: Sequence[float],
+    a: int,
+    b: int,
+) -> None:
+    """Add one pairwise comparison of seats ``a`` and ``b`` to the head-to-head tallies."""
+    i, j = seats[a], seats[b]
+    if i == j:
+        return
+    score = pairwise_score(returns[a], returns[b])
+    if i > j:
+        i, j, score = j, i, 1.0 - score
+    tally = pair_points.setdefault((i, j), [0.0, 0])
+    tally[0] += score
+    tally[1] += 1
+    totals[i][0] += score
+    totals[i][1] += 1
+    totals[j][0] += 1.0 - score
+    totals[j][1] += 1
+
+
+def format_report(run: ArenaRun) -> str:
+    """The tables for people: pairings, ratings, seats."""
+    summary = summarise(run)
+    names = labels(run.players)
+    option_text = ", ".join(f"{k}={v}" for k, v in run.options.items()) or "default options"
+    lines = [
+        f"Arena: {run.game} ({option_text}), {summary['games']} games, "
+        f"{run.games_per_table} per {'pairing' if run.seats == 2 else 'table'}, seed {run.seed}",
+        "",
+        "Head to head (score of the first player; draws count half; 95% Wilson interval)",
+        f"  {'player':<28} {'opponent':<28} {'games':>6} {'score':>7}  95% CI",
+    ]
+    for pairing in summary["pairings"]:
+        low, high = pairing["ci95"]
+        lines.append(
+            f"  {names[pairing['player']]:<28} {names[pairing['opponent']]:<28} "
+            f"{pairing['games']:>6} {pairing['rate']:>7.1%}  [{low:.1%}, {high:.1%}]"
+        )
+    lines.append("")
+    skill_header = "  OpenSkill mu±sigma" if run.seats > 2 else ""
+    lines.append(f"Ratings{' (Elo, Bradley-Terry fit)' if run.seats == 2 else ''}")
+    lines.append(f"  {'player':<28} {'Elo':>7} {'score':>7}  {'s/move':>7}{skill_header}")
+    ordered = sorted(summary["players"], key=lambda p: -p["elo"])
+    for player in ordered:
+        extra = ""
+        if "openskill" in player:
+            skill = player["openskill"]
+            extra = f"  {skill['mu']:6.2f}±{skill['sigma']:.2f}"
+        lines.append(
+            f"  {player['name']:<28} {player['elo']:>7.0f} {player['rate']:>7.1%}  "
+            f"{player['seconds_per_move']:>7.3f}{extra}"
+        )
+    lines.append("")
+    lines.append("Seat advantage (average pairwise score of whoever sat there; 95% CI)")
+    for seat in summary["seats"]:
+        low, high = seat["ci95"]
+        lines.append(f"  seat {seat['seat']}: {seat['rate']:.1%}  [{low:.1%}, {high:.1%}]")
+    return "\n".join(lines)

@@ -1,0 +1,142 @@
+"""Playing the games of an arena run, spread over processes.
+
+Seats are rotated fairly: in a two-seat game each pairing of players plays
+``games`` games, alternating who sits first; with more seats, each table of
+players (every combination of as many players as there are seats, or the
+players repeated round the table when there are fewer) plays ``games`` games,
+its line-up rotated by one seat each game. Every game has its own seed, drawn
+from the run's seed, which feeds the chance draws and each player's
+generator, so a run with a seed and iteration budgets repeats exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from stairgames.agents import make_agent
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.registry import load_with_text_options
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``, called after every game."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameTask:
+    """One game to play: who sits where, and its seed."""
+
+    index: int
+    game: str
+    options: dict[str, str]
+    seats: tuple[int, ...]
+    """The player (an index into the run's players) in each seat."""
+    specs: tuple[str, ...]
+    """The text form of each seat's player."""
+    seed: int
+
+
+def tables(player_count: int, seats: int) -> list[tuple[int, ...]]:
+    """The line-ups that play: pairings or tables of players, as player indices."""
+    if player_count >= seats:
+        return list(itertools.combinations(range(player_count), seats))
+    return [tuple(i % player_count for i in range(seats))]
+
+
+def schedule(
+    game: str,
+    options: dict[str, str],
+    players: Sequence[str],
+    games: int,
+    seed: int,
+) -> list[GameTask]:
+    """Every game of the run, with the line-up rotated one seat each game.
+
+    :raises InvalidOptionError: fewer than two players, or fewer than one game.
+    """
+    if len(players) < 2:
+        raise InvalidOptionError("an arena needs at least two players, e.g. random,greedy")
+    if games < 1:
+        raise InvalidOptionError(f"--games must be at least 1, got {games}")
+    seats = load_with_text_options(game, options).num_players()
+    generator = random.Random(seed)
+    tasks: list[GameTask] = []
+    for lineup in tables(len(players), seats):
+        for number in range(games):
+            shift = number % seats
+            rotated = lineup[shift:] + lineup[:shift]
+            tasks.append(
+                GameTask(
+                    index=len(tasks),
+                    game=game,
+                    options=dict(options),
+                    seats=rotated,
+                    specs=tuple(players[p] for p in rotated),
+                    seed=generator.randrange(2**63),
+                )
+            )
+    return tasks
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game of the run; its result as JSON-ready data."""
+    game = load_with_text_options(task.game, task.options)
+    state = game.new_initial_state()
+    generator = random.Random(task.seed)
+    agents = [
+        make_agent(spec, seat, seed=generator.randrange(2**63))
+        for seat, spec in enumerate(task.specs)
+    ]
+    chance = random.Random(generator.randrange(2**63))
+    thinking = [0.0] * len(agents)
+    moves = [0] * len(agents)
+    started = time.perf_counter()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, chance))
+            continue
+        seat = state.current_player()
+        clock = time.perf_counter()
+        action = agents[seat].step(state.clone())
+        thinking[seat] += time.perf_counter() - clock
+        moves[seat] += 1
+        state.apply_action(action)
+    outcome = state.outcome()
+    return {
+        "index": task.index,
+        "seats": list(task.seats),
+        "returns": state.returns(),
+        "winners": list(outcome.winners) if outcome is not None else [],
+        "reason": str(outcome) if outcome is not None else "",
+        "length": state.move_number(),
+        "seed": task.seed,
+        "seconds": round(time.perf_counter() - started, 4),
+        "thinking": [round(t, 4) for t in thinking],
+        "moves": moves,
+    }
+
+
+def run_games(
+    tasks: Sequence[GameTask], *, jobs: int = 1, progress: Progress | None = None
+) -> list[dict[str, Any]]:
+    """Play every task, over ``jobs`` processes; results sorted by game index."""
+    results: list[dict[str, Any]] = []
+    for result in _play_all(tasks, jobs):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), len(tasks))
+    return sorted(results, key=lambda r: int(r["index"]))
+
+
+def _play_all(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(play_game, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_game, tasks, chunksize=1)
