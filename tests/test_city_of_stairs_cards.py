@@ -10,6 +10,7 @@ import pytest
 import stairgames
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.city_of_stairs import load_card_set
+from stairgames.games.city_of_stairs.analysis import measure
 from stairgames.games.city_of_stairs.cards import (
     ARROWS,
     FORMAT,
@@ -244,3 +245,13 @@ def test_format_constants():
 def test_bad_options_are_refused(options: dict[str, Any], fragment: str):
     with pytest.raises(InvalidOptionError, match=fragment):
         stairgames.load("city_of_stairs", **options)
+
+
+def test_default_set_reaches_the_lighthouse_in_a_fair_share_of_strolls():
+    """Design goal of the reconstruction, measured with random play (fixed seed)."""
+    figures = measure(2, 60, seed=11)
+    assert sum(figures.ends.values()) == pytest.approx(1.0)
+    assert 0.25 <= figures.ends["lighthouse"] <= 0.65, figures.ends
+    assert figures.ends["trapped"] < 0.25
+    assert set(figures.diary) == {*load_card_set().icons, LIGHTHOUSE}  # every diary card turns up
+    assert "lighthouse" in figures.report()
