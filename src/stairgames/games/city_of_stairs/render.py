@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stairgames.games.city_of_stairs import rules
-from stairgames.games.city_of_stairs.cards import LIGHTHOUSE, UP_LEFT, CityCard
+from stairgames.games.city_of_stairs.cards import CityCard
 from stairgames.games.city_of_stairs.rules import COLUMNS, ROWS, Event, NodeKind
 
 if TYPE_CHECKING:
@@ -154,11 +154,7 @@ def _seat_lines(state: CityOfStairsState, viewers: frozenset[int], colour: bool)
         )
         head += shown
         walk = state.walk(seat)
-        if (
-            walk is not None
-            and (walk.events[1:] or state.stroll_started(seat))
-            and (state.stroll_started(seat))
-        ):
+        if walk is not None and state.stroll_started(seat):
             points = rules.score(state.cards, name, walk.diary)
             diary = ", ".join(walk.diary) or "none"
             status = "strolling" if walk.end is None else walk.end.value
@@ -329,4 +325,4 @@ def _narrate_stroll(before: CityOfStairsState, after: CityOfStairsState, seat: i
     return lines
 
 
-__all__ = ["LEGEND", "LIGHTHOUSE", "UP_LEFT", "narrate", "render_state", "render_terminal", "trace"]
+__all__ = ["LEGEND", "narrate", "render_state", "render_terminal", "trace"]
