@@ -146,3 +146,29 @@ def test_observations_never_name_a_hidden_departure_card(seed: int):
             state.apply_action(sample_chance_outcome(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.sampled_from(PLAYERS), seed=st.integers(0, 2**32 - 1))
+def test_resample_hidden_redraws_only_what_the_seat_cannot_see(players: int, seed: int):
+    rng = random.Random(seed)
+    state = new_state(players=players)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if rng.random() < 0.2:
+            for seat in range(players):
+                world = state.resample_hidden(seat, rng)
+                assert world.observation_string(seat) == state.observation_string(seat)
+                assert world.legal_actions() == state.legal_actions()
+                assert (
+                    sorted(d or 0 for d in world.table.departures)
+                    == sorted(set(d or 0 for d in world.table.departures))
+                    or None in world.table.departures
+                )
+                replayed = new_state(players=players)
+                for move in world.history_strings():
+                    replayed.apply_move(move)
+                assert replayed.position() == world.position()

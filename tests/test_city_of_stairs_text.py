@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -315,3 +316,19 @@ def test_registry_spec():
     assert spec.option_sets == ({"players": 2}, {"players": 3}, {"players": 4})
     state = play_random(new_state(players=2), 1)
     assert state.node().kind is NodeKind.OVER
+
+
+def test_c8_resample_hidden_keeps_what_the_seat_knows_and_redraws_the_rest():
+    state = built(players=3)  # departures 2, 3, 4
+    rng = random.Random(4)
+    seen: set[tuple[int | None, ...]] = set()
+    for _ in range(40):
+        world = state.resample_hidden(0, rng)
+        departures = world.table.departures
+        assert departures[0] == 2
+        assert 2 not in departures[1:]
+        assert world.observation_string(0) == state.observation_string(0)
+        assert f"deal {departures[1]} to blue" in world.history_strings()
+        seen.add(departures)
+    assert len(seen) > 10
+    assert state.table.departures == (2, 3, 4)  # the original is untouched

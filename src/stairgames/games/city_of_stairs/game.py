@@ -12,6 +12,7 @@ others.
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from typing import Final, Self
 
@@ -376,6 +377,42 @@ class CityOfStairsState(State):
             for seat in range(self._table.players)
             if seat == player or self.stroll_started(seat)
         )
+
+    def resample_hidden(self, player: int, rng: random.Random) -> CityOfStairsState:
+        """A copy where every departure card hidden from ``player`` is redrawn (C8).
+
+        The hidden cards are dealt again at random from the departure cards that
+        ``player`` has not seen, and the deals in the history are rewritten to
+        match, so the copy is a state consistent with everything ``player`` saw.
+        Players that search use it to sample what they cannot see.
+        """
+        visible = self.visible_departures(player)
+        hidden = [
+            seat
+            for seat, card in enumerate(self._table.departures)
+            if card is not None and seat not in visible
+        ]
+        seen = {self._table.departures[seat] for seat in visible}
+        pool = [card for card in self.cards.departures if card not in seen]
+        redrawn = rng.sample(pool, len(hidden))
+        departures = list(self._table.departures)
+        for seat, card in zip(hidden, redrawn, strict=True):
+            departures[seat] = card
+        copy = self.clone()
+        copy._set_table(dataclasses.replace(self._table, departures=tuple(departures)))
+        copy._rewrite_deals({seat: departures[seat] for seat in hidden})
+        return copy
+
+    def _rewrite_deals(self, cards: dict[int, int | None]) -> None:
+        colours = self._table.colours
+        for index, text in enumerate(self._history_strings):
+            if not text.startswith("deal "):
+                continue
+            seat = colours.index(text.rsplit(" ", 1)[1])
+            card = cards.get(seat)
+            if card is not None:
+                self._history[index] = encode_deal(card)
+                self._history_strings[index] = f"deal {card} to {colours[seat]}"
 
     def observation_string(self, player: int) -> str:
         """What ``player`` may know: everything public, and its own departure card (C8)."""
