@@ -14,7 +14,7 @@ from stairgames import IllegalMoveError
 from stairgames.core.record import final_state, make_record
 from stairgames.core.testing import check_game
 from stairgames.games.twenty_seven import MAX_GAME_LENGTH, PASS, TwentySevenState
-from stairgames.games.twenty_seven.game import count_positions
+from stairgames.games.twenty_seven.game import LINE_SIZES, count_key_vectors
 from stairgames.games.twenty_seven.notation import NUM_ACTIONS, decode_move
 from stairgames.games.twenty_seven.position import format_position, parse_position
 from stairgames.games.twenty_seven.rules import (
@@ -26,6 +26,7 @@ from stairgames.games.twenty_seven.rules import (
     WHITE,
     Line,
     destination,
+    progress,
     stack_count,
 )
 
@@ -213,14 +214,36 @@ def test_clones_are_independent():
 # ----- the length bound ---------------------------------------------------------------
 
 
-def test_max_game_length_is_the_number_of_positions_minus_one():
+@given(variants, seeds)
+def test_every_move_raises_the_progress_value_and_passes_keep_it(variant, seed):
+    states = playout(variant, seed)
+    for before, after in itertools.pairwise(states):
+        if after.history()[-1] == PASS:
+            assert progress(after.line) == progress(before.line)
+        else:
+            assert progress(after.line) > progress(before.line)
+
+
+@pytest.mark.parametrize(("fields", "above"), [(1, 0), (1, 3), (2, 1), (2, 4), (3, 3), (3, 5)])
+def test_key_vector_count_covers_every_line(fields, above):
+    """Enumerate every line with ``fields`` grey bases and ``above`` discs of W, B and G."""
+    keys = set()
+    for word in itertools.product("WBG", repeat=above):
+        for cuts in itertools.combinations_with_replacement(range(above + 1), fields - 1):
+            bounds = (0, *cuts, above)
+            stacks = ["G" + "".join(word[a:b]) for a, b in itertools.pairwise(bounds)]
+            keys.add(progress(Line(tuple(stacks), WHITE)))
+    assert len(keys) <= count_key_vectors(fields, above)
+
+
+def test_max_game_length_counts_the_progress_values_twice():
+    assert count_key_vectors(2, 1) == 5  # (0, 0), (+2, 0), (-2, 0), (0, +2), (0, -2)
     for variant in VARIANTS:
-        assert MAX_GAME_LENGTH[variant] == count_positions(variant) - 1
+        values = sum(count_key_vectors(n, 27 - n) for n in LINE_SIZES[variant])
         info = stairgames.load("twenty_seven", variant=variant).info()
-        assert info.max_game_length == MAX_GAME_LENGTH[variant]
-    # basic: 18 discs of 2 colours as a word, cut into 9 stacks; 2 colours to move
-    assert count_positions("basic") == 2 * 48620 * 1562275
-    assert count_positions("basic") < count_positions("advanced") < count_positions("expert")
+        assert info.max_game_length == MAX_GAME_LENGTH[variant] == 2 * (values - 1)
+    assert MAX_GAME_LENGTH["basic"] == 826_885_544
+    assert MAX_GAME_LENGTH["basic"] < MAX_GAME_LENGTH["advanced"] < MAX_GAME_LENGTH["expert"]
 
 
 def test_the_colour_to_move_is_part_of_a_position():

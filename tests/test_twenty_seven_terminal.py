@@ -79,6 +79,7 @@ def test_drawing_uses_colours_only_when_asked():
 def test_drawing_says_when_the_player_must_pass_and_when_the_game_is_over():
     blocked = at("RWWWWWWWWWB/G/G/G/GB/G/G/G/RBBBBBBB W")
     assert "has no move and must pass" in str(blocked)
+    assert "White: no stack, so no move; target field 8 holds 7." in str(blocked)
     over = at("RBBBB/G/G/G/G/G/G/G/RBBBBBWWWWWWWWW W")
     assert "Game over. White wins 14 to 4" in str(over)
 

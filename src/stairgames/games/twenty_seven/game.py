@@ -1,14 +1,15 @@
 """27 on the shared protocol: seats, variants, passing (T4), scores (T5) and the length bound.
 
 Seat 0 is the first player and plays white, starting on field 0; seat 1 plays
-black. Positions never repeat in any variant (see :data:`MAX_GAME_LENGTH` and
-``docs/rules/twenty_seven.md``), so the game needs no repetition rule.
+black. Positions never repeat in any variant (every move raises
+:func:`rules.progress`; see ``docs/rules/twenty_seven.md``), so the game needs no
+repetition rule, and the same fact bounds the length of a game.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from math import comb, factorial
+from math import comb
 from typing import Final, Literal, Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
@@ -30,55 +31,40 @@ SEAT_NAMES: Final = ("white", "black")
 SEAT_COLOURS: Final = (WHITE, BLACK)
 
 
-def _multinomial(*counts: int) -> int:
-    result = factorial(sum(counts))
-    for count in counts:
-        result //= factorial(count)
-    return result
+LINE_SIZES: Final[dict[Variant, tuple[int, ...]]] = {
+    "basic": (9,),
+    "advanced": tuple(range(2, 10)),
+    "expert": tuple(range(1, 10)),
+}
+"""How many fields the line may have: the reds stay outside the expert game."""
 
 
-def count_positions(variant: Variant) -> int:
-    """An upper bound on the number of distinct positions (line and colour to move).
+def count_key_vectors(fields: int, above: int) -> int:
+    """How many values the field keys of :func:`rules.progress` can take on a line of
+    ``fields`` fields with ``above`` discs above the bases.
 
-    A position is read as the word of the discs above the bases, field after field
-    (bottom to top), cut into one piece per field: the number of words times the
-    number of cuts, for every possible set of bases, times the 2 colours to move.
-
-    - basic: 9 fixed fields; 9 white and 9 black discs above them.
-    - advanced: the reds stay; with g grey bases left, 2 + g fields and
-      7 - g grey discs carried.
-    - expert: n fields (1 to 9), each end red or grey based, the middle grey.
+    A key is 0, or +h or -h for a field topped by a player, whose height h counts its
+    base and h - 1 >= 1 discs above it. Choose the j player-topped fields, their
+    colours, and j positive numbers of discs summing to at most ``above``:
+    C(fields, j) * 2**j * C(above, j).
     """
-    if variant == "basic":
-        return 2 * _multinomial(9, 9) * comb(18 + 8, 8)
-    if variant == "advanced":
-        return 2 * sum(_multinomial(9, 9, 7 - g) * comb(26, g + 1) for g in range(8))
-    total = 0
-    for size in range(1, 10):
-        ends = [(0,), (1,)] if size == 1 else [(a, b) for a in (0, 1) for b in (0, 1)]
-        for red_ends in ends:
-            reds = sum(red_ends)
-            greys = size - reds
-            if greys <= 7:
-                total += 2 * _multinomial(2 - reds, 7 - greys, 9, 9) * comb(26, size - 1)
-    return total
+    return sum(comb(fields, j) * 2**j * comb(above, j) for j in range(fields + 1))
 
 
-MAX_GAME_LENGTH: Final = {variant: count_positions(variant) - 1 for variant in rules.VARIANTS}
-"""No position (line and colour to move) ever occurs twice in a game, passes
-included, so a game has at most (number of positions - 1) actions.
+def max_game_length(variant: Variant) -> int:
+    """A proven bound on the number of actions in a game of ``variant``.
 
-Why no position repeats: suppose a sequence of actions led from a position back
-to itself. The line never grows, so no field left it; fields keep their numbers.
-Passes alone cannot make a cycle (a pass is followed by a move), so some field
-changed; let M be the highest-numbered field that changed. A white move from M
-or a black move onto M would change a field beyond M, so on M only two things
-happen: white moves land on it (leaving white on top) and black moves take
-discs off it (which needs black on top). Going round the cycle twice, after the
-first white landing on M its top stays white, so no black move takes from M
-again, and M only grows; without a white landing it only shrinks. Either way M
-cannot come back to what it was: a contradiction.
-"""
+    Every move strictly raises :func:`rules.progress` (the line's length, negated, then
+    the field keys read from the far end), so no value repeats and a game has fewer
+    moves than there are values. A pass is legal only when the other player has a move,
+    which comes next, so passes never outnumber moves.
+    """
+    values = sum(count_key_vectors(n, rules.NUM_DISCS - n) for n in LINE_SIZES[variant])
+    return 2 * (values - 1)
+
+
+MAX_GAME_LENGTH: Final = {variant: max_game_length(variant) for variant in rules.VARIANTS}
+"""826,885,544 (basic), 1,220,448,238 (advanced), 1,220,448,344 (expert)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -63,11 +63,16 @@ def describe_players(line: Line) -> list[str]:
         stacks = sum(1 for stack in line.fields if stack[-1] == colour)
         target = target_field(line, colour)
         score = len(line.fields[target]) - 1
-        lines.append(
-            f"{COLOUR_NAMES[colour].capitalize()}: {stacks} stack{'s' if stacks != 1 else ''} "
-            f"({_fields_topped_by(line, colour)}), so moves go {stacks} field"
-            f"{'s' if stacks != 1 else ''}; target field {target} holds {score}."
-        )
+        name = COLOUR_NAMES[colour].capitalize()
+        if stacks == 0:
+            reach = "no stack, so no move"
+        else:
+            plural = "s" if stacks != 1 else ""
+            reach = (
+                f"{stacks} stack{plural} ({_fields_topped_by(line, colour)}), "
+                f"so moves go {stacks} field{plural}"
+            )
+        lines.append(f"{name}: {reach}; target field {target} holds {score}.")
     return lines
 
 

@@ -177,6 +177,29 @@ def score(line: Line, colour: str) -> int:
     return len(line.fields[target_field(line, colour)]) - 1
 
 
+def field_key(stack: str) -> int:
+    """The key of a field in :func:`progress`: +height when white is on top, -height when
+    black is, 0 otherwise (a bare base, or a carried grey or red disc on top)."""
+    top = stack[-1]
+    if top == WHITE:
+        return len(stack)
+    if top == BLACK:
+        return -len(stack)
+    return 0
+
+
+def progress(line: Line) -> tuple[int, ...]:
+    """A value that every move strictly raises, so that no position ever repeats.
+
+    The line's length, negated (fields only ever leave), then the keys of the fields
+    from the far end (white's target) back to field 0. While the length stays, a move
+    changes two fields, and the one nearer the far end gains: a white move lands on it
+    (white ends on top, the stack grows) and a black move takes from it (black was on
+    top, the stack shrinks, whatever is left on top). Passes change nothing.
+    """
+    return (-len(line.fields), *(field_key(stack) for stack in reversed(line.fields)))
+
+
 def why_illegal(line: Line, colour: str, move: Move, variant: Variant) -> str:
     """A sentence saying why ``move`` is not legal for ``colour`` (for people to read)."""
     size = len(line.fields)
