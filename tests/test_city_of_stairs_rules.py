@@ -10,7 +10,9 @@ import stairgames
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError
 from stairgames.core.game import CHANCE
+from stairgames.core.registry import get_spec
 from stairgames.games.city_of_stairs import CityOfStairsState, rules
+from stairgames.games.city_of_stairs.evaluate import best_stroll, evaluate
 from stairgames.games.city_of_stairs.game import max_game_length
 from stairgames.games.city_of_stairs.rules import End, Placement
 from tests.test_city_of_stairs_helpers import (
@@ -455,3 +457,45 @@ def test_max_game_length_is_the_documented_bound(players):
     assert max_game_length(players) == 1 + players + 28 + 28 + players * 57
     info = stairgames.load("city_of_stairs", players=players).info()
     assert info.max_game_length == max_game_length(players)
+
+
+# ----- the evaluation for players that look ahead ------------------------------------
+
+
+def test_best_stroll_searches_the_walkers_choices():
+    cells = {**row(1, ". P05 . . . . ."), "a2": "E01", "c2": "E03"}
+    state = stroll_state(cells, (1, 2), characters="red,blue")
+    walk_best = best_stroll(state.cards, state.table.city, 1, "red")
+    for first in ("nw", "ne"):
+        trial = state.clone()
+        trial.apply_move(first)
+        while trial.current_player() == 0:
+            trial.apply_action(trial.legal_actions()[0])
+        walk = trial.walk(0)
+        assert walk is not None
+        assert rules.score(trial.cards, "red", walk.diary) <= walk_best
+    trapped = stroll_state(row(1, "E01 E03 P04 P06 P08 E05 E06"), (1, 2), characters="red,blue")
+    assert best_stroll(trapped.cards, trapped.table.city, 1, "red", ("ne",)) == 6
+
+
+def test_evaluate_in_the_strolling_phase_is_the_result_of_best_play():
+    state = stroll_state(row(1, "E01 E03 P04 P06 P08 E05 E06"), (1, 3), characters="blue,red")
+    assert evaluate(state, 0) == evaluate(state, 1)  # both reach 6 at best (a shared win)
+    assert evaluate(state, 0) == 1.0
+    spec_evaluate = get_spec("city_of_stairs").evaluate
+    assert spec_evaluate is evaluate
+
+
+def test_evaluate_stays_in_bounds_and_matches_the_end():
+    for seed in range(4):
+        state = new_state(players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            for seat in range(state.table.players):
+                assert -1.0 <= evaluate(state, seat) <= 1.0
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        for seat in range(state.table.players):
+            assert evaluate(state, seat) == 2.0 * state.returns()[seat] - 1.0

@@ -13,6 +13,7 @@
 
 from stairgames.core.registry import GameSpec, register
 from stairgames.games.city_of_stairs.cards import CardSet, CityCard, Icon, load_card_set
+from stairgames.games.city_of_stairs.evaluate import evaluate
 from stairgames.games.city_of_stairs.game import (
     CityOfStairsGame,
     CityOfStairsOptions,
@@ -30,6 +31,7 @@ __all__ = [
     "CityOfStairsState",
     "Icon",
     "Table",
+    "evaluate",
     "load_card_set",
     "max_game_length",
     "narrate",
@@ -47,5 +49,6 @@ register(
         aliases=("city", "cityofstairs", "kaidan_no_machi"),
         narrate=narrate,
         option_sets=({"players": 2}, {"players": 3}, {"players": 4}),
+        evaluate=evaluate,
     )
 )

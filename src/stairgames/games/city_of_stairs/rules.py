@@ -422,7 +422,10 @@ class _Walker:
             entered.add((cell, side))
             self.events.append(Event("enter", cell=cell, side=side))
             index = self.city[cell]
-            assert index is not None, "strolls happen in the finished city"
+            if index is None:  # only when looking ahead in an unfinished city: no icons
+                self.events.append(Event("move", cell=cell, detail="next"))
+                column = (column + direction) % COLUMNS
+                continue
             card = self.cards.cards[index]
             if card.experience is not None and card.experience not in self.diary:
                 self.diary.append(card.experience)
