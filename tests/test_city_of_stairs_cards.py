@@ -255,3 +255,18 @@ def test_default_set_reaches_the_lighthouse_in_a_fair_share_of_strolls():
     assert figures.ends["trapped"] < 0.25
     assert set(figures.diary) == {*load_card_set().icons, LIGHTHOUSE}  # every diary card turns up
     assert "lighthouse" in figures.report()
+
+
+def test_bad_card_file_sections_of_the_wrong_type_are_reported_not_crashed(tmp_path: Path):
+    def change(d: dict[str, Any]) -> None:
+        d["departure"] = 3
+        d["character"] = "red"
+        d["lighthouse"] = {"points": 0}
+
+    refused(
+        tmp_path,
+        change,
+        "section [[departure]]: must be an array of tables",
+        "section [[character]]: must be an array of tables",
+        "section [lighthouse] field 'points'",
+    )

@@ -332,3 +332,16 @@ def test_c8_resample_hidden_keeps_what_the_seat_knows_and_redraws_the_rest():
         seen.add(departures)
     assert len(seen) > 10
     assert state.table.departures == (2, 3, 4)  # the original is untouched
+
+
+def test_c8_resampled_walks_follow_the_redrawn_departure_cards():
+    state = stroll_state({}, (2, 5, 6))
+    for seat in range(3):
+        assert state.walk(seat) is not None  # fill the cache
+    rng = random.Random(1)
+    for _ in range(10):
+        world = state.resample_hidden(0, rng)
+        for seat in (1, 2):
+            walk = world.walk(seat)
+            assert walk is not None
+            assert walk.events[0].detail == str(world.table.departures[seat])

@@ -404,7 +404,7 @@ class _Checker:
             if number in numbers:
                 self.fail(f"{where} field 'seaside'", f"seaside card {number} is named twice")
             numbers.append(number)
-        if value is not None and len(value) != NUM_SEASIDE:
+        if isinstance(value, list) and len(value) != NUM_SEASIDE:
             self.fail(
                 "section [[departure]]",
                 f"C1: there are {NUM_SEASIDE} departure cards, got {len(value)}",

@@ -236,15 +236,17 @@ class CityOfStairsState(State):
         else:
             choice = decode_choice(action)
             assert choice is not None and node.seat is not None
-            table = rules.choose(table, node.seat, choice)
-            self._walks.pop(node.seat, None)
+            walks = {seat: w for seat, w in self._walks.items() if seat != node.seat}
+            self._set_table(rules.choose(table, node.seat, choice))
+            self._walks = walks  # only the walker's stroll changed
+            return
         self._set_table(table)
 
     def _set_table(self, table: Table) -> None:
+        """Replace the table, forgetting everything computed from the old one."""
         self._table = table
         self._node = None
-        if not table.city_complete():
-            self._walks = {}
+        self._walks = {}
 
     def _action_to_string(self, action: int) -> str:
         node = self.node()

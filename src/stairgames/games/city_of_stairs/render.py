@@ -49,7 +49,7 @@ def _card_lines(card: CityCard, mark: str) -> list[str]:
     return [f"{top:<{WIDTH}}"[:WIDTH], middle, bottom[:WIDTH]]
 
 
-def _empty_lines(state: CityOfStairsState, cell: int, fits: dict[int, str]) -> list[str]:
+def _empty_lines(cell: int, fits: dict[int, str]) -> list[str]:
     return [
         " " * WIDTH,
         f"{'  ' + rules.cell_name(cell):<{WIDTH}}",
@@ -96,7 +96,7 @@ def render_city(state: CityOfStairsState) -> list[str]:
             cell = rules.cell_index(column, row)
             index = table.city[cell]
             if index is None:
-                blocks.append(_empty_lines(state, cell, fits))
+                blocks.append(_empty_lines(cell, fits))
             else:
                 blocks.append(_card_lines(state.cards.cards[index], marks.get(cell, "")))
         for line in range(3):
