@@ -117,13 +117,17 @@ def test_narration_of_a_pass():
     assert narrate(before, PASS, after) == ["White cannot move and passes."]
 
 
-def test_evaluation_is_the_score_difference_then_the_result():
+def test_evaluation_is_the_result_at_the_end():
     state = at("RBBBB/G/G/G/G/G/G/G/RBBBBBWWWWWWWWW W")
     assert evaluate(state, 0) == 1.0 and evaluate(state, 1) == -1.0
+
+
+def test_evaluation_averages_the_score_and_stack_differences():
     start = stairgames.load("27").new_initial_state()
     assert evaluate(start, 0) == 0.0
-    start.apply_move("0:4")
-    assert evaluate(start, 1) == (5 - 9) / 27  # black's target lost 4 white discs
+    start.apply_move("0:4")  # black's target keeps 5 white discs; white now has 2 stacks
+    assert evaluate(start, 1) == ((5 - 9) / 27 + (1 - 2) / 9) / 2
+    assert evaluate(start, 0) == -evaluate(start, 1)
 
 
 # ----- play and replay -------------------------------------------------------------------
