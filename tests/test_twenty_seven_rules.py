@@ -371,3 +371,34 @@ def test_t7_one_field_left_is_both_targets_and_a_draw():
 def test_t7_red_fields_stay_at_the_ends():
     with pytest.raises(ValueError, match="not at an end"):
         at("GWWWWWWWWW/G/RG/G/G/G/G/RBBBBBBBBB W", "expert")
+
+
+# ----- move-tree counts (perft) -----------------------------------------------------------
+
+
+def perft(state: TwentySevenState, depth: int) -> int:
+    if depth == 0 or state.is_terminal():
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("variant", "counts"),
+    [
+        # each side has one stack of 9 above a red base: 9 moves, then 9 replies; then 9 again
+        # (the two stacks of a split still hold 9 discs above their bases)
+        ("basic", [9, 81, 729, 6561]),
+        # the same, but a split stack on a grey field may take its grey base: 10 moves each
+        ("advanced", [9, 81, 810, 8100]),
+        # the red bases move too: 10 first moves and 10 replies; then 10 or 11
+        ("expert", [10, 100, 1090, 11881]),
+    ],
+)
+def test_move_tree_counts_from_the_start(variant, counts):
+    state = new_state(variant)
+    assert [perft(state, depth) for depth in range(1, 5)] == counts
