@@ -499,3 +499,34 @@ def test_evaluate_stays_in_bounds_and_matches_the_end():
                 state.apply_action(rng.choice(state.legal_actions()))
         for seat in range(state.table.players):
             assert evaluate(state, seat) == 2.0 * state.returns()[seat] - 1.0
+
+
+def test_rulebook_movement_icon_resolution_example_entering_side_includes_diagonal_steps():
+    # card 1 = c1 with a ↗ in its bottom-left corner only; b1 and d1 carry no icons
+    cells = row(1, ". E01 P03 E03 . . .")
+
+    def first_steps(departure: int, choice: str) -> list[str]:
+        state = stroll_state(cells, (departure, 7 if departure != 7 else 6))
+        state.apply_move(choice)
+        return events(state, 0)
+
+    # from the left: the card to its left (card 2) or diagonally from below left (card 3)
+    assert first_steps(1, "ne")[2:8] == [
+        "enter b1 left",
+        "diary cat",
+        "move next",
+        "enter c1 left",
+        "move ne",
+        "enter d2 left",
+    ]
+    assert first_steps(2, "ne")[2:5] == ["enter c1 left", "move ne", "enter d2 left"]
+    # from the right: the card to its right (card 4) or diagonally from below right (card 5)
+    assert first_steps(5, "nw")[2:8] == [
+        "enter d1 right",
+        "diary flowers",
+        "move next",
+        "enter c1 right",
+        "move next",
+        "enter b1 right",
+    ]
+    assert first_steps(4, "nw")[2:5] == ["enter c1 right", "move next", "enter b1 right"]

@@ -14,6 +14,7 @@ from stairgames.core.errors import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.games.city_of_stairs import CityOfStairsState, narrate, render_terminal
+from stairgames.games.city_of_stairs.render import trace
 from stairgames.games.city_of_stairs.rules import NodeKind
 from stairgames.terminal import TerminalSession
 from tests.test_city_of_stairs_helpers import (
@@ -345,3 +346,43 @@ def test_c8_resampled_walks_follow_the_redrawn_departure_cards():
             walk = world.walk(seat)
             assert walk is not None
             assert walk.events[0].detail == str(world.table.departures[seat])
+
+
+GOLDEN_MOVES = """
+start green | draw P08 | draw E09 | deal 5 to red | deal 1 to blue | deal 6 to green |
+E09@f1 | draw E01 | P08@f2 | draw P07 | E01@e2 | draw E04 | E04@b1 | draw E06 | E06@d2 |
+draw E05 | E05@b2 | draw E10 | P07@d3 | draw P05 | P05@d4 | draw P12 | P12@f3 | draw P10 |
+P10@e4 | draw P09 | E10@e3 | draw E12 | P09@b3 | draw P06 | E12@g1 | draw E13 | E13@g3 |
+draw E07 | E07@c4 | draw E02 | E02@a2 | draw E14 | E14@c3 | draw E03 | E03@a1 | draw E11 |
+P06@f4 | draw P02 | P02@e1 | draw P13 | E11@b4 | draw E08 | E08@a3 | P13@a4 | draw P04 |
+P04@c2 | draw P03 | P03@c1 | draw P14 | P14@g4 | draw P11 | P11@g2 | draw P01 | P01@d1 |
+ne | nw | ne
+"""
+
+
+def test_golden_playthrough_of_a_three_player_game():
+    """A seeded random game, pinned: any change to the rules or notation shows here."""
+    state = play_random(new_state(players=3), 20261122)
+    moves_played = [m.strip() for m in GOLDEN_MOVES.replace("\n", " ").split("|")]
+    assert state.history_strings() == moves_played
+    assert state.position() == (
+        "start=2 departures=5,1,6 stock=-,- city=P13,E11,E07,P05,P10,P06,P14/"
+        "E08,P09,E14,P07,E10,P12,E13/E02,E05,P04,E06,E01,P08,P11/E03,E04,P03,P01,P02,E09,E12 "
+        "strolls=nw/ne/ne"
+    )
+    traces = [trace(state.walk(seat)) for seat in (2, 0, 1)]  # type: ignore[arg-type]
+    assert traces == [
+        "⑥ ↗ g1(fishing) › a1(flowers) › b1 › c1 ↗ d2(shrine) › e2(cat) › f2 ↖ e3(bell) "
+        "[five diary cards]",
+        "⑤ ↖ d1 ↗ e2(cat) › f2 › g2 › a2 › b2(bakery) › c2 › d2(shrine) › e2 again: trapped",
+        "① ↗ b1(flowers) › c1 ↗ d2(shrine) › e2(cat) › f2 › g2 › a2 › b2(bakery) › c2 › d2 "
+        "again: trapped",
+    ]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.reason == "red 5, blue 6, green 6: blue and green share the win with 6 points"
+    assert state.returns() == [0.0, 1.0, 1.0]
+    replay = new_state(players=3)
+    for move in moves_played:
+        replay.apply_move(move)
+    assert replay.position() == state.position()
