@@ -8,7 +8,7 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 >>> state.apply_move("0:3")
 2
 >>> state.position()
-'RWWWWWW/WWW/G/G/G/G/G/G/RBBBBBBBBB B'
+'RWWWWWW/GWWW/G/G/G/G/G/G/RBBBBBBBBB B'
 """
 
 from stairgames.core.registry import GameSpec, register

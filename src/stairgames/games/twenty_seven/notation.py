@@ -27,7 +27,11 @@ _MOVE_RE = re.compile(r"^(\d+):(\d+)$")
 
 
 def encode_move(move: Move) -> int:
-    """``encode_move(Move(0, 1)) == 0``; ``encode_move(Move(2, 3)) == 56``."""
+    """The action of a move.
+
+    >>> encode_move(Move(0, 1)), encode_move(Move(2, 3))
+    (0, 56)
+    """
     return move.field * MAX_COUNT + move.count - 1
 
 
@@ -71,7 +75,11 @@ def parse_move_text(text: str) -> Move | str:
 
 
 def normalise(text: str) -> str:
-    """The canonical spelling of ``text`` when it parses (``"03 : 2"`` -> ``"3:2"``), else as is."""
+    """The canonical spelling of ``text`` when it parses, else ``text`` stripped.
+
+    >>> normalise(" 03 : 2 "), normalise("PASS"), normalise("x")
+    ('3:2', 'pass', 'x')
+    """
     try:
         parsed = parse_move_text(text)
     except IllegalMoveError:

@@ -100,7 +100,11 @@ def target_field(line: Line, colour: str) -> int:
 
 
 def stack_count(line: Line, colour: str) -> int:
-    """T2: the number of stacks topped by ``colour``, anywhere on the line: the distance."""
+    """T2: the number of stacks topped by ``colour``, anywhere on the line: the distance.
+
+    >>> stack_count(Line(("RWWB", "GW", "G", "RBW"), WHITE), WHITE)
+    2
+    """
     return sum(1 for stack in line.fields if stack[-1] == colour)
 
 
