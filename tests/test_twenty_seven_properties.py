@@ -34,7 +34,7 @@ variants = st.sampled_from(VARIANTS)
 seeds = st.integers(0, 2**32 - 1)
 
 LONGEST_RANDOM_GAME = 300
-"""Random games are far shorter (about 20 actions, 102 at most in a wide search)."""
+"""Random games are far shorter: about 20 actions; searches for long games found 147."""
 
 
 def new_state(variant: str) -> TwentySevenState:
