@@ -110,6 +110,17 @@ def test_narration_tells_when_a_field_leaves_the_line():
     assert lines[1] == "Field 7 leaves the line with its grey base; the line now has 8 fields."
 
 
+def test_narration_tells_how_fields_are_renumbered_after_white_empties_one():
+    before = at("RWWWWWW/GWWW/G/G/G/G/G/G/RBBBBBBBBB W", "expert")
+    after = before.clone()
+    action = after.apply_move("0:7")  # white has 2 stacks: its red base goes to field 2
+    assert narrate(before, action, after)[1] == (
+        "Field 0 leaves the line with its red base; the line now has 8 fields, "
+        "and field 2 is now field 1."
+    )
+    assert after.line.fields[1] == "GRWWWWWW"
+
+
 def test_narration_of_a_pass():
     before = at("RWWWWWWWWWB/G/G/G/GB/G/G/G/RBBBBBBB W")
     after = before.clone()

@@ -28,8 +28,11 @@ def narrate(before: State, action: int, after: State) -> list[str]:
         f"{distance} field{'s' if distance != 1 else ''}."
     ]
     if len(after.line.fields) < len(line.fields):
+        renumbered = ""
+        if target > move.field:
+            renumbered = f", and field {target} is now field {target - 1}"
         sentences.append(
             f"Field {move.field} leaves the line with its {COLOUR_NAMES[stack[0]]} base; the "
-            f"line now has {len(after.line.fields)} fields."
+            f"line now has {len(after.line.fields)} fields{renumbered}."
         )
     return sentences
