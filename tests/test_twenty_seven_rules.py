@@ -18,6 +18,7 @@ from stairgames.games.twenty_seven.rules import (
     initial_line,
     score,
     stack_count,
+    target_field,
 )
 
 
@@ -82,6 +83,12 @@ def test_t1_white_moves_towards_field_8_and_black_towards_field_0():
     assert state.line.fields[1] == GREY + WHITE * 2
     play(state, "8:3")
     assert state.line.fields[7] == GREY + BLACK * 3
+
+
+def test_object_each_target_is_the_red_field_at_the_opposite_end():
+    line = initial_line()
+    assert target_field(line, WHITE) == 8 and line.fields[8][0] == RED
+    assert target_field(line, BLACK) == 0 and line.fields[0][0] == RED
 
 
 # ----- play -------------------------------------------------------------------
