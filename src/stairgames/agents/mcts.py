@@ -23,7 +23,12 @@ Settings (``mcts:time=0.5,c=1.0``):
 - ``cutoff``: after this many playout steps the playout stops and the game's
   evaluation (``evaluate``) scores the state (default 0: play to the end);
 - ``decisive``: ``1`` (default) plays a move that wins at once without
-  searching, ``0`` does not.
+  searching, ``0`` does not;
+- ``solver``: ``1`` (default) proves values in the tree (MCTS-Solver) in games
+  without chance or hidden information: a node is proven when a proven child
+  gives its mover the best value there is, or when all its children are
+  proven; searches through a proven node stop there, and the move chosen is a
+  proven win if there is one, never a proven loss if there is another.
 """
 
 from __future__ import annotations
@@ -53,19 +58,25 @@ SETTINGS = {
     "c": "UCB exploration constant",
     "cutoff": "playout steps before the evaluation scores the state (0: to the end)",
     "decisive": "1 to play an immediately winning move at once",
+    "solver": "1 to prove wins and losses in the tree (games without chance or hidden cards)",
 }
 
 
 class _Node:
     """Statistics of one action sequence in the tree."""
 
-    __slots__ = ("available", "children", "totals", "visits")
+    __slots__ = ("available", "children", "legal_count", "player", "solved", "totals", "visits")
 
     def __init__(self, seats: int) -> None:
         self.visits = 0
         self.available = 0
         self.totals = [0.0] * seats
         self.children: dict[int, _Node] = {}
+        self.player = CHANCE
+        """Who acts at this node (set when first searched through)."""
+        self.legal_count = 0
+        self.solved: list[float] | None = None
+        """The exact values per seat, once proven (solver; deterministic games only)."""
 
 
 class MctsAgent(Agent):
@@ -81,6 +92,7 @@ class MctsAgent(Agent):
         exploration: float = 1.0,
         cutoff: int = 0,
         decisive: bool = True,
+        solver: bool = True,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -90,6 +102,7 @@ class MctsAgent(Agent):
         self.exploration = exploration
         self.cutoff = cutoff
         self.decisive = decisive
+        self.solver = solver
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
 
@@ -127,8 +140,10 @@ class MctsAgent(Agent):
                 break
             search.iterate(worlds.sample(self.rng))
             done += 1
+            if root.solved is not None:
+                break
         self.last_iterations = done
-        return max(legal, key=lambda a: _visits(root, a))
+        return max(legal, key=lambda a: _preference(root, a, self.seat))
 
     def _winning_action(self, world: State, legal: list[int]) -> int | None:
         """An action that ends the game at once with this seat among the best returns."""
@@ -142,9 +157,13 @@ class MctsAgent(Agent):
         return None
 
 
-def _visits(root: _Node, action: int) -> int:
+def _preference(root: _Node, action: int, seat: int) -> tuple[float, int]:
+    """Proven values first (a proven win, then unproven, then proven losses), then visits."""
     child = root.children.get(action)
-    return 0 if child is None else child.visits
+    if child is None:
+        return (0.5, 0)
+    proven = 0.5 if child.solved is None else child.solved[seat]
+    return (proven if child.solved is not None and proven != 0.5 else 0.5, child.visits)
 
 
 class _Search:
@@ -159,11 +178,16 @@ class _Search:
         self.low = info.min_utility
         self.span = (info.max_utility - info.min_utility) or 1.0
         self.evaluate: Callable[[State, int], float] = evaluator_for(game)
+        self.solver = agent.solver and not info.chance and not info.hidden_information
 
     def iterate(self, state: State) -> None:
         node = self.root
         path = [node]
+        values: list[float] | None = None
         while not state.is_terminal():
+            if node.solved is not None:
+                values = node.solved
+                break
             if state.is_chance_node():
                 outcome = sample_chance_outcome(state, self.rng)
                 state.apply_action(outcome)
@@ -172,18 +196,45 @@ class _Search:
                 continue
             player = state.current_player()
             legal = state.legal_actions()
+            node.player = player
+            node.legal_count = len(legal)
             action, expanded = self._select(node, legal, player)
             state.apply_action(action)
             node = _child(node, action, self.seats)
             path.append(node)
             if expanded:
                 break
-        values = self._playout(state)
+        if values is None:
+            if state.is_terminal():
+                values = self._scaled_returns(state)
+                if self.solver:
+                    node.solved = values
+            else:
+                values = self._playout(state)
+        if self.solver and node.solved is not None:
+            self._prove(path)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for seat in range(self.seats):
                 totals[seat] += values[seat]
+
+    def _prove(self, path: list[_Node]) -> None:
+        """MCTS-Solver: carry a proven value up while it decides the parent too.
+
+        A parent is proven when a proven child gives its mover the best possible
+        value, or when every legal child is proven (the mover takes the best)."""
+        for depth in range(len(path) - 2, -1, -1):
+            parent, child = path[depth], path[depth + 1]
+            assert child.solved is not None
+            mover = parent.player
+            if child.solved[mover] >= 1.0:
+                parent.solved = child.solved
+                continue
+            children = parent.children.values()
+            if len(parent.children) < parent.legal_count or any(c.solved is None for c in children):
+                return
+            parent.solved = max((c.solved for c in children if c.solved), key=lambda v: v[mover])
 
     def _select(self, node: _Node, legal: list[int], player: int) -> tuple[int, bool]:
         """UCB over the actions legal here; an untried action first (then ``expanded``)."""
@@ -220,6 +271,9 @@ class _Search:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
+        return self._scaled_returns(state)
+
+    def _scaled_returns(self, state: State) -> list[float]:
         return [(value - self.low) / self.span for value in state.returns()]
 
 
@@ -246,6 +300,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         exploration=float_setting(settings, "c", 1.0),
         cutoff=int_setting(settings, "cutoff", 0),
         decisive=int_setting(settings, "decisive", 1) != 0,
+        solver=int_setting(settings, "solver", 1) != 0,
     )
 
 

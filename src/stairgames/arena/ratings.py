@@ -29,7 +29,7 @@ def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, fl
     denominator = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denominator
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def pairwise_score(mine: float, theirs: float) -> float:

@@ -1,0 +1,164 @@
+"""Our ``mcts`` against OpenSpiel's ``MCTSBot`` (random rollouts) at equal time per move.
+
+    .venv/bin/python -m benchmarks.players_openspiel --game stairs --games 100 --time 0.1
+
+Both players search from the same positions of the same games, seats
+alternating. OpenSpiel's bot counts simulations, not time, so it is
+calibrated first: its simulations per second on the game's opening positions
+set ``max_simulations`` to fill the same time per move as ours; the measured
+seconds per move of each side are reported to show the budgets matched.
+OpenSpiel's bot reaches our engine through the bridge
+(:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
+cost (a Python game cloned by ``copy.deepcopy``); that is the price any
+OpenSpiel algorithm pays on a Python game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from open_spiel.python.algorithms import mcts as spiel_mcts
+
+from stairgames.agents import MctsAgent
+from stairgames.arena.ratings import wilson_interval
+from stairgames.interop import openspiel as bridge
+
+
+def make_bot(game: Any, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
+    evaluator = spiel_mcts.RandomRolloutEvaluator(
+        n_rollouts=1, random_state=np.random.RandomState(seed)
+    )
+    return spiel_mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=simulations,
+        evaluator=evaluator,
+        random_state=np.random.RandomState(seed + 1),
+        solve=True,
+    )
+
+
+def calibrate(name: str, seconds: float) -> int:
+    """Simulations of OpenSpiel's bot that take ``seconds`` on early positions of ``name``."""
+    game = bridge.load_game(name)
+    bot = make_bot(game, 200, 0)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    spent = 0.0
+    done = 0
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        clock = time.perf_counter()
+        bot.step(state)
+        spent += time.perf_counter() - clock
+        done += 200
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        state.apply_action(rng.choice(state.legal_actions()))
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    return max(10, int(done / spent * seconds))
+
+
+def play(task: tuple[str, int, float, int, bool]) -> dict[str, Any]:
+    name, seed, seconds, simulations, ours_first = task
+    bridge.register_all()
+    game = bridge.load_game(name)
+    state = game.new_initial_state()
+    ours_seat = 0 if ours_first else 1
+    ours = MctsAgent(ours_seat, seed=seed, time_limit=seconds)
+    bot = make_bot(game, simulations, seed)
+    rng = random.Random(seed)
+    ours_time = theirs_time = 0.0
+    ours_moves = theirs_moves = 0
+    ours_iterations = 0
+    theirs_iterations = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        clock = time.perf_counter()
+        if state.current_player() == ours_seat:
+            action = ours.step(state.inner.clone())
+            ours_time += time.perf_counter() - clock
+            ours_moves += 1
+            ours_iterations += ours.last_iterations
+        else:
+            action = bot.step(state) if len(legal) > 1 else legal[0]
+            theirs_time += time.perf_counter() - clock
+            theirs_moves += 1
+            theirs_iterations += simulations if len(legal) > 1 else 0
+        state.apply_action(action)
+    returns = state.returns()
+    mine, theirs = returns[ours_seat], returns[1 - ours_seat]
+    return {
+        "score": 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0,
+        "ours_time": ours_time,
+        "ours_moves": ours_moves,
+        "ours_iterations": ours_iterations,
+        "theirs_time": theirs_time,
+        "theirs_moves": theirs_moves,
+        "theirs_iterations": theirs_iterations,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", action="append", help="game (repeatable); default stairs, 27")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", help="save the figures as JSON")
+    args = parser.parse_args(argv)
+    bridge.register_all()
+    rows = []
+    for name in args.game or ["stairs", "twenty_seven"]:
+        simulations = calibrate(name, args.time)
+        tasks = [(name, 1000 + i, args.time, simulations, i % 2 == 0) for i in range(args.games)]
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            results = pool.map(play, tasks, chunksize=1)
+        score = sum(r["score"] for r in results)
+        low, high = wilson_interval(score, len(results))
+        row = {
+            "game": name,
+            "games": len(results),
+            "seconds_per_move_budget": args.time,
+            "openspiel_simulations": simulations,
+            "ours_win_rate": score / len(results),
+            "ci95": [low, high],
+            "ours_seconds_per_move": sum(r["ours_time"] for r in results)
+            / max(1, sum(r["ours_moves"] for r in results)),
+            "openspiel_seconds_per_move": sum(r["theirs_time"] for r in results)
+            / max(1, sum(r["theirs_moves"] for r in results)),
+            "ours_iterations_per_second": sum(r["ours_iterations"] for r in results)
+            / max(1e-9, sum(r["ours_time"] for r in results)),
+            "openspiel_iterations_per_second": sum(r["theirs_iterations"] for r in results)
+            / max(1e-9, sum(r["theirs_time"] for r in results)),
+        }
+        rows.append(row)
+        print(
+            f"{name}: ours wins {row['ours_win_rate']:.1%} [{low:.1%}, {high:.1%}] of "
+            f"{row['games']} at {args.time} s/move; s/move ours {row['ours_seconds_per_move']:.3f} "
+            f"OpenSpiel {row['openspiel_seconds_per_move']:.3f}; iterations/s ours "
+            f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
+            f"{row['openspiel_iterations_per_second']:.0f}",
+            flush=True,
+        )
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(rows, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Bridges to other game libraries (OpenSpiel: :mod:`stairgames.interop.openspiel`)."""

@@ -1,0 +1,223 @@
+"""The OpenSpiel bridge: every registered game as a pyspiel Python game.
+
+>>> from stairgames.interop import openspiel  # doctest: +SKIP
+>>> names = openspiel.register_all()  # doctest: +SKIP
+>>> game = pyspiel.load_game("stairgames_stairs", {"pie_rule": True})  # doctest: +SKIP
+
+Each game is registered under ``stairgames_<name>`` with its options as
+parameters: booleans, integers and text stay as they are; other option types
+(``int | None``, tuples of integers) travel as text: ``"none"``, and
+``"5;9;13;17"`` (semicolons, since pyspiel's game strings separate
+parameters with commas).
+Actions, chance outcomes, returns and bounds are ours unchanged; observations
+are our ``observation_string`` (what the seat may see), offered as strings
+only. A ``max_game_length`` beyond 32 bits is given to pyspiel as
+``2**31 - 1`` (still an upper bound on what any game reaches). Needs the
+``open_spiel`` package (``pip install open_spiel``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pyspiel
+
+from stairgames.core.game import CHANCE, TERMINAL, State
+from stairgames.core.options import option_fields, option_types
+from stairgames.core.registry import game_names, get_spec, load_with_text_options
+
+PREFIX = "stairgames_"
+"""pyspiel names are ``PREFIX + registry name``."""
+
+TUPLE_SEPARATOR = ";"
+"""Separates the numbers of a tuple option in a pyspiel parameter (``"5;9;13;17"``): pyspiel's
+game strings already use commas between parameters. A single number keeps a trailing
+separator (``"5;"``) so that pyspiel does not read it back as an integer."""
+
+MAX_LENGTH = 2**31 - 1
+"""pyspiel stores ``max_game_length`` in 32 bits; a longer proven bound is capped here."""
+
+_REGISTERED: dict[str, str] = {}
+
+
+def spiel_name(name: str) -> str:
+    """The pyspiel short name of one of our games."""
+    return PREFIX + get_spec(name).name
+
+
+def parameter_defaults(name: str) -> dict[str, Any]:
+    """The pyspiel parameter specification of a game: each option with its default."""
+    spec = get_spec(name)
+    types = option_types(spec.options_class)
+    defaults: dict[str, Any] = {}
+    for field in option_fields(spec.options_class):
+        defaults[field.name] = _to_parameter(field.default, types[field.name])
+    return defaults
+
+
+def _to_parameter(value: Any, hint: Any) -> Any:
+    if hint in (bool, int, str) or isinstance(value, bool):
+        return value
+    if isinstance(value, int) and hint is not int:
+        return str(value)
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        text = TUPLE_SEPARATOR.join(str(v) for v in value)
+        return text + TUPLE_SEPARATOR if len(value) == 1 else text
+    return str(value)
+
+
+def parameters_for(options: dict[str, Any], name: str) -> dict[str, Any]:
+    """Our keyword options converted to pyspiel parameters for game ``name``."""
+    spec = get_spec(name)
+    types = option_types(spec.options_class)
+    return {key: _to_parameter(value, types.get(key, str)) for key, value in options.items()}
+
+
+def _options_text(params: dict[str, Any]) -> dict[str, str]:
+    text = {}
+    for key, value in params.items():
+        if isinstance(value, bool):
+            text[key] = str(value).lower()
+        else:
+            text[key] = str(value).replace(TUPLE_SEPARATOR, ",")
+    return text
+
+
+def _make_classes(name: str) -> type[pyspiel.Game]:
+    spec = get_spec(name)
+    default_game = load_with_text_options(spec.name, {})
+    default_info = default_game.info()
+    max_players = default_info.max_players
+    min_players = default_info.min_players
+    hidden = default_info.hidden_information
+    chance = default_info.chance
+    game_type = pyspiel.GameType(
+        short_name=PREFIX + spec.name,
+        long_name=f"stairgames {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if chance or hidden
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if hidden
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if default_info.zero_sum
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=parameter_defaults(spec.name),
+    )
+
+    class BridgeGame(pyspiel.Game):  # type: ignore[misc]
+        """One of our games seen from OpenSpiel."""
+
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            merged = {**parameter_defaults(spec.name), **(params or {})}
+            self.ours = load_with_text_options(spec.name, _options_text(merged))
+            info = self.ours.info()
+            game_info = pyspiel.GameInfo(
+                num_distinct_actions=info.num_distinct_actions,
+                max_chance_outcomes=info.max_chance_outcomes,
+                num_players=info.num_players,
+                min_utility=info.min_utility,
+                max_utility=info.max_utility,
+                utility_sum=0.0 if info.zero_sum else None,
+                max_game_length=min(info.max_game_length, MAX_LENGTH),
+            )
+            super().__init__(game_type, game_info, merged)
+
+        def new_initial_state(self) -> BridgeState:
+            return BridgeState(self, self.ours.new_initial_state())
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _StringObserver:
+            del iig_obs_type, params
+            return _StringObserver()
+
+    class BridgeState(pyspiel.State):  # type: ignore[misc]
+        """One of our states seen from OpenSpiel."""
+
+        def __init__(self, game: BridgeGame, inner: State) -> None:
+            super().__init__(game)
+            self.inner = inner
+
+        def current_player(self) -> int:
+            player = self.inner.current_player()
+            if player == CHANCE:
+                return int(pyspiel.PlayerId.CHANCE)
+            if player == TERMINAL:
+                return int(pyspiel.PlayerId.TERMINAL)
+            return player
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return self.inner.legal_actions(player)
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return self.inner.chance_outcomes()
+
+        def _apply_action(self, action: int) -> None:
+            self.inner.apply_action(int(action))
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            del player
+            return self.inner.action_to_string(int(action))
+
+        def is_terminal(self) -> bool:
+            return self.inner.is_terminal()
+
+        def returns(self) -> list[float]:
+            return self.inner.returns()
+
+        def observation_string(self, player: int) -> str:
+            return self.inner.observation_string(player)
+
+        def __str__(self) -> str:
+            return self.inner.position()
+
+    BridgeGame.__name__ = BridgeGame.__qualname__ = f"Spiel_{spec.name}"
+    BridgeState.__name__ = BridgeState.__qualname__ = f"SpielState_{spec.name}"
+    pyspiel.register_game(game_type, BridgeGame)
+    return BridgeGame
+
+
+@dataclasses.dataclass
+class _StringObserver:
+    """OpenSpiel's observer protocol, strings only: our ``observation_string``."""
+
+    tensor: Any = None
+    dict: Any = dataclasses.field(default_factory=dict)
+
+    def set_from(self, state: Any, player: int) -> None:
+        del state, player
+
+    def string_from(self, state: Any, player: int) -> str:
+        return str(state.inner.observation_string(player))
+
+
+def register_all() -> list[str]:
+    """Register every game of ours with pyspiel (once); their pyspiel names, sorted."""
+    for name in game_names():
+        if name not in _REGISTERED:
+            _make_classes(name)
+            _REGISTERED[name] = PREFIX + name
+    return sorted(_REGISTERED.values())
+
+
+def load_game(name: str, **options: Any) -> pyspiel.Game:
+    """One of our games as a pyspiel game, with our keyword options."""
+    register_all()
+    return pyspiel.load_game(spiel_name(name), parameters_for(options, name))
