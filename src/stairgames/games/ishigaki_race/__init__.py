@@ -1,0 +1,67 @@
+"""Ishigaki Race (いしがき・れえす): 2-4 ninjas race up a castle wall with one or two dice.
+
+After the rulebook ``ishigaki_race.ja.txt`` and rulings I1-I9: climb by a table
+on one die or on two rising dice, slip on a falling pair, knock the leaders
+down with doubles, finish the goal round, roll off, and optionally play on the
+crumbling wall.
+
+>>> import stairgames
+>>> state = stairgames.load("ishigaki_race", players=3, first_player=1).new_initial_state()
+>>> state.position()
+'race ninjas=0,0,0 turn=blue dice=-'
+>>> state.apply_move("die:4"), state.apply_move("stop")
+(4, 0)
+>>> state.position()
+'race ninjas=0,2,0 turn=yellow dice=-'
+"""
+
+from stairgames.core.registry import GameSpec, register
+from stairgames.games.ishigaki_race.evaluate import evaluate
+from stairgames.games.ishigaki_race.game import (
+    IshigakiRaceGame,
+    IshigakiRaceOptions,
+    IshigakiRaceState,
+    max_game_length,
+)
+from stairgames.games.ishigaki_race.narrate import narrate
+from stairgames.games.ishigaki_race.notation import ROLL, STOP
+from stairgames.games.ishigaki_race.position import SEAT_NAMES
+from stairgames.games.ishigaki_race.render import render_race, render_terminal
+from stairgames.games.ishigaki_race.rules import Board, Phase, Race, climb_steps, rolloff_score
+
+__all__ = [
+    "ROLL",
+    "SEAT_NAMES",
+    "STOP",
+    "Board",
+    "IshigakiRaceGame",
+    "IshigakiRaceOptions",
+    "IshigakiRaceState",
+    "Phase",
+    "Race",
+    "climb_steps",
+    "evaluate",
+    "max_game_length",
+    "narrate",
+    "render_race",
+    "rolloff_score",
+]
+
+register(
+    GameSpec(
+        name="ishigaki_race",
+        title="Ishigaki Race",
+        game_class=IshigakiRaceGame,
+        options_class=IshigakiRaceOptions,
+        render=render_terminal,
+        summary="2-4 ninjas climb a castle wall: one die, or risk a second.",
+        aliases=("ishigaki", "ishigakirace", "ishigaki_rees"),
+        narrate=narrate,
+        option_sets=tuple(
+            {"players": players, "crumbling_wall": crumbling}
+            for players in (2, 3, 4)
+            for crumbling in (False, True)
+        ),
+        evaluate=evaluate,
+    )
+)

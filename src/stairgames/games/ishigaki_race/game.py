@@ -1,0 +1,276 @@
+"""Ishigaki Race on the shared protocol: options, seats, chance nodes, returns, length.
+
+Seats 0-3 play red, blue, yellow and green, in that turn order (I9). Chance
+nodes are the draw of the start player (unless ``first_player`` is given) and
+every die, six faces of probability 1/6 each. Returns: 1 for the winner, 0 for
+every other seat (there is always exactly one winner).
+
+The game has no proven length bound: slips, doubles, crumbling squares and
+repeated roll-offs can in principle go on for ever. ``max_game_length`` is a
+probabilistic bound instead, :func:`max_game_length`, explained in
+``docs/rules/ishigaki_race.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final, Self
+
+from stairgames.core.errors import IllegalMoveError, InvalidOptionError
+from stairgames.core.game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.games.ishigaki_race import rules
+from stairgames.games.ishigaki_race.notation import (
+    DECISIONS,
+    NUM_ACTIONS,
+    NUM_CHANCE_OUTCOMES,
+    ROLL,
+    check_syntax,
+    die_text,
+    normalise,
+    start_text,
+)
+from stairgames.games.ishigaki_race.position import SEAT_NAMES, format_position, parse_position
+from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+MIN_GOAL: Final = 4
+MAX_GOAL: Final = 100
+LENGTH_PER_STEP_AND_PLAYER: Final = 1000
+"""Actions allowed per step of the wall and per player by :func:`max_game_length`."""
+
+
+def max_game_length(players: int, goal: int) -> int:
+    """The probabilistic length bound: 100 actions per step of the wall and per player.
+
+    Not a proof: a game can go on for ever. Random play with the default wall
+    takes about 90 actions (2 players) to 190 (4 players), crumbling wall
+    included, and the longest of 200,000 measured random games took about a
+    tenth of this bound (``docs/rules/ishigaki_race.md``, "Length of a game").
+    """
+    return LENGTH_PER_STEP_AND_PLAYER * players * goal
+
+
+@dataclasses.dataclass(frozen=True)
+class IshigakiRaceOptions:
+    """Options of Ishigaki Race."""
+
+    players: int = 2
+    """2 to 4 players."""
+    crumbling_wall: bool = False
+    """I7: play on the crumbling side, whose "−2" squares drop a ninja 2 steps."""
+    goal: int = 20
+    """I8: the goal's step (start is step 0); 4 to 100."""
+    crumbling_squares: tuple[int, ...] = (5, 9, 13, 17)
+    """I8: the "−2" squares of the crumbling side, strictly between start and goal."""
+    first_player: int | None = None
+    """I9: the start player's seat; ``None`` draws it at random (a chance node)."""
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise InvalidOptionError(
+                f"Ishigaki Race is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}"
+            )
+        if not MIN_GOAL <= self.goal <= MAX_GOAL:
+            raise InvalidOptionError(
+                f"goal must be a step from {MIN_GOAL} to {MAX_GOAL}, got {self.goal}"
+            )
+        for square in self.crumbling_squares:
+            if not 0 < square < self.goal:
+                raise InvalidOptionError(
+                    f"crumbling_squares: {square} is not a step strictly between the start (0) "
+                    f"and the goal ({self.goal}); '−2' squares lie on the wall between them"
+                )
+        if len(set(self.crumbling_squares)) != len(self.crumbling_squares):
+            raise InvalidOptionError(
+                f"crumbling_squares names a square twice: {self.crumbling_squares}"
+            )
+        if self.first_player is not None and not 0 <= self.first_player < self.players:
+            raise InvalidOptionError(
+                f"first_player must be a seat 0-{self.players - 1} or None, got {self.first_player}"
+            )
+
+    def board(self) -> Board:
+        crumbling = frozenset(self.crumbling_squares) if self.crumbling_wall else frozenset()
+        return Board(goal=self.goal, crumbling=crumbling)
+
+
+class IshigakiRaceGame(Game):
+    name = "ishigaki_race"
+    options: IshigakiRaceOptions
+
+    def __init__(self, options: IshigakiRaceOptions) -> None:
+        super().__init__(options)
+        self.board: Board = options.board()
+
+    def info(self) -> GameInfo:
+        players = self.options.players
+        return GameInfo(
+            name=self.name,
+            title="Ishigaki Race",
+            num_players=players,
+            min_players=MIN_PLAYERS,
+            max_players=MAX_PLAYERS,
+            chance=True,
+            hidden_information=False,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CHANCE_OUTCOMES,
+            max_game_length=max_game_length(players, self.options.goal),
+            min_utility=0.0,
+            max_utility=1.0,
+            zero_sum=False,
+            seat_names=SEAT_NAMES,
+        )
+
+    def new_initial_state(self) -> IshigakiRaceState:
+        race = rules.initial_race(self.options.players, self.options.first_player)
+        return IshigakiRaceState(self, race)
+
+    def state_from_position(self, text: str) -> IshigakiRaceState:
+        start_given = self.options.first_player is not None
+        race = parse_position(text, self.board, self.options.players, start_given=start_given)
+        return IshigakiRaceState(self, race)
+
+
+class IshigakiRaceState(State):
+    """A game of Ishigaki Race in progress."""
+
+    _game: IshigakiRaceGame
+
+    def __init__(self, game: IshigakiRaceGame, race: Race) -> None:
+        super().__init__(game)
+        self._race = race
+
+    # ----- access -------------------------------------------------------------
+
+    @property
+    def race(self) -> Race:
+        """Everything that matters for the rest of the game, as an immutable value."""
+        return self._race
+
+    @property
+    def board(self) -> Board:
+        return self._game.board
+
+    @property
+    def phase(self) -> Phase:
+        return self._race.phase
+
+    def heights(self) -> tuple[int, ...]:
+        """Each seat's step on the wall."""
+        return self._race.heights
+
+    def seat_name(self, seat: int) -> str:
+        return SEAT_NAMES[seat]
+
+    def awaiting_die(self) -> bool:
+        """A die is rolled next (the first of a roll, or the second asked for)."""
+        race = self._race
+        return race.phase not in (Phase.SETUP, Phase.OVER) and (race.first_die == 0 or race.rolling)
+
+    # ----- protocol hooks -----------------------------------------------------
+
+    def _current_player(self) -> int:
+        phase = self._race.phase
+        if phase == Phase.OVER:
+            return TERMINAL
+        if phase == Phase.SETUP or self.awaiting_die():
+            return CHANCE
+        return self._race.turn
+
+    def _legal_actions(self) -> list[int]:
+        return sorted(DECISIONS)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._race.phase == Phase.SETUP:
+            players = self._race.players
+            return [(seat, 1.0 / players) for seat in range(players)]
+        return [(face, 1.0 / len(rules.DIE_FACES)) for face in rules.DIE_FACES]
+
+    def _apply_action(self, action: int) -> None:
+        race = self._race
+        if race.phase == Phase.SETUP:
+            self._race = rules.choose_start(race, action)
+        elif self.awaiting_die():
+            self._race = rules.roll_die(self.board, race, action)
+        else:
+            self._race = rules.decide(self.board, race, action == ROLL)
+
+    def _action_to_string(self, action: int) -> str:
+        if self._race.phase == Phase.SETUP and 0 <= action < self._race.players:
+            return start_text(action)
+        if self.awaiting_die() and action in rules.DIE_FACES:
+            return die_text(action)
+        if self._current_player() >= 0 and action in DECISIONS:
+            return DECISIONS[action]
+        raise IllegalMoveError(f"{action} is not an action here, in {self.position()}")
+
+    def _normalise_move_text(self, text: str) -> str:
+        return normalise(text)
+
+    def _check_move_syntax(self, text: str) -> None:
+        kind = check_syntax(text)
+        if self.is_terminal():
+            return
+        if self._race.phase == Phase.SETUP:
+            seats = ", ".join(start_text(s) for s in range(self._race.players))
+            raise IllegalMoveError(
+                f"illegal move {text!r}: the start player is drawn first ({seats})"
+            )
+        name = SEAT_NAMES[self._race.turn]
+        if self.awaiting_die():
+            raise IllegalMoveError(
+                f"illegal move {text!r}: a die is rolled for {name} next (die:1 to die:6)"
+            )
+        if kind != "decision":
+            raise IllegalMoveError(
+                f"illegal move {text!r}: {name} has rolled {self._race.first_die} and decides: "
+                "stop (keep it) or roll (roll the second die)"
+            )
+
+    def _returns(self) -> list[float]:
+        return [1.0 if seat == self._race.winner else 0.0 for seat in range(self._race.players)]
+
+    def _copy_into(self, other: Self) -> None:
+        other._race = self._race
+
+    # ----- results ------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """I6: the one ninja on the goal after the goal round wins, or the roll-off's winner."""
+        race = self._race
+        if race.phase != Phase.OVER:
+            return None
+        winner = SEAT_NAMES[race.winner]
+        on_goal = [s for s, h in enumerate(race.heights) if h == self.board.goal]
+        if len(on_goal) == 1:
+            reason = f"{winner.capitalize()} wins: alone on the goal after the goal round"
+        else:
+            names = " and ".join(SEAT_NAMES[s] for s in on_goal)
+            reason = f"{winner.capitalize()} wins the roll-off between {names}"
+        return Outcome(
+            returns=tuple(self._returns()),
+            reason=reason,
+            winners=(race.winner,),
+            details={"steps": race.heights, "rolloff": len(on_goal) > 1},
+        )
+
+    # ----- text forms ---------------------------------------------------------
+
+    def position(self) -> str:
+        return format_position(self._race)
+
+    def observation_string(self, player: int) -> str:
+        """Ishigaki Race hides nothing: the position and the colour ``player`` plays."""
+        return f"seat={player} colour={SEAT_NAMES[player]} {self.position()}"
+
+    def __str__(self) -> str:
+        from stairgames.games.ishigaki_race.render import render_race
+
+        return render_race(self, colour=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"stairgames.load('ishigaki_race', **{dataclasses.asdict(self._game.options)!r})"
+            f".state_from_position({self.position()!r})"
+        )
