@@ -214,10 +214,13 @@ class IshigakiRaceState(State):
             return
         if self._race.phase == Phase.SETUP:
             seats = ", ".join(start_text(s) for s in range(self._race.players))
+            what = "names no seat of this game" if kind == "start" else "is not the draw"
             raise IllegalMoveError(
-                f"illegal move {text!r}: the start player is drawn first ({seats})"
+                f"illegal move {text!r}: it {what}; the start player is drawn first ({seats})"
             )
         name = SEAT_NAMES[self._race.turn]
+        if self.awaiting_die() and kind == "die":
+            raise IllegalMoveError(f"illegal move {text!r}: a die shows 1 to 6")
         if self.awaiting_die():
             raise IllegalMoveError(
                 f"illegal move {text!r}: a die is rolled for {name} next (die:1 to die:6)"

@@ -1,0 +1,151 @@
+"""Ishigaki Race over random playouts: invariants, text round-trips, records, conformance."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import stairgames
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.record import final_state, make_record
+from stairgames.core.registry import get_spec
+from stairgames.core.testing import check_game
+from stairgames.games.ishigaki_race import IshigakiRaceState, Phase
+from stairgames.games.ishigaki_race.position import format_position, parse_position
+
+OPTION_SETS = get_spec("ishigaki_race").option_sets
+
+
+def new_game(players: int, crumbling: bool, **more: object) -> stairgames.Game:
+    return stairgames.load("ishigaki_race", players=players, crumbling_wall=crumbling, **more)
+
+
+def check_invariants(state: IshigakiRaceState) -> None:
+    """Nobody below start or above the goal, nobody resting on a "−2" square, and each
+    phase's facts about the goal."""
+    board = state.board
+    race = state.race
+    on_goal = {s for s, h in enumerate(race.heights) if h == board.goal}
+    assert all(0 <= h <= board.goal for h in race.heights), race.heights
+    assert not set(race.heights) & board.crumbling, race.heights
+    if race.phase in (Phase.SETUP, Phase.RACE):
+        assert not on_goal
+    if race.phase == Phase.GOAL:
+        assert set(race.arrived) == on_goal and race.turn not in on_goal
+    if race.phase == Phase.ROLLOFF:
+        assert set(race.rollers) <= on_goal and len(race.rollers) >= 2
+    if race.phase == Phase.OVER:
+        assert race.winner in on_goal
+
+
+def random_game(game: stairgames.Game, seed: int) -> IshigakiRaceState:
+    """A random game to the end, checking the invariants and the position text at each step."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    assert isinstance(state, IshigakiRaceState)
+    players = game.num_players()
+    while not state.is_terminal():
+        check_invariants(state)
+        text = format_position(state.race)
+        start_given = game.options.first_player is not None
+        assert parse_position(text, state.board, players, start_given=start_given) == state.race
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    check_invariants(state)
+    return state
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    crumbling=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_random_games_keep_every_ninja_on_the_wall_and_end_with_one_winner(
+    players, crumbling, seed
+):
+    state = random_game(new_game(players, crumbling), seed)
+    returns = state.returns()
+    assert sorted(returns) == [0.0] * (players - 1) + [1.0]
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (returns.index(1.0),)
+    assert state.move_number() <= state.get_game().info().max_game_length
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    crumbling=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_records_of_random_games_replay_exactly(players, crumbling, seed):
+    state = random_game(new_game(players, crumbling), seed)
+    record = make_record(state, seed=seed)
+    replayed = final_state(type(record).from_json(record.to_json()))
+    assert replayed.history_strings() == state.history_strings()
+    assert replayed.position() == state.position()
+    assert replayed.returns() == state.returns()
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    goal=st.integers(4, 12),
+    squares=st.sets(st.integers(1, 11), max_size=6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_random_games_on_any_valid_board_respect_the_wall(goal, squares, seed):
+    squares = tuple(sorted(s for s in squares if s < goal))
+    game = stairgames.load(
+        "ishigaki_race", players=3, goal=goal, crumbling_wall=True, crumbling_squares=squares
+    )
+    state = random_game(game, seed)
+    assert sum(state.returns()) == 1.0
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_state_along_a_game_reads_back_from_its_position(seed):
+    game = new_game(3, True, first_player=1)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        again = game.state_from_position(state.position())
+        assert again.position() == state.position()
+        assert again.current_player() == state.current_player()
+        assert again.legal_actions() == state.legal_actions()
+        assert again.chance_outcomes() == state.chance_outcomes()
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=str)
+def test_conformance_check_for_every_option_set(options):
+    check_game(stairgames.load("ishigaki_race", **options), games=4, seed=3)
+
+
+def test_conformance_check_with_a_given_start_player_and_a_small_board():
+    check_game(
+        stairgames.load(
+            "ishigaki_race",
+            players=4,
+            first_player=2,
+            goal=8,
+            crumbling_wall=True,
+            crumbling_squares=(2, 4, 5, 7),
+        ),
+        games=4,
+        seed=5,
+    )
+
+
+def test_the_option_sets_cover_2_3_4_players_with_and_without_the_crumbling_wall():
+    assert {(o["players"], o["crumbling_wall"]) for o in OPTION_SETS} == {
+        (p, c) for p in (2, 3, 4) for c in (False, True)
+    }
