@@ -28,7 +28,13 @@ Settings (``mcts:time=0.5,c=1.0``):
   without chance or hidden information: a node is proven when a proven child
   gives its mover the best value there is, or when all its children are
   proven; searches through a proven node stop there, and the move chosen is a
-  proven win if there is one, never a proven loss if there is another.
+  proven win if there is one, never a proven loss if there is another;
+- ``reuse``: ``1`` keeps, in games without hidden information, the subtree
+  of the last search that the game has reached since (checked by replaying
+  the actions played since), so its statistics are not lost (default 0: it
+  measured no stronger in Stairs, see ``docs/agents.md``);
+- ``prior``: each new node starts as if visited this many times at the value
+  the game's evaluation gives it (heuristic initialisation; default 0: off).
 """
 
 from __future__ import annotations
@@ -59,6 +65,8 @@ SETTINGS = {
     "cutoff": "playout steps before the evaluation scores the state (0: to the end)",
     "decisive": "1 to play an immediately winning move at once",
     "solver": "1 to prove wins and losses in the tree (games without chance or hidden cards)",
+    "prior": "virtual visits at the evaluation's value given to each new node (0: none)",
+    "reuse": "1 to keep the subtree reached since the last move (no hidden information)",
 }
 
 
@@ -93,6 +101,8 @@ class MctsAgent(Agent):
         cutoff: int = 0,
         decisive: bool = True,
         solver: bool = True,
+        prior: int = 0,
+        reuse: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -103,6 +113,9 @@ class MctsAgent(Agent):
         self.cutoff = cutoff
         self.decisive = decisive
         self.solver = solver
+        self.prior = prior
+        self.reuse = reuse
+        self._kept: tuple[State, _Node] | None = None
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
 
@@ -115,6 +128,8 @@ class MctsAgent(Agent):
         settings["c"] = self.exploration
         if self.cutoff:
             settings["cutoff"] = self.cutoff
+        if self.prior:
+            settings["prior"] = self.prior
         return format_settings(self.name, settings)
 
     # ----- the search ---------------------------------------------------------
@@ -131,7 +146,7 @@ class MctsAgent(Agent):
             if winning is not None:
                 self.last_iterations = 0
                 return winning
-        root = _Node(game.num_players())
+        root = self._reusable_root(state) or _Node(game.num_players())
         search = _Search(self, game, root)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
@@ -143,7 +158,35 @@ class MctsAgent(Agent):
             if root.solved is not None:
                 break
         self.last_iterations = done
+        if self.reuse and not worlds.hidden:
+            self._kept = (state.clone(), root)
         return max(legal, key=lambda a: _preference(root, a, self.seat))
+
+    def restart(self) -> None:
+        self._kept = None
+
+    def _reusable_root(self, state: State) -> _Node | None:
+        """The subtree of the last search that this state reached, when it still applies.
+
+        The kept root state, advanced by the actions played since, must give this
+        state's position and player to move; otherwise a fresh tree is grown."""
+        if self._kept is None or not self.reuse:
+            return None
+        kept_state, node = self._kept
+        self._kept = None
+        before, now = kept_state.history(), state.history()
+        if now[: len(before)] != before or len(now) <= len(before):
+            return None
+        replay = kept_state.clone()
+        for action in now[len(before) :]:
+            child = node.children.get(action)
+            if child is None or not replay.is_legal(action):
+                return None
+            replay.apply_action(action)
+            node = child
+        if replay.position() != state.position() or replay.current_player() != self.seat:
+            return None
+        return node
 
     def _winning_action(self, world: State, legal: list[int]) -> int | None:
         """An action that ends the game at once with this seat among the best returns."""
@@ -179,6 +222,7 @@ class _Search:
         self.span = (info.max_utility - info.min_utility) or 1.0
         self.evaluate: Callable[[State, int], float] = evaluator_for(game)
         self.solver = agent.solver and not info.chance and not info.hidden_information
+        self.prior = agent.prior
 
     def iterate(self, state: State) -> None:
         node = self.root
@@ -203,6 +247,8 @@ class _Search:
             node = _child(node, action, self.seats)
             path.append(node)
             if expanded:
+                if self.prior and not state.is_terminal():
+                    self._seed_with_evaluation(node, state)
                 break
         if values is None:
             if state.is_terminal():
@@ -218,6 +264,13 @@ class _Search:
             totals = visited.totals
             for seat in range(self.seats):
                 totals[seat] += values[seat]
+
+    def _seed_with_evaluation(self, node: _Node, state: State) -> None:
+        """Start a new node as if it had been visited ``prior`` times at the evaluation's value."""
+        weight = self.prior
+        node.visits += weight
+        for seat in range(self.seats):
+            node.totals[seat] += weight * (self.evaluate(state, seat) + 1.0) / 2.0
 
     def _prove(self, path: list[_Node]) -> None:
         """MCTS-Solver: carry a proven value up while it decides the parent too.
@@ -301,6 +354,8 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         cutoff=int_setting(settings, "cutoff", 0),
         decisive=int_setting(settings, "decisive", 1) != 0,
         solver=int_setting(settings, "solver", 1) != 0,
+        prior=int_setting(settings, "prior", 0),
+        reuse=int_setting(settings, "reuse", 0) != 0,
     )
 
 
