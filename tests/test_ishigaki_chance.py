@@ -161,3 +161,43 @@ def _rolloff_mean(policy: Policy) -> Fraction:
             child.apply_action(policy(state))
             stack.append((child, probability))
     return total
+
+
+def _rolloff_tie_chance(policy: Policy) -> Fraction:
+    """The exact chance that a two-roller roll-off round ties and is played again (I6)."""
+    start = stairgames.load("ishigaki_race").state_from_position(
+        "rolloff ninjas=20,20 turn=blue dice=- rollers=blue,red"
+    )
+    assert isinstance(start, IshigakiRaceState)
+    tie = Fraction(0)
+    stack = [(start, Fraction(1))]
+    while stack:
+        state, probability = stack.pop()
+        if state.is_terminal():
+            continue
+        fresh_round = state.race.scores == () and state.race.first_die == 0
+        if fresh_round and state.move_number() > 0:
+            tie += probability
+        elif state.is_chance_node():
+            for action, p in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(action)
+                stack.append((child, probability * Fraction(p).limit_denominator(100)))
+        else:
+            child = state.clone()
+            child.apply_action(policy(state))
+            stack.append((child, probability))
+    return tie
+
+
+def test_a_rolloff_of_two_always_stopping_ties_one_time_in_six():
+    # Both keep one die: equal faces, 6 of 36 pairs.
+    assert _rolloff_tie_chance(always_stop) == Fraction(1, 6)
+
+
+def test_a_rolloff_of_two_always_rolling_ties_17_times_in_81():
+    # Scores out of 36 ordered pairs: 0 (falling pairs) 15; doubles 2, 4, ..., 12 one each;
+    # rising sums 3:1 4:1 5:2 6:2 7:3 8:2 9:2 10:1 11:1. Together, per score:
+    # 0:15 2:1 3:1 4:2 5:2 6:3 7:3 8:3 9:2 10:2 11:1 12:1. A tie is both rolling the same
+    # score: (225 + 1 + 1 + 4 + 4 + 9 + 9 + 9 + 4 + 4 + 1 + 1) / 36² = 272 / 1296 = 17/81.
+    assert _rolloff_tie_chance(always_roll) == Fraction(17, 81)

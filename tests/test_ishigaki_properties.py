@@ -149,3 +149,16 @@ def test_the_option_sets_cover_2_3_4_players_with_and_without_the_crumbling_wall
     assert {(o["players"], o["crumbling_wall"]) for o in OPTION_SETS} == {
         (p, c) for p in (2, 3, 4) for c in (False, True)
     }
+
+
+def test_length_report_measures_games_and_extends_their_tail():
+    from stairgames.games.ishigaki_race.analysis import length_report, tail_scale
+
+    game = stairgames.load("ishigaki_race", players=2, first_player=0)
+    stop = length_report(game, games=50, seed=2, policy="always_stop")
+    # Always stopping climbs at least 1 step a turn and never falls: within 20 turns of each
+    # seat (2 actions a turn) red has arrived and blue has played its goal-round turn.
+    assert stop.longest <= 20 * 2 * 2
+    assert stop.bound == 40_000 and stop.log10_chance_beyond_bound < -100
+    assert tail_scale(list(range(1000))) == pytest.approx(4.5)
+    assert tail_scale([7] * 100) == 1.0

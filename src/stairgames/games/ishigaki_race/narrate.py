@@ -57,9 +57,7 @@ def _turn_account(before: State, race: Race, second: int | None) -> list[str]:
     effect = turn_effect(before.board, race.heights, race.turn, race.first_die, second)
     if effect.result == Result.DOUBLES:
         assert second is not None
-        fallers = [m.seat for m in effect.moves]
-        if not fallers:
-            return [f"{name} rolls {second}: doubles, but nobody falls."]
+        fallers = [m.seat for m in effect.moves]  # never empty: the roller is off the goal
         verb = "falls" if len(fallers) == 1 else "fall"
         lines = [f"{name} rolls {second}: doubles! {_names(fallers).capitalize()} {verb} 3."]
         return lines + [_where(m) for m in effect.moves]
