@@ -279,7 +279,8 @@ def test_drawing_shows_the_wall_every_ninja_the_minus_2_squares_and_the_decision
     assert rows[21] == "  0 start | . . Y"
     assert "R=red (step 3), B=blue (step 8), Y=yellow (step 0)" in rows
     assert rows[-1] == (
-        "Blue: first die 4 ⚃. stop (climb 2) or roll (higher: climb on the sum, lower: slip 1)?"
+        "Blue to decide: first die 4 ⚃; stop (climb 2) or roll (higher: climb on the sum, "
+        "lower: slip 1)?"
     )
 
 
@@ -345,7 +346,7 @@ def test_a_human_plays_against_random_players_with_the_dice_shown(tmp_path: Path
     )
     session.run()
     text = out.getvalue()
-    assert "Red: first die" in text and "stop (climb" in text
+    assert "Red to decide: first die" in text and "stop (climb" in text
     assert "Not accepted: malformed move 'jump'" in text
     assert "Red rolls the second die." in text
     assert "Legal moves (2): stop roll" in text

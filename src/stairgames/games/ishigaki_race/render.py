@@ -72,7 +72,8 @@ def describe_turn(state: IshigakiRaceState) -> list[str]:
     elif race.rolling:
         lines.append(f"{name}: first die {_dice(race.first_die, True)}.")
     else:
-        lines.append(f"{name}: first die {_dice(race.first_die, False)}. {_choice(state)}")
+        dice = _dice(race.first_die, False)
+        lines.append(f"{name} to decide: first die {dice}; {_choice(state)}")
     return lines
 
 
