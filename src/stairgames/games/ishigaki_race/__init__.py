@@ -55,7 +55,7 @@ register(
         options_class=IshigakiRaceOptions,
         render=render_terminal,
         summary="2-4 ninjas climb a castle wall: one die, or risk a second.",
-        aliases=("ishigaki", "ishigakirace", "ishigaki_rees"),
+        aliases=("ishigaki", "ishigakirace"),
         narrate=narrate,
         option_sets=tuple(
             {"players": players, "crumbling_wall": crumbling}
