@@ -32,9 +32,9 @@ from stairgames.core.registry import get_spec
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 DEFAULT_LEVELS: Mapping[str, str] = {
-    "easy": "greedy:noise=0.5",
-    "medium": "mcts:iterations=200",
-    "hard": "mcts:time=0.5",
+    "easy": "greedy",
+    "medium": "mcts:time=0.05",
+    "hard": "mcts:time=0.25",
     "expert": "mcts:time=1.8",
 }
 """The level configurations used where a game does not replace them."""

@@ -139,6 +139,7 @@ class MctsAgent(Agent):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        started = time.perf_counter()
         game = state.get_game()
         worlds = Determiniser(state, self.seat)
         if self.decisive:
@@ -148,7 +149,7 @@ class MctsAgent(Agent):
                 return winning
         root = self._reusable_root(state) or _Node(game.num_players())
         search = _Search(self, game, root)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        deadline = None if self.time_limit is None else started + self.time_limit
         done = 0
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
