@@ -4,9 +4,12 @@
 
 Both players search from the same positions of the same games, seats
 alternating. OpenSpiel's bot counts simulations, not time, so it is
-calibrated first: its simulations per second on the game's opening positions
-set ``max_simulations`` to fill the same time per move as ours; the measured
-seconds per move of each side are reported to show the budgets matched.
+calibrated first (its simulations per second on the game's opening positions
+set ``max_simulations``) and then kept on the budget during the game: after each
+of its moves ``max_simulations`` is scaled by budget / time taken (at most
+doubled). The measured seconds per move of each side are reported to show the
+budgets matched (ours stops early on forced, immediately winning and proven
+moves, so it averages less than the budget).
 OpenSpiel's bot reaches our engine through the bridge
 (:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
 cost (a Python game cloned by ``copy.deepcopy``); that is the price any
@@ -95,9 +98,14 @@ def play(task: tuple[str, int, float, int, bool]) -> dict[str, Any]:
             ours_iterations += ours.last_iterations
         else:
             action = bot.step(state) if len(legal) > 1 else legal[0]
-            theirs_time += time.perf_counter() - clock
+            spent = time.perf_counter() - clock
+            theirs_time += spent
             theirs_moves += 1
-            theirs_iterations += simulations if len(legal) > 1 else 0
+            if len(legal) > 1:
+                theirs_iterations += bot.max_simulations
+                # keep the bot on the time budget: scale its simulations by the time it took
+                scaled = bot.max_simulations * seconds / max(spent, 1e-6)
+                bot.max_simulations = max(10, int(min(2 * bot.max_simulations, scaled)))
         state.apply_action(action)
     returns = state.returns()
     mine, theirs = returns[ours_seat], returns[1 - ours_seat]
