@@ -45,7 +45,7 @@ def max_game_length(players: int, goal: int) -> int:
 
     Not a proof: a game can go on for ever. Random play on the default wall takes
     about 100 actions on average (2 players, plain wall) to 440 (4 players, crumbling
-    wall); the longest of 20,000 random games per setting used under 4 % of this bound,
+    wall); the longest of 20,000 random games per setting used under 5 % of this bound,
     and extending the measured tails puts the chance of reaching it below 10^-100
     (``docs/rules/ishigaki_race.md``, "Length of a game").
     """
