@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import stairgames
+from stairgames import InvalidPositionError
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.record import final_state, make_record
 from stairgames.core.registry import get_spec
@@ -162,3 +163,105 @@ def test_length_report_measures_games_and_extends_their_tail():
     assert stop.bound == 40_000 and stop.log10_chance_beyond_bound < -100
     assert tail_scale(list(range(1000))) == pytest.approx(4.5)
     assert tail_scale([7] * 100) == 1.0
+
+
+_SEATS = ("red", "blue", "yellow")
+
+
+def _names(draw: st.DrawFn, seats: list[int]) -> str:
+    """Seats as names, now and then spoiled by an unknown or repeated name."""
+    names = [_SEATS[s] for s in seats]
+    spoil = draw(st.sampled_from(["", "", "", "", "", "", "", "", "green", "repeat"]))
+    if spoil == "green":
+        names.append("green")
+    elif spoil == "repeat" and names:
+        names.append(names[0])
+    return ",".join(names)
+
+
+@st.composite
+def position_texts(draw: st.DrawFn) -> str:
+    """Texts shaped like 3-player positions: many possible, many subtly impossible."""
+    phase = draw(st.sampled_from(["setup", "race", "goal", "rolloff", "over"]))
+    steps = st.sampled_from([0, 0, 3, 5, 7, 19, 20, 20, 20, 21])
+    heights = draw(st.lists(steps, min_size=3, max_size=3))
+    on_goal = [s for s, h in enumerate(heights) if h == 20]
+    fields = [f"ninjas={','.join(map(str, heights))}"]
+    turn = draw(st.integers(0, 2))
+    rollers = list(draw(st.permutations(on_goal))) if len(on_goal) > 1 else [0, 1]
+    scored = draw(st.integers(0, len(rollers)))
+    if phase == "rolloff" and draw(st.booleans()):
+        turn = rollers[min(scored, len(rollers) - 1)]
+    elif phase == "goal" and draw(st.booleans()):
+        turn = draw(st.sampled_from([s for s in range(3) if s not in on_goal] or [0]))
+    if phase in ("race", "goal", "rolloff"):
+        fields.append(f"turn={_SEATS[turn]}")
+        die = draw(st.sampled_from([1, 2, 3, 4, 5, 6, 0, 7]))
+        fields.append(f"dice={draw(st.sampled_from(['-', str(die), f'{die},?']))}")
+    if phase == "goal":
+        arrived = draw(st.permutations(on_goal)) if on_goal else [0]
+        fields.append(f"arrived={_names(draw, list(arrived))}")
+        left = [turn]
+        while (left[-1] + 1) % 3 != arrived[0] and len(left) < 3:
+            left.append((left[-1] + 1) % 3)
+        if draw(st.integers(0, 3)) == 0:
+            left = draw(st.lists(st.integers(0, 2), min_size=1, max_size=3))
+        fields.append(f"left={_names(draw, left)}")
+    if phase == "rolloff":
+        scores = st.sampled_from([*range(13), 13])
+        parts = [
+            f"{_SEATS[seat]}:{draw(scores)}" if i < scored else _SEATS[seat]
+            for i, seat in enumerate(rollers)
+        ]
+        fields.append(f"rollers={','.join(parts)}")
+    if phase == "over":
+        fields.append(f"winner={_SEATS[turn]}")
+    return " ".join([phase, *fields])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=position_texts(), crumbling=st.booleans())
+def test_any_accepted_position_text_prints_back_the_same_and_others_are_refused(text, crumbling):
+    game = new_game(3, crumbling)
+    try:
+        state = game.state_from_position(text)
+    except InvalidPositionError:
+        return
+    assert state.position() == text
+    assert isinstance(state, IshigakiRaceState)
+    check_invariants(state)
+
+
+def test_a_whole_scripted_game_from_the_draw_to_a_rolloff():
+    game = stairgames.load("ishigaki_race", goal=6, crumbling_wall=True, crumbling_squares=(3,))
+    state = game.new_initial_state()
+    moves = [
+        "start:1",
+        "die:4",
+        "stop",  # blue climbs 2: step 2
+        "die:2",
+        "roll",
+        "die:5",  # red climbs 3 (sum 7): 3 is crumbling, drops to 1
+        "die:3",
+        "roll",
+        "die:3",  # doubles: blue, highest at 2, falls to 0
+        "die:6",
+        "roll",
+        "die:5",  # red slips from 1 to 0
+        "die:5",
+        "roll",
+        "die:6",  # blue climbs 6 (sum 11): on the goal
+        "die:6",
+        "roll",
+        "die:4",  # red slips again: the goal round is over, blue alone
+    ]
+    for move in moves[:-3]:
+        state.apply_move(move)
+    assert state.position() == "goal ninjas=0,6 turn=red dice=- arrived=blue left=red"
+    for move in moves[-3:]:
+        state.apply_move(move)
+    assert state.position() == "over ninjas=0,6 winner=blue"
+    assert state.returns() == [0.0, 1.0]
+    assert state.history_strings() == moves
+    replayed = final_state(type(make_record(state)).from_json(make_record(state).to_json()))
+    assert replayed.position() == state.position()
