@@ -90,7 +90,7 @@ class TerminalSession:
         colour: bool = False,
         record_path: Path | None = None,
         input_fn: Callable[[str], str] = input,
-        output: TextIO = sys.stdout,
+        output: TextIO | None = None,
     ) -> None:
         self.game = game
         self.spec: GameSpec = get_spec(game.name)
@@ -106,7 +106,7 @@ class TerminalSession:
         self.colour = colour
         self.record_path = record_path
         self.input_fn = input_fn
-        self.output = output
+        self.output = sys.stdout if output is None else output
         self.agents: dict[int, Agent] = {
             seat: make_agent(kind, seat, seed=self.rng.randrange(2**32))
             for seat, kind in enumerate(self.players)
