@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable, Iterator
 
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession, ThinkingIndicator
 
 
-def scripted(lines):
-    feed = iter(lines)
+def scripted(lines: list[str]) -> Callable[[str], str]:
+    feed: Iterator[str] = iter(lines)
 
     def answer(prompt: str) -> str:
         del prompt
