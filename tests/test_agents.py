@@ -337,3 +337,40 @@ def test_the_stairs_evaluation_is_found_and_bounded():
             assert -1.0 <= evaluate(state, seat) <= 1.0
         state.apply_action(rng.choice(state.legal_actions()))
     assert evaluate(state, 0) == state.returns()[0]
+
+
+# ----- the Stairs fast playout ---------------------------------------------------
+
+
+def test_stairs_fast_playout_plays_the_same_game_as_random_play_through_the_protocol():
+    from stairgames.games.stairs.evaluate import playout
+
+    game = stairgames.load("stairs")
+    walk = random.Random(3)
+    checked = 0
+    for seed in range(60):
+        state = game.new_initial_state()
+        for _ in range(walk.randrange(0, 30)):
+            if state.is_terminal():
+                break
+            state.apply_action(walk.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        slow, fast_rng, slow_rng = state.clone(), random.Random(seed), random.Random(seed)
+        while not slow.is_terminal():
+            slow.apply_action(slow_rng.choice(slow.legal_actions()))
+        assert playout(state, fast_rng) == slow.returns()
+        assert fast_rng.random() == slow_rng.random()  # the same draws were made
+        checked += 1
+    assert checked > 40
+
+
+def test_mcts_chooses_the_same_with_and_without_the_fast_playout():
+    state = stairgames.load("stairs").new_initial_state()
+    rng = random.Random(4)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    fast = MctsAgent(seat, seed=5, time_limit=None, iterations=150)
+    slow = MctsAgent(seat, seed=5, time_limit=None, iterations=150, fast=False)
+    assert fast.step(state.clone()) == slow.step(state.clone())

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import random
+from collections.abc import Callable
+from typing import cast
 
 from stairgames.core.game import Game, State
 from stairgames.core.registry import Evaluator, get_spec
@@ -44,6 +47,28 @@ def find_evaluator(game_name: str) -> Evaluator | None:
         return None
     found = getattr(module, "evaluate", None)
     return found if callable(found) else None
+
+
+Playout = Callable[[State, random.Random], list[float]]
+"""``playout(state, rng) -> returns``: a game's own uniformly random playout to the end."""
+
+
+@functools.cache
+def find_playout(game_name: str) -> Playout | None:
+    """A game's own playout (``playout`` in its ``evaluate`` module), or ``None``.
+
+    A game may offer one when it can play random games to the end faster than
+    through the protocol; it must play the same games as choosing
+    ``rng.choice(state.legal_actions())`` (and sampling chance) at every step.
+    """
+    spec = get_spec(game_name)
+    package = spec.game_class.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.evaluate")
+    except ModuleNotFoundError:
+        return None
+    found = getattr(module, "playout", None)
+    return cast(Playout, found) if callable(found) else None
 
 
 def evaluator_for(game: Game) -> Evaluator:

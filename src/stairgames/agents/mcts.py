@@ -33,6 +33,9 @@ Settings (``mcts:time=0.5,c=1.0``):
   of the last search that the game has reached since (checked by replaying
   the actions played since), so its statistics are not lost (default 0: it
   measured no stronger in Stairs, see ``docs/agents.md``);
+- ``fast``: ``1`` (default) plays random playouts with the game's own
+  ``playout`` function where its ``evaluate`` module has one (the same random
+  games, faster; Stairs has one), ``0`` through the protocol;
 - ``prior``: each new node starts as if visited this many times at the value
   the game's evaluation gives it (heuristic initialisation; default 0: off).
 """
@@ -53,7 +56,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.determinise import Determiniser
-from stairgames.agents.evaluation import evaluator_for
+from stairgames.agents.evaluation import evaluator_for, find_playout
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
@@ -67,6 +70,7 @@ SETTINGS = {
     "solver": "1 to prove wins and losses in the tree (games without chance or hidden cards)",
     "prior": "virtual visits at the evaluation's value given to each new node (0: none)",
     "reuse": "1 to keep the subtree reached since the last move (no hidden information)",
+    "fast": "1 to use the game's own fast random playout where it has one",
 }
 
 
@@ -103,6 +107,7 @@ class MctsAgent(Agent):
         solver: bool = True,
         prior: int = 0,
         reuse: bool = False,
+        fast: bool = True,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -115,6 +120,7 @@ class MctsAgent(Agent):
         self.solver = solver
         self.prior = prior
         self.reuse = reuse
+        self.fast = fast
         self._kept: tuple[State, _Node] | None = None
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
@@ -224,6 +230,7 @@ class _Search:
         self.evaluate: Callable[[State, int], float] = evaluator_for(game)
         self.solver = agent.solver and not info.chance and not info.hidden_information
         self.prior = agent.prior
+        self.fast_playout = find_playout(game.name) if agent.fast else None
 
     def iterate(self, state: State) -> None:
         node = self.root
@@ -316,6 +323,8 @@ class _Search:
         """Random play to the end (or to the cut-off), as values in [0, 1] per seat."""
         rng = self.rng
         cutoff = self.agent.cutoff
+        if self.fast_playout is not None and not cutoff:
+            return [(value - self.low) / self.span for value in self.fast_playout(state, rng)]
         steps = 0
         while not state.is_terminal():
             if cutoff and steps >= cutoff:
@@ -357,6 +366,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         solver=int_setting(settings, "solver", 1) != 0,
         prior=int_setting(settings, "prior", 0),
         reuse=int_setting(settings, "reuse", 0) != 0,
+        fast=int_setting(settings, "fast", 1) != 0,
     )
 
 

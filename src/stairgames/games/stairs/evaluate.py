@@ -15,6 +15,7 @@ another player stronger (see ``docs/agents.md``).
 from __future__ import annotations
 
 import math
+import random
 
 from stairgames.core.game import State
 from stairgames.games.stairs import rules
@@ -59,3 +60,75 @@ def log_odds(board: rules.Board, colour: str) -> float:
     x += MOBILITY_WEIGHT * mobility
     x += TO_MOVE_WEIGHT if board.to_move == colour else -TO_MOVE_WEIGHT
     return x
+
+
+_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(n for n in rules.NEIGHBOURS[square] if n >= 0) for square in range(rules.NUM_SQUARES)
+)
+"""On-board neighbours of each square, in the direction order of :data:`rules.NEIGHBOURS`."""
+
+_PASS = (None,)
+
+
+def playout(state: State, rng: random.Random) -> list[float]:
+    """Uniformly random play from ``state`` to the end; the returns by seat.
+
+    The same game as choosing ``rng.choice(state.legal_actions())`` through the
+    protocol (same moves in the same order, the same draws from ``rng``, a pass
+    drawn from a one-element list too), played on plain lists instead of
+    immutable boards, for computer players' playouts. A ``swap`` (pie rule) is
+    never chosen here. ``tests/test_agents.py`` checks the equivalence.
+    """
+    assert isinstance(state, StairsState)
+    board = state.board
+    stacks = [list(stack) for stack in board.stacks]
+    heights = [len(stack) for stack in stacks]
+    tops = [stack[-1] if stack else "" for stack in stacks]
+    colour = board.to_move
+    arrival = board.last_arrival
+    peak = board.max_height()
+    while True:
+        moves = _lowest_moves(heights, tops, colour)
+        other = rules.DARK if colour == rules.LIGHT else rules.LIGHT
+        if not moves:
+            if not _lowest_moves(heights, tops, other):
+                break
+            rng.choice(_PASS)
+            colour = other
+            continue
+        source, target = rng.choice(moves)
+        below = stacks[source]
+        piece = below.pop()
+        heights[source] -= 1
+        tops[source] = below[-1] if below else ""
+        stacks[target].append(piece)
+        tops[target] = piece
+        height = heights[target] = heights[target] + 1
+        if height >= peak:
+            arrival = piece
+            peak = height
+        colour = other
+    final = rules.Board(tuple("".join(stack) for stack in stacks), colour, arrival)
+    verdict = rules.verdict(final)
+    assert verdict is not None
+    winner = state.seat_of(verdict.winner)
+    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+
+def _lowest_moves(heights: list[int], tops: list[str], colour: str) -> list[tuple[int, int]]:
+    """S2 + S3 as (source, target) pairs, in the order of :func:`rules.lowest_steps`."""
+    best = rules.NUM_SQUARES + 1
+    moves: list[tuple[int, int]] = []
+    for source in range(rules.NUM_SQUARES):
+        if tops[source] != colour:
+            continue
+        height = heights[source]
+        if height > best:
+            continue
+        for target in _NEIGHBOURS[source]:
+            if heights[target] == height:
+                if height < best:
+                    best = height
+                    moves = []
+                moves.append((source, target))
+    return moves
