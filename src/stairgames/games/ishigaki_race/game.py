@@ -36,6 +36,7 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 MIN_GOAL: Final = 4
 MAX_GOAL: Final = 100
+_DIE_OUTCOMES: Final = tuple((face, 1.0 / len(rules.DIE_FACES)) for face in rules.DIE_FACES)
 LENGTH_PER_STEP_AND_PLAYER: Final = 1000
 """Actions allowed per step of the wall and per player by :func:`max_game_length`."""
 
@@ -186,7 +187,7 @@ class IshigakiRaceState(State):
         if self._race.phase == Phase.SETUP:
             players = self._race.players
             return [(seat, 1.0 / players) for seat in range(players)]
-        return [(face, 1.0 / len(rules.DIE_FACES)) for face in rules.DIE_FACES]
+        return list(_DIE_OUTCOMES)
 
     def _apply_action(self, action: int) -> None:
         race = self._race
