@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
-from stairgames.agents import MctsAgent
+from stairgames.agents import MctsAgent, make_agent
 from stairgames.arena.ratings import wilson_interval
 from stairgames.interop import openspiel as bridge
 
@@ -71,13 +71,13 @@ def calibrate(name: str, seconds: float) -> int:
     return max(10, int(done / spent * seconds))
 
 
-def play(task: tuple[str, int, float, int, bool]) -> dict[str, Any]:
-    name, seed, seconds, simulations, ours_first = task
+def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
+    name, seed, seconds, simulations, ours_first, kind = task
     bridge.register_all()
     game = bridge.load_game(name)
     state = game.new_initial_state()
     ours_seat = 0 if ours_first else 1
-    ours = MctsAgent(ours_seat, seed=seed, time_limit=seconds)
+    ours = make_agent(f"{kind}:time={seconds}", ours_seat, seed=seed)
     bot = make_bot(game, simulations, seed)
     rng = random.Random(seed)
     ours_time = theirs_time = 0.0
@@ -95,7 +95,9 @@ def play(task: tuple[str, int, float, int, bool]) -> dict[str, Any]:
             action = ours.step(state.inner.clone())
             ours_time += time.perf_counter() - clock
             ours_moves += 1
-            ours_iterations += ours.last_iterations
+            ours_iterations += (
+                ours.last_iterations if isinstance(ours, MctsAgent) else getattr(ours, "nodes", 0)
+            )
         else:
             action = bot.step(state) if len(legal) > 1 else legal[0]
             spent = time.perf_counter() - clock
@@ -126,19 +128,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--ours", default="mcts", help="our player: mcts (iterations) or alphabeta (nodes)"
+    )
     parser.add_argument("--out", help="save the figures as JSON")
     args = parser.parse_args(argv)
     bridge.register_all()
     rows = []
     for name in args.game or ["stairs", "twenty_seven"]:
         simulations = calibrate(name, args.time)
-        tasks = [(name, 1000 + i, args.time, simulations, i % 2 == 0) for i in range(args.games)]
+        tasks = [
+            (name, 1000 + i, args.time, simulations, i % 2 == 0, args.ours)
+            for i in range(args.games)
+        ]
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
             results = pool.map(play, tasks, chunksize=1)
         score = sum(r["score"] for r in results)
         low, high = wilson_interval(score, len(results))
         row = {
             "game": name,
+            "ours": args.ours,
             "games": len(results),
             "seconds_per_move_budget": args.time,
             "openspiel_simulations": simulations,
@@ -155,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         }
         rows.append(row)
         print(
-            f"{name}: ours wins {row['ours_win_rate']:.1%} [{low:.1%}, {high:.1%}] of "
+            f"{name}: ours ({args.ours}) wins {row['ours_win_rate']:.1%} "
+            f"[{low:.1%}, {high:.1%}] of "
             f"{row['games']} at {args.time} s/move; s/move ours {row['ours_seconds_per_move']:.3f} "
             f"OpenSpiel {row['openspiel_seconds_per_move']:.3f}; iterations/s ours "
             f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
