@@ -508,3 +508,9 @@ def test_the_game_over_refuses_further_actions():
 def test_max_game_length_is_the_documented_probabilistic_bound(players, goal):
     game = stairgames.load("ishigaki_race", players=players, goal=goal, crumbling_squares=())
     assert game.info().max_game_length == max_game_length(players, goal) == 1000 * players * goal
+
+
+def test_length_bound_is_declared_practical_not_proven():
+    info = stairgames.load("ishigaki_race").info()
+    assert info.max_game_length_proven is False
+    assert stairgames.load("stairs").info().max_game_length_proven is True

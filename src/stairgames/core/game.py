@@ -56,12 +56,16 @@ class GameInfo:
     max_chance_outcomes: int
     """Upper bound (exclusive) of the chance action ids (0 without chance)."""
     max_game_length: int
-    """A proven bound on the number of actions in a game, chance included."""
+    """A bound on the number of actions in a game, chance included: proven unless
+    ``max_game_length_proven`` is false (games with dice may go on forever with
+    vanishing probability; their documented practical bound is used instead)."""
     min_utility: float
     max_utility: float
     zero_sum: bool
     seat_names: tuple[str, ...]
     """A name for each seat, used by the command line (``--light``, ``--dark``)."""
+    max_game_length_proven: bool = True
+    """Whether ``max_game_length`` is a proof (True) or a documented practical bound."""
 
 
 @dataclasses.dataclass(frozen=True)

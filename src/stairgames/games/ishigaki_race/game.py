@@ -122,6 +122,7 @@ class IshigakiRaceGame(Game):
             max_utility=1.0,
             zero_sum=False,
             seat_names=SEAT_NAMES,
+            max_game_length_proven=False,
         )
 
     def new_initial_state(self) -> IshigakiRaceState:
