@@ -320,6 +320,14 @@ def test_levels_default_configuration():
     assert DEFAULT_LEVELS["expert"].endswith("time=1.8")  # at most 2 seconds a move
 
 
+@pytest.mark.parametrize("name", stairgames.game_names())
+def test_expert_is_alphabeta_exactly_in_two_player_perfect_information_games(name):
+    game = stairgames.load(name)
+    expert = level_player("expert", game)
+    assert expert.startswith("alphabeta") == two_perfect(game)
+    assert expert.endswith("time=1.8")
+
+
 def test_a_level_resolves_to_its_player_on_the_first_move():
     state = stairgames.load("stairs").new_initial_state()
     agent = make_agent("easy", 0, seed=1)

@@ -1,7 +1,8 @@
 """Levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
 
 A level is a named player configuration. The defaults below hold for every
-game; a game may replace some of them with a mapping ``LEVELS`` in its
+game, except that two-player games without chance or hidden information play
+``expert`` with ``alphabeta``; a game may replace some of them with a mapping ``LEVELS`` in its
 ``evaluate`` module (beside its rules), e.g. ``{"expert": "alphabeta:time=1.8"}``,
 where the arena measured that player stronger there. ``docs/agents.md`` lists
 the configuration of every level in every game with the arena figures showing
@@ -39,6 +40,13 @@ DEFAULT_LEVELS: Mapping[str, str] = {
 }
 """The level configurations used where a game does not replace them."""
 
+TWO_PLAYER_PERFECT_INFORMATION_LEVELS: Mapping[str, str] = {
+    "expert": "alphabeta:time=1.8",
+}
+"""Replacements in two-player games without chance or hidden information (Stairs and
+27 today), where ``alphabeta`` with the game's evaluation measured stronger than
+``mcts`` at equal time (``docs/agents.md``)."""
+
 
 @functools.cache
 def _game_levels(game_name: str) -> Mapping[str, str]:
@@ -53,8 +61,19 @@ def _game_levels(game_name: str) -> Mapping[str, str]:
 
 
 def level_player(level: str, game: Game) -> str:
-    """The player text form that ``level`` stands for in ``game``."""
-    return _game_levels(game.name).get(level, DEFAULT_LEVELS[level])
+    """The player text form that ``level`` stands for in ``game``.
+
+    In order: the game's own ``LEVELS``; for two-player games without chance or
+    hidden information, :data:`TWO_PLAYER_PERFECT_INFORMATION_LEVELS`; then
+    :data:`DEFAULT_LEVELS`.
+    """
+    own = _game_levels(game.name)
+    if level in own:
+        return own[level]
+    info = game.info()
+    if info.num_players == 2 and not info.chance and not info.hidden_information:
+        return TWO_PLAYER_PERFECT_INFORMATION_LEVELS.get(level, DEFAULT_LEVELS[level])
+    return DEFAULT_LEVELS[level]
 
 
 class LevelAgent(Agent):
