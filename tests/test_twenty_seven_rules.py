@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import stairgames
@@ -16,6 +18,7 @@ from stairgames.games.twenty_seven.rules import (
     WHITE,
     destination,
     initial_line,
+    legal_moves,
     score,
     stack_count,
     target_field,
@@ -67,6 +70,17 @@ def test_preparation_each_player_stacks_nine_discs_on_the_red_disc_in_front():
     line = initial_line()
     assert line.fields[0] == RED + WHITE * 9
     assert line.fields[-1] == RED + BLACK * 9
+
+
+def test_preparation_the_first_player_is_nominated():
+    # the first player is seat 0, on white, on field 0; seat 1 moves only after it
+    state = new_state()
+    assert state.current_player() == 0 and state.line.to_move == WHITE
+    assert state.line.fields[0].endswith(WHITE)
+    with pytest.raises(IllegalMoveError, match="topped by black, not by white"):
+        state.apply_move("8:1")  # black's stack cannot open the game
+    play(state, "0:1")
+    assert state.current_player() == 1
 
 
 def test_t1_nine_fields_white_first_on_field_0_black_on_field_8():
@@ -151,6 +165,23 @@ def test_play_opponent_discs_in_the_moved_part_go_along():
     state = at("RWWW/G/GWWWWB/G/GBWW/G/G/G/RBBBBBBB W")
     play(state, "4:3")  # white has 2 stacks: fields 0 and 4; B and two W go along
     assert state.line.fields[4] == "G" and state.line.fields[6] == "GBWW"
+
+
+def test_important_the_red_target_must_be_reached_with_exactly_the_number_of_fields():
+    # white has 3 stacks (fields 5, 6, 7): only field 5 is exactly 3 fields from the target
+    state = at("RBBB/G/G/G/G/GWWW/GWWW/GWWW/RBBBBBB W")
+    assert state.stacks_of(WHITE) == 3
+    assert moves_of(state) == ["5:1", "5:2", "5:3"]  # fields 6 and 7 may not stop short
+    play(state, "5:3")
+    assert state.line.fields[8] == "RBBBBBBWWW" and state.score(WHITE) == 9
+
+
+def test_important_a_stack_that_would_move_beyond_the_red_target_cannot_be_moved():
+    state = at("RBBB/G/G/G/G/GWWW/GWWW/GWWW/RBBBBBB W")
+    for field in (6, 7):
+        with pytest.raises(IllegalMoveError, match="pass the end of the line"):
+            state.apply_move(f"{field}:1")
+    assert state.position() == "RBBB/G/G/G/G/GWWW/GWWW/GWWW/RBBBBBB W"
 
 
 # ----- the two worked examples of the rulebook ----------------------------------
@@ -345,6 +376,24 @@ def test_t6_a_bare_grey_disc_is_nobodys_stack():
     assert [m.field for m in state.moves()] == [0, 0, 0, 0]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_advanced_the_object_and_all_other_rules_remain_unchanged(seed):
+    # along an advanced game: the advanced moves are the basic ones plus the moves that
+    # take a grey base (the whole stack); targets and scores are read as in the basic game
+    rng = random.Random(seed)
+    state = new_state("advanced")
+    while not state.is_terminal():
+        line = state.line
+        for colour in (WHITE, BLACK):
+            advanced = legal_moves(line, colour, "advanced")
+            with_base = [m for m in advanced if m.count == len(line.fields[m.field])]
+            assert all(line.fields[m.field][0] == GREY for m in with_base)
+            assert [m for m in advanced if m not in with_base] == legal_moves(line, colour, "basic")
+        assert line.fields[0][0] == RED and line.fields[-1][0] == RED
+        assert (target_field(line, WHITE), target_field(line, BLACK)) == (len(line) - 1, 0)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def test_t6_advanced_positions_may_not_carry_red_discs():
     with pytest.raises(ValueError, match="red disc"):
         at("RWWWWWWWWW/G/G/G/G/G/G/GRBBBBBBBBB W", "advanced")
@@ -367,6 +416,22 @@ def test_t7_the_target_is_whatever_field_is_last_at_the_far_end():
     assert score(state.line, WHITE) == 10  # the grey field is white's target now
     play(state, "0:1")  # white has 2 stacks now (fields 0 and 1)
     assert state.line.fields[2] == "GW"
+
+
+def test_t7_expert_grey_bases_still_move_with_their_stack():
+    state = play(new_state("expert"), "0:3", "8:1", "0:2")
+    assert "7:2" in moves_of(state)
+    play(state, "7:2")
+    assert len(state.line) == 8 and state.line.fields[5] == "GGB"
+
+
+def test_t5_carried_red_discs_count_in_the_expert_score():
+    # black's target (now a grey-based field 0) holds a carried red disc and 8 black ones
+    state = at("GRBBBBBBBB/G/G/G/G/G/G/RBWWWWWWWWW W", "expert")
+    assert state.is_terminal()
+    outcome = state.outcome()
+    assert outcome is not None and outcome.details["scores"] == (10, 9)
+    assert state.returns() == [1.0, -1.0]
 
 
 def test_t7_one_field_left_is_both_targets_and_a_draw():
