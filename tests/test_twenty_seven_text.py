@@ -117,6 +117,12 @@ def test_malformed_moves_are_refused_with_the_notation(text):
     assert state.position() == INITIAL_POSITION and state.history() == []
 
 
+@pytest.mark.parametrize("text", ["\u0663:1", "0:\uff13", "\u00b2:1"])
+def test_notation_digits_are_ascii(text):
+    with pytest.raises(IllegalMoveError, match="malformed move"):
+        new_state().apply_move(text)
+
+
 def test_a_move_on_a_missing_field_says_so():
     with pytest.raises(IllegalMoveError, match="no field 12"):
         new_state().apply_move("12:1")
@@ -131,7 +137,9 @@ def test_illegal_move_message_lists_the_legal_moves_for_unknown_reasons():
     state = new_state()
     with pytest.raises(IllegalMoveError) as error:
         state.apply_action(PASS)
-    assert "illegal action" in str(error.value)
+    assert "illegal action 243" in str(error.value)
+    assert "legal: [0, 1, 2, 3, 4, 5, 6, 7, 8]" in str(error.value)
+    assert state.history() == [] and state.position() == INITIAL_POSITION
 
 
 # ----- position text ------------------------------------------------------------------

@@ -23,7 +23,7 @@ MAX_COUNT: Final = NUM_DISCS
 PASS: Final = MAX_FIELDS * MAX_COUNT
 NUM_ACTIONS: Final = PASS + 1
 
-_MOVE_RE = re.compile(r"^(\d+):(\d+)$")
+_MOVE_RE = re.compile(r"^([0-9]+):([0-9]+)$")  # ASCII digits only
 
 
 def encode_move(move: Move) -> int:
