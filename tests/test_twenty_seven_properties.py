@@ -6,7 +6,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import stairgames
@@ -25,7 +25,10 @@ from stairgames.games.twenty_seven.rules import (
     VARIANTS,
     WHITE,
     Line,
+    Variant,
+    apply_move,
     destination,
+    legal_moves,
     progress,
     stack_count,
 )
@@ -211,6 +214,21 @@ def test_clones_are_independent():
     assert state.position() != twin.position() and state.history() == []
 
 
+@settings(max_examples=15)
+@given(variants, seeds, st.data())
+def test_well_formed_illegal_moves_are_refused_with_the_state_unchanged(variant, seed, data):
+    states = playout(variant, seed)
+    state = data.draw(st.sampled_from(states[:-1]))
+    before = (state.position(), state.history(), state.current_player())
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    field = data.draw(st.integers(0, 12))
+    count = data.draw(st.integers(1, 30))
+    text = data.draw(st.sampled_from([f"{field}:{count}", "pass"]).filter(lambda t: t not in legal))
+    with pytest.raises(IllegalMoveError, match="illegal move"):
+        state.apply_move(text)
+    assert (state.position(), state.history(), state.current_player()) == before
+
+
 # ----- the length bound ---------------------------------------------------------------
 
 
@@ -222,6 +240,49 @@ def test_every_move_raises_the_progress_value_and_passes_keep_it(variant, seed):
             assert progress(after.line) == progress(before.line)
         else:
             assert progress(after.line) > progress(before.line)
+
+
+@st.composite
+def any_lines(draw: st.DrawFn) -> tuple[Variant, Line]:
+    """Any position the text accepts, reachable or not: bases, then the other discs
+    shuffled and cut into stacks."""
+    moving_bases: tuple[Variant, ...] = ("advanced", "expert")
+    variant = draw(st.sampled_from(moving_bases))
+    size = draw(st.integers(2 if variant == "advanced" else 1, 9))
+    if size == 1:
+        bases = [draw(st.sampled_from((RED, GREY)))]
+    else:
+        ends = (
+            [RED, RED]
+            if variant == "advanced"
+            else draw(st.lists(st.sampled_from((RED, GREY)), min_size=2, max_size=2))
+        )
+        bases = [ends[0], *[GREY] * (size - 2), ends[1]]
+    assume(bases.count(GREY) <= 7)  # else too many grey bases for this size
+    rest = [WHITE] * 9 + [BLACK] * 9
+    rest += [GREY] * (7 - bases.count(GREY)) + [RED] * (2 - bases.count(RED))
+    order = draw(st.permutations(rest))
+    cuts = sorted(draw(st.lists(st.integers(0, len(order)), min_size=size - 1, max_size=size - 1)))
+    bounds = (0, *cuts, len(order))
+    fields = tuple(
+        base + "".join(order[a:b])
+        for base, (a, b) in zip(bases, itertools.pairwise(bounds), strict=True)
+    )
+    line = parse_position(
+        format_position(Line(fields, draw(st.sampled_from((WHITE, BLACK))))), variant
+    )
+    return variant, line
+
+
+@given(any_lines())
+def test_every_move_from_any_position_raises_the_progress_value(case):
+    """The no-repetition argument holds in every position the rules accept, not only in
+    those random games reach: every legal move of either colour raises the value."""
+    variant, line = case
+    for colour in (WHITE, BLACK):
+        mover = Line(line.fields, colour)
+        for move in legal_moves(mover, colour, variant):
+            assert progress(apply_move(mover, move)) > progress(mover)
 
 
 @pytest.mark.parametrize(("fields", "above"), [(1, 0), (1, 3), (2, 1), (2, 4), (3, 3), (3, 5)])
