@@ -7,8 +7,11 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import stairgames
 from stairgames.cli import main
+from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.games.twenty_seven import PASS, TwentySevenState
 from stairgames.games.twenty_seven.evaluate import evaluate
@@ -168,6 +171,35 @@ def test_terminal_lists_the_legal_moves(tmp_path):
     assert "0:1 0:2 0:3 0:4 0:5 0:6 0:7 0:8 0:9 0:10" in out.getvalue()
 
 
+def test_terminal_human_plays_to_the_end_and_the_record_is_saved(tmp_path):
+    """A human (always the last legal move) against the computer, in the expert game,
+    through its passes to the result; the saved record replays to the same end."""
+    out = io.StringIO()
+    play = TerminalSession(
+        stairgames.load("27", variant="expert"),
+        ["human", "random"],
+        seed=7,
+        record_path=tmp_path / "game.json",
+        input_fn=lambda prompt: play.state.action_to_string(play.state.legal_actions()[-1]),
+        output=out,
+    )
+    state = play.run()
+    assert state.is_terminal()
+    text = out.getvalue()
+    assert "pass" in state.history_strings()[::2]  # the human, on white, had to pass
+    assert "White to move (seat 0) has no move and must pass; black plays on." in text
+    assert "White cannot move and passes." in text
+    assert isinstance(state, TwentySevenState)
+    outcome = state.outcome()
+    assert outcome is not None
+    assert f"Game over. {outcome.reason}" in text
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert record["moves"] == state.history_strings()
+    assert record["result"] == outcome.reason and record["returns"] == state.returns()
+    replayed = final_state(GameRecord.load(tmp_path / "game.json"))
+    assert replayed.position() == state.position()
+
+
 def test_cli_plays_each_variant_to_the_end_and_the_record_replays(tmp_path, capsys):
     for variant in ("basic", "advanced", "expert"):
         path = tmp_path / f"{variant}.json"
@@ -184,8 +216,7 @@ def test_cli_plays_each_variant_to_the_end_and_the_record_replays(tmp_path, caps
 
 
 def test_cli_refuses_an_unknown_variant(capsys):
-    try:
+    with pytest.raises(SystemExit) as exit_:
         main(["play", "27", "--variant", "hard"])
-    except SystemExit as exit_:
-        assert exit_.code == 2
+    assert exit_.value.code == 2
     assert "invalid choice: 'hard'" in capsys.readouterr().err
