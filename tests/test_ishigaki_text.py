@@ -219,6 +219,39 @@ def test_narration_of_stopping_slipping_and_doubles():
     ]
 
 
+def test_narration_of_doubles_when_the_highest_are_on_the_start():
+    state = at("race ninjas=0,0,0 turn=blue dice=1,?", players=3)
+    assert told(state, "die:1") == [
+        "Blue rolls 1: doubles! Red, blue and yellow are highest but on the start, and nobody "
+        "falls below it."
+    ]
+    state = at("race ninjas=0,0 turn=red dice=2,?")
+    assert told(state, "die:2") == [
+        "Red rolls 2: doubles! Red and blue are highest but on the start, and nobody falls "
+        "below it."
+    ]
+
+
+def test_narration_of_doubles_that_knock_a_ninja_to_the_start():
+    state = at("race ninjas=0,2 turn=red dice=5,?")
+    assert told(state, "die:5") == [
+        "Red rolls 5: doubles! Blue falls 3.",
+        "Blue goes from step 2 to step 0.",
+    ]
+
+
+def test_narration_of_a_chain_of_crumbling_drops_names_every_square():
+    state = at("race ninjas=6,0 turn=red dice=2,?", crumbling_wall=True, crumbling_squares=(3, 5))
+    assert told(state, "die:1") == [
+        "Red rolls 1, lower than 2: slips 1 step.",
+        "Red lands on the crumbling step 5 and drops to step 3, crumbling too, then to step 1.",
+    ]
+    state = at("race ninjas=2,0 turn=red dice=1", crumbling_wall=True, crumbling_squares=(1, 3))
+    assert told(state, "stop")[1] == (
+        "Red lands on the crumbling step 3 and drops to step 1, crumbling too, then to step 0."
+    )
+
+
 def test_narration_of_the_crumbling_wall_and_the_start():
     state = at("race ninjas=3,0 turn=red dice=4", crumbling_wall=True)
     assert told(state, "stop")[1] == "Red lands on the crumbling step 5 and drops to step 3."

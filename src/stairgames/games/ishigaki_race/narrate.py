@@ -6,6 +6,8 @@ from stairgames.core.game import State
 from stairgames.games.ishigaki_race.notation import ROLL
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.rules import (
+    CRUMBLE_DROP,
+    START,
     Fall,
     Phase,
     Race,
@@ -58,6 +60,13 @@ def _turn_account(before: State, race: Race, second: int | None) -> list[str]:
     if effect.result == Result.DOUBLES:
         assert second is not None
         fallers = [m.seat for m in effect.moves]  # never empty: the roller is off the goal
+        if all(m.start == START for m in effect.moves):
+            # Tied highest on the start: nobody falls below it (I3).
+            verb = "is" if len(fallers) == 1 else "are"
+            return [
+                f"{name} rolls {second}: doubles! {_names(fallers).capitalize()} {verb} highest "
+                "but on the start, and nobody falls below it."
+            ]
         verb = "falls" if len(fallers) == 1 else "fall"
         lines = [f"{name} rolls {second}: doubles! {_names(fallers).capitalize()} {verb} 3."]
         return lines + [_where(m) for m in effect.moves]
@@ -75,7 +84,13 @@ def _turn_account(before: State, race: Race, second: int | None) -> list[str]:
 def _where(move: Fall) -> str:
     name = SEAT_NAMES[move.seat].capitalize()
     if move.end != move.moved_to:
-        return f"{name} lands on the crumbling step {move.moved_to} and drops to step {move.end}."
+        # I7: each "−2" square drops it 2 steps, so the chain passes moved_to, moved_to - 2, ...
+        landings = [*range(move.moved_to, move.end, -CRUMBLE_DROP)][1:]
+        chain = "".join(f"{step}, crumbling too, then to step " for step in landings)
+        return (
+            f"{name} lands on the crumbling step {move.moved_to} and drops to step "
+            f"{chain}{move.end}."
+        )
     if move.end == move.start:
         return f"{name} stays on step {move.end}."
     return f"{name} goes from step {move.start} to step {move.end}."
