@@ -514,3 +514,183 @@ def test_length_bound_is_declared_practical_not_proven():
     info = stairgames.load("ishigaki_race").info()
     assert info.max_game_length_proven is False
     assert stairgames.load("stairs").info().max_game_length_proven is True
+
+
+# ----- more branches of the goal round and the roll-off (I5, I6) -------------------------
+
+
+def test_i5_doubles_in_the_goal_round_spare_every_ninja_on_the_goal():
+    # Red arrived first, blue during the round; yellow's doubles pass over both.
+    state = at(
+        "goal ninjas=20,20,6,11 turn=yellow dice=- arrived=red,blue left=yellow,green", players=4
+    )
+    turn(state, 4, 4)
+    assert state.heights() == (20, 20, 6, 8)
+
+
+def test_i5_the_last_player_of_the_goal_round_reaching_the_goal_starts_a_rolloff():
+    state = at("goal ninjas=20,18 turn=blue dice=- arrived=red left=blue")
+    turn(state, 6)
+    assert state.phase == Phase.ROLLOFF
+    assert state.position() == "rolloff ninjas=20,20 turn=blue dice=- rollers=blue,red"
+
+
+def test_i5_a_slip_in_the_goal_round_still_uses_up_the_turn():
+    state = at("goal ninjas=20,5,9 turn=blue dice=- arrived=red left=blue,yellow", players=3)
+    turn(state, 5, 1)
+    assert state.heights() == (20, 4, 9)
+    assert state.race.goal_round_left() == (2,)
+
+
+def test_i6_three_arrivals_roll_off_latest_first_and_the_fourth_is_left_out():
+    state = at("race ninjas=3,17,17,17 turn=blue dice=-", players=4)
+    turn(state, 5, 6)  # blue arrives first
+    turn(state, 4, 6)  # yellow
+    turn(state, 3, 6)  # green
+    turn(state, 2, 6)  # red climbs 3 from 3: not on the goal
+    assert state.race.rollers == (3, 2, 1)
+    assert (
+        state.position() == "rolloff ninjas=6,20,20,20 turn=green dice=- rollers=green,yellow,blue"
+    )
+
+
+def test_i6_all_four_on_the_goal_roll_off_in_reverse_order_of_arrival():
+    state = at(
+        "goal ninjas=17,20,17,17 turn=yellow dice=- arrived=blue left=yellow,green,red", players=4
+    )
+    turn(state, 5, 6)  # yellow
+    turn(state, 5, 6)  # green
+    turn(state, 5, 6)  # red
+    assert state.phase == Phase.ROLLOFF
+    assert state.race.rollers == (0, 3, 2, 1)
+    assert state.race.turn == 0
+
+
+def test_i6_a_three_way_tie_for_the_best_score_rolls_off_again_among_all_three():
+    state = at("rolloff ninjas=20,20,20 turn=yellow dice=- rollers=yellow,blue,red", players=3)
+    turn(state, 4)
+    turn(state, 4)
+    turn(state, 1, 3)
+    assert state.phase == Phase.ROLLOFF
+    assert state.race.rollers == (2, 1, 0) and state.race.scores == ()
+
+
+def test_i6_a_tie_below_the_best_score_does_not_matter():
+    state = at("rolloff ninjas=20,20,20 turn=yellow dice=- rollers=yellow,blue,red", players=3)
+    turn(state, 3)
+    turn(state, 6, 5)  # 0
+    turn(state, 6, 2)  # 0
+    assert state.is_terminal() and state.race.winner == 2
+
+
+def test_i6_the_last_roller_can_overtake_the_leader():
+    state = at("rolloff ninjas=20,20 turn=blue dice=- rollers=blue,red")
+    turn(state, 6)
+    turn(state, 5, 6)
+    assert state.is_terminal() and state.race.winner == 0
+    assert state.heights() == (20, 20)
+
+
+# ----- chained falls, start and goal edges (I3, I4, I7) ------------------------------------
+
+
+def test_i7_doubles_drop_every_tied_leader_that_lands_on_a_minus_2_square():
+    options = {"crumbling_wall": True, "crumbling_squares": (5, 7)}
+    state = turn(at("race ninjas=8,10,10 turn=red dice=-", players=3, **options), 2, 2)
+    assert state.heights() == (8, 3, 3)  # both fall 10 -> 7, drop to 5, drop to 3
+
+
+def test_i7_a_minus_2_square_just_below_the_goal_is_climbed_over_onto_the_goal():
+    options = {"crumbling_wall": True, "crumbling_squares": (19,)}
+    state = turn(at("race ninjas=18,0 turn=red dice=-", **options), 1)
+    assert state.heights() == (17, 0)  # 18 + 1 = 19 drops to 17
+    state = turn(at("race ninjas=18,0 turn=red dice=-", **options), 4)
+    assert state.heights() == (20, 0) and state.phase == Phase.GOAL
+
+
+def test_i7_a_minus_2_square_on_step_1_drops_to_the_start():
+    options = {"crumbling_wall": True, "crumbling_squares": (1,)}
+    state = turn(at("race ninjas=0,0 turn=red dice=-", **options), 3)
+    assert state.heights() == (0, 0)
+    state = turn(at("race ninjas=2,0 turn=red dice=-", **options), 2, 1)
+    assert state.heights() == (0, 0)
+
+
+def test_i4_a_climb_from_the_start_to_a_small_goal_in_one_turn():
+    state = turn(at("race ninjas=0,0 turn=red dice=-", goal=4, crumbling_squares=()), 4, 6)
+    assert state.heights() == (4, 0) and state.phase == Phase.GOAL
+
+
+def test_i3_doubles_from_step_1_or_2_stop_at_the_start():
+    state = turn(at("race ninjas=1,1,0 turn=yellow dice=-", players=3), 6, 6)
+    assert state.heights() == (0, 0, 0)
+
+
+# ----- rulebook sentences the rulings do not restate (ishigaki_race.ja.txt) ---------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("first_player", [None, 0])
+def test_rulebook_every_ninja_is_placed_on_the_start(players, first_player):
+    # 各プレイヤーは好みの色のコマを選び、「すたあと」の場所に置きます。
+    state = new_state(players=players, first_player=first_player)
+    assert state.heights() == (0,) * players
+    if first_player is None:
+        play(state, "start:1")
+        assert state.heights() == (0,) * players
+
+
+@pytest.mark.parametrize("drawn", [0, 1, 2, 3])
+def test_rulebook_play_goes_clockwise_from_the_drawn_start_player(drawn):
+    # ジャンケンやサイコロ等でスタートプレイヤーを決めます。その人から時計回りに…
+    state = play(new_state(players=4), f"start:{drawn}")
+    order = []
+    for _ in range(8):
+        order.append(state.race.turn)
+        turn(state, 2)
+    assert order == [(drawn + k) % 4 for k in range(8)]
+
+
+def test_rulebook_a_turn_starts_with_one_die_and_nobody_decides_before_it():
+    # まず、サイコロを1個振ります。
+    state = at("race ninjas=0,0 turn=red dice=-")
+    assert state.is_chance_node() and state.legal_actions() == []
+    for move in ("stop", "roll"):
+        with pytest.raises(IllegalMoveError, match="a die is rolled for red next"):
+            state.apply_move(move)
+    assert state.position() == "race ninjas=0,0 turn=red dice=-"
+
+
+def test_rulebook_the_second_die_settles_the_roll():
+    # 2個めのサイコロを振ったら、出目が確定します。 No third die and no decision after it:
+    # the next player's turn begins with its first die.
+    state = play(at("race ninjas=0,0 turn=red dice=-"), "die:2", "roll", "die:5")
+    assert state.heights() == (3, 0)
+    assert state.position() == "race ninjas=3,0 turn=blue dice=-"
+    assert state.is_chance_node()
+    for move in ("roll", "stop"):
+        with pytest.raises(IllegalMoveError):
+            state.apply_move(move)
+    assert state.history_strings() == ["die:2", "roll", "die:5"]
+
+
+def test_rulebook_stopping_on_one_die_ends_the_turn_at_once():
+    # サイコロを1個しか振らなかった → 登る。その後は次の手番。
+    state = play(at("race ninjas=0,0 turn=red dice=-"), "die:6", "stop")
+    assert state.position() == "race ninjas=2,0 turn=blue dice=-"
+
+
+def test_rulebook_the_plain_side_has_no_minus_2_squares_even_when_squares_are_named():
+    # 使わない場合は「−2」の印刷されたマスがない側を表にしてください。
+    game = stairgames.load("ishigaki_race", crumbling_squares=(2, 3))
+    assert game.board.crumbling == frozenset()  # type: ignore[attr-defined]
+    state = turn(at("race ninjas=1,0 turn=red dice=-", crumbling_squares=(2, 3)), 1)
+    assert state.heights() == (2, 0)
+
+
+def test_rulebook_a_double_three_scores_6_and_a_double_six_12_in_the_rolloff():
+    # たとえば3のゾロ目の出目は6、6のゾロ目の出目は12です
+    state = at("rolloff ninjas=20,20 turn=red dice=- rollers=red,blue")
+    turn(state, 3, 3)
+    turn(state, 6, 6)
+    assert state.is_terminal() and state.race.winner == 1
