@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import stairgames
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.city_of_stairs import load_card_set
-from stairgames.games.city_of_stairs.analysis import measure
+from stairgames.games.city_of_stairs.analysis import measure, resolved_icons
 from stairgames.games.city_of_stairs.cards import (
     ARROWS,
     FORMAT,
@@ -22,7 +25,15 @@ from stairgames.games.city_of_stairs.cards import (
     parse_card_set,
 )
 from stairgames.games.city_of_stairs.rules import movement_options
-from tests.test_city_of_stairs_helpers import card_file, default_data, passage, to_toml
+from tests.test_city_of_stairs_helpers import (
+    card_file,
+    default_data,
+    passage,
+    play_random,
+    row,
+    stroll_state,
+    to_toml,
+)
 
 
 def test_c1_default_set_has_every_component():
@@ -270,3 +281,131 @@ def test_bad_card_file_sections_of_the_wrong_type_are_reported_not_crashed(tmp_p
         "section [[character]]: must be an array of tables",
         "section [lighthouse] field 'points'",
     )
+
+
+def test_default_set_every_experience_icon_interests_some_character():
+    """No experience icon is useless: each is worth 2 points to some character."""
+    cards = load_card_set()
+    interests = {icon for character in cards.characters for icon in character.interests}
+    assert interests == set(cards.icons)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_default_set_no_movement_icon_is_useless_in_random_play(players: int):
+    """Every movement icon that applies to a colour in play decides some stroll's step
+    (measured with random play, fixed seed; `python -m ...city_of_stairs.analysis`)."""
+    figures = measure(players, 100, seed=7)
+    colours = ("red", "blue", "green", "yellow")[:players]
+    expected = {
+        f"{card.id} {side} {icon.token()}"
+        for card in load_card_set().cards
+        for side in ("left", "right")
+        for icon in card.corner(side)
+        if icon.colour is None or icon.colour in colours
+    }
+    assert set(figures.movement) == expected
+    assert figures.unused_icons() == [], figures.report()
+    assert "movement icons" in figures.report()
+
+
+def test_resolved_icons_names_the_icons_that_decided_each_step():
+    """The measurement behind the test above: which icons a stroll resolved."""
+    # green, movement example 2: green's turn around on P14, then the plain ↗ of P07
+    green = stroll_state(row(1, ". . P14 E01 P07 E03 ."), (7, 1), characters="green,red")
+    green.apply_move("nw")
+    walk = green.walk(0)
+    assert walk is not None
+    used = resolved_icons(green.cards, green.table.city, "green", walk)
+    assert {"P14 right green:turn", "P07 left ne"} <= used
+    assert "P07 left red:nw" not in used and "P14 left blue:turn" not in used
+    # red takes its "may ignore" on P09: the ignore is resolved, the ↗ is not
+    red = stroll_state(row(1, ". P09 . . . . ."), (1, 2), characters="red,blue")
+    red.apply_move("ne")
+    red.apply_move("on")
+    walk = red.walk(0)
+    assert walk is not None
+    used = resolved_icons(red.cards, red.table.city, "red", walk)
+    assert "P09 left red:ignore" in used and "P09 left ne" not in used
+    # the trapped example resolves no movement icon at all
+    trapped = stroll_state(row(1, "E01 E03 P04 P06 P08 E05 E06"), (1, 2))
+    trapped.apply_move("ne")
+    walk = trapped.walk(0)
+    assert walk is not None
+    assert resolved_icons(trapped.cards, trapped.table.city, "red", walk) == set()
+
+
+# ----- any card file is loaded or refused clearly, never crashes --------------------------
+
+_JUNK = st.one_of(
+    st.booleans(),
+    st.integers(-2, 16),
+    st.sampled_from(["", "nw", "ne", "red:turn", "red:ignore", "cat", "lighthouse", "P01"]),
+    st.text(alphabet="abcnwe:rd-_ 01", max_size=8),
+    st.lists(
+        st.one_of(
+            st.integers(0, 8),
+            st.sampled_from(["nw", "ne", "blue:nw", "green:turn", "cat", "kite", "x"]),
+        ),
+        max_size=3,
+    ),
+)
+
+
+def _mutate(doc: dict[str, Any], data: st.DataObject) -> None:
+    """One random change somewhere in the card-set document: delete, replace, add, copy."""
+    key = data.draw(st.sampled_from(sorted(doc)))
+    value = doc[key]
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        index = data.draw(st.integers(0, len(value) - 1))
+        action = data.draw(st.sampled_from(["delete entry", "copy entry", "field"]))
+        if action == "delete entry":
+            del value[index]
+        elif action == "copy entry":
+            value.append(dict(value[index]))
+        else:
+            _mutate_table(value[index], data)
+    elif isinstance(value, dict):
+        _mutate_table(value, data)
+    elif data.draw(st.booleans()):
+        del doc[key]
+    else:
+        doc[key] = data.draw(_JUNK)
+
+
+def _mutate_table(table: dict[str, Any], data: st.DataObject) -> None:
+    names = [*sorted(table), "extra"]
+    field = data.draw(st.sampled_from(names))
+    if field in table and data.draw(st.booleans()):
+        del table[field]
+    else:
+        table[field] = data.draw(_JUNK)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_any_card_file_is_loaded_or_refused_with_card_and_field(data: st.DataObject):
+    doc = default_data()
+    for _ in range(data.draw(st.integers(1, 3))):
+        _mutate(doc, data)
+    text = to_toml(doc)
+    try:
+        cards = parse_card_set(text, source="fuzz.toml")
+    except InvalidOptionError as exc:
+        lines = str(exc).splitlines()
+        assert lines[0].startswith("fuzz.toml"), lines
+        problems = [line for line in lines[1:] if not line.startswith("  ... and ")]
+        assert problems
+        for line in problems:
+            assert line.startswith("  - "), line
+            assert ": " in line, line  # where (section, card, field): what is wrong
+        return
+    # accepted: it must still meet C1 and play a whole game
+    assert len(cards.of_kind("passage")) == 14 and len(cards.of_kind("experience")) == 14
+    assert sum(card.stairs for card in cards.cards) == 12
+    assert len(cards.icons) == 10 and len(cards.characters) == 4
+    assert len(cards.seaside) == 7 and sorted(cards.departures) == list(range(1, 8))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fuzz.toml"
+        path.write_text(text, encoding="utf-8")
+        state = stairgames.load("city_of_stairs", players=4, cards=str(path)).new_initial_state()
+        assert play_random(state, 1).is_terminal()  # type: ignore[arg-type]

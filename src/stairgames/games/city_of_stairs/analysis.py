@@ -1,7 +1,10 @@
-"""How a card set plays under random play: how strolls end, which diary cards turn up.
+"""How a card set plays under random play: how strolls end, which icons are ever used.
 
 Run ``python -m stairgames.games.city_of_stairs.analysis [GAMES] [--cards FILE]`` to measure
-a card set (the figures in ``docs/rules/city_of_stairs.md`` come from ``1000``).
+a card set (the figures in ``docs/rules/city_of_stairs.md`` come from ``1000``). It reports
+how strolls end (the share reaching the lighthouse), how often each diary card turns up, and
+how often each movement icon of each card is resolved: an icon no stroll ever resolves is
+useless in play.
 """
 
 from __future__ import annotations
@@ -15,7 +18,54 @@ from collections.abc import Sequence
 
 import stairgames
 from stairgames.core.chance import sample_chance_outcome
-from stairgames.games.city_of_stairs.game import CityOfStairsState
+from stairgames.games.city_of_stairs import rules
+from stairgames.games.city_of_stairs.cards import IGNORE, CardSet
+from stairgames.games.city_of_stairs.game import CityOfStairsGame, CityOfStairsState
+
+
+def icon_key(card_id: str, side: str, token: str) -> str:
+    """How a movement icon is named in the figures: ``P07 left red:nw``."""
+    return f"{card_id} {side} {token}"
+
+
+def movement_icon_keys(cards: CardSet, colours: tuple[str, ...]) -> tuple[str, ...]:
+    """The movement icons that apply to one of ``colours`` (the colours in play), card
+    by card, left corner first: another colour's icon cannot matter in that game."""
+    return tuple(
+        icon_key(card.id, side, icon.token())
+        for card in cards.cards
+        for side in (rules.LEFT, rules.RIGHT)
+        for icon in card.corner(side)
+        if icon.colour is None or icon.colour in colours
+    )
+
+
+def resolved_icons(
+    cards: CardSet, city: tuple[int | None, ...], colour: str, walk: rules.Walk
+) -> set[str]:
+    """The movement icons that decided a step of ``walk``.
+
+    An arrow or "turn around" is resolved when its effect is the one taken on
+    entering its corner and it applies to the walker; a "may ignore" when the
+    walker took it (``on``). Two icons with the same effect both count.
+    """
+    used: set[str] = set()
+    side = None
+    for event in walk.events:
+        if event.kind == "enter":
+            side = event.side
+        if event.kind != "move" or event.cell is None or side is None:
+            continue
+        index = city[event.cell]
+        if index is None or event.detail == "next":
+            continue
+        card = cards.cards[index]
+        for icon in card.corner(side):
+            if not icon.applies_to(colour):
+                continue
+            if icon.kind == event.detail or (icon.kind == IGNORE and event.detail == rules.ON):
+                used.add(icon_key(card.id, side, icon.token()))
+    return used
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +78,9 @@ class StrollStatistics:
     """Share of strolls ending on five diary cards, at the lighthouse, or trapped."""
     diary: dict[str, float]
     """Mean number of times each diary card turns up per stroll."""
+    movement: dict[str, float]
+    """Share of strolls resolving each movement icon that applies to a colour in play
+    (unused ones 0)."""
     wins: dict[str, int]
     """Games won (or shared) by each colour."""
     ties: float
@@ -40,12 +93,26 @@ class StrollStatistics:
         diary = ", ".join(
             f"{icon} {mean:.2f}" for icon, mean in sorted(self.diary.items(), key=lambda kv: -kv[1])
         )
+        unused = self.unused_icons()
+        rarest = sorted(self.movement.items(), key=lambda kv: (kv[1], kv[0]))[:3]
+        movement = (
+            f"{len(self.movement) - len(unused)} of {len(self.movement)} resolved"
+            + (f" (never: {', '.join(unused)})" if unused else "")
+            + "; rarest: "
+            + ", ".join(f"{key} {share:.1%}" for key, share in rarest)
+        )
         return (
             f"{self.players} players, {self.games} games: strolls end {ends}; ties "
             f"{self.ties:.1%}; mean score {self.mean_score:.2f}; length mean "
             f"{self.mean_length:.1f}, max {self.max_length}\n"
-            f"  diary cards per stroll: {diary}\n  wins by colour: {self.wins}"
+            f"  diary cards per stroll: {diary}\n"
+            f"  movement icons (share of strolls resolving each): {movement}\n"
+            f"  wins by colour: {self.wins}"
         )
+
+    def unused_icons(self) -> list[str]:
+        """The movement icons no stroll resolved."""
+        return [key for key, share in self.movement.items() if share == 0]
 
 
 def measure(
@@ -53,9 +120,11 @@ def measure(
 ) -> StrollStatistics:
     """Play ``games`` games with every decision uniformly at random and collect figures."""
     game = stairgames.load("city_of_stairs", players=players, cards=cards)
+    assert isinstance(game, CityOfStairsGame)
     rng = random.Random(seed)
     ends: collections.Counter[str] = collections.Counter()
     diary: collections.Counter[str] = collections.Counter()
+    movement: collections.Counter[str] = collections.Counter()
     wins: collections.Counter[str] = collections.Counter()
     lengths: list[int] = []
     points: list[int] = []
@@ -75,6 +144,9 @@ def measure(
             assert walk is not None and walk.end is not None
             ends[walk.end.name.lower()] += 1
             diary.update(walk.diary)
+            movement.update(
+                resolved_icons(state.cards, state.table.city, state.table.colours[seat], walk)
+            )
         outcome = state.outcome()
         assert outcome is not None
         ties += len(outcome.winners) > 1
@@ -85,6 +157,9 @@ def measure(
         games=games,
         ends={name: count / strolls for name, count in ends.items()},
         diary={icon: count / strolls for icon, count in diary.items()},
+        movement={
+            key: movement[key] / strolls for key in movement_icon_keys(game.cards, game.colours)
+        },
         wins=dict(wins),
         ties=ties / games,
         mean_score=statistics.mean(points),
