@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
-from stairgames.agents import MctsAgent, make_agent
+from stairgames.agents import LEVEL_NAMES, MctsAgent, level_player, make_agent, parse_player_spec
+from stairgames.agents.base import format_settings
 from stairgames.arena.ratings import wilson_interval
 from stairgames.interop import openspiel as bridge
 
@@ -71,13 +72,25 @@ def calibrate(name: str, seconds: float) -> int:
     return max(10, int(done / spent * seconds))
 
 
+def our_player(spec: str, game: Any, seconds: float) -> str:
+    """The text form of our player with its time set to ``seconds``.
+
+    ``spec`` is a player (``mcts``, ``alphabeta:depth=9``) or a level (``expert``),
+    which stands for its configuration in this game; either way ``time`` is the budget.
+    """
+    if spec in LEVEL_NAMES:
+        spec = level_player(spec, game)
+    kind, settings = parse_player_spec(spec)
+    return format_settings(kind, {**settings, "time": seconds})
+
+
 def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
     name, seed, seconds, simulations, ours_first, kind = task
     bridge.register_all()
     game = bridge.load_game(name)
     state = game.new_initial_state()
     ours_seat = 0 if ours_first else 1
-    ours = make_agent(f"{kind}:time={seconds}", ours_seat, seed=seed)
+    ours = make_agent(our_player(kind, state.inner.get_game(), seconds), ours_seat, seed=seed)
     bot = make_bot(game, simulations, seed)
     rng = random.Random(seed)
     ours_time = theirs_time = 0.0
@@ -129,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
-        "--ours", default="mcts", help="our player: mcts (iterations) or alphabeta (nodes)"
+        "--ours",
+        default="mcts",
+        help="our player, with settings or a level (expert); its time is set to --time",
     )
     parser.add_argument("--out", help="save the figures as JSON")
     args = parser.parse_args(argv)

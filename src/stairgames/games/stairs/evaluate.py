@@ -33,6 +33,8 @@ MOBILITY_WEIGHT = 0.017
 TO_MOVE_WEIGHT = 0.203
 """Weight of being the colour to move."""
 
+_DEPTH = len(HEIGHT_WEIGHTS)
+
 LEVELS: dict[str, str] = {}
 
 
@@ -41,25 +43,60 @@ def evaluate(state: State, seat: int) -> float:
     assert isinstance(state, StairsState)
     if state.is_terminal():
         return state.returns()[seat]
-    return math.tanh(log_odds(state.board, state.colour_of(seat)) / 2.0)
+    board = state.board
+    # the seat to act plays the colour to move (cheaper than ``colour_of``)
+    colour = board.to_move if state.current_player() == seat else rules.opponent(board.to_move)
+    return math.tanh(log_odds(board, colour) / 2.0)
 
 
 def log_odds(board: rules.Board, colour: str) -> float:
-    """The model's log-odds that ``colour`` wins ``board``."""
-    other = rules.opponent(colour)
-    peak = board.max_height()
+    """The model's log-odds that ``colour`` wins ``board``.
+
+    One pass over the squares: the stacks topped near the greatest height, the S5
+    counts at it, and the moves of each colour without the lowest-first rule
+    (the same values as :func:`rules.verdict` and :func:`rules.movable_moves`).
+    """
+    stacks = board.stacks
+    heights = [len(stack) for stack in stacks]
+    peak = max(heights)
     x = 0.0
-    for stack in board.stacks:
-        offset = peak - len(stack)
-        if stack and offset < len(HEIGHT_WEIGHTS):
-            x += HEIGHT_WEIGHTS[offset] if stack[-1] == colour else -HEIGHT_WEIGHTS[offset]
-    verdict = rules.verdict(board)
-    if verdict is not None:
-        x += LEADER_WEIGHT if verdict.winner == colour else -LEADER_WEIGHT
-    mobility = len(rules.movable_moves(board, colour)) - len(rules.movable_moves(board, other))
+    mobility = 0
+    own_at_peak = other_at_peak = 0
+    for square, stack in enumerate(stacks):
+        if not stack:
+            continue
+        height = heights[square]
+        mine = stack[-1] == colour
+        offset = peak - height
+        if offset < _DEPTH:
+            x += HEIGHT_WEIGHTS[offset] if mine else -HEIGHT_WEIGHTS[offset]
+            if not offset:
+                if mine:
+                    own_at_peak += 1
+                else:
+                    other_at_peak += 1
+        moves = 0
+        for target in _NEIGHBOURS[square]:
+            if heights[target] == height:
+                moves += 1
+        mobility += moves if mine else -moves
+    leader = _leader(own_at_peak, other_at_peak, board.last_arrival, colour)
+    if leader is not None:
+        x += LEADER_WEIGHT if leader else -LEADER_WEIGHT
     x += MOBILITY_WEIGHT * mobility
     x += TO_MOVE_WEIGHT if board.to_move == colour else -TO_MOVE_WEIGHT
     return x
+
+
+def _leader(own: int, other: int, last_arrival: str | None, colour: str) -> bool | None:
+    """Whether S5 names ``colour`` the winner as the board stands (``None``: nobody yet)."""
+    if own == 0 or other == 0:
+        return other == 0
+    if own != other:
+        return own > other
+    if last_arrival is None:
+        return None
+    return last_arrival != colour
 
 
 _NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
