@@ -432,6 +432,15 @@ def test_i8_an_invalid_board_or_option_is_refused_clearly(options, message):
         stairgames.load("ishigaki_race", **options)
 
 
+def test_i8_a_goal_below_the_default_minus_2_squares_says_how_to_fix_it():
+    with pytest.raises(
+        InvalidOptionError, match=r"9 is not a step .*crumbling_squares=\(\) for none"
+    ):
+        stairgames.load("ishigaki_race", goal=8)
+    game = stairgames.load("ishigaki_race", goal=8, crumbling_squares=())
+    assert game.board == Board(goal=8)  # type: ignore[attr-defined]
+
+
 def test_i8_the_smallest_goal_is_4():
     state = turn(at("race ninjas=2,0 turn=red dice=-", goal=4, crumbling_squares=(2,)), 6)
     assert state.heights() == (4, 0)

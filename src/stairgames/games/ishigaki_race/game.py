@@ -36,6 +36,8 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 MIN_GOAL: Final = 4
 MAX_GOAL: Final = 100
+DEFAULT_CRUMBLING_SQUARES: Final = (5, 9, 13, 17)
+"""I8 (our choice): the "−2" squares of the default wall."""
 _DIE_OUTCOMES: Final = tuple((face, 1.0 / len(rules.DIE_FACES)) for face in rules.DIE_FACES)
 LENGTH_PER_STEP_AND_PLAYER: Final = 1000
 """Actions allowed per step of the wall and per player by :func:`max_game_length`."""
@@ -63,7 +65,7 @@ class IshigakiRaceOptions:
     """I7: play on the crumbling side, whose "−2" squares drop a ninja 2 steps."""
     goal: int = 20
     """I8: the goal's step (start is step 0); 4 to 100."""
-    crumbling_squares: tuple[int, ...] = (5, 9, 13, 17)
+    crumbling_squares: tuple[int, ...] = DEFAULT_CRUMBLING_SQUARES
     """I8: the "−2" squares of the crumbling side, strictly between start and goal."""
     first_player: int | None = None
     """I9: the start player's seat; ``None`` draws it at random (a chance node)."""
@@ -79,9 +81,15 @@ class IshigakiRaceOptions:
             )
         for square in self.crumbling_squares:
             if not 0 < square < self.goal:
+                hint = (
+                    f"; the default squares {DEFAULT_CRUMBLING_SQUARES} do not fit a goal of "
+                    f"{self.goal}, so name squares that do (crumbling_squares=() for none)"
+                    if self.crumbling_squares == DEFAULT_CRUMBLING_SQUARES
+                    else ""
+                )
                 raise InvalidOptionError(
                     f"crumbling_squares: {square} is not a step strictly between the start (0) "
-                    f"and the goal ({self.goal}); '−2' squares lie on the wall between them"
+                    f"and the goal ({self.goal}); '−2' squares lie on the wall between them{hint}"
                 )
         if len(set(self.crumbling_squares)) != len(self.crumbling_squares):
             raise InvalidOptionError(
