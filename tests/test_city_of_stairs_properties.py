@@ -119,6 +119,9 @@ def test_records_replay_exactly_and_positions_round_trip(players: int, seed: int
             state.apply_action(sample_chance_outcome(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+    final = game.state_from_position(state.position())  # the "over" phase round-trips too
+    assert final.position() == state.position() and final.is_terminal()
+    assert final.returns() == state.returns()
     record = make_record(state, seed=seed)
     replayed = final_state(GameRecord.from_json(record.to_json()))
     assert replayed.position() == state.position()

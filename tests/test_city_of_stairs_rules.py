@@ -199,6 +199,39 @@ def test_c3_refill_is_a_chance_outcome_over_the_cards_left_in_that_deck():
     assert state.current_player() == 1
 
 
+def test_rulebook_placement_example_1_an_experience_card_is_refilled_from_the_experience_deck():
+    state = setup_done()
+    assert {m.split("@")[1] for m in moves(state) if m.startswith("E07")} == {
+        f"{f}1" for f in "abcdefg"
+    }
+    state.apply_move("E07@d1")
+    outcomes = state.chance_outcomes()
+    drawn = [state.action_to_string(a) for a, _ in outcomes]
+    assert drawn == [f"draw E{n:02d}" for n in range(1, 15) if n != 7]
+    assert all(p == pytest.approx(1 / 13) for _, p in outcomes)
+    state.apply_move("draw E02")
+    assert state.table.stock == (state.cards.by_id["P03"].index, state.cards.by_id["E02"].index)
+
+
+def test_c3_cards_are_placed_only_inside_the_7x4_grid():
+    state = setup_done()
+    before = state.position()
+    for outside in ("P03@h1", "P03@a5", "P03@a0", "E07@z9"):
+        with pytest.raises(IllegalMoveError, match="malformed move"):
+            state.apply_move(outside)
+    assert state.position() == before
+    full = building_state(
+        city_rows(
+            "P13,E11,E07,P05,P10,P06,P14",
+            "E08,P09,E14,P07,E10,P12,E13",
+            "E02,E05,P04,E06,E01,P08,P11",
+            "E03,E04,.,P01,P02,E09,E12",
+        ),
+        stock="P03,-",
+    )
+    assert moves(full) == ["P03@c1"]  # the last free cell of the 28
+
+
 def test_c3_deck_exhaustion_leaves_the_slot_empty():
     state = setup_done()
     passage_ids = [f"P{n:02d}" for n in range(1, 15)]

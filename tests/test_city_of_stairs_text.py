@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import stairgames
+from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
@@ -106,6 +107,35 @@ def test_position_text_of_a_stroll_in_progress():
     assert moves(state) == ["nw", "ne"]
     copy = stairgames.load("city_of_stairs").state_from_position(state.position())
     assert copy.position() == state.position()
+
+
+def test_position_text_round_trips_in_every_phase():
+    """Setup (start, stock, deals), building, strolling and over: each prints and parses back."""
+    state = new_state(players=3)
+    game = state.get_game()
+    rng = random.Random(8)
+    seen: dict[str, list[tuple[str, int, list[int]]]] = {}
+    while True:
+        now = (state.position(), state.current_player(), state.legal_actions())
+        seen.setdefault(state.phase(), []).append(now)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert list(seen) == ["setup", "building", "strolling", "over"]
+    for phase, entries in seen.items():
+        for text, player, legal in entries:
+            again = game.state_from_position(text)
+            assert isinstance(again, CityOfStairsState)
+            assert again.position() == text
+            assert again.phase() == phase
+            assert again.current_player() == player
+            assert again.legal_actions() == legal
+    assert seen["setup"][0][0].startswith("start=- departures=-,-,- stock=-,-")
+    final = game.state_from_position(seen["over"][0][0])
+    assert final.is_terminal() and final.returns() == state.returns()
 
 
 @pytest.mark.parametrize(
