@@ -87,7 +87,9 @@ EVERY_PHASE = [
     ("race ninjas=3,7,0 turn=blue dice=4", {"players": 3}),
     ("race ninjas=3,7,0 turn=blue dice=4,?", {"players": 3}),
     ("goal ninjas=20,7,5 turn=blue dice=4 arrived=red left=blue,yellow", {"players": 3}),
+    ("goal ninjas=20,7,5 turn=yellow dice=2,? arrived=red left=yellow", {"players": 3}),
     ("goal ninjas=20,7,20,1 turn=blue dice=- arrived=yellow,red left=blue", {"players": 4}),
+    ("rolloff ninjas=20,20,5 turn=blue dice=6 rollers=blue,red", {"players": 3}),
     ("rolloff ninjas=20,20,5 turn=red dice=3,? rollers=blue:7,red", {"players": 3}),
     ("rolloff ninjas=20,20,20,20 turn=green dice=- rollers=green,red", {"players": 4}),
     ("over ninjas=20,20,5 winner=blue", {"players": 3}),
@@ -98,6 +100,21 @@ EVERY_PHASE = [
 @pytest.mark.parametrize(("text", "options"), EVERY_PHASE)
 def test_position_text_of_every_phase_round_trips(text, options):
     assert at(text, **options).position() == text
+
+
+def test_position_text_of_the_goal_round_tells_who_still_has_to_play_as_it_goes():
+    state = at("race ninjas=19,3,4,5 turn=red dice=-", players=4)
+    seen = []
+    for _ in range(4):
+        state.apply_move("die:6")
+        state.apply_move("stop")
+        seen.append(state.position())
+    assert seen == [
+        "goal ninjas=20,3,4,5 turn=blue dice=- arrived=red left=blue,yellow,green",
+        "goal ninjas=20,5,4,5 turn=yellow dice=- arrived=red left=yellow,green",
+        "goal ninjas=20,5,6,5 turn=green dice=- arrived=red left=green",
+        "over ninjas=20,5,6,7 winner=red",
+    ]
 
 
 def test_the_documented_examples_read_as_described():
