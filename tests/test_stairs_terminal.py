@@ -7,6 +7,8 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession
@@ -98,3 +100,110 @@ def test_cli_play_refuses_a_bad_option(capsys):
 def test_cli_list_shows_the_games(capsys):
     assert main(["list"]) == 0
     assert "stairs" in capsys.readouterr().out
+
+
+def test_cli_play_help_lists_the_seat_flags_and_the_players(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "stairs", "--help"])
+    assert exit_info.value.code == 0
+    shown = capsys.readouterr().out
+    for flag in ("--pie-rule", "--light PLAYER", "--dark PLAYER", "--seed", "--record"):
+        assert flag in shown
+    assert "human, random" in shown
+
+
+def test_cli_play_refuses_an_unknown_or_abbreviated_flag(capsys):
+    for flag in ("--bogus", "--pie"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "stairs", flag])
+        assert exit_info.value.code == 2
+        assert f"unrecognized arguments: {flag}" in capsys.readouterr().err
+
+
+def test_cli_play_refuses_an_unknown_player(capsys):
+    assert main(["play", "stairs", "--dark", "grandmaster"]) == 2
+    assert "unknown player 'grandmaster'" in capsys.readouterr().err
+
+
+def test_cli_play_pie_rule_game_between_two_computers_saves_a_finished_record(tmp_path, capsys):
+    path = tmp_path / "pie.json"
+    argv = ["play", "stairs", "--pie-rule", "--light", "random", "--dark", "random"]
+    assert main([*argv, "--seed", "7", "--record", str(path), "--no-color"]) == 0
+    assert "Game over." in capsys.readouterr().out
+    record = json.loads(path.read_text())
+    assert record["options"] == {"pie_rule": True}
+    assert record["seed"] == 7 and record["players"] == ["random", "random"]
+    assert record["returns"] in ([1.0, -1.0], [-1.0, 1.0])
+
+
+def test_terminal_after_a_swap_the_seats_are_named_by_the_colours_they_play(tmp_path):
+    out = io.StringIO()
+    prompts: list[str] = []
+    feed = iter(["d3-c4", "swap", "quit"])
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(feed)
+
+    play = TerminalSession(
+        stairgames.load("stairs", pie_rule=True),
+        ["human", "human"],
+        seed=1,
+        record_path=tmp_path / "game.json",
+        input_fn=answer,
+        output=out,
+    )
+    play.run()
+    assert prompts == ["light (human)> ", "dark (human)> ", "dark (human)> "]
+    assert "Dark to move: seat 0 (colours swapped)" in out.getvalue()
+
+
+def test_terminal_agreement_between_two_people_needs_the_other_to_agree(tmp_path):
+    lines = ["d3-c4", "agree", "no", "c3-b3", "agree", "yes"]
+    play, out = session(lines, tmp_path, players=("human", "human"))
+    state = play.run()
+    text = out.getvalue()
+    assert "light (human) does not agree; the game goes on." in text
+    assert state.history_strings() == ["d3-c4", "c3-b3"]
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert "(game ended by agreement)" in text
+
+
+def test_terminal_agreement_is_refused_with_the_reason_before_any_climb(tmp_path):
+    play, out = session(["agree", "d3-c4", "quit"], tmp_path)
+    play.run()
+    text = out.getvalue()
+    assert "Not accepted: cannot end by agreement before any piece has climbed" in text
+    assert "The computer agrees" not in text
+
+
+def test_terminal_undo_with_nothing_to_take_back_and_between_two_people(tmp_path):
+    play, out = session(["undo", "d3-c4", "quit"], tmp_path)
+    play.run()
+    assert "Nothing to undo." in out.getvalue()
+    play, out = session(["d3-c4", "undo", "quit"], tmp_path, players=("human", "human"))
+    state = play.run()
+    assert "Undo is for games against the computer." in out.getvalue()
+    assert state.history_strings() == ["d3-c4"]
+
+
+def test_cli_show_draws_a_position_and_lists_its_legal_moves(capsys):
+    position = "L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L"
+    assert main(["show", "stairs", position, "--no-color"]) == 0
+    shown = capsys.readouterr().out
+    assert "  4   L1  D1  L2* D1  L1  D1   4" in shown
+    assert "Dark to move" in shown
+    assert "Legal moves: a1-a2 a1-b2 a1-b1 c1-c2" in shown
+
+
+def test_cli_show_refuses_an_impossible_position_with_the_reason(capsys):
+    position = "L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L D -"
+    assert main(["show", "stairs", position]) == 2
+    assert "dark cannot be to move before any piece has climbed" in capsys.readouterr().err
+
+
+def test_cli_replay_refuses_a_record_that_does_not_replay(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"game": "stairs", "options": {}, "moves": ["d3-c4", "d3-d4"]}))
+    assert main(["replay", str(path)]) == 2
+    assert "move 2 ('d3-d4') does not replay" in capsys.readouterr().err

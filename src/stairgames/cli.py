@@ -16,7 +16,7 @@ from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.record import GameRecord, replay
-from stairgames.core.registry import get_spec, list_games, load_with_text_options
+from stairgames.core.registry import GameSpec, get_spec, list_games, load_with_text_options
 from stairgames.terminal import HUMAN, TerminalSession
 
 
@@ -60,17 +60,25 @@ def _collect_options(args: argparse.Namespace) -> dict[str, str]:
     return options
 
 
-def _play(argv: Sequence[str]) -> int:
-    if not argv or argv[0].startswith("-"):
-        names = ", ".join(g["name"] for g in list_games())
-        print(f"usage: stairgames play GAME [options]; games: {names}", file=sys.stderr)
-        return 2
-    spec = get_spec(argv[0])
+def _play_parser(
+    spec: GameSpec, seat_names: Sequence[str], computer: str
+) -> argparse.ArgumentParser:
+    """The flags of ``stairgames play GAME``: the game's options, the seats (named after
+    ``seat_names``; none while the options are not known yet), seed, record, colour, level."""
     parser = argparse.ArgumentParser(
-        prog=f"stairgames play {spec.name}", description=f"Play {spec.title} in the terminal."
+        prog=f"stairgames play {spec.name}",
+        description=f"Play {spec.title} in the terminal.",
+        epilog=PLAYERS_HELP,
+        add_help=bool(seat_names),
+        allow_abbrev=False,
     )
     _add_option_flags(parser, spec.options_class)
     parser.add_argument("--option", action="append", help="game option NAME=VALUE")
+    for seat, name in enumerate(seat_names):
+        default = HUMAN if seat == 0 else computer
+        parser.add_argument(
+            f"--{name}", default=default, metavar="PLAYER", help=f"seat {seat} (default {default})"
+        )
     parser.add_argument("--seats", help="comma-separated players for every seat, in seat order")
     parser.add_argument("--seed", type=int, help="seed for dice, draws and computer players")
     parser.add_argument("--record", type=Path, help="where to save the game record (JSON)")
@@ -80,21 +88,27 @@ def _play(argv: Sequence[str]) -> int:
         choices=LEVEL_NAMES,
         help="strength of the computer seats not named explicitly (default: random)",
     )
-    args, rest = parser.parse_known_args(argv[1:])
-    game = load_with_text_options(spec.name, _collect_options(args))
+    return parser
+
+
+def _play(argv: Sequence[str]) -> int:
+    if not argv or argv[0].startswith("-"):
+        names = ", ".join(g["name"] for g in list_games())
+        print(f"usage: stairgames play GAME [options]; games: {names}", file=sys.stderr)
+        return 2
+    spec = get_spec(argv[0])
+    # The seats depend on the options (``--players 3``): read the options first, then
+    # parse everything again with one flag per seat, so --help shows them all.
+    first, _ = _play_parser(spec, (), "random").parse_known_args(argv[1:])
+    game = load_with_text_options(spec.name, _collect_options(first))
     info = game.info()
-    computer = args.level or "random"
-    seat_parser = argparse.ArgumentParser(prog=f"stairgames play {spec.name}", epilog=PLAYERS_HELP)
-    for seat, name in enumerate(info.seat_names[: info.num_players]):
-        default = HUMAN if seat == 0 else computer
-        seat_parser.add_argument(
-            f"--{name}", default=default, metavar="PLAYER", help=f"seat {seat} (default {default})"
-        )
-    seat_args = seat_parser.parse_args(rest)
+    computer = first.level or "random"
+    seat_names = info.seat_names[: info.num_players]
+    args = _play_parser(spec, seat_names, computer).parse_args(argv[1:])
     if args.seats:
         players = [p.strip() for p in args.seats.split(",")]
     else:
-        players = [getattr(seat_args, name) for name in info.seat_names[: info.num_players]]
+        players = [getattr(args, name) for name in seat_names]
     for player in players:
         if player != HUMAN:
             make_agent(player, 0)  # refuses an unknown player or setting with the reason
@@ -218,11 +232,13 @@ def _show(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="stairgames show", description="Draw a position.")
     parser.add_argument("game")
     parser.add_argument("position")
-    parser.add_argument("--option", action="append")
+    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
+    parser.add_argument("--no-color", action="store_true", help="plain text without colours")
     args = parser.parse_args(argv)
     game = load_with_text_options(args.game, _collect_options(args))
     state = game.state_from_position(args.position)
-    print(get_spec(args.game).render(state, colour=sys.stdout.isatty(), viewer=None))
+    colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    print(get_spec(args.game).render(state, colour=colour, viewer=None))
     moves = [state.action_to_string(a) for a in state.legal_actions()]
     print("Legal moves: " + (" ".join(moves) if moves else "(none)"))
     return 0
@@ -258,6 +274,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``stairgames replay FILE | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 __all__ = ["main"]

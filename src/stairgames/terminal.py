@@ -29,7 +29,8 @@ HELP = """Commands:
   <move>     play a move in the game's notation (see 'moves')
   moves      list the legal moves
   undo       take back your last move (against the computer, no dice or hidden cards)
-  agree      end the game by agreement, where the game allows it
+  agree      end the game by agreement, where the game allows it (the other
+             people at the keyboard are asked; computer players agree)
   help       this text
   quit       stop; the record of the game so far is saved"""
 
@@ -133,8 +134,8 @@ class TerminalSession:
         self.say(self.spec.render(self.state, colour=self.colour, viewer=self._viewer()))
 
     def seat_label(self, seat: int) -> str:
-        name = self.seat_names[seat] if seat < len(self.seat_names) else f"seat {seat}"
-        return f"{name} ({self.players[seat]})"
+        """The seat as people know it now (after a Stairs ``swap``, seat 0 is dark)."""
+        return f"{self.state.seat_name(seat)} ({self.players[seat]})"
 
     # ----- play -------------------------------------------------------------
 
@@ -212,7 +213,7 @@ class TerminalSession:
                 self._undo()
                 return True
             if command == "agree":
-                if self._agree():
+                if self._agree(seat):
                     return True
                 continue
             try:
@@ -240,18 +241,31 @@ class TerminalSession:
             self.state = self.undo_stack.pop()
             self.say("Took back your last move.")
 
-    def _agree(self) -> bool:
+    def _agree(self, seat: int) -> bool:
+        """End the game by agreement when every other human agrees too (computer
+        players always agree); ``False`` when it does not end."""
         end = getattr(self.state, "end_by_agreement", None)
         if end is None:
             self.say("This game cannot end by agreement.")
             return False
-        if self.agents:
-            self.say("The computer agrees to stop here.")
+        for other, kind in enumerate(self.players):
+            if other == seat or kind != HUMAN:
+                continue
+            question = f"{self.seat_label(other)}, do you agree to end the game here? (yes/no) "
+            try:
+                answer = self.input_fn(question).strip().lower()
+            except EOFError:
+                answer = ""
+            if answer not in ("y", "yes"):
+                self.say(f"{self.seat_label(other)} does not agree; the game goes on.")
+                return False
         try:
             end()
         except StairgamesError as exc:
             self.say(f"Not accepted: {exc}")
             return False
+        if self.agents:
+            self.say("The computer agrees to stop here.")
         return True
 
     def _save_record(self) -> None:

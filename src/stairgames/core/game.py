@@ -173,6 +173,24 @@ class State(abc.ABC):
     def current_player(self) -> int:
         return self._current_player()
 
+    def seat_name(self, seat: int) -> str:
+        """What ``seat`` is called now, for people to read (``GameInfo.seat_names`` by
+        default; a game where seats change roles, such as Stairs after a ``swap``,
+        names the role the seat plays now).
+
+        :raises ValueError: ``seat`` is not a seat of this game.
+        """
+        info = self._game.info()
+        self._check_seat(seat)
+        return info.seat_names[seat] if seat < len(info.seat_names) else f"seat {seat}"
+
+    def _check_seat(self, seat: int) -> None:
+        num_players = self._game.num_players()
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
+            raise ValueError(
+                f"{seat!r} is not a seat of {self._game.name}; seats are 0 to {num_players - 1}"
+            )
+
     def is_terminal(self) -> bool:
         return self._current_player() == TERMINAL
 
