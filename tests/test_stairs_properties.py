@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import stairgames
-from stairgames import IllegalMoveError
+from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state, make_record
 from stairgames.games.stairs import StairsState
 from stairgames.games.stairs.game import MAX_GAME_LENGTH, MAX_MOVES
@@ -216,3 +216,29 @@ def test_s5_all_three_steps_decide_random_games_as_an_independent_reading_says()
         assert outcome.winners == (state.seat_of(colour),)
         seen.add(step)
     assert seen == {"height", "count", "first arrival"}
+
+
+@given(seeds, st.lists(st.tuples(st.integers(0, 200), st.sampled_from("LD.,/ -\tx")), max_size=4))
+def test_fuzzed_position_text_is_refused_or_prints_to_a_fixed_point(seed, edits):
+    rng = random.Random(seed)
+    state = stairgames.load("stairs").new_initial_state()
+    for _ in range(rng.randrange(0, 40)):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = state.position()
+    for index, char in edits:
+        index %= len(text) + 1
+        text = (
+            text[:index] + char + text[index + 1 :]
+            if rng.random() < 0.5
+            else text[:index] + char + text[index:]
+        )
+    game = stairgames.load("stairs")
+    try:
+        parsed = game.state_from_position(text)
+    except InvalidPositionError:
+        return
+    printed = parsed.position()
+    assert game.state_from_position(printed).position() == printed
+    assert printed.split() == text.split()

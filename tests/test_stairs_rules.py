@@ -316,3 +316,154 @@ def test_s7_no_agreement_before_any_piece_has_climbed():
     with pytest.raises(IllegalMoveError, match="no winner yet"):
         state.end_by_agreement()
     assert not state.is_terminal()
+
+
+# ----- the lowest-piece rule across heights (rule 4, S3) -------------------------
+# Positions met in random games where the player to move has movable pieces at
+# several heights: only those of the lowest height may move.
+
+LOWEST_ACROSS_HEIGHTS = [
+    # (position, lowest movable height, the legal moves, moves that S3 forbids)
+    (
+        ".,.,LD,.,LLD,D/DD,LDL,.,.,.,L/.,.,LD,.,.,DD/DL,.,DD,LDL,.,LL/.,DL,LL,.,.,DL/"
+        "D,LD,.,.,DL,. D D",
+        1,
+        ["f6-f5"],
+        ["b1-b2", "b1-c2", "c3-b2", "c3-c2", "c3-c4", "c4-c3", "f4-f3"],
+    ),
+    (
+        "L,DD,LL,D,.,DL/.,.,.,LLD,DDL,./LD,.,.,D,L,./DL,.,DDL,.,.,LD/L,DL,.,.,.,D/"
+        ".,LD,.,LD,.,LDL D L",
+        1,
+        ["d4-e4"],
+        ["a4-a3", "b1-b2", "b6-c6", "d5-e5"],
+    ),
+    (
+        "LDL,.,L,.,LDD,./D,LDD,.,LDL,D,L/.,.,.,.,.,./D,.,.,LLDL,DDLL,./LL,.,L,.,LD,DL/"
+        "D,.,DDD,.,.,. L L",
+        1,
+        ["f5-e5"],
+        ["a6-b5", "d3-e3", "d5-e6", "e3-d3", "f2-e2"],
+    ),
+    (
+        ".,.,LDL,.,.,D/DD,.,.,LL,DD,LLD/.,.,.,.,.,./DL,LLL,DLL,L,DD,./.,DDD,.,.,LLD,./"
+        ".,LD,.,.,D,LDL D L",
+        2,
+        ["e5-d5"],
+        ["b2-b3", "b2-c3", "e2-f1"],
+    ),
+    (
+        ".,D,LDL,.,.,DD/.,.,.,.,.,LDL/LL,D,LLDD,.,LL,./.,LD,DDDL,.,.,./.,DD,L,DDL,LDL,./"
+        ".,.,.,.,.,LDL L D",
+        2,
+        ["a4-b3"],
+        ["c3-c4", "d2-e2", "e2-d2", "e2-f1", "f1-e2"],
+    ),
+    (
+        ".,.,LD,.,.,DD/DD,.,.,LLDL,.,LLD/.,.,.,.,.,./D,LLLD,DLLL,L,DD,./.,DDD,.,.,LLD,./"
+        ".,L,.,.,D,LDL L L",
+        3,
+        ["f1-e2"],
+        ["c3-b3"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("position", "height", "legal", "forbidden"), LOWEST_ACROSS_HEIGHTS)
+def test_rule4_s3_the_lowest_movable_pieces_move_across_heights(position, height, legal, forbidden):
+    state = stairgames.load("stairs").state_from_position(position)
+    assert isinstance(state, StairsState)
+    assert moves_of(state) == legal
+    assert {state.board.height(sq(m[:2])) for m in legal} == {height}
+    for move in forbidden:
+        assert state.board.height(sq(move[:2])) > height
+        with pytest.raises(IllegalMoveError, match=f"lowest movable pieces \\(height {height}\\)"):
+            state.apply_move(move)
+    assert state.position() == position
+
+
+def test_s3_any_legal_destination_of_a_lowest_piece_may_be_chosen():
+    # Light's only lowest movable piece is d3 (height 2): every one of its three
+    # destinations is legal, whatever the colour on top there.
+    state = build({"d3": "LL", "c2": "L", "c3": "DD", "d2": "DD", "e4": "LD", "c4": "LDL"})
+    assert sorted(moves_of(state)) == ["d3-c3", "d3-d2", "d3-e4"]
+    for move in ("d3-c3", "d3-d2", "d3-e4"):
+        child = state.clone()
+        child.apply_move(move)
+        assert child.board.height(sq(move[3:])) == 3
+
+
+# ----- the end of real games, decided by each step of S5 ------------------------
+# Final positions of random games (seeds noted): nobody can move, and the result
+# says which step decided it.
+
+
+def test_s5_step1_fig5_dark_wins_with_the_only_piece_at_height_5():
+    # seed 2: dark alone tops a stack of height 5 (c3), as in Fig. 5
+    state = stairgames.load("stairs").state_from_position(
+        ".,.,LD,.,.,DD/DD,.,.,LLDL,.,LLD/.,.,.,.,.,./D,LL,DLLLD,L,DD,./.,DDDL,.,.,LLDL,./"
+        ".,L,.,.,D,LD D D"
+    )
+    assert state.is_terminal() and state.legal_actions() == []
+    assert state.returns() == [-1.0, 1.0]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.reason == "Dark wins: only they reached height 5"
+    assert outcome.details == {"decision": "height", "height": 5}
+
+
+def test_s5_step2_end_of_game_more_stacks_at_the_greatest_height():
+    # seed 372: three light stacks and one dark stack of height 3
+    state = stairgames.load("stairs").state_from_position(
+        ".,DLL,L,.,.,DD/DD,.,.,LD,.,L/.,.,LDL,.,LDL,DD/DL,.,DL,L,.,L/.,DLD,.,.,.,DD/"
+        ".,LD,D,LL,.,L L L"
+    )
+    assert state.is_terminal()
+    assert state.returns() == [1.0, -1.0]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.reason == "Light wins: more stacks at height 3 (light 3, dark 1)"
+
+
+def test_s5_step3_end_of_game_equal_counts_the_last_arrival_loses():
+    # seed 131: one stack each at height 5; dark made the last arrival there
+    state = stairgames.load("stairs").state_from_position(
+        ".,D,LLLLL,D,.,./.,LDDD,DL,.,.,LDL/LD,.,.,.,.,./D,.,.,.,DD,./.,.,LL,D,LLL,./"
+        "DL,.,.,LDDDD,.,LD L D"
+    )
+    assert state.is_terminal()
+    assert state.returns() == [1.0, -1.0]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.details["decision"] == "first arrival"
+    assert "light 1, dark 1" in outcome.reason and "light got there first" in outcome.reason
+
+
+def test_s5_step3_the_same_stacks_with_the_other_last_arrival_give_the_other_winner():
+    position = (
+        ".,D,LLLLL,D,.,./.,LDDD,DL,.,.,LDL/LD,.,.,.,.,./D,.,.,.,DD,./.,.,LL,D,LLL,./"
+        "DL,.,.,LDDDD,.,LD L L"
+    )
+    state = stairgames.load("stairs").state_from_position(position)
+    assert state.returns() == [-1.0, 1.0]
+
+
+# ----- seats ----------------------------------------------------------------------
+
+
+def test_seats_are_0_and_1_and_other_seats_are_refused():
+    state = new_state()
+    assert [state.seat_name(s) for s in (0, 1)] == ["light", "dark"]
+    for seat in (-1, 2, True):
+        with pytest.raises(ValueError, match="not a seat of stairs"):
+            state.colour_of(seat)
+        with pytest.raises(ValueError, match="not a seat of stairs"):
+            state.observation_string(seat)
+
+
+def test_s6_after_a_swap_seat_0_is_named_dark():
+    state = new_state(pie_rule=True)
+    state.apply_move("d3-c4")
+    state.apply_move("swap")
+    assert [state.seat_name(s) for s in (0, 1)] == ["dark", "light"]
+    assert state.observation_string(0).endswith(" you:D")

@@ -99,8 +99,16 @@ class StairsState(State):
         return self._board
 
     def colour_of(self, seat: int) -> str:
-        """The colour ``seat`` plays now (it changes after a ``swap``)."""
+        """The colour ``seat`` plays now (it changes after a ``swap``).
+
+        :raises ValueError: ``seat`` is not 0 or 1.
+        """
+        self._check_seat(seat)
         return LIGHT if seat == self._light_seat else DARK
+
+    def seat_name(self, seat: int) -> str:
+        """``"light"`` or ``"dark"``: the colour ``seat`` plays now, for people to read."""
+        return SEAT_NAMES[0] if self.colour_of(seat) == LIGHT else SEAT_NAMES[1]
 
     def seat_of(self, colour: str) -> int:
         return self._light_seat if colour == LIGHT else 1 - self._light_seat
@@ -236,7 +244,10 @@ class StairsState(State):
         return format_position(self._board)
 
     def observation_string(self, player: int) -> str:
-        """Stairs has no hidden information: the position and the colour ``player`` plays."""
+        """Stairs has no hidden information: the position and the colour ``player`` plays.
+
+        :raises ValueError: ``player`` is not 0 or 1.
+        """
         return f"{self.position()} you:{self.colour_of(player)}"
 
     def __str__(self) -> str:
