@@ -4,26 +4,35 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One stamp per set of packages: playing needs only the game's own dependencies,
+# testing adds the dev tools (pytest, hypothesis, mypy, ruff, OpenSpiel).
+PLAY_STAMP := $(VENV)/.installed-play
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: play test bench clean
 
-$(STAMP): pyproject.toml
+$(PLAY_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PLAY_STAMP)
+
+$(DEV_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(PLAY_STAMP) $(DEV_STAMP)
 
-play: $(STAMP)
+play: $(PLAY_STAMP)
 	$(BIN)/stairgames play stairs --light human --dark random
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
