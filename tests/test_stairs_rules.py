@@ -49,6 +49,16 @@ def test_s1_initial_position_text():
     assert new_state().position() == INITIAL_POSITION
 
 
+def test_setup_who_plays_which_colour_is_decided_outside_the_game_seat_0_takes_light():
+    # "Decide which player will use which color in an appropriate manner": the players
+    # choose their seats (--light / --dark); seat 0 plays light, seat 1 dark.
+    game = stairgames.load("stairs")
+    assert game.info().seat_names == ("light", "dark")
+    state = new_state()
+    assert (state.colour_of(0), state.colour_of(1)) == (LIGHT, DARK)
+    assert not state.swapped()
+
+
 # ----- gameplay ---------------------------------------------------------------
 
 
