@@ -6,6 +6,7 @@ import dataclasses
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,13 +16,15 @@ from stairgames.core.errors import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.games.city_of_stairs import CityOfStairsState, narrate, render_terminal
-from stairgames.games.city_of_stairs.render import trace
+from stairgames.games.city_of_stairs.render import WIDTH, _card_lines, trace
 from stairgames.games.city_of_stairs.rules import NodeKind
 from stairgames.terminal import TerminalSession
 from tests.test_city_of_stairs_helpers import (
+    card_file,
     full_city,
     moves,
     new_state,
+    passage,
     play_random,
     row,
     stroll_state,
@@ -268,6 +271,35 @@ def test_renderer_draws_the_grid_with_icons_stock_and_legal_spaces():
     state.apply_move("P03@c1")
     picture = render_terminal(state, colour=False, viewer=0)
     assert "P03 stairs" in picture and "↗" in picture
+
+
+def test_renderer_never_cuts_off_an_icon_or_the_stairs_of_a_crowded_card(tmp_path: Path):
+    def crowd(data: dict[str, Any]) -> None:
+        passage(data, "P13").update(
+            left=["red:turn", "green:turn", "blue:turn", "yellow:turn"],
+            right=["red:turn", "green:turn", "blue:turn"],
+        )
+        passage(data, "P07").update(id="passage-long-07")
+
+    game = stairgames.load("city_of_stairs", players=2, cards=card_file(tmp_path, crowd))
+    row1 = "P13,passage-long-07,P01,.,.,.,."
+    state = game.state_from_position(
+        f"start=0 departures=1,2 stock=P03,E07 city={EMPTY_CITY[:-13]}{row1} strolls=-/-"
+    )
+    assert isinstance(state, CityOfStairsState)
+    for card_id in ("P13", "passage-long-07", "P01"):
+        card = state.cards.by_id[card_id]
+        box = _card_lines(card, "")
+        assert all(len(line) == WIDTH for line in box), box
+        icons = "".join(box[2:]).replace(" ", "")
+        symbols = [i.symbol() for i in card.left + card.right]
+        assert sorted(icons) == sorted("".join(symbols)), (box, symbols)
+        assert card.stairs == ("stairs" in "".join(box[:2])), box
+    picture = render_terminal(state, colour=False, viewer=0)
+    grid = picture.split("Stock:")[0]
+    assert grid.count("↺") == 7  # every turn-around icon of P13, over two lines
+    rows = [line for line in grid.splitlines() if line.startswith(("1 |", "  |"))]
+    assert len({len(line) for line in rows}) == 1  # the taller row stays a grid
 
 
 def test_renderer_traces_each_stroll():

@@ -39,14 +39,45 @@ def _paint(text: str, colour_name: str, colour: bool) -> str:
     return f"{code}{text}{_RESET}" if colour and code else text
 
 
+def _fit(text: str, width: int) -> str:
+    """``text`` padded to ``width``, or cut with ``…`` when longer."""
+    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "…"
+
+
+def _take(symbols: list[str], budget: int) -> str:
+    """Remove from ``symbols`` as many as fit in ``budget`` characters (at least one)."""
+    taken = symbols.pop(0)
+    while symbols and len(taken) + len(symbols[0]) <= budget:
+        taken += symbols.pop(0)
+    return taken
+
+
+def _icon_lines(card: CityCard) -> list[str]:
+    """The bottom-left icons at the left, the bottom-right icons at the right, on as many
+    lines as they need (a card file may crowd a corner): no icon is ever cut off."""
+    left = [icon.symbol() for icon in card.left]
+    right = [icon.symbol() for icon in card.right]
+    if len("".join(left)) + len("".join(right)) + bool(left and right) <= WIDTH:
+        return [f"{''.join(left)}{''.join(right):>{WIDTH - len(''.join(left))}}"]
+    lines: list[str] = []
+    while left or right or not lines:
+        both = bool(left and right)
+        left_part = _take(left, WIDTH // 2 if both else WIDTH) if left else ""
+        right_part = _take(right, WIDTH - 1 - len(left_part) if both else WIDTH) if right else ""
+        lines.append(f"{left_part}{right_part:>{WIDTH - len(left_part)}}")
+    return lines
+
+
 def _card_lines(card: CityCard, mark: str) -> list[str]:
-    top = card.id + (" stairs" if card.stairs else "")
-    middle = (card.experience or "")[: WIDTH - 2]
-    middle = f"{middle:<{WIDTH - 2}}{mark:>2}"
-    left = "".join(i.symbol() for i in card.left)
-    right = "".join(i.symbol() for i in card.right)
-    bottom = f"{left}{right:>{WIDTH - len(left)}}"
-    return [f"{top:<{WIDTH}}"[:WIDTH], middle, bottom[:WIDTH]]
+    """A card's box: id (and "stairs"), experience icon (or "stairs" when the id is long)
+    with the walker's mark, then the corner icons."""
+    if card.stairs and len(card.id) + len(" stairs") > WIDTH:
+        top, middle = _fit(card.id, WIDTH), "stairs"
+    else:
+        top = _fit(card.id + (" stairs" if card.stairs else ""), WIDTH)
+        middle = card.experience or ""
+    middle = f"{_fit(middle, WIDTH - 2)}{mark:>2}"
+    return [top, middle, *_icon_lines(card)]
 
 
 def _empty_lines(cell: int, fits: dict[int, str]) -> list[str]:
@@ -99,7 +130,9 @@ def render_city(state: CityOfStairsState) -> list[str]:
                 blocks.append(_empty_lines(cell, fits))
             else:
                 blocks.append(_card_lines(state.cards.cards[index], marks.get(cell, "")))
-        for line in range(3):
+        height = max(len(block) for block in blocks)
+        blocks = [b[:2] + [" " * WIDTH] * (height - len(b)) + b[2:] for b in blocks]
+        for line in range(height):
             label = str(row + 1) if line == 1 else " "
             lines.append(f"{label} |" + "|".join(b[line] for b in blocks) + "|")
         lines.append(separator)
