@@ -563,3 +563,63 @@ def test_rulebook_movement_icon_resolution_example_entering_side_includes_diagon
         "enter b1 right",
     ]
     assert first_steps(4, "nw")[2:5] == ["enter c1 right", "move next", "enter b1 right"]
+
+
+# ----- rulebook sentences not named above ---------------------------------------------
+
+
+def test_rulebook_a_card_without_applicable_movement_icons_moves_you_on_in_your_direction():
+    # P08's bottom-left ↖ is green's own: red entering from the left moves on to the next card
+    cells = row(1, ". P08 E01 . . . .")
+    state = stroll_state(cells, (1, 2), characters="red,blue")
+    state.apply_move("ne")
+    assert events(state, 0)[2:6] == ["enter b1 left", "move next", "enter c1 left", "diary cat"]
+
+
+def test_rulebook_leftmost_and_rightmost_cards_of_a_row_are_adjacent():
+    right = stroll_state(row(1, "E01 . . . . . E03"), (6, 1))
+    right.apply_move("ne")  # g1, then straight on to a1
+    assert events(right, 0)[2:6] == ["enter g1 left", "diary flowers", "move next", "enter a1 left"]
+    left = stroll_state(row(1, "E01 . . . . . E03"), (2, 1))
+    left.apply_move("nw")  # a1, then straight on to g1
+    assert events(left, 0)[2:6] == ["enter a1 right", "diary cat", "move next", "enter g1 right"]
+
+
+@pytest.mark.parametrize("departure", range(1, 8))
+def test_rulebook_moving_up_from_row_4_reaches_the_lighthouse_wherever_in_the_row(departure):
+    # a diagonal of automatic ↗ (for blue) from the seaside: row 4 is left at column d+3
+    columns = [(departure + step) % 7 for step in range(4)]
+    cells = {
+        f"{'abcdefg'[column]}{row_number}": card
+        for row_number, column, card in zip(
+            (1, 2, 3, 4), columns, ("P02", "P03", "P07", "P09"), strict=True
+        )
+    }
+    state = stroll_state(cells, (departure, 1 + departure % 7), characters="blue,red")
+    state.apply_move("ne")
+    walk = state.walk(0)
+    assert walk is not None and walk.end is End.LIGHTHOUSE
+    assert events(state, 0)[-3:] == [
+        f"enter {'abcdefg'[columns[3]]}4 left",
+        "move ne",
+        "lighthouse",
+    ]
+
+
+def test_rulebook_after_the_last_city_card_the_strolls_begin_with_the_start_player():
+    state = building_state(
+        city_rows(
+            "P13,E11,E07,P05,P10,P06,P14",
+            "E08,P09,E14,P07,E10,P12,E13",
+            "E02,E05,P04,E06,E01,P08,P11",
+            "E03,E04,.,P01,P02,E09,E12",
+        ),
+        stock="P03,-",
+        players=3,
+        start=1,
+    )
+    assert state.phase() == "building" and state.current_player() == 1  # 27 placed: seat 1
+    state.apply_move("P03@c1")
+    assert state.phase() == "strolling" and state.table.city_complete()
+    assert not state.is_chance_node()  # both decks are empty: no refill
+    assert state.current_player() == 1 and moves(state) == ["nw", "ne"]
