@@ -61,6 +61,8 @@ class AlphaBetaAgent(Agent):
         self._table: dict[tuple[str, tuple[int, ...]], tuple[int, int, float, int]] = {}
         self._history_score: dict[int, int] = {}
         self._deadline = 0.0
+        self._root_values: dict[int, float] = {}
+        """The value of each root move in the last iteration (for ordering the next)."""
         self._evaluate: Callable[[State, int], float] | None = None
 
     def describe(self) -> str:
@@ -76,6 +78,7 @@ class AlphaBetaAgent(Agent):
         self._history_score.clear()
 
     def step(self, state: State) -> int:
+        started = time.perf_counter()
         info = state.get_game().info()
         if info.num_players != 2 or info.chance or info.hidden_information:
             raise InvalidOptionError(
@@ -86,19 +89,18 @@ class AlphaBetaAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         self._evaluate = evaluator_for(state.get_game())
-        self._deadline = (
-            float("inf") if self.time_limit is None else time.perf_counter() + self.time_limit
-        )
+        self._deadline = float("inf") if self.time_limit is None else started + self.time_limit
         self.nodes = 0
         if len(self._table) > 2_000_000:
             self._table.clear()
         best = self.rng.choice(legal)
+        self._root_values = {}
         for depth in range(1, self.max_depth + 1):
-            try:
-                value, action = self._root(state, legal, depth)
-            except _OutOfTimeError:
+            value, action, complete = self._root(state, legal, depth)
+            if action is not None:
+                best = action
+            if not complete:
                 break
-            best = action
             self.last_depth = depth
             if abs(value) >= _WIN - self.max_depth:
                 break
@@ -106,19 +108,34 @@ class AlphaBetaAgent(Agent):
 
     # ----- negamax ------------------------------------------------------------
 
-    def _root(self, state: State, legal: list[int], depth: int) -> tuple[float, int]:
+    def _root(self, state: State, legal: list[int], depth: int) -> tuple[float, int | None, bool]:
+        """One iteration at the root: its value, best action and whether it finished.
+
+        The last iteration's best move is searched first, so when time runs out
+        part-way a move found better than it (at this depth) is kept; ``None`` when
+        not even the first move was searched. The other moves are ordered by their
+        values in the last iteration."""
         mover = state.current_player()
         alpha, beta = -float("inf"), float("inf")
         ordered = self._ordered(state, legal)
-        best_action = ordered[0]
+        values = self._root_values
+        if values:
+            first = ordered[0]
+            ordered = [first, *sorted(ordered[1:], key=lambda a: -values.get(a, -_WIN))]
+        best_action: int | None = None
         for action in ordered:
             child = state.clone()
             child.apply_action(action)
-            value = self._child_value(child, mover, depth - 1, alpha, beta, 1)
-            if value > alpha:
+            try:
+                value = self._child_value(child, mover, depth - 1, alpha, beta, 1)
+            except _OutOfTimeError:
+                return alpha, best_action, False
+            values[action] = value
+            if value > alpha or best_action is None:
                 alpha, best_action = value, action
+        assert best_action is not None
         self._store(state, legal, depth, alpha, _EXACT, best_action)
-        return alpha, best_action
+        return alpha, best_action, True
 
     def _child_value(
         self, child: State, mover: int, depth: int, alpha: float, beta: float, ply: int
@@ -134,7 +151,7 @@ class AlphaBetaAgent(Agent):
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of a non-terminal ``state`` for the seat to move in it."""
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
+        if self.nodes & 7 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfTimeError
         mover = state.current_player()
         if depth <= 0:
