@@ -49,7 +49,8 @@ TWO_PLAYER_PERFECT_INFORMATION_LEVELS: Mapping[str, str] = {
 
 
 @functools.cache
-def _game_levels(game_name: str) -> Mapping[str, str]:
+def game_levels(game_name: str) -> Mapping[str, str]:
+    """The levels a game replaces (``LEVELS`` in its ``evaluate`` module), maybe none."""
     spec = get_spec(game_name)
     package = spec.game_class.__module__.rpartition(".")[0]
     try:
@@ -67,7 +68,7 @@ def level_player(level: str, game: Game) -> str:
     hidden information, :data:`TWO_PLAYER_PERFECT_INFORMATION_LEVELS`; then
     :data:`DEFAULT_LEVELS`.
     """
-    own = _game_levels(game.name)
+    own = game_levels(game.name)
     if level in own:
         return own[level]
     info = game.info()
