@@ -2,26 +2,97 @@
 
 Each stroll is a puzzle for its walker alone: the city is fixed, and more
 points never hurt. So :func:`best_stroll` searches a walker's choices for the
-most points it can still reach; in the strolling phase that decides the game
-(every walker at its best), and while building it compares what each seat
-could reach in the city as it stands (empty cells have no icons). It reads the
-whole state, departure cards included: searching players pass it
-determinisations (:meth:`CityOfStairsState.resample_hidden`), never the real
-state with other seats' cards.
+most points it can still reach (a fast walker of its own, tested against
+:func:`stairgames.games.city_of_stairs.rules.walk`).
+
+- **Strolling** (the city is complete): every walker's best reachable score;
+  the value grows strictly with this seat's own score, so a player that
+  maximises it strolls exactly at its best.
+- **Building**: the city is completed at random a few times (the cards left,
+  within the row caps), and the value compares this seat's best stroll from its
+  own departure card with the others' best strolls.
+
+The value never reads what ``seat`` may not know: another seat's departure
+card counts only while it is public (its stroll has begun); before that the
+others' strolls are averaged over the departure cards ``seat`` has not seen.
+The random completions are drawn from the public city alone (seeded by it), so
+the value of a state depends only on what ``seat`` can observe.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
+import random
+from collections.abc import Mapping
 from typing import Final
 
 from stairgames.core.game import State
 from stairgames.games.city_of_stairs import rules
-from stairgames.games.city_of_stairs.cards import CardSet
+from stairgames.games.city_of_stairs.cards import TURN, UP_LEFT, UP_RIGHT, CardSet
 
 SEARCH_BUDGET: Final = 256
-"""Most stroll replays one :func:`best_stroll` may try (choice trees are tiny in practice)."""
-SCALE: Final = 8.0
-"""Points of lead worth a value of 1 while the city is being built."""
+"""Most stroll replays :func:`best_stroll_by_replay` may try."""
+COMPLETIONS: Final = 6
+"""Random completions of the city averaged while it is being built."""
+SCALE: Final = 4.0
+"""Points of lead worth a log-odds of 1 (the value is ``tanh(lead / SCALE)``)."""
+
+LEVELS: Mapping[str, str] = {
+    "easy": "greedy:noise=0.5",
+    "medium": "greedy:noise=0.15",
+    "hard": "greedy",
+    "expert": "mcts:time=1.8,cutoff=1",
+}
+"""City of Stairs levels (``docs/agents.md`` has the arena figures)."""
+
+_LEFT: Final = 1
+_RIGHT: Final = 0
+_MOVES: Final = {UP_LEFT: 0, UP_RIGHT: 1, TURN: 2, rules.ON: 3}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Tables:
+    """A card set flattened for fast walking: per card and colour, what entering does."""
+
+    icons: tuple[int, ...]
+    """Each city card's experience icon as a bit (0 for none)."""
+    points: dict[str, dict[int, int]]
+    """Per colour, the points of each icon bit."""
+    options: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]
+    """Per colour and card, the movement options entering from the right (0) and left (1)."""
+    lighthouse: int
+
+
+_TABLES: dict[int, tuple[CardSet, _Tables]] = {}
+
+
+def _tables(cards: CardSet) -> _Tables:
+    """The flattened tables of a card set (built once per set)."""
+    found = _TABLES.get(id(cards))
+    if found is not None and found[0] is cards:
+        return found[1]
+    bits = {icon: 1 << i for i, icon in enumerate(cards.icons)}
+    icons = tuple(bits[c.experience] if c.experience is not None else 0 for c in cards.cards)
+    colours = cards.colours()
+    points = {
+        colour: {bit: rules.diary_points(cards, colour, icon) for icon, bit in bits.items()}
+        for colour in colours
+    }
+    options = {
+        colour: tuple(
+            (
+                rules.movement_options(card, rules.RIGHT, colour),
+                rules.movement_options(card, rules.LEFT, colour),
+            )
+            for card in cards.cards
+        )
+        for colour in colours
+    }
+    tables = _Tables(icons, points, options, cards.lighthouse_points)
+    _TABLES[id(cards)] = (cards, tables)
+    return tables
 
 
 def best_stroll(
@@ -30,10 +101,137 @@ def best_stroll(
     departure: int,
     colour: str,
     choices: tuple[str, ...] = (),
+) -> int:
+    """The most points a walker can reach, following ``choices`` first, then at its best.
+
+    Empty cells (a city still being built) have no icons. The same walk as
+    :func:`rules.walk` (C4-C6), searched depth first from each choice point
+    instead of replayed from the start.
+    """
+    tables = _tables(cards)
+    walker = _Walker(tables, city, tables.points[colour], tables.options[colour], choices)
+    return walker.seaside(departure)
+
+
+class _Walker:
+    """Depth-first search over one walker's choices."""
+
+    __slots__ = ("choices", "city", "icons", "lighthouse", "options", "points")
+
+    def __init__(
+        self,
+        tables: _Tables,
+        city: tuple[int | None, ...],
+        points: dict[int, int],
+        options: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
+        choices: tuple[str, ...],
+    ) -> None:
+        self.city = city
+        self.icons = tables.icons
+        self.points = points
+        self.options = options
+        self.lighthouse = tables.lighthouse
+        self.choices = choices
+
+    def seaside(self, departure: int) -> int:
+        first: tuple[str, ...] = (self.choices[0],) if self.choices else (UP_LEFT, UP_RIGHT)
+        best = 0
+        for choice in first:
+            direction = -1 if choice == UP_LEFT else 1
+            column = (departure - 1 + direction) % rules.COLUMNS
+            best = max(best, self.go(0, column, direction, 0, 0, 0, 0, 1))
+        return best
+
+    def go(
+        self,
+        row: int,
+        column: int,
+        direction: int,
+        entered: int,
+        diary: int,
+        count: int,
+        points: int,
+        used: int,
+    ) -> int:
+        """Walk on from entering (row, column) moving ``direction``; the best points."""
+        city = self.city
+        while True:
+            if row == rules.ROWS:
+                return points + self.lighthouse
+            side = _RIGHT if direction < 0 else _LEFT
+            bit = 1 << (2 * column + side)
+            if entered & bit:
+                return points
+            entered |= bit
+            card = city[row * rules.COLUMNS + column]
+            if card is None:
+                column = (column + direction) % rules.COLUMNS
+                continue
+            icon = self.icons[card]
+            if icon and not diary & icon:
+                diary |= icon
+                count += 1
+                points += self.points[icon]
+                if count >= rules.DIARY_LIMIT:
+                    return points
+            options = self.options[card][side]
+            if not options:
+                column = (column + direction) % rules.COLUMNS
+                continue
+            if len(options) > 1:
+                if used < len(self.choices):
+                    options = (self.choices[used],)
+                    used += 1
+                else:
+                    return max(
+                        self.resolve(o, row, column, direction, entered, diary, count, points, used)
+                        for o in options
+                    )
+            return self.resolve(
+                options[0], row, column, direction, entered, diary, count, points, used
+            )
+
+    def resolve(
+        self,
+        effect: str,
+        row: int,
+        column: int,
+        direction: int,
+        entered: int,
+        diary: int,
+        count: int,
+        points: int,
+        used: int,
+    ) -> int:
+        """Apply a movement effect on the card at (row, column), then walk on."""
+        if effect in (UP_LEFT, UP_RIGHT):
+            direction = -1 if effect == UP_LEFT else 1
+            row += 1
+            entered = 0
+        elif effect == TURN:
+            direction = -direction
+        return self.go(
+            row,
+            (column + direction) % rules.COLUMNS,
+            direction,
+            entered,
+            diary,
+            count,
+            points,
+            used,
+        )
+
+
+def best_stroll_by_replay(
+    cards: CardSet,
+    city: tuple[int | None, ...],
+    departure: int,
+    colour: str,
+    choices: tuple[str, ...] = (),
     *,
     budget: int = SEARCH_BUDGET,
 ) -> int:
-    """The most points a walker can reach from ``choices`` on (a depth-first search)."""
+    """:func:`best_stroll` by replaying :func:`rules.walk` (slow; the reference in tests)."""
     best = 0
     stack = [choices]
     tried = 0
@@ -48,38 +246,155 @@ def best_stroll(
     return best
 
 
-def reachable_points(state: State) -> tuple[int, ...]:
-    """Each seat's best reachable score: its own stroll so far, continued at its best."""
+# ----- what a seat expects of each walker ------------------------------------------------
+
+
+def _hidden_from(state: State, seat: int) -> frozenset[int]:
+    """Seats whose departure card ``seat`` may not see (C8)."""
+    from stairgames.games.city_of_stairs.game import CityOfStairsState
+
+    assert isinstance(state, CityOfStairsState)
+    visible = state.visible_departures(seat)
+    return frozenset(s for s in range(state.table.players) if s not in visible)
+
+
+def _unseen_departures(state: State, seat: int, hidden: frozenset[int]) -> tuple[int, ...]:
+    """The departure cards ``seat`` has not seen (where each hidden card may be)."""
     from stairgames.games.city_of_stairs.game import CityOfStairsState
 
     assert isinstance(state, CityOfStairsState)
     table = state.table
-    points = []
-    for seat in range(table.players):
-        departure = table.departures[seat]
-        if departure is None:
-            points.append(0)
-            continue
-        points.append(
-            best_stroll(
-                state.cards, table.city, departure, table.colours[seat], table.strolls[seat]
-            )
+    seen = {table.departures[s] for s in range(table.players) if s not in hidden}
+    return tuple(d for d in state.cards.departures if d not in seen)
+
+
+def expected_points(
+    cards: CardSet,
+    city: tuple[int | None, ...],
+    table: rules.Table,
+    hidden: frozenset[int],
+    unseen: tuple[int, ...],
+) -> tuple[float, ...]:
+    """Each seat's best reachable points in ``city``: averaged over ``unseen`` for hidden seats."""
+    result = []
+    for walker in range(table.players):
+        colour = table.colours[walker]
+        strolled = table.strolls[walker]
+        if walker in hidden:
+            total = sum(best_stroll(cards, city, d, colour, strolled) for d in unseen)
+            result.append(total / len(unseen))
+        else:
+            departure = table.departures[walker]
+            assert departure is not None
+            result.append(float(best_stroll(cards, city, departure, colour, strolled)))
+    return tuple(result)
+
+
+def random_completions(
+    cards: CardSet, city: tuple[int | None, ...], count: int = COMPLETIONS
+) -> list[tuple[int | None, ...]]:
+    """``count`` complete cities: the cards not in ``city`` on its empty cells at random.
+
+    Each row gets exactly its missing stairs (the row caps add up to the cards
+    left), the rest on its other empty cells. Seeded by the city, so the same
+    city always gives the same completions.
+    """
+    if all(card is not None for card in city):
+        return [city]
+    rng = random.Random(hash(tuple(-1 if c is None else c for c in city)))
+    used = {c for c in city if c is not None}
+    left = [card.index for card in cards.cards if card.index not in used]
+    stairs_left = [c for c in left if cards.cards[c].stairs]
+    plain_left = [c for c in left if not cards.cards[c].stairs]
+    rows_empty = []
+    for row in range(rules.ROWS):
+        cells = [rules.cell_index(col, row) for col in range(rules.COLUMNS)]
+        empty = [cell for cell in cells if city[cell] is None]
+        stairs_here = sum(
+            1 for cell in cells if city[cell] is not None and cards.cards[city[cell] or 0].stairs
         )
-    return tuple(points)
+        rows_empty.append((empty, rules.STAIRS_PER_ROW - stairs_here))
+    result = []
+    for _ in range(count):
+        filled = list(city)
+        stairs = rng.sample(stairs_left, len(stairs_left))
+        plain = rng.sample(plain_left, len(plain_left))
+        for empty, missing in rows_empty:
+            order = rng.sample(empty, len(empty))
+            for cell in order[:missing]:
+                filled[cell] = stairs.pop()
+            for cell in order[missing:]:
+                filled[cell] = plain.pop()
+        result.append(tuple(filled))
+    return result
+
+
+@functools.lru_cache(maxsize=4096)
+def _building_points(
+    cards_id: int,
+    city: tuple[int | None, ...],
+    table: rules.Table,
+    hidden: frozenset[int],
+    unseen: tuple[int, ...],
+) -> tuple[float, ...]:
+    """Each seat's expected best points over random completions of ``city`` (cached)."""
+    cards = _TABLES[cards_id][0]
+    completions = random_completions(cards, city)
+    sums = [0.0] * table.players
+    for complete in completions:
+        for walker, points in enumerate(expected_points(cards, complete, table, hidden, unseen)):
+            sums[walker] += points
+    return tuple(total / len(completions) for total in sums)
+
+
+def reachable_points(state: State, seat: int) -> tuple[float, ...]:
+    """What ``seat`` expects each seat to score at best, from what ``seat`` may know.
+
+    Once the city is complete: each walker's best from its stroll so far (hidden
+    departure cards averaged over the unseen ones). While building: the same
+    over random completions of the city.
+    """
+    from stairgames.games.city_of_stairs.game import CityOfStairsState
+
+    assert isinstance(state, CityOfStairsState)
+    table = state.table
+    hidden = _hidden_from(state, seat)
+    unseen = _unseen_departures(state, seat, hidden)
+    # the table as the seat knows it: hidden departures blanked (they are never read)
+    known = dataclasses.replace(
+        table,
+        departures=tuple(None if s in hidden else d for s, d in enumerate(table.departures)),
+        stock=(None, None),
+        city=(),
+    )
+    _tables(state.cards)
+    if table.city_complete():
+        return expected_points(state.cards, table.city, known, hidden, unseen)
+    return _building_points(id(state.cards), table.city, known, hidden, unseen)
 
 
 def evaluate(state: State, seat: int) -> float:
-    """In [-1, 1]: the result with every walker at its best once the city is built; before,
-    this seat's best reachable score against the best of the others, scaled."""
+    """In [-1, 1]: ``tanh`` of this seat's expected best points minus the best of the others'.
+
+    At the end, the result (1 for a win or a shared win, -1 for a loss).
+    """
     if state.is_terminal():
         return 2.0 * state.returns()[seat] - 1.0
     from stairgames.games.city_of_stairs.game import CityOfStairsState
 
     assert isinstance(state, CityOfStairsState)
-    if any(d is None for d in state.table.departures):
+    if state.table.departures[seat] is None:
         return 0.0
-    points = reachable_points(state)
-    if state.table.city_complete():
-        return 1.0 if seat in rules.winners(points) else -1.0
+    points = reachable_points(state, seat)
     others = max(p for s, p in enumerate(points) if s != seat)
-    return max(-1.0, min(1.0, (points[seat] - others) / SCALE))
+    return math.tanh((points[seat] - others) / SCALE)
+
+
+__all__ = [
+    "LEVELS",
+    "best_stroll",
+    "best_stroll_by_replay",
+    "evaluate",
+    "random_completions",
+    "reachable_points",
+]
