@@ -126,6 +126,7 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
     mine, theirs = returns[ours_seat], returns[1 - ours_seat]
     return {
         "score": 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0,
+        "ours_first": ours_first,
         "ours_time": ours_time,
         "ours_moves": ours_moves,
         "ours_iterations": ours_iterations,
@@ -177,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             "openspiel_iterations_per_second": sum(r["theirs_iterations"] for r in results)
             / max(1e-9, sum(r["theirs_time"] for r in results)),
         }
+        for first, label in ((True, "first"), (False, "second")):
+            seated = [r["score"] for r in results if r["ours_first"] == first]
+            row[f"ours_win_rate_{label}"] = sum(seated) / max(1, len(seated))
         rows.append(row)
         print(
             f"{name}: ours ({args.ours}) wins {row['ours_win_rate']:.1%} "
@@ -184,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['games']} at {args.time} s/move; s/move ours {row['ours_seconds_per_move']:.3f} "
             f"OpenSpiel {row['openspiel_seconds_per_move']:.3f}; iterations/s ours "
             f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
-            f"{row['openspiel_iterations_per_second']:.0f}",
+            f"{row['openspiel_iterations_per_second']:.0f}; ours first / second "
+            f"{row['ours_win_rate_first']:.1%} / {row['ours_win_rate_second']:.1%}",
             flush=True,
         )
     if args.out:
