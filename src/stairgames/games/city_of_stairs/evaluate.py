@@ -46,7 +46,7 @@ LEVELS: Mapping[str, str] = {
     "easy": "greedy:noise=0.5",
     "medium": "greedy:noise=0.15",
     "hard": "greedy",
-    "expert": "mcts:time=1.8,cutoff=1",
+    "expert": "mcts:time=1.8,cutoff=1,c=0.1",
 }
 """City of Stairs levels (``docs/agents.md`` has the arena figures)."""
 
