@@ -15,7 +15,7 @@ import stairgames
 from stairgames.agents import make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.games.ishigaki_race import rules
-from stairgames.games.ishigaki_race.evaluate import LEVELS, evaluate, height_lead
+from stairgames.games.ishigaki_race.evaluate import LEVELS, chance_of_winning, evaluate, height_lead
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.rules import Board, Race, initial_race
 from stairgames.games.ishigaki_race.solve import policy_values, solve, turn_starts
@@ -86,13 +86,60 @@ def test_noise_is_checked():
         solve(PLAIN, 3)
 
 
-def test_evaluation_is_the_exact_chance_with_two_players_and_heights_with_more():
+def test_evaluation_is_the_exact_chance_with_two_players():
     state = stairgames.load("ishigaki_race", first_player=0).new_initial_state()
     assert evaluate(state, 0) == pytest.approx(2 * 0.5210114 - 1, abs=1e-6)
+
+
+def test_with_more_players_chances_before_the_goal_come_from_the_pairs():
+    three = Race((2, 0, 0), turn=1)  # red is 2 up; blue, then yellow, then red to play
+    solved = solve(PLAIN, 2)
+    blue_yellow = solved.value(Race((0, 0), turn=0))
+    blue_red = solved.value(Race((0, 2), turn=0))
+    yellow_red = solved.value(Race((0, 2), turn=0))
+    strength = [
+        blue_red[1] * yellow_red[1],
+        blue_yellow[0] * blue_red[0],
+        blue_yellow[1] * yellow_red[0],
+    ]
+    expected = [x / sum(strength) for x in strength]
+    assert chance_of_winning(PLAIN, three) == pytest.approx(expected)
+    assert expected[0] > expected[1] > expected[2]
+
+
+def test_with_more_players_the_goal_round_is_searched_exactly():
+    """Red is on the goal; blue (18) plays its last turn, then yellow (0) cannot reach it."""
+    race = Race((20, 18, 0), phase=rules.Phase.GOAL, turn=1, arrived=(0,))
+    chances = chance_of_winning(PLAIN, race)
+    assert chances[2] == 0.0
+    assert sum(chances) == pytest.approx(1.0)
+    # the turn equation by hand: each first die, blue takes the better of stop and roll
+    expected_blue = 0.0
+    for die in rules.DIE_FACES:
+        seen = rules.roll_die(PLAIN, race, die)
+        stop = chance_of_winning(PLAIN, rules.decide(PLAIN, seen, False))[1]
+        rolling = rules.decide(PLAIN, seen, True)
+        roll = sum(
+            chance_of_winning(PLAIN, rules.roll_die(PLAIN, rolling, e))[1] for e in rules.DIE_FACES
+        )
+        expected_blue += max(stop, roll / 6) / 6
+    assert chances[1] == pytest.approx(expected_blue)
+    assert (
+        0.3 < chances[1] < 0.6
+    )  # blue reaches the goal with 4-6 (or a rising pair), then rolls off
+
+
+def test_with_more_players_the_evaluation_prefers_the_ninja_ahead():
     three = stairgames.load("ishigaki_race", players=3, first_player=0).new_initial_state()
     three.apply_action(4)
     three.apply_action(0)  # stop: red climbs 2
-    assert evaluate(three, 0) == height_lead(three, 0) == pytest.approx(2 / 20)
+    assert height_lead(three, 0) == pytest.approx(2 / 20)
+    assert evaluate(three, 0) > evaluate(three, 1) > evaluate(three, 2)  # blue moves before yellow
+
+
+def test_a_race_the_solved_game_does_not_hold_falls_back_on_the_height_lead():
+    by_hand = Race((25, 3), turn=0)  # above the goal: no game reaches it
+    assert chance_of_winning(PLAIN, by_hand) == pytest.approx((1.0, 0.0))
 
 
 def test_greedy_plays_the_perfect_decision():

@@ -1,23 +1,28 @@
 """How good an Ishigaki Race position is, for computer players, and the levels.
 
-With two players the value is exact: ``2·P(win) − 1`` under perfect play, from the
-game solved by value iteration (:mod:`stairgames.games.ishigaki_race.solve`, about a
-second once per board and process). So the ``greedy`` player, which tries ``stop``
-and ``roll`` and averages the dice, plays perfectly. With three or four players,
-and for a position not reachable from the start, the value is a heuristic: how
-far ``seat`` stands above (or below) the best of the others, over the height of
-the wall.
+The value of a position for a seat is ``2·P(win) − 1``. With two players P is exact:
+perfect play, from the game solved by value iteration
+(:mod:`stairgames.games.ishigaki_race.solve`, about a second once per board and
+process), so the ``greedy`` player, which tries ``stop`` and ``roll`` and averages
+the dice, plays perfectly. With three or four players P is exact from the goal
+round on and estimated from the two-player solution before
+(:func:`chance_of_winning`).
 
-The levels (:data:`LEVELS`) are the perfect (or heuristic) player with some of
-its decisions taken at random: the exact winning chances of each against the one
-below are in ``docs/rules/ishigaki_race.md`` ("Perfect play").
+The levels (:data:`LEVELS`) are that player with a share of its decisions taken at
+random: the exact winning chances of each against the one below are in
+``docs/rules/ishigaki_race.md`` ("Perfect play").
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import itertools
 from typing import Final
 
 from stairgames.core.game import State
+from stairgames.games.ishigaki_race import rules
+from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.games.ishigaki_race.solve import MAX_SOLVED_PLAYERS, solve
 
 LEVELS: Final = {
@@ -32,25 +37,117 @@ level searches."""
 
 
 def evaluate(state: State, seat: int) -> float:
-    """In [-1, 1] from ``seat``'s side: the result once the game is over (1 for the winner,
-    -1 for the others); before, ``2·P(win) − 1`` under perfect play with two players,
-    else the height heuristic."""
+    """In [-1, 1] from ``seat``'s side: ``2·P(win) − 1``, with P exact under perfect play
+    for two players and estimated for three and four (:func:`chance_of_winning`)."""
     from stairgames.games.ishigaki_race.game import IshigakiRaceState
 
     assert isinstance(state, IshigakiRaceState)
-    if state.is_terminal():
-        return 1.0 if state.race.winner == seat else -1.0
-    if state.race.players <= MAX_SOLVED_PLAYERS:
-        try:
-            return 2.0 * solve(state.board, state.race.players).value(state.race)[seat] - 1.0
-        except KeyError:
-            pass
-    return height_lead(state, seat)
+    return 2.0 * chance_of_winning(state.board, state.race)[seat] - 1.0
+
+
+@functools.lru_cache(maxsize=200_000)
+def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
+    """Each seat's chance of winning from ``race``.
+
+    - Over: 1 for the winner. Two players: perfect play, from the solved game.
+    - Three or four players, once a ninja is on the goal (the goal round, a roll-off):
+      exact, searching every die to the end with each seat maximising its own chance
+      (a tied roll-off repeated more than :data:`ROLLOFF_REPEATS` times is shared); the
+      search forgets what no longer matters in a roll-off (:func:`_canonical`), so it
+      takes well under a second.
+    - Three or four players before that: each pair of ninjas is treated as a
+      two-player race from the same heights, in the same turn order, valued by perfect
+      play; a seat's strength is the product of its chances against each other seat,
+      and the chances are the strengths' shares.
+    - A race that no game reaches (built by hand): the height lead.
+    """
+    players = race.players
+    if race.phase == Phase.OVER:
+        return tuple(1.0 if seat == race.winner else 0.0 for seat in range(players))
+    try:
+        if players <= MAX_SOLVED_PLAYERS:
+            return solve(board, players).value(race)
+        if race.phase in (Phase.GOAL, Phase.ROLLOFF):
+            return _to_the_end(board, _canonical(race), ROLLOFF_REPEATS)
+        if race.phase == Phase.RACE:
+            return _pairwise(board, race)
+    except KeyError:
+        pass
+    return _height_shares(board, race)
+
+
+ROLLOFF_REPEATS: Final = 2
+"""Tied roll-offs searched before the rest is counted as an equal share (two ties in a
+row have a chance of a few per cent, and sharing them evenly changes few decisions)."""
+
+
+@functools.lru_cache(maxsize=200_000)
+def _to_the_end(board: Board, race: Race, repeats: int) -> tuple[float, ...]:
+    """Exact chances from the goal round or a roll-off on, every seat maximising its own."""
+    if race.phase == Phase.OVER:
+        return tuple(1.0 if seat == race.winner else 0.0 for seat in range(race.players))
+    if race.phase == Phase.ROLLOFF and not race.scores and repeats < 0:
+        share = 1.0 / len(race.rollers)
+        return tuple(share if seat in race.rollers else 0.0 for seat in range(race.players))
+    if race.first_die and not race.rolling:
+        stop = _next(board, race, rules.decide(board, race, False), repeats)
+        roll = _next(board, race, rules.decide(board, race, True), repeats)
+        return roll if roll[race.turn] > stop[race.turn] else stop
+    outcomes = [
+        _next(board, race, rules.roll_die(board, race, face), repeats) for face in rules.DIE_FACES
+    ]
+    return tuple(sum(column) / len(outcomes) for column in zip(*outcomes, strict=True))
+
+
+def _next(board: Board, before: Race, after: Race, repeats: int) -> tuple[float, ...]:
+    restarted = before.phase == Phase.ROLLOFF and after.phase == Phase.ROLLOFF
+    restarted = restarted and bool(before.scores or before.first_die) and not after.scores
+    return _to_the_end(board, _canonical(after), repeats - 1 if restarted else repeats)
+
+
+def _canonical(race: Race) -> Race:
+    """A roll-off with everything that no longer matters forgotten, so searches are
+    shared: the heights, and every score below the best so far (marked -1)."""
+    if race.phase != Phase.ROLLOFF:
+        return race
+    best = max(race.scores, default=0)
+    scores = tuple(score if score == best else -1 for score in race.scores)
+    return dataclasses.replace(race, heights=(0,) * race.players, scores=scores)
+
+
+def _pairwise(board: Board, race: Race) -> tuple[float, ...]:
+    """Before anyone reaches the goal: shares of the products of pairwise chances."""
+    solution = solve(board, 2)
+    players = race.players
+    order = [(race.turn + k) % players for k in range(players)]
+    strength = [1.0] * players
+    for first, second in itertools.combinations(order, 2):
+        mover = race.turn == first
+        pair = Race(
+            (race.heights[first], race.heights[second]),
+            turn=0,
+            first_die=race.first_die if mover else 0,
+            rolling=race.rolling if mover else False,
+        )
+        chances = solution.value(pair)
+        strength[first] *= chances[0]
+        strength[second] *= chances[1]
+    total = sum(strength)
+    return tuple(s / total for s in strength)
+
+
+def _height_shares(board: Board, race: Race) -> tuple[float, ...]:
+    """The fallback: each seat's height lead over the best other, mapped into chances."""
+    leads = []
+    for seat, height in enumerate(race.heights):
+        others = max(h for s, h in enumerate(race.heights) if s != seat)
+        leads.append(max(-1.0, min(1.0, (height - others) / board.goal)))
+    return tuple((1.0 + lead) / 2.0 for lead in leads)
 
 
 def height_lead(state: State, seat: int) -> float:
     """How far ``seat`` stands above (or below) the best of the others, over the goal's
-    height: the heuristic for three and four players."""
+    height: the evaluation before perfect play was used, kept for comparisons."""
     from stairgames.games.ishigaki_race.game import IshigakiRaceState
 
     assert isinstance(state, IshigakiRaceState)
