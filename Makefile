@@ -24,7 +24,7 @@ $(DEV_STAMP): pyproject.toml
 	touch $(PLAY_STAMP) $(DEV_STAMP)
 
 play: $(PLAY_STAMP)
-	$(BIN)/stairgames play stairs --light human --dark random
+	$(BIN)/stairgames play stairs --light human --dark medium
 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
