@@ -388,3 +388,122 @@ def test_mcts_chooses_the_same_with_and_without_the_fast_playout():
     fast = MctsAgent(seat, seed=5, time_limit=None, iterations=150)
     slow = MctsAgent(seat, seed=5, time_limit=None, iterations=150, fast=False)
     assert fast.step(state.clone()) == slow.step(state.clone())
+
+
+# ----- mcts settings: rave (all moves as first) and implicit minimax backups -----
+
+
+def test_stairs_fast_playout_records_the_moves_it_plays():
+    """With ``record`` the playout lists (seat, action); replayed through the protocol they
+    are legal at every step, reach the end, and give the same returns and the same draws."""
+    from stairgames.games.stairs.evaluate import playout
+
+    game = stairgames.load("stairs")
+    walk = random.Random(6)
+    for seed in range(20):
+        state = game.new_initial_state()
+        for _ in range(walk.randrange(0, 30)):
+            if state.is_terminal():
+                break
+            state.apply_action(walk.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        recorded: list[tuple[int, int]] = []
+        plain_rng, recording_rng = random.Random(seed), random.Random(seed)
+        returns = playout(state, recording_rng, recorded)
+        assert returns == playout(state, plain_rng)
+        assert recording_rng.random() == plain_rng.random()
+        replay = state.clone()
+        for seat, action in recorded:
+            assert replay.current_player() == seat
+            assert replay.is_legal(action)
+            replay.apply_action(action)
+        assert replay.is_terminal() and replay.returns() == returns
+
+
+@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4", "rave=50,implicit=0.3"])
+@pytest.mark.parametrize(("name", "options"), GAMES_AND_OPTIONS)
+def test_mcts_with_rave_or_implicit_completes_every_game(name, options, setting):
+    game = stairgames.load(name, **options)
+    players = [
+        make_agent(f"mcts:iterations=8,{setting}", s, seed=s + 1) for s in range(game.num_players())
+    ]
+    assert play_out(game, players, seed=3).is_terminal()
+
+
+@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4"])
+def test_mcts_with_rave_or_implicit_is_repeatable(setting):
+    game = stairgames.load("stairs")
+    runs = [
+        play_out(
+            game,
+            [make_agent(f"mcts:iterations=30,{setting}", s, seed=9 + s) for s in (0, 1)],
+            5,
+            max_moves=20,
+        ).history()
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("setting", [{"rave": 100.0}, {"implicit": 0.4}])
+@pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
+def test_mcts_with_rave_or_implicit_finds_the_forced_win(position, wins, setting):
+    state = stairgames.load("stairs").state_from_position(position)
+    for seed in range(2):
+        agent = MctsAgent(
+            state.current_player(), seed=seed, time_limit=None, iterations=3000, **setting
+        )
+        assert state.action_to_string(agent.step(state.clone())) in wins
+
+
+def test_rave_keeps_all_moves_as_first_statistics_of_the_later_moves():
+    """Every action the root's mover played in an iteration counts once for that iteration."""
+    from stairgames.agents.mcts import _Node, _Search
+
+    state = stairgames.load("stairs").new_initial_state()
+    agent = MctsAgent(0, seed=3, time_limit=None, iterations=50, rave=100.0)
+    root = _Node(2)
+    search = _Search(agent, state.get_game(), root)
+    for _ in range(50):
+        search.iterate(state.clone())
+    assert root.visits == 50
+    counts = {action: entry[0] for action, entry in root.amaf.items()}
+    assert max(counts.values()) <= 50
+    for action, child in root.children.items():
+        assert counts[action] >= child.visits  # played first, so also played at all
+    assert len(counts) > len(root.children)  # later moves of the mover count too
+    assert all(0.0 <= entry[1] <= entry[0] for entry in root.amaf.values())
+
+
+def test_implicit_backups_keep_the_minimax_of_the_evaluations():
+    from stairgames.agents.mcts import _Node, _Search
+
+    state = stairgames.load("stairs").new_initial_state()
+    agent = MctsAgent(0, seed=4, time_limit=None, iterations=200, implicit=0.4)
+    root = _Node(2)
+    search = _Search(agent, state.get_game(), root)
+    for _ in range(200):
+        search.iterate(state.clone())
+
+    def check(node: _Node) -> None:
+        known = [c.implicit for c in node.children.values() if c.implicit is not None]
+        if node.solved is not None:
+            assert node.implicit == node.solved
+        elif known:
+            assert node.implicit == max(known, key=lambda v: v[node.player])
+        for child in node.children.values():
+            assert child.implicit is not None and all(0.0 <= v <= 1.0 for v in child.implicit)
+            check(child)
+
+    check(root)
+    assert root.implicit is not None
+
+
+def test_rave_and_implicit_settings_are_parsed_and_described():
+    agent = make_agent("mcts:iterations=10,rave=300,implicit=0.25", 0)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.rave, agent.implicit) == (300.0, 0.25)
+    assert make_agent(agent.describe(), 0).describe() == agent.describe()
+    with pytest.raises(InvalidOptionError, match="rave"):
+        make_agent("mcts:rave=-1", 0)

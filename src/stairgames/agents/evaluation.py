@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import random
 from collections.abc import Callable
-from typing import cast
+from typing import Protocol, cast
 
 from stairgames.core.game import Game, State
 from stairgames.core.registry import Evaluator, get_spec
@@ -69,6 +70,23 @@ def find_playout(game_name: str) -> Playout | None:
         return None
     found = getattr(module, "playout", None)
     return cast(Playout, found) if callable(found) else None
+
+
+class RecordingPlayout(Protocol):
+    """A game's own playout that can also list the (seat, action) pairs it plays."""
+
+    def __call__(
+        self, state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
+    ) -> list[float]: ...
+
+
+@functools.cache
+def find_recording_playout(game_name: str) -> RecordingPlayout | None:
+    """The game's own playout when it takes a ``record`` list (for all-moves-as-first)."""
+    found = find_playout(game_name)
+    if found is None or "record" not in inspect.signature(found).parameters:
+        return None
+    return cast(RecordingPlayout, found)
 
 
 def evaluator_for(game: Game) -> Evaluator:

@@ -37,7 +37,20 @@ Settings (``mcts:time=0.5,c=1.0``):
   ``playout`` function where its ``evaluate`` module has one (the same random
   games, faster; Stairs has one), ``0`` through the protocol;
 - ``prior``: each new node starts as if visited this many times at the value
-  the game's evaluation gives it (heuristic initialisation; default 0: off).
+  the game's evaluation gives it (heuristic initialisation; default 0: off);
+- ``rave``: the RAVE equivalence parameter K (default 0: off). Each node also
+  keeps all-moves-as-first (AMAF) statistics: for every action its mover
+  played anywhere later in an iteration (in the tree or the playout), the
+  result of that iteration. Selection blends a child's mean with the AMAF mean
+  of its action, the AMAF share being ``sqrt(K / (3 n + K))`` after ``n``
+  visits of the child, and untried actions are tried in the order of their
+  AMAF means (unseen ones first);
+- ``implicit``: the weight α of implicit minimax backups (default 0: off).
+  Each new node is scored by the game's evaluation, and every node keeps the
+  minimax of those scores over its searched subtree (its mover's best child;
+  a chance node the mean of its children; a finished game its returns, a
+  proven node its proven value). Selection uses ``(1 - α) · mean + α ·
+  minimax`` in place of a child's mean (Lanctot et al., 2014).
 """
 
 from __future__ import annotations
@@ -56,7 +69,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.determinise import Determiniser
-from stairgames.agents.evaluation import evaluator_for, find_playout
+from stairgames.agents.evaluation import evaluator_for, find_playout, find_recording_playout
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
@@ -71,13 +84,25 @@ SETTINGS = {
     "prior": "virtual visits at the evaluation's value given to each new node (0: none)",
     "reuse": "1 to keep the subtree reached since the last move (no hidden information)",
     "fast": "1 to use the game's own fast random playout where it has one",
+    "rave": "RAVE equivalence parameter: all-moves-as-first statistics blended in (0: off)",
+    "implicit": "weight (0-1) of the minimax of evaluations blended into the mean (0: off)",
 }
 
 
 class _Node:
     """Statistics of one action sequence in the tree."""
 
-    __slots__ = ("available", "children", "legal_count", "player", "solved", "totals", "visits")
+    __slots__ = (
+        "amaf",
+        "available",
+        "children",
+        "implicit",
+        "legal_count",
+        "player",
+        "solved",
+        "totals",
+        "visits",
+    )
 
     def __init__(self, seats: int) -> None:
         self.visits = 0
@@ -89,6 +114,10 @@ class _Node:
         self.legal_count = 0
         self.solved: list[float] | None = None
         """The exact values per seat, once proven (solver; deterministic games only)."""
+        self.implicit: list[float] | None = None
+        """Minimax of the evaluations below, per seat in [0, 1] (``implicit`` only)."""
+        self.amaf: dict[int, list[float]] = {}
+        """AMAF statistics (``rave``): action -> [iterations, summed value for the mover]."""
 
 
 class MctsAgent(Agent):
@@ -108,6 +137,8 @@ class MctsAgent(Agent):
         prior: int = 0,
         reuse: bool = False,
         fast: bool = True,
+        rave: float = 0.0,
+        implicit: float = 0.0,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -121,6 +152,8 @@ class MctsAgent(Agent):
         self.prior = prior
         self.reuse = reuse
         self.fast = fast
+        self.rave = rave
+        self.implicit = implicit
         self._kept: tuple[State, _Node] | None = None
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
@@ -136,6 +169,10 @@ class MctsAgent(Agent):
             settings["cutoff"] = self.cutoff
         if self.prior:
             settings["prior"] = self.prior
+        if self.rave:
+            settings["rave"] = self.rave
+        if self.implicit:
+            settings["implicit"] = self.implicit
         return format_settings(self.name, settings)
 
     # ----- the search ---------------------------------------------------------
@@ -231,11 +268,19 @@ class _Search:
         self.solver = agent.solver and not info.chance and not info.hidden_information
         self.prior = agent.prior
         self.fast_playout = find_playout(game.name) if agent.fast else None
+        self.rave = agent.rave
+        self.implicit = agent.implicit
+        self.recording_playout = (
+            find_recording_playout(game.name) if agent.fast and self.rave else None
+        )
 
     def iterate(self, state: State) -> None:
         node = self.root
         path = [node]
         values: list[float] | None = None
+        moves: list[tuple[int, int]] = []
+        """(player, action) from each node of ``path`` to the next (``rave`` only)."""
+        rave = self.rave
         while not state.is_terminal():
             if node.solved is not None:
                 values = node.solved
@@ -243,6 +288,8 @@ class _Search:
             if state.is_chance_node():
                 outcome = sample_chance_outcome(state, self.rng)
                 state.apply_action(outcome)
+                if rave:
+                    moves.append((CHANCE, outcome))
                 node = _child(node, outcome, self.seats)
                 path.append(node)
                 continue
@@ -252,19 +299,24 @@ class _Search:
             node.legal_count = len(legal)
             action, expanded = self._select(node, legal, player)
             state.apply_action(action)
+            if rave:
+                moves.append((player, action))
             node = _child(node, action, self.seats)
             path.append(node)
             if expanded:
                 if self.prior and not state.is_terminal():
                     self._seed_with_evaluation(node, state)
+                if self.implicit:
+                    node.implicit = self._evaluations(state)
                 break
+        played: list[tuple[int, int]] = []
         if values is None:
             if state.is_terminal():
                 values = self._scaled_returns(state)
                 if self.solver:
                     node.solved = values
             else:
-                values = self._playout(state)
+                values = self._playout(state, played if rave else None)
         if self.solver and node.solved is not None:
             self._prove(path)
         for visited in path:
@@ -272,6 +324,61 @@ class _Search:
             totals = visited.totals
             for seat in range(self.seats):
                 totals[seat] += values[seat]
+        if rave:
+            self._update_amaf(path, moves, played, values)
+        if self.implicit:
+            self._back_up_minimax(path)
+
+    def _evaluations(self, state: State) -> list[float]:
+        """The game's evaluation of ``state`` for every seat, in [0, 1]."""
+        if state.is_terminal():
+            return self._scaled_returns(state)
+        return [(self.evaluate(state, seat) + 1.0) / 2.0 for seat in range(self.seats)]
+
+    def _back_up_minimax(self, path: list[_Node]) -> None:
+        """Implicit minimax: each node on the path takes its mover's best child's value."""
+        for node in reversed(path):
+            if node.solved is not None:
+                node.implicit = node.solved
+                continue
+            known = [c.implicit for c in node.children.values() if c.implicit is not None]
+            if not known:
+                continue
+            if node.player == CHANCE:
+                node.implicit = [
+                    sum(v[seat] for v in known) / len(known) for seat in range(self.seats)
+                ]
+            else:
+                mover = node.player
+                node.implicit = max(known, key=lambda v: v[mover])
+
+    def _update_amaf(
+        self,
+        path: list[_Node],
+        moves: list[tuple[int, int]],
+        played: list[tuple[int, int]],
+        values: list[float],
+    ) -> None:
+        """All moves as first: credit each node's mover's later actions with this result."""
+        later: list[set[int]] = [set() for _ in range(self.seats)]
+        for player, action in played:
+            if player >= 0:
+                later[player].add(action)
+        for depth in range(len(moves) - 1, -1, -1):
+            player, action = moves[depth]
+            if player < 0:
+                continue
+            actions = later[player]
+            actions.add(action)
+            amaf = path[depth].amaf
+            value = values[player]
+            for later_action in actions:
+                entry = amaf.get(later_action)
+                if entry is None:
+                    amaf[later_action] = [1.0, value]
+                else:
+                    entry[0] += 1.0
+                    entry[1] += value
 
     def _seed_with_evaluation(self, node: _Node, state: State) -> None:
         """Start a new node as if it had been visited ``prior`` times at the evaluation's value."""
@@ -305,34 +412,71 @@ class _Search:
             child = children.get(action)
             if child is not None:
                 child.available += 1
+        rave = self.rave
         if untried:
+            if rave and len(untried) > 1:
+                return self._best_by_amaf(node, untried), True
             return self.rng.choice(untried), True
         c = self.agent.exploration
         best_action = legal[0]
         best_score = -math.inf
+        amaf = node.amaf
+        alpha = self.implicit
         for action in legal:
             child = children[action]
-            score = child.totals[player] / child.visits + c * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+            visits = child.visits
+            mean = child.totals[player] / visits
+            if rave:
+                entry = amaf.get(action)
+                if entry is not None:
+                    share = math.sqrt(rave / (3.0 * visits + rave))
+                    mean = (1.0 - share) * mean + share * entry[1] / entry[0]
+            if alpha:
+                implicit = child.implicit
+                if implicit is not None:
+                    mean = (1.0 - alpha) * mean + alpha * implicit[player]
+            score = mean + c * math.sqrt(math.log(child.available) / visits)
             if score > best_score:
                 best_action, best_score = action, score
         return best_action, False
 
-    def _playout(self, state: State) -> list[float]:
-        """Random play to the end (or to the cut-off), as values in [0, 1] per seat."""
+    def _best_by_amaf(self, node: _Node, actions: list[int]) -> int:
+        """The action with the best AMAF mean (never seen counts as best), ties at random."""
+        amaf = node.amaf
+        best: list[int] = []
+        best_mean = -math.inf
+        for action in actions:
+            entry = amaf.get(action)
+            mean = math.inf if entry is None else entry[1] / entry[0]
+            if mean > best_mean:
+                best, best_mean = [action], mean
+            elif mean == best_mean:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _playout(self, state: State, played: list[tuple[int, int]] | None = None) -> list[float]:
+        """Random play to the end (or to the cut-off), as values in [0, 1] per seat.
+
+        With ``played``, the (player, action) pairs of the playout are appended to it."""
         rng = self.rng
         cutoff = self.agent.cutoff
-        if self.fast_playout is not None and not cutoff:
+        if played is not None and self.recording_playout is not None and not cutoff:
+            returns = self.recording_playout(state, rng, played)
+            return [(value - self.low) / self.span for value in returns]
+        if self.fast_playout is not None and not cutoff and played is None:
             return [(value - self.low) / self.span for value in self.fast_playout(state, rng)]
         steps = 0
         while not state.is_terminal():
             if cutoff and steps >= cutoff:
                 return [(self.evaluate(state, seat) + 1.0) / 2.0 for seat in range(self.seats)]
-            if state.current_player() == CHANCE:
+            player = state.current_player()
+            if player == CHANCE:
                 state.apply_action(sample_chance_outcome(state, rng))
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                action = rng.choice(state.legal_actions())
+                if played is not None:
+                    played.append((player, action))
+                state.apply_action(action)
             steps += 1
         return self._scaled_returns(state)
 
@@ -367,6 +511,8 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         prior=int_setting(settings, "prior", 0),
         reuse=int_setting(settings, "reuse", 0) != 0,
         fast=int_setting(settings, "fast", 1) != 0,
+        rave=float_setting(settings, "rave", 0.0),
+        implicit=float_setting(settings, "implicit", 0.0),
     )
 
 

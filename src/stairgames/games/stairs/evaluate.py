@@ -20,6 +20,7 @@ import random
 from stairgames.core.game import State
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.notation import PASS
 
 HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
 """Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
@@ -106,8 +107,19 @@ _NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 
 _PASS = (None,)
 
+_STEP_CODE: tuple[int, ...] = tuple(
+    source * rules.NUM_DIRECTIONS + rules.NEIGHBOURS[source].index(target)
+    if target in rules.NEIGHBOURS[source]
+    else -1
+    for source in range(rules.NUM_SQUARES)
+    for target in range(rules.NUM_SQUARES)
+)
+"""``_STEP_CODE[source * NUM_SQUARES + target]``: the action of that step (-1: not adjacent)."""
 
-def playout(state: State, rng: random.Random) -> list[float]:
+
+def playout(
+    state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
+) -> list[float]:
     """Uniformly random play from ``state`` to the end; the returns by seat.
 
     The same game as choosing ``rng.choice(state.legal_actions())`` through the
@@ -115,6 +127,9 @@ def playout(state: State, rng: random.Random) -> list[float]:
     drawn from a one-element list too), played on plain lists instead of
     immutable boards, for computer players' playouts. A ``swap`` (pie rule) is
     never chosen here. ``tests/test_agents.py`` checks the equivalence.
+
+    With ``record``, every (seat, action) played is appended to it, passes
+    included (for ``mcts``'s all-moves-as-first statistics).
     """
     assert isinstance(state, StairsState)
     board = state.board
@@ -124,6 +139,7 @@ def playout(state: State, rng: random.Random) -> list[float]:
     colour = board.to_move
     arrival = board.last_arrival
     peak = board.max_height()
+    seat = state.current_player()
     while True:
         moves = _lowest_moves(heights, tops, colour)
         other = rules.DARK if colour == rules.LIGHT else rules.LIGHT
@@ -131,9 +147,14 @@ def playout(state: State, rng: random.Random) -> list[float]:
             if not _lowest_moves(heights, tops, other):
                 break
             rng.choice(_PASS)
+            if record is not None:
+                record.append((seat, PASS))
             colour = other
+            seat = 1 - seat
             continue
         source, target = rng.choice(moves)
+        if record is not None:
+            record.append((seat, _STEP_CODE[source * rules.NUM_SQUARES + target]))
         below = stacks[source]
         piece = below.pop()
         heights[source] -= 1
@@ -145,6 +166,7 @@ def playout(state: State, rng: random.Random) -> list[float]:
             arrival = piece
             peak = height
         colour = other
+        seat = 1 - seat
     final = rules.Board(tuple("".join(stack) for stack in stacks), colour, arrival)
     verdict = rules.verdict(final)
     assert verdict is not None
