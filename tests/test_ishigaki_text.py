@@ -14,6 +14,7 @@ from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.cli import main
 from stairgames.core.registry import get_spec
 from stairgames.games.ishigaki_race import IshigakiRaceState, evaluate, narrate, render_race
+from stairgames.games.ishigaki_race.evaluate import height_lead
 from stairgames.terminal import TerminalSession
 
 
@@ -362,8 +363,9 @@ def test_drawing_uses_colours_only_when_asked():
 
 def test_evaluate_prefers_the_leader_and_knows_the_result():
     state = at("race ninjas=3,8 turn=blue dice=4")
-    assert evaluate(state, 1) == pytest.approx(5 / 20)
-    assert evaluate(state, 0) == pytest.approx(-5 / 20)
+    assert evaluate(state, 1) > 0.0 > evaluate(state, 0)  # blue leads by 5 and is rolling
+    assert evaluate(state, 0) + evaluate(state, 1) == pytest.approx(0.0)  # 2·P(win) − 1 each
+    assert height_lead(state, 1) == pytest.approx(5 / 20)
     over = at("over ninjas=20,8 winner=red")
     assert evaluate(over, 0) == 1.0 and evaluate(over, 1) == -1.0
 
