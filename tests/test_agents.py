@@ -22,6 +22,7 @@ from stairgames.agents import (
 )
 from stairgames.agents.evaluation import evaluator_for, find_evaluator
 from stairgames.agents.levels import game_levels
+from stairgames.agents.mcts import _Node, _Search
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
@@ -457,16 +458,24 @@ def test_mcts_with_rave_or_implicit_finds_the_forced_win(position, wins, setting
         assert state.action_to_string(agent.step(state.clone())) in wins
 
 
-def test_rave_keeps_all_moves_as_first_statistics_of_the_later_moves():
-    """Every action the root's mover played in an iteration counts once for that iteration."""
-    from stairgames.agents.mcts import _Node, _Search
-
+def searched_stairs_root(
+    *, seed: int, iterations: int, rave: float = 0.0, implicit: float = 0.0
+) -> _Node:
+    """The root of an mcts search of ``iterations`` from the Stairs opening."""
     state = stairgames.load("stairs").new_initial_state()
-    agent = MctsAgent(0, seed=3, time_limit=None, iterations=50, rave=100.0)
+    agent = MctsAgent(
+        0, seed=seed, time_limit=None, iterations=iterations, rave=rave, implicit=implicit
+    )
     root = _Node(2)
     search = _Search(agent, state.get_game(), root)
-    for _ in range(50):
+    for _ in range(iterations):
         search.iterate(state.clone())
+    return root
+
+
+def test_rave_keeps_all_moves_as_first_statistics_of_the_later_moves():
+    """Every action the root's mover played in an iteration counts once for that iteration."""
+    root = searched_stairs_root(seed=3, iterations=50, rave=100.0)
     assert root.visits == 50
     counts = {action: entry[0] for action, entry in root.amaf.items()}
     assert max(counts.values()) <= 50
@@ -477,14 +486,7 @@ def test_rave_keeps_all_moves_as_first_statistics_of_the_later_moves():
 
 
 def test_implicit_backups_keep_the_minimax_of_the_evaluations():
-    from stairgames.agents.mcts import _Node, _Search
-
-    state = stairgames.load("stairs").new_initial_state()
-    agent = MctsAgent(0, seed=4, time_limit=None, iterations=200, implicit=0.4)
-    root = _Node(2)
-    search = _Search(agent, state.get_game(), root)
-    for _ in range(200):
-        search.iterate(state.clone())
+    root = searched_stairs_root(seed=4, iterations=200, implicit=0.4)
 
     def check(node: _Node) -> None:
         known = [c.implicit for c in node.children.values() if c.implicit is not None]

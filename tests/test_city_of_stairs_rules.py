@@ -47,6 +47,15 @@ def city_rows(
     return f"{row4}/{row3}/{row2}/{row1}"
 
 
+ALL_BUT_C1 = city_rows(
+    "P13,E11,E07,P05,P10,P06,P14",
+    "E08,P09,E14,P07,E10,P12,E13",
+    "E02,E05,P04,E06,E01,P08,P11",
+    "E03,E04,.,P01,P02,E09,E12",
+)
+"""A city of 27 cards: only c1 is free, and P03 (the last stairs) fits there."""
+
+
 def setup_done(players: int = 2, first_player: int = 0) -> CityOfStairsState:
     """The state right after setup: start chosen, stock drawn, departures dealt."""
     state = new_state(players=players, first_player=first_player)
@@ -221,12 +230,7 @@ def test_c3_cards_are_placed_only_inside_the_7x4_grid():
             state.apply_move(outside)
     assert state.position() == before
     full = building_state(
-        city_rows(
-            "P13,E11,E07,P05,P10,P06,P14",
-            "E08,P09,E14,P07,E10,P12,E13",
-            "E02,E05,P04,E06,E01,P08,P11",
-            "E03,E04,.,P01,P02,E09,E12",
-        ),
+        ALL_BUT_C1,
         stock="P03,-",
     )
     assert moves(full) == ["P03@c1"]  # the last free cell of the 28
@@ -609,12 +613,7 @@ def test_rulebook_moving_up_from_row_4_reaches_the_lighthouse_wherever_in_the_ro
 
 def test_rulebook_after_the_last_city_card_the_strolls_begin_with_the_start_player():
     state = building_state(
-        city_rows(
-            "P13,E11,E07,P05,P10,P06,P14",
-            "E08,P09,E14,P07,E10,P12,E13",
-            "E02,E05,P04,E06,E01,P08,P11",
-            "E03,E04,.,P01,P02,E09,E12",
-        ),
+        ALL_BUT_C1,
         stock="P03,-",
         players=3,
         start=1,
