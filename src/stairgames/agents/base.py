@@ -8,6 +8,7 @@ A player is named by a kind and optional settings, as on the command line:
 from __future__ import annotations
 
 import abc
+import math
 import random
 from collections.abc import Callable, Mapping
 
@@ -102,8 +103,15 @@ def check_settings(kind: str, settings: Settings, allowed: Mapping[str, str]) ->
         )
 
 
-def float_setting(settings: Settings, name: str, default: float, *, minimum: float = 0.0) -> float:
-    """A numeric setting, refused with a clear message when malformed or too small."""
+def float_setting(
+    settings: Settings,
+    name: str,
+    default: float,
+    *,
+    minimum: float = 0.0,
+    maximum: float = math.inf,
+) -> float:
+    """A numeric setting, refused with a clear message when malformed or out of range."""
     if name not in settings:
         return default
     text = settings[name]
@@ -113,6 +121,8 @@ def float_setting(settings: Settings, name: str, default: float, *, minimum: flo
         raise InvalidOptionError(f"player setting {name}={text!r} is not a number") from None
     if not value >= minimum:
         raise InvalidOptionError(f"player setting {name}={text!r} must be at least {minimum}")
+    if value > maximum:
+        raise InvalidOptionError(f"player setting {name}={text!r} must be at most {maximum}")
     return value
 
 

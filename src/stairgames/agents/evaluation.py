@@ -89,6 +89,37 @@ def find_recording_playout(game_name: str) -> RecordingPlayout | None:
     return cast(RecordingPlayout, found)
 
 
+class EndgameSolver(Protocol):
+    """A game's exact solver for positions near the end (see :func:`find_endgame_solver`)."""
+
+    nodes: int
+    """Positions searched by the last :meth:`solve` (for benchmarks)."""
+
+    def solve(
+        self, state: State, *, nodes: int | None = None, deadline: float | None = None
+    ) -> tuple[list[float], int | None] | None:
+        """The returns under perfect play and a best action (``None`` when every action
+        loses), or ``None`` when not proven within ``nodes`` positions or by ``deadline``."""
+        ...
+
+
+@functools.cache
+def find_endgame_solver(game_name: str) -> Callable[[], EndgameSolver] | None:
+    """A game's exact endgame solver factory (``endgame_solver`` in its ``evaluate``
+    module), or ``None``. A two-player game without chance or hidden information may
+    offer one when it can search the rest of a game to the end faster than a player
+    could through the protocol; one solver serves one player through one game, keeping
+    what it proved."""
+    spec = get_spec(game_name)
+    package = spec.game_class.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.evaluate")
+    except ModuleNotFoundError:
+        return None
+    found = getattr(module, "endgame_solver", None)
+    return cast(Callable[[], EndgameSolver], found) if callable(found) else None
+
+
 def evaluator_for(game: Game) -> Evaluator:
     """An evaluation for ``game`` that knows the end: returns when over, heuristic before."""
     heuristic = find_evaluator(game.name)

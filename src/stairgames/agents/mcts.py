@@ -50,7 +50,14 @@ Settings (``mcts:time=0.5,c=1.0``):
   minimax of those scores over its searched subtree (its mover's best child;
   a chance node the mean of its children; a finished game its returns, a
   proven node its proven value). Selection uses ``(1 - α) · mean + α ·
-  minimax`` in place of a child's mean (Lanctot et al., 2014).
+  minimax`` in place of a child's mean (Lanctot et al., 2014);
+- ``endgame``: the share (0-1) of the move's budget given first to the game's
+  exact endgame solver, where the game offers one (``endgame_solver`` in its
+  ``evaluate`` module; Stairs does). When it proves a winning move in time,
+  that move is played; otherwise (unproven, or every move loses) the search
+  runs on the rest of the budget. With an iteration budget only, the solver
+  may search ``ENDGAME_NODES_PER_ITERATION`` positions per iteration of that
+  share, so a seed still repeats every choice. Default 0: off.
 """
 
 from __future__ import annotations
@@ -69,7 +76,13 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.determinise import Determiniser
-from stairgames.agents.evaluation import evaluator_for, find_playout, find_recording_playout
+from stairgames.agents.evaluation import (
+    EndgameSolver,
+    evaluator_for,
+    find_endgame_solver,
+    find_playout,
+    find_recording_playout,
+)
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
@@ -86,7 +99,12 @@ SETTINGS = {
     "fast": "1 to use the game's own fast random playout where it has one",
     "rave": "RAVE equivalence parameter: all-moves-as-first statistics blended in (0: off)",
     "implicit": "weight (0-1) of the minimax of evaluations blended into the mean (0: off)",
+    "endgame": "share (0-1) of the budget for the game's exact endgame solver first (0: off)",
 }
+
+ENDGAME_NODES_PER_ITERATION = 10
+"""Solver positions allowed per iteration of the ``endgame`` share under an iteration
+budget (a Stairs solver position costs about a tenth of an iteration)."""
 
 
 class _Node:
@@ -139,6 +157,7 @@ class MctsAgent(Agent):
         fast: bool = True,
         rave: float = 0.0,
         implicit: float = 0.0,
+        endgame: float = 0.0,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -154,6 +173,8 @@ class MctsAgent(Agent):
         self.fast = fast
         self.rave = rave
         self.implicit = implicit
+        self.endgame = endgame
+        self._endgame_solvers: dict[str, EndgameSolver] = {}
         self._kept: tuple[State, _Node] | None = None
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
@@ -173,6 +194,8 @@ class MctsAgent(Agent):
             settings["rave"] = self.rave
         if self.implicit:
             settings["implicit"] = self.implicit
+        if self.endgame:
+            settings["endgame"] = self.endgame
         return format_settings(self.name, settings)
 
     # ----- the search ---------------------------------------------------------
@@ -190,6 +213,11 @@ class MctsAgent(Agent):
             if winning is not None:
                 self.last_iterations = 0
                 return winning
+        if self.endgame and not worlds.hidden:
+            proven = self._endgame_win(state, started)
+            if proven is not None:
+                self.last_iterations = 0
+                return proven
         root = self._reusable_root(state) or _Node(game.num_players())
         search = _Search(self, game, root)
         deadline = None if self.time_limit is None else started + self.time_limit
@@ -208,6 +236,27 @@ class MctsAgent(Agent):
 
     def restart(self) -> None:
         self._kept = None
+        self._endgame_solvers.clear()
+
+    def _endgame_win(self, state: State, started: float) -> int | None:
+        """A winning action proven by the game's endgame solver within the ``endgame`` share."""
+        game = state.get_game()
+        info = game.info()
+        if info.chance or info.hidden_information or info.num_players != 2:
+            return None
+        solver = self._endgame_solvers.get(game.name)
+        if solver is None:
+            make_solver = find_endgame_solver(game.name)
+            if make_solver is None:
+                return None
+            solver = self._endgame_solvers[game.name] = make_solver()
+        deadline = nodes = None
+        if self.time_limit is not None:
+            deadline = started + self.endgame * self.time_limit
+        if self.iterations is not None:
+            nodes = int(self.endgame * self.iterations * ENDGAME_NODES_PER_ITERATION)
+        proven = solver.solve(state.clone(), nodes=nodes, deadline=deadline)
+        return None if proven is None else proven[1]
 
     def _reusable_root(self, state: State) -> _Node | None:
         """The subtree of the last search that this state reached, when it still applies.
@@ -513,6 +562,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         fast=int_setting(settings, "fast", 1) != 0,
         rave=float_setting(settings, "rave", 0.0),
         implicit=float_setting(settings, "implicit", 0.0),
+        endgame=float_setting(settings, "endgame", 0.0, minimum=0.0, maximum=1.0),
     )
 
 

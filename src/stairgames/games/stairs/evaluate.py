@@ -21,6 +21,7 @@ from stairgames.core.game import State
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
+from stairgames.games.stairs.solve import EndgameSolver
 
 HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
 """Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
@@ -115,6 +116,11 @@ _STEP_CODE: tuple[int, ...] = tuple(
     for target in range(rules.NUM_SQUARES)
 )
 """``_STEP_CODE[source * NUM_SQUARES + target]``: the action of that step (-1: not adjacent)."""
+
+
+def endgame_solver() -> EndgameSolver:
+    """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
+    return EndgameSolver()
 
 
 def playout(

@@ -1,0 +1,221 @@
+"""The exact Stairs endgame solver (``stairgames.games.stairs.solve``) and its use by ``mcts``."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import stairgames
+from stairgames.agents import MctsAgent, make_agent
+from stairgames.core.errors import InvalidOptionError
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.evaluate import endgame_solver
+from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.solve import EndgameSolver, Position, Solver, UnsolvedError
+from tests.test_agents import FORCED_WINS, winning_moves
+
+
+def random_game(seed: int) -> list[rules.Board]:
+    """The boards of a uniformly random game, from the opening to the end."""
+    rng = random.Random(seed)
+    board = rules.initial_board()
+    boards = [board]
+    while not rules.is_over(board):
+        steps = rules.lowest_steps(board, board.to_move)
+        if steps:
+            board = rules.apply_move(board, rules.step_move(rng.choice(steps)))
+        else:
+            board = rules.pass_turn(board)
+        boards.append(board)
+    return boards
+
+
+def same_position(position: Position, board: rules.Board) -> bool:
+    fresh = Position(board)
+    return (
+        position.heights == fresh.heights
+        and position.pieces == fresh.pieces
+        and position.levels == fresh.levels
+        and position.tops == fresh.tops
+        and position.table_key() == fresh.table_key()
+        and position.peak == fresh.peak
+        and position.arrival == fresh.arrival
+        and position.to_move == fresh.to_move
+    )
+
+
+@functools.cache
+def plain_wins(board: rules.Board) -> bool:
+    """Whether the colour to move wins, by a plain search over :class:`rules.Board` (S4, S5)."""
+    colour = board.to_move
+    moves = rules.legal_moves(board, colour)
+    if not moves:
+        if rules.is_over(board):
+            verdict = rules.verdict(board)
+            assert verdict is not None
+            return verdict.winner == colour
+        return not plain_wins(rules.pass_turn(board))
+    return any(not plain_wins(rules.apply_move(board, move)) for move in moves)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_make_and_unmake_follow_the_rules_along_random_games(seed):
+    """The moves S2 + S3 allow; make gives the board rules.apply_move gives, unmake restores it."""
+    for board in random_game(seed):
+        position = Position(board)
+        expected = rules.legal_moves(board, board.to_move)
+        moves = position.moves(position.to_move)
+        assert moves == sorted((m.source, m.target) for m in expected)
+        assert position.can_move(0) == rules.has_move(board, rules.LIGHT)
+        assert position.can_move(1) == rules.has_move(board, rules.DARK)
+        for move in expected:
+            undo = position.make(move.source, move.target)
+            assert same_position(position, rules.apply_move(board, move))
+            position.unmake(move.source, move.target, undo)
+            assert same_position(position, board)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_winner_is_s5_at_the_end_of_random_games(seed):
+    board = random_game(seed)[-1]
+    verdict = rules.verdict(board)
+    assert verdict is not None
+    assert Position(board).winner() == (0 if verdict.winner == rules.LIGHT else 1)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_solver_agrees_with_a_plain_search_near_the_end(seed):
+    boards = random_game(seed)
+    solver = Solver()
+    for board in boards[max(2, len(boards) - 14) : -1]:
+        assert solver.wins(Position(board)) == plain_wins(board)
+
+
+def test_the_solver_stops_at_its_node_budget_and_leaves_the_position_as_it_was():
+    board = random_game(3)[8]
+    position = Position(board)
+    solver = Solver()
+    with pytest.raises(UnsolvedError):
+        solver.wins(position, nodes=50)
+    assert solver.nodes == 51
+    assert same_position(position, board)
+
+
+def test_the_solver_stops_at_its_deadline():
+    board = random_game(3)[4]
+    with pytest.raises(UnsolvedError):
+        Solver().wins(Position(board), deadline=0.0)
+
+
+def test_proven_results_stay_in_the_table_for_the_next_search():
+    boards = random_game(5)
+    solver = Solver()
+    late = boards[-8]
+    solver.wins(Position(late))
+    first = solver.nodes
+    assert first > 0
+    solver.wins(Position(late))
+    assert solver.nodes == 0
+
+
+@pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
+def test_the_endgame_solver_finds_the_forced_win(position, wins):
+    state = stairgames.load("stairs").state_from_position(position)
+    proven = EndgameSolver().solve(state)
+    assert proven is not None
+    returns, action = proven
+    assert action is not None and state.action_to_string(action) in wins
+    assert returns[state.current_player()] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
+    """Returns by seat (also after a swap) and a winning action exactly when one exists."""
+    game = stairgames.load("stairs", pie_rule=True)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    states: list[StairsState] = []
+    while not state.is_terminal():
+        assert isinstance(state, StairsState)
+        states.append(state.clone())
+        legal = state.legal_actions()
+        state.apply_action(rng.choice(legal))
+    for late in states[-10:]:
+        proven = EndgameSolver().solve(late)
+        assert proven is not None
+        returns, action = proven
+        seat = late.current_player()
+        wins = winning_moves(late)
+        assert (returns[seat] == 1.0) == bool(wins)
+        assert (action is None) == (not wins)
+        if action is not None:
+            assert late.action_to_string(action) in wins
+
+
+def test_the_endgame_solver_leaves_the_opening_and_the_swap_alone():
+    game = stairgames.load("stairs", pie_rule=True)
+    state = game.new_initial_state()
+    assert EndgameSolver().solve(state) is None
+    state.apply_action(state.legal_actions()[0])
+    assert EndgameSolver().solve(state) is None  # swap is legal here
+
+
+def test_the_endgame_solver_says_unproven_when_its_budget_runs_out():
+    state = stairgames.load("stairs").new_initial_state()
+    rng = random.Random(1)
+    for _ in range(8):
+        state.apply_action(rng.choice(state.legal_actions()))
+    solver = endgame_solver()
+    assert solver.solve(state, nodes=100) is None
+    assert solver.nodes <= 102
+
+
+@pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
+def test_mcts_with_the_endgame_solver_plays_the_proven_win_before_searching(position, wins):
+    state = stairgames.load("stairs").state_from_position(position)
+    seat = state.current_player()
+    agent = MctsAgent(seat, seed=0, time_limit=None, iterations=1000, endgame=1.0)
+    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert agent.last_iterations == 0  # proven before any search
+
+
+def test_mcts_endgame_solver_budget_follows_the_iteration_budget():
+    """10 solver positions an iteration of the share: 1 iteration is too little here."""
+    position, _ = FORCED_WINS[0]
+    state = stairgames.load("stairs").state_from_position(position)
+    agent = MctsAgent(state.current_player(), seed=0, time_limit=None, iterations=1, endgame=1.0)
+    agent.step(state.clone())
+    assert agent.last_iterations == 1
+
+
+def test_mcts_endgame_is_repeatable_and_completes_games_with_the_pie_rule():
+    game = stairgames.load("stairs", pie_rule=True)
+    runs = []
+    for _ in range(2):
+        players = [make_agent("mcts:iterations=40,endgame=0.5", s, seed=4 + s) for s in (0, 1)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(players[state.current_player()].step(state.clone()))
+        runs.append(state.history())
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("text", ["mcts:endgame=1.5", "mcts:endgame=-0.1", "mcts:endgame=x"])
+def test_mcts_endgame_share_out_of_range_is_refused(text):
+    with pytest.raises(InvalidOptionError, match="endgame"):
+        make_agent(text, 0, seed=0)
+
+
+def test_mcts_endgame_is_ignored_by_games_without_a_solver():
+    game = stairgames.load("twenty_seven")
+    players = [make_agent("mcts:iterations=10,endgame=0.5", s, seed=s) for s in (0, 1)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(players[state.current_player()].step(state.clone()))
+    assert state.is_terminal()
