@@ -60,7 +60,10 @@ def test_random_completions_fill_every_cell_within_the_row_caps():
     state = _random_states(2, 5)[10]
     cards, city = state.cards, state.table.city
     completions = random_completions(cards, city, 5)
-    assert completions == random_completions(cards, city, 5)  # seeded by the city
+    assert completions == random_completions(cards, city, 5)
+    empty = sum(1 for c in city if c is None)
+    assert completions == random_completions(cards, city, 5, seed=empty)  # public seed
+    assert completions != random_completions(cards, city, 5, seed=empty + 1)
     assert len(set(completions)) > 1
     for complete in completions:
         assert sorted(c for c in complete if c is not None) == list(range(len(cards.cards)))
@@ -68,6 +71,37 @@ def test_random_completions_fill_every_cell_within_the_row_caps():
         table = rules.Table(state.table.colours, 0, (None, None), (1, 2), complete, ((), ()))
         for row in range(rules.ROWS):
             assert rules.row_counts(table, cards, row) == (3, 4)
+
+
+def _differing_cells(
+    first: list[tuple[int | None, ...]], second: list[tuple[int | None, ...]]
+) -> int:
+    return sum(
+        a != b
+        for one, two in zip(first, second, strict=True)
+        for a, b in zip(one, two, strict=True)
+    )
+
+
+def test_the_placements_of_one_decision_are_valued_on_common_random_numbers():
+    state = _random_states(2, 5)[10]
+    assert state.phase() == "building"
+    cities = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        cities.append(child.table.city)
+    assert len(set(cities)) > 5
+    cards = state.cards
+    for city in cities:
+        own = random_completions(cards, city, 16)
+        others = random_completions(cards, city, 16, seed=12345)
+        independent = _differing_cells(own, others)
+        # any two placements of this decision get completions closer to each other
+        # than one city's completions are to an independent draw of its own
+        for other_city in cities:
+            common = _differing_cells(own, random_completions(cards, other_city, 16))
+            assert common < independent
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
