@@ -15,8 +15,9 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.evaluate import endgame_solver
 from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.notation import PASS
 from stairgames.games.stairs.solve import EndgameSolver, Position, Solver, UnsolvedError
-from tests.test_agents import FORCED_WINS, winning_moves
+from tests.test_agents import FORCED_WINS
 
 
 def random_game(seed: int) -> list[rules.Board]:
@@ -134,6 +135,20 @@ def test_the_endgame_solver_finds_the_forced_win(position, wins):
     assert returns[state.current_player()] == 1.0
 
 
+def winning_actions(state: StairsState) -> set[int]:
+    """The actions after which the other colour loses, by the plain search."""
+    board = state.board
+    wins = set()
+    for action in state.legal_actions():
+        if action == PASS:
+            after = rules.pass_turn(board)
+        else:
+            after = rules.apply_move(board, rules.step_move(action))
+        if not plain_wins(after):
+            wins.add(action)
+    return wins
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
     """Returns by seat (also after a swap) and a winning action exactly when one exists."""
@@ -145,17 +160,18 @@ def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
         assert isinstance(state, StairsState)
         states.append(state.clone())
         legal = state.legal_actions()
-        state.apply_action(rng.choice(legal))
+        state.apply_action(legal[-1] if len(states) == 2 and seed % 2 else rng.choice(legal))
+    assert states[-1].swapped() == bool(seed % 2)
     for late in states[-10:]:
         proven = EndgameSolver().solve(late)
         assert proven is not None
         returns, action = proven
         seat = late.current_player()
-        wins = winning_moves(late)
+        wins = winning_actions(late)
         assert (returns[seat] == 1.0) == bool(wins)
+        assert returns[1 - seat] == -returns[seat]
         assert (action is None) == (not wins)
-        if action is not None:
-            assert late.action_to_string(action) in wins
+        assert action is None or action in wins
 
 
 def test_the_endgame_solver_leaves_the_opening_and_the_swap_alone():
@@ -176,6 +192,46 @@ def test_the_endgame_solver_says_unproven_when_its_budget_runs_out():
     assert solver.nodes <= 102
 
 
+def late_states(seed: int, count: int) -> list[StairsState]:
+    """The last ``count`` states before the end of a random game of Stairs."""
+    rng = random.Random(seed)
+    state = stairgames.load("stairs").new_initial_state()
+    states = []
+    while not state.is_terminal():
+        assert isinstance(state, StairsState)
+        states.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return states[-count:]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_action_proven_within_a_small_budget_is_proven_right(seed):
+    """A partial proof (some actions proven, others open) states only true results."""
+    partial = 0
+    for state in late_states(seed, 16):
+        seat = state.current_player()
+        proven = EndgameSolver().prove(state, nodes=300)
+        for action, returns in proven.items():
+            assert (returns[seat] == 1.0) == (action in winning_actions(state))
+        partial += 0 < len(proven) < len(state.legal_actions())
+    assert partial  # the budget did leave some positions half proven
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mcts_never_plays_an_action_the_endgame_solver_proved_lost(seed):
+    checked = 0
+    for state in late_states(seed, 16):
+        seat = state.current_player()
+        proven = EndgameSolver().prove(state, nodes=200)  # what mcts:iterations=20 gets
+        lost = {a for a, returns in proven.items() if returns[seat] < 0}
+        if not lost or len(lost) == len(state.legal_actions()):
+            continue
+        agent = MctsAgent(seat, seed=seed, time_limit=None, iterations=20, endgame=1.0)
+        assert agent.step(state.clone()) not in lost
+        checked += 1
+    assert checked
+
+
 @pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
 def test_mcts_with_the_endgame_solver_plays_the_proven_win_before_searching(position, wins):
     state = stairgames.load("stairs").state_from_position(position)
@@ -183,6 +239,14 @@ def test_mcts_with_the_endgame_solver_plays_the_proven_win_before_searching(posi
     agent = MctsAgent(seat, seed=0, time_limit=None, iterations=1000, endgame=1.0)
     assert state.action_to_string(agent.step(state.clone())) in wins
     assert agent.last_iterations == 0  # proven before any search
+
+
+@pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
+def test_alphabeta_with_the_endgame_solver_plays_the_proven_win_before_searching(position, wins):
+    state = stairgames.load("stairs").state_from_position(position)
+    agent = make_agent("alphabeta:time=5,endgame=0.5", state.current_player(), seed=0)
+    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert agent.nodes == 0  # proven before any search
 
 
 def test_mcts_endgame_solver_budget_follows_the_iteration_budget():
@@ -206,7 +270,9 @@ def test_mcts_endgame_is_repeatable_and_completes_games_with_the_pie_rule():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("text", ["mcts:endgame=1.5", "mcts:endgame=-0.1", "mcts:endgame=x"])
+@pytest.mark.parametrize(
+    "text", ["mcts:endgame=1.5", "mcts:endgame=-0.1", "mcts:endgame=x", "alphabeta:endgame=2"]
+)
 def test_mcts_endgame_share_out_of_range_is_refused(text):
     with pytest.raises(InvalidOptionError, match="endgame"):
         make_agent(text, 0, seed=0)

@@ -9,7 +9,10 @@ quick wins and slow losses. It refuses games with chance, hidden information or
 more than two seats, where plain minimax does not apply: use ``mcts`` there.
 
 Settings (``alphabeta:time=1,depth=6``): ``time`` seconds per move (default
-1.0); ``depth`` the deepest iteration (default 64, i.e. as deep as time allows).
+1.0); ``depth`` the deepest iteration (default 64, i.e. as deep as time allows);
+``endgame`` the share (0-1) of the time first given to the game's exact endgame
+solver where it has one (:mod:`stairgames.agents.endgame`; with a time budget
+only; default 0: off).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from stairgames.agents.base import (
     int_setting,
     register_agent,
 )
+from stairgames.agents.endgame import EndgameProbe
 from stairgames.agents.evaluation import evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
@@ -50,10 +54,13 @@ class AlphaBetaAgent(Agent):
         seed: int | None = None,
         time_limit: float | None = 1.0,
         max_depth: int = 64,
+        endgame: float = 0.0,
     ) -> None:
         super().__init__(seat, seed=seed)
         self.time_limit = time_limit
         self.max_depth = max_depth
+        self.endgame = endgame
+        self._endgame = EndgameProbe(endgame)
         self.last_depth = 0
         """Deepest iteration completed for the last move."""
         self.nodes = 0
@@ -71,11 +78,14 @@ class AlphaBetaAgent(Agent):
             settings["time"] = self.time_limit
         if self.max_depth != 64:
             settings["depth"] = self.max_depth
+        if self.endgame:
+            settings["endgame"] = self.endgame
         return format_settings(self.name, settings)
 
     def restart(self) -> None:
         self._table.clear()
         self._history_score.clear()
+        self._endgame.restart()
 
     def step(self, state: State) -> int:
         started = time.perf_counter()
@@ -88,6 +98,17 @@ class AlphaBetaAgent(Agent):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        self.nodes = 0
+        if self.endgame and self.time_limit is not None:
+            winning, losing = self._endgame.prove(
+                state, started=started, seconds=self.time_limit, iterations=None
+            )
+            if winning is not None:
+                return winning
+            if len(losing) < len(legal):
+                legal = [action for action in legal if action not in losing]
+            if len(legal) == 1:
+                return legal[0]
         self._evaluate = evaluator_for(state.get_game())
         self._deadline = float("inf") if self.time_limit is None else started + self.time_limit
         self.nodes = 0
@@ -216,13 +237,20 @@ class AlphaBetaAgent(Agent):
 
 def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
     check_settings(
-        "alphabeta", settings, {"time": "seconds per move", "depth": "deepest iteration"}
+        "alphabeta",
+        settings,
+        {
+            "time": "seconds per move",
+            "depth": "deepest iteration",
+            "endgame": "share (0-1) of the time for the game's exact endgame solver first",
+        },
     )
     return AlphaBetaAgent(
         seat,
         seed=seed,
         time_limit=float_setting(settings, "time", 1.0, minimum=0.001),
         max_depth=int_setting(settings, "depth", 64, minimum=1),
+        endgame=float_setting(settings, "endgame", 0.0, maximum=1.0),
     )
 
 

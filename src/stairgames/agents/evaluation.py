@@ -93,13 +93,14 @@ class EndgameSolver(Protocol):
     """A game's exact solver for positions near the end (see :func:`find_endgame_solver`)."""
 
     nodes: int
-    """Positions searched by the last :meth:`solve` (for benchmarks)."""
+    """Positions searched by the last :meth:`prove` (for benchmarks)."""
 
-    def solve(
+    def prove(
         self, state: State, *, nodes: int | None = None, deadline: float | None = None
-    ) -> tuple[list[float], int | None] | None:
-        """The returns under perfect play and a best action (``None`` when every action
-        loses), or ``None`` when not proven within ``nodes`` positions or by ``deadline``."""
+    ) -> dict[int, list[float]]:
+        """The actions of ``state`` proven within ``nodes`` positions or by ``deadline``,
+        each with the returns it leads to under perfect play; it stops at the first
+        action proven to win for the seat to move."""
         ...
 
 

@@ -55,9 +55,8 @@ Settings (``mcts:time=0.5,c=1.0``):
   exact endgame solver, where the game offers one (``endgame_solver`` in its
   ``evaluate`` module; Stairs does). When it proves a winning move in time,
   that move is played; otherwise (unproven, or every move loses) the search
-  runs on the rest of the budget. With an iteration budget only, the solver
-  may search ``ENDGAME_NODES_PER_ITERATION`` positions per iteration of that
-  share, so a seed still repeats every choice. Default 0: off.
+  runs on the rest of the budget (:mod:`stairgames.agents.endgame`). Default
+  0: off.
 """
 
 from __future__ import annotations
@@ -76,13 +75,8 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.determinise import Determiniser
-from stairgames.agents.evaluation import (
-    EndgameSolver,
-    evaluator_for,
-    find_endgame_solver,
-    find_playout,
-    find_recording_playout,
-)
+from stairgames.agents.endgame import EndgameProbe
+from stairgames.agents.evaluation import evaluator_for, find_playout, find_recording_playout
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
@@ -101,10 +95,6 @@ SETTINGS = {
     "implicit": "weight (0-1) of the minimax of evaluations blended into the mean (0: off)",
     "endgame": "share (0-1) of the budget for the game's exact endgame solver first (0: off)",
 }
-
-ENDGAME_NODES_PER_ITERATION = 10
-"""Solver positions allowed per iteration of the ``endgame`` share under an iteration
-budget (a Stairs solver position costs about a tenth of an iteration)."""
 
 
 class _Node:
@@ -174,7 +164,7 @@ class MctsAgent(Agent):
         self.rave = rave
         self.implicit = implicit
         self.endgame = endgame
-        self._endgame_solvers: dict[str, EndgameSolver] = {}
+        self._endgame = EndgameProbe(endgame)
         self._kept: tuple[State, _Node] | None = None
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
@@ -213,12 +203,17 @@ class MctsAgent(Agent):
             if winning is not None:
                 self.last_iterations = 0
                 return winning
+        losing: dict[int, list[float]] = {}
         if self.endgame and not worlds.hidden:
-            proven = self._endgame_win(state, started)
-            if proven is not None:
+            winning, losing = self._endgame.prove(
+                state, started=started, seconds=self.time_limit, iterations=self.iterations
+            )
+            if winning is not None:
                 self.last_iterations = 0
-                return proven
+                return winning
         root = self._reusable_root(state) or _Node(game.num_players())
+        if losing and len(losing) < len(legal):
+            self._mark_losing(root, state, losing)
         search = _Search(self, game, root)
         deadline = None if self.time_limit is None else started + self.time_limit
         done = 0
@@ -236,27 +231,21 @@ class MctsAgent(Agent):
 
     def restart(self) -> None:
         self._kept = None
-        self._endgame_solvers.clear()
+        self._endgame.restart()
 
-    def _endgame_win(self, state: State, started: float) -> int | None:
-        """A winning action proven by the game's endgame solver within the ``endgame`` share."""
-        game = state.get_game()
-        info = game.info()
-        if info.chance or info.hidden_information or info.num_players != 2:
-            return None
-        solver = self._endgame_solvers.get(game.name)
-        if solver is None:
-            make_solver = find_endgame_solver(game.name)
-            if make_solver is None:
-                return None
-            solver = self._endgame_solvers[game.name] = make_solver()
-        deadline = nodes = None
-        if self.time_limit is not None:
-            deadline = started + self.endgame * self.time_limit
-        if self.iterations is not None:
-            nodes = int(self.endgame * self.iterations * ENDGAME_NODES_PER_ITERATION)
-        proven = solver.solve(state.clone(), nodes=nodes, deadline=deadline)
-        return None if proven is None else proven[1]
+    def _mark_losing(self, root: _Node, state: State, losing: dict[int, list[float]]) -> None:
+        """Root children for the actions the endgame solver proved lost, as proven
+        nodes (MCTS-Solver then never chooses them while another action is open)."""
+        seats = state.get_game().num_players()
+        info = state.get_game().info()
+        span = (info.max_utility - info.min_utility) or 1.0
+        for action, proven in losing.items():
+            child = _child(root, action, seats)
+            if child.solved is not None:
+                continue
+            child.solved = [(value - info.min_utility) / span for value in proven]
+            child.visits = max(child.visits, 1)
+            child.totals = [child.visits * value for value in child.solved]
 
     def _reusable_root(self, state: State) -> _Node | None:
         """The subtree of the last search that this state reached, when it still applies.

