@@ -21,7 +21,6 @@ from stairgames.agents import (
     player_kinds,
 )
 from stairgames.agents.evaluation import evaluator_for, find_evaluator
-from stairgames.agents.levels import game_levels
 from stairgames.agents.mcts import _Node, _Search
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
@@ -326,10 +325,8 @@ def test_levels_default_configuration():
 def test_expert_is_alphabeta_exactly_in_two_player_perfect_information_games(name):
     game = stairgames.load(name)
     expert = level_player("expert", game)
-    if "expert" in game_levels(name):
-        assert not two_perfect(game)  # a game's own expert only where alphabeta cannot play
-    else:
-        assert expert.startswith("alphabeta") == two_perfect(game)
+    # a game's own expert (Stairs: with its endgame solver) is still alphabeta there
+    assert expert.startswith("alphabeta") == two_perfect(game)
     kind, settings = parse_player_spec(expert)
     if kind in ("mcts", "alphabeta"):  # searches with a time budget: at most 2 s a move
         assert float(settings["time"]) <= 1.8

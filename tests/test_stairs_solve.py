@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import stairgames
-from stairgames.agents import MctsAgent, make_agent
+from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
+from stairgames.agents.levels import level_player
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.evaluate import endgame_solver
@@ -245,6 +246,7 @@ def test_mcts_with_the_endgame_solver_plays_the_proven_win_before_searching(posi
 def test_alphabeta_with_the_endgame_solver_plays_the_proven_win_before_searching(position, wins):
     state = stairgames.load("stairs").state_from_position(position)
     agent = make_agent("alphabeta:time=5,endgame=0.5", state.current_player(), seed=0)
+    assert isinstance(agent, AlphaBetaAgent)
     assert state.action_to_string(agent.step(state.clone())) in wins
     assert agent.nodes == 0  # proven before any search
 
@@ -285,3 +287,12 @@ def test_mcts_endgame_is_ignored_by_games_without_a_solver():
     while not state.is_terminal():
         state.apply_action(players[state.current_player()].step(state.clone()))
     assert state.is_terminal()
+
+
+def test_stairs_hard_and_expert_levels_give_the_endgame_solver_its_share():
+    game = stairgames.load("stairs")
+    for level, kind in (("hard", "mcts"), ("expert", "alphabeta")):
+        agent = make_agent(level_player(level, game), 0, seed=0)
+        assert agent.name == kind
+        assert isinstance(agent, (MctsAgent, AlphaBetaAgent))
+        assert agent.endgame == 0.8

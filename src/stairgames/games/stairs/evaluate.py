@@ -37,7 +37,13 @@ TO_MOVE_WEIGHT = 0.203
 
 _DEPTH = len(HEIGHT_WEIGHTS)
 
-LEVELS: dict[str, str] = {}
+LEVELS: dict[str, str] = {
+    "hard": "mcts:time=0.25,endgame=0.8",
+    "expert": "alphabeta:time=1.8,endgame=0.8",
+}
+"""``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
+(:mod:`.solve`): against OpenSpiel's MCTS at 0.1 s a move ``mcts`` with it scored
+80.5% of 200 games, without it 68.0% (``docs/agents.md``)."""
 
 
 def evaluate(state: State, seat: int) -> float:
