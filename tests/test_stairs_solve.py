@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import stairgames
 from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
+from stairgames.agents.endgame import EndgameProbe
 from stairgames.agents.levels import level_player
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
@@ -223,11 +224,12 @@ def test_mcts_never_plays_an_action_the_endgame_solver_proved_lost(seed):
     checked = 0
     for state in late_states(seed, 16):
         seat = state.current_player()
-        proven = EndgameSolver().prove(state, nodes=200)  # what mcts:iterations=20 gets
-        lost = {a for a, returns in proven.items() if returns[seat] < 0}
+        # what mcts:iterations=100,endgame=1.0 asks of a fresh solver
+        _, losing = EndgameProbe(1.0).prove(state, started=0.0, seconds=None, iterations=100)
+        lost = set(losing)
         if not lost or len(lost) == len(state.legal_actions()):
             continue
-        agent = MctsAgent(seat, seed=seed, time_limit=None, iterations=20, endgame=1.0)
+        agent = MctsAgent(seat, seed=seed, time_limit=None, iterations=100, endgame=1.0)
         assert agent.step(state.clone()) not in lost
         checked += 1
     assert checked
@@ -249,6 +251,18 @@ def test_alphabeta_with_the_endgame_solver_plays_the_proven_win_before_searching
     assert isinstance(agent, AlphaBetaAgent)
     assert state.action_to_string(agent.step(state.clone())) in wins
     assert agent.nodes == 0  # proven before any search
+
+
+def test_the_solver_gives_up_after_its_trial_share_when_it_proves_nothing():
+    """In the opening nothing is within reach: a tenth of the share, then the search."""
+    state = stairgames.load("stairs").new_initial_state()
+    rng = random.Random(2)
+    for _ in range(4):
+        state.apply_action(rng.choice(state.legal_actions()))
+    probe = EndgameProbe(0.8)
+    assert probe.prove(state, started=0.0, seconds=None, iterations=1000) == (None, {})
+    solver = next(iter(probe._solvers.values()))
+    assert solver.nodes <= 0.1 * 1000 * 10 + 1
 
 
 def test_mcts_endgame_solver_budget_follows_the_iteration_budget():

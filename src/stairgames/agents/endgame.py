@@ -21,6 +21,12 @@ counted in iterations instead of seconds (a Stairs solver position costs about a
 tenth of an ``mcts`` iteration), so that a seed still repeats every choice."""
 
 
+TRIAL_SHARE = 0.1
+"""The solver first gets this share of the budget; only if it proves some action in
+it does it go on to the player's whole share (early in a game it proves nothing, and
+the time is better spent by the search)."""
+
+
 class EndgameProbe:
     """A player's access to the game's endgame solver."""
 
@@ -52,10 +58,14 @@ class EndgameProbe:
             if make_solver is None:
                 return None, {}
             solver = self._solvers[game.name] = make_solver()
-        deadline = None if seconds is None else started + self.share * seconds
-        nodes = None if iterations is None else int(self.share * iterations * NODES_PER_ITERATION)
         seat = state.current_player()
-        proven = solver.prove(state.clone(), nodes=nodes, deadline=deadline)
+        proven: dict[int, list[float]] = {}
+        for share in (min(TRIAL_SHARE, self.share), self.share):
+            deadline = None if seconds is None else started + share * seconds
+            nodes = None if iterations is None else int(share * iterations * NODES_PER_ITERATION)
+            proven = solver.prove(state.clone(), nodes=nodes, deadline=deadline)
+            if not proven:
+                break  # nothing is within reach yet: leave the time to the search
         losing = {
             action: returns for action, returns in proven.items() if returns[seat] < max(returns)
         }
