@@ -35,19 +35,25 @@ def scaled_return(game: Game, value: float) -> float:
     return 2.0 * (value - info.min_utility) / span - 1.0
 
 
+def _from_evaluate_module(game_name: str, name: str) -> Callable[..., object] | None:
+    """The callable ``name`` of the module ``evaluate`` beside the game's rules, if any."""
+    package = get_spec(game_name).game_class.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.evaluate")
+    except ModuleNotFoundError:
+        return None
+    found = getattr(module, name, None)
+    return found if callable(found) else None
+
+
 @functools.cache
 def find_evaluator(game_name: str) -> Evaluator | None:
     """The game's own evaluation, or ``None`` when it has none."""
     spec = get_spec(game_name)
     if spec.evaluate is not None:
         return spec.evaluate
-    package = spec.game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return None
-    found = getattr(module, "evaluate", None)
-    return found if callable(found) else None
+    found = _from_evaluate_module(game_name, "evaluate")
+    return cast(Evaluator, found) if found is not None else None
 
 
 Playout = Callable[[State, random.Random], list[float]]
@@ -62,14 +68,8 @@ def find_playout(game_name: str) -> Playout | None:
     through the protocol; it must play the same games as choosing
     ``rng.choice(state.legal_actions())`` (and sampling chance) at every step.
     """
-    spec = get_spec(game_name)
-    package = spec.game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return None
-    found = getattr(module, "playout", None)
-    return cast(Playout, found) if callable(found) else None
+    found = _from_evaluate_module(game_name, "playout")
+    return cast(Playout, found) if found is not None else None
 
 
 class RecordingPlayout(Protocol):
@@ -111,14 +111,8 @@ def find_endgame_solver(game_name: str) -> Callable[[], EndgameSolver] | None:
     offer one when it can search the rest of a game to the end faster than a player
     could through the protocol; one solver serves one player through one game, keeping
     what it proved."""
-    spec = get_spec(game_name)
-    package = spec.game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return None
-    found = getattr(module, "endgame_solver", None)
-    return cast(Callable[[], EndgameSolver], found) if callable(found) else None
+    found = _from_evaluate_module(game_name, "endgame_solver")
+    return cast(Callable[[], EndgameSolver], found) if found is not None else None
 
 
 def evaluator_for(game: Game) -> Evaluator:
