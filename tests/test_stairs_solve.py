@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import stairgames
 from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
-from stairgames.agents.endgame import EndgameProbe
+from stairgames.agents.endgame import NODES_PER_ITERATION, EndgameProbe
 from stairgames.agents.levels import level_player
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
@@ -262,11 +262,12 @@ def test_the_solver_gives_up_after_its_trial_share_when_it_proves_nothing():
     probe = EndgameProbe(0.8)
     assert probe.prove(state, started=0.0, seconds=None, iterations=1000) == (None, {})
     solver = next(iter(probe._solvers.values()))
-    assert solver.nodes <= 0.1 * 1000 * 10 + 1
+    assert solver.nodes <= 0.1 * 1000 * NODES_PER_ITERATION + 1
 
 
 def test_mcts_endgame_solver_budget_follows_the_iteration_budget():
-    """10 solver positions an iteration of the share: 1 iteration is too little here."""
+    """NODES_PER_ITERATION solver positions an iteration of the share: 1 iteration is
+    too little here."""
     position, _ = FORCED_WINS[0]
     state = stairgames.load("stairs").state_from_position(position)
     agent = MctsAgent(state.current_player(), seed=0, time_limit=None, iterations=1, endgame=1.0)
