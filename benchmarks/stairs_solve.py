@@ -1,6 +1,6 @@
 """How far the exact Stairs endgame solver reaches, as a table.
 
-    .venv/bin/python -m benchmarks.stairs_solve [--games 30] [--nodes 150000] [--seed 7]
+    .venv/bin/python -m benchmarks.stairs_solve [--games 30] [--nodes 2000000] [--seed 7]
 
 For positions k plies into uniformly random games (k = 9, 12, ..., 21): the share
 the solver (:mod:`stairgames.games.stairs.solve`, a fresh table each) decides
@@ -39,7 +39,7 @@ def random_boards(rng: random.Random) -> list[rules.Board]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--nodes", type=int, default=150_000)
+    parser.add_argument("--nodes", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)

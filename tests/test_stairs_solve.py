@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -13,12 +14,18 @@ import stairgames
 from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
 from stairgames.agents.endgame import NODES_PER_ITERATION, EndgameProbe
 from stairgames.agents.levels import level_player
+from stairgames.core.endgame import INITIAL_SPEED, Clock
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.evaluate import endgame_solver
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
-from stairgames.games.stairs.solve import EndgameSolver, Position, Solver, UnsolvedError
+from stairgames.games.stairs.solve import (
+    EndgameSolver,
+    Position,
+    Solver,
+    UnsolvedError,
+)
 from tests.test_agents import FORCED_WINS
 
 
@@ -114,6 +121,28 @@ def test_the_solver_stops_at_its_deadline():
     board = random_game(3)[4]
     with pytest.raises(UnsolvedError):
         Solver().wins(Position(board), deadline=0.0)
+
+
+def test_a_deadline_becomes_a_node_budget_at_the_measured_speed():
+    """Compiled code cannot read the clock: half a second at 1,000 positions a second
+    is a budget of (at most) 500 positions."""
+    board = random_game(3)[4]
+    solver = Solver()
+    solver.clock.speed = 1000.0
+    with pytest.raises(UnsolvedError):
+        solver.wins(Position(board), deadline=time.perf_counter() + 0.5)
+    assert 490 <= solver.nodes <= 501
+
+
+def test_the_measured_speed_follows_long_searches_only():
+    clock = Clock()
+    clock.measure(100, 1.0)
+    assert clock.speed == INITIAL_SPEED
+    clock.measure(10_000, 0.01)
+    assert clock.speed == pytest.approx(0.7 * INITIAL_SPEED + 0.3 * 1_000_000)
+    assert clock.budget(None, None, 0.0) == 1 << 62
+    assert clock.budget(70, 10.0, 9.0) == 70
+    assert clock.budget(None, 10.0, 11.0) == 0
 
 
 def test_proven_results_stay_in_the_table_for_the_next_search():

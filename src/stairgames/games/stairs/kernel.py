@@ -22,24 +22,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from typing import Final, TypeVar, cast
+from typing import Final
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
+from stairgames.core.compiled import compiled as _compiled
 from stairgames.games.stairs import rules
 
 Array = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.int8]
-
-_F = TypeVar("_F", bound=Callable[..., object])
-
-
-def _compiled(function: _F) -> _F:
-    """numba's ``njit`` (cached on disk), keeping the function's type for mypy."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(function))
 
 
 SQUARES: Final = rules.NUM_SQUARES

@@ -28,6 +28,7 @@ from typing import Final
 
 import numpy as np
 
+from stairgames.core.endgame import Clock, prove_actions
 from stairgames.core.game import State
 from stairgames.games.stairs import kernel, rules
 from stairgames.games.stairs.game import MAX_GAME_LENGTH, StairsState
@@ -141,14 +142,14 @@ class Solver:
     between calls, so solving the positions of one game one after another reuses
     work. The search itself is compiled (:func:`stairgames.games.stairs.kernel.search`);
     since compiled code cannot look at the clock, a deadline becomes a node budget
-    at the speed measured so far (:attr:`speed`, positions a second).
+    at the speed measured so far (:class:`stairgames.core.endgame.Clock`).
     """
 
     def __init__(self, table_bits: int = 22) -> None:
         self.keys: Array = np.zeros(1 << table_bits, dtype=np.int64)
         self.results = np.full(1 << table_bits, -1, dtype=np.int8)
         self.nodes = 0
-        self.speed: float = INITIAL_SPEED
+        self.clock = Clock()
         self._counter: Array = np.zeros(1, dtype=np.int64)
         self._stack: Array = np.empty((_STACK_ROWS, 2 * kernel.MAX_MOVES), dtype=np.int64)
 
@@ -160,34 +161,17 @@ class Solver:
         Raises :class:`UnsolvedError` after ``nodes`` new positions or at ``deadline``
         (a :func:`time.perf_counter` time); ``position`` is left as it was either way.
         """
-        limit = (1 << 62) if nodes is None else nodes
         started = time.perf_counter()
-        if deadline is not None:
-            limit = min(limit, max(0, int((deadline - started) * self.speed)))
+        limit = self.clock.budget(nodes, deadline, started)
         self._counter[0] = 0
         result = kernel.search(
             position.array, self.keys, self.results, self._counter, limit, self._stack, 0
         )
         self.nodes = int(self._counter[0])
-        self._measure(self.nodes, time.perf_counter() - started)
+        self.clock.measure(self.nodes, time.perf_counter() - started)
         if result == kernel.UNSOLVED:
             raise UnsolvedError
         return result == kernel.WIN
-
-    def _measure(self, nodes: int, seconds: float) -> None:
-        """Follow the search's speed (only long enough searches tell it)."""
-        if nodes >= 2000 and seconds > 0:
-            self.speed = 0.7 * self.speed + 0.3 * nodes / seconds
-
-
-INITIAL_SPEED: Final = 500_000
-"""Positions a second assumed before a search has measured the speed (below the
-compiled search's 1-2 million on a slow machine, so a first deadline is kept)."""
-
-
-FIRST_BUDGET: Final = 256
-"""Positions each root action may search in the first pass of :meth:`EndgameSolver.prove`
-(four times as many in each later pass)."""
 
 
 class EndgameSolver:
@@ -204,9 +188,8 @@ class EndgameSolver:
     ) -> dict[int, list[float]]:
         """The actions of ``state`` proven so far, each with the returns it leads to.
 
-        The actions are tried in passes, the most promising first (fewest
-        replies), each pass giving every unproven action four times the positions
-        of the last (from :data:`FIRST_BUDGET`), until an action proves a win for
+        The actions are tried in passes (:func:`stairgames.core.endgame.prove_actions`),
+        the most promising first (fewest replies), until an action proves a win for
         the seat to move (it is the last one added), all are proven, or ``nodes``
         (in all) or ``deadline`` is reached. So even where the whole position is
         out of reach, moves that lose by force are found and can be avoided. A
@@ -222,26 +205,21 @@ class EndgameSolver:
             return proven
         seat = state.current_player()
         position = Position(board)
-        order = _root_order(position, legal)
-        per_action = FIRST_BUDGET
-        while len(proven) < len(order):
-            for action in order:
-                if action in proven:
-                    continue
-                budget = per_action if nodes is None else min(per_action, nodes - self.nodes)
-                if budget <= 0:
-                    return proven
-                try:
-                    won = self._mover_wins_after(position, action, budget, deadline)
-                except UnsolvedError:
-                    if deadline is not None and time.perf_counter() > deadline:
-                        return proven
-                    continue
-                proven[action] = _returns(seat, won)
-                if won:
-                    return proven
-            per_action *= 4
-        return proven
+
+        def result_after(action: int, budget: int) -> int | None:
+            try:
+                return 1 if self._mover_wins_after(position, action, budget, deadline) else -1
+            except UnsolvedError:
+                return None
+
+        results = prove_actions(
+            _root_order(position, legal),
+            result_after,
+            searched=lambda: self.nodes,
+            nodes=nodes,
+            deadline=deadline,
+        )
+        return {action: _returns(seat, result > 0) for action, result in results.items()}
 
     def solve(
         self, state: State, *, nodes: int | None = None, deadline: float | None = None

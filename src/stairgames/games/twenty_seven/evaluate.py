@@ -11,6 +11,7 @@ from stairgames.games.twenty_seven.rules import (
     score,
     stack_count,
 )
+from stairgames.games.twenty_seven.solve import EndgameSolver
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -32,3 +33,8 @@ def evaluate(state: State, seat: int) -> float:
     scores = (score(line, mine) - score(line, theirs)) / NUM_DISCS
     stacks = (stack_count(line, mine) - stack_count(line, theirs)) / INITIAL_FIELDS
     return (scores + stacks) / 2
+
+
+def endgame_solver() -> EndgameSolver:
+    """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
+    return EndgameSolver()
