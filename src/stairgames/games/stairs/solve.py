@@ -198,11 +198,10 @@ class EndgameSolver:
         """
         assert isinstance(state, StairsState)
         self.nodes = 0
-        proven: dict[int, list[float]] = {}
         board = state.board
         legal = [] if state.is_terminal() else state.legal_actions()
         if not legal or board.max_height() < 2 or any(action > PASS for action in legal):
-            return proven
+            return {}
         seat = state.current_player()
         position = Position(board)
 
