@@ -129,7 +129,7 @@ def _replay(argv: Sequence[str]) -> int:
     last = None
     for number, (move, state) in enumerate(replay(record)):
         print("Start" if move is None else f"{number}. {move}")
-        print(spec.render(state, colour=colour, viewer=None))
+        print(spec.render(state, colour=colour, viewer=record.viewer))
         print()
         last = state
     if last is not None and last.is_terminal():

@@ -268,8 +268,16 @@ class TerminalSession:
             self.say("The computer agrees to stop here.")
         return True
 
+    def _record_viewer(self) -> int | None:
+        """Whose view an unfinished game's record holds: the one human's, else (several
+        people at one screen, or none) the public view."""
+        humans = [seat for seat, kind in enumerate(self.players) if kind == HUMAN]
+        return humans[0] if len(humans) == 1 else None
+
     def _save_record(self) -> None:
-        record = make_record(self.state, seed=self.seed, players=tuple(self.players))
+        record = make_record(
+            self.state, seed=self.seed, players=tuple(self.players), viewer=self._record_viewer()
+        )
         path = self.record_path
         if path is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")

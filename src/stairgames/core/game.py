@@ -217,11 +217,49 @@ class State(abc.ABC):
         return self._returns()
 
     def history(self) -> list[int]:
-        """Every action applied to this state since it was created, chance included."""
+        """Every action applied to this state since it was created, chance included.
+
+        This is the engine's truth: in a game with hidden information it holds what
+        some seats may not know (another seat's deal). Give a seat its
+        :meth:`history_strings` ``(seat)`` instead, or a view made by
+        :func:`stairgames.core.views.seat_view`.
+        """
         return list(self._history)
 
-    def history_strings(self) -> list[str]:
-        """The history in notation, replayable with :meth:`apply_move`."""
+    def history_strings(self, seat: int | None = None) -> list[str]:
+        """The history in notation.
+
+        Without ``seat``: the full history, the engine's truth, replayable with
+        :meth:`apply_move` (for the server, for finished games and for records of
+        them). With ``seat``: the history as that seat may know it now; a move the seat
+        may not know is written in the game's redacted notation (City of Stairs:
+        another seat's deal as ``deal ? to blue`` until that seat's stroll begins),
+        which no longer replays by itself (see :func:`stairgames.core.record.replay`).
+
+        :raises ValueError: ``seat`` is not a seat of this game.
+        """
+        if seat is None:
+            return list(self._history_strings)
+        self._check_seat(seat)
+        return self._redacted_history(seat)
+
+    def public_history_strings(self) -> list[str]:
+        """The history as a spectator may know it now: what every seat may know.
+
+        >>> import stairgames
+        >>> state = stairgames.load("stairs").new_initial_state()
+        >>> state.apply_move("d3-c4")
+        127
+        >>> state.public_history_strings()
+        ['d3-c4']
+        """
+        return self._redacted_history(None)
+
+    def _redacted_history(self, viewer: int | None) -> list[str]:
+        """The history in notation as ``viewer`` (a seat, or ``None``: a spectator) may
+        know it now. Games with hidden information override it; the default redacts
+        nothing."""
+        del viewer
         return list(self._history_strings)
 
     def move_number(self) -> int:

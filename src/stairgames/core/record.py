@@ -4,6 +4,14 @@ A record lists every action in notation, chance outcomes included, so a game
 replays exactly without its seed. The seed predicts every die and draw, so it
 is hidden information while the game runs: :func:`make_record` leaves it out
 until the game is over.
+
+A record of an unfinished game with hidden information is made *for a viewer*:
+its moves are the history as that seat (or, with no seat, a spectator) may know
+it, and its ``view`` says whose view it is (``"public"`` or the seat number). A
+record of a finished game, or of a game without hidden information, is
+``"full"``: every move as it was. :func:`replay` replays a view record with
+stand-ins for what it hides (see there); draw its states only for
+``record.viewer``, so that no stand-in is ever shown.
 """
 
 from __future__ import annotations
@@ -21,6 +29,18 @@ from stairgames.core.registry import get_spec, load
 
 RECORD_FORMAT = "stairgames-record/1"
 
+FULL_VIEW = "full"
+"""``GameRecord.view`` of a record holding every move as it was."""
+
+PUBLIC_VIEW = "public"
+"""``GameRecord.view`` of a record holding what a spectator may know."""
+
+RecordView = int | str
+"""``FULL_VIEW``, ``PUBLIC_VIEW``, or the seat whose view the record holds."""
+
+MAX_STAND_IN_TRIES = 10_000
+"""How many stand-in outcomes :func:`replay` tries before it gives up on a record."""
+
 
 @dataclasses.dataclass(frozen=True)
 class GameRecord:
@@ -31,6 +51,9 @@ class GameRecord:
     moves: tuple[str, ...]
     seed: int | None = None
     start_position: str | None = None
+    view: RecordView = FULL_VIEW
+    """Whose view the moves are: ``"full"`` (every move as it was), ``"public"`` (what a
+    spectator may know) or a seat (what that seat may know); see :attr:`viewer`."""
     players: tuple[str, ...] = ()
     result: str | None = None
     returns: tuple[float, ...] | None = None
@@ -43,6 +66,7 @@ class GameRecord:
             "options": self.options,
             "seed": self.seed,
             "players": list(self.players),
+            "view": self.view,
             "start_position": self.start_position,
             "moves": list(self.moves),
             "ended_by_agreement": self.ended_by_agreement,
@@ -76,12 +100,24 @@ class GameRecord:
             options={k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
             moves=tuple(moves),
             seed=data.get("seed"),
+            view=_view_from_json(data.get("view", FULL_VIEW)),
             start_position=data.get("start_position"),
             players=tuple(data.get("players") or ()),
             result=data.get("result"),
             returns=None if returns is None else tuple(float(r) for r in returns),
             ended_by_agreement=bool(data.get("ended_by_agreement", False)),
         )
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat to draw this record's positions for: the record's viewer, or ``None``
+        (public drawing) for a public or full record."""
+        return self.view if isinstance(self.view, int) else None
+
+    @property
+    def is_full(self) -> bool:
+        """Whether the moves are every move as it was (nothing redacted)."""
+        return self.view == FULL_VIEW
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8")
@@ -95,22 +131,64 @@ class GameRecord:
         return cls.from_json(text)
 
 
+def _view_from_json(value: Any) -> RecordView:
+    if value in (FULL_VIEW, PUBLIC_VIEW):
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise InvalidRecordError(
+        f"record field 'view' must be {FULL_VIEW!r}, {PUBLIC_VIEW!r} or a seat number, "
+        f"got {value!r}"
+    )
+
+
+def record_view(state: State, viewer: int | None) -> RecordView:
+    """The view a record of ``state`` made for ``viewer`` holds: full once the game is over
+    or when nothing is hidden, else the viewer's (``None``: public)."""
+    if state.is_terminal() or not state.get_game().info().hidden_information:
+        return FULL_VIEW
+    return PUBLIC_VIEW if viewer is None else viewer
+
+
+def moves_in_view(state: State, view: RecordView) -> tuple[str, ...]:
+    """``state``'s history as ``view`` (see :class:`GameRecord`) may know it."""
+    if view == FULL_VIEW:
+        return tuple(state.history_strings())
+    if view == PUBLIC_VIEW:
+        return tuple(state.public_history_strings())
+    assert isinstance(view, int)
+    return tuple(state.history_strings(view))
+
+
 def make_record(
     state: State,
     *,
     seed: int | None = None,
     start_position: str | None = None,
     players: tuple[str, ...] = (),
+    viewer: int | None = None,
 ) -> GameRecord:
-    """The record of ``state``'s game so far. The seed is kept only once the game is over."""
+    """The record of ``state``'s game so far, for ``viewer``.
+
+    Once the game is over (or in a game without hidden information) the record is
+    full: every move as it was, and the seed. Before that the seed is left out, and
+    in a game with hidden information the moves are those ``viewer`` may know
+    (``None``: a spectator), as :meth:`State.history_strings` gives them. A
+    ``start_position`` is recorded as given: pass one the viewer may know.
+
+    :raises ValueError: ``viewer`` is not a seat of the game.
+    """
+    if viewer is not None:
+        state.seat_name(viewer)  # refuses a seat the game does not have
     game = state.get_game()
     outcome = state.outcome()
     agreed = bool(getattr(state, "ended_by_agreement", lambda: False)())
     return GameRecord(
         game=game.name,
         options=options_to_dict(game.options),
-        moves=tuple(state.history_strings()),
+        moves=moves_in_view(state, record_view(state, viewer)),
         seed=seed if state.is_terminal() else None,
+        view=record_view(state, viewer),
         start_position=start_position,
         players=players,
         result=None if outcome is None else outcome.reason,
@@ -121,6 +199,14 @@ def make_record(
 
 def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
     """Replay a record: yields ``(None, start)`` then ``(move, state after it)`` for each move.
+
+    A view record (``record.view`` not full) replays each chance move it hides
+    (``deal ? to blue``) with a stand-in: an outcome whose text, as the record's view
+    sees it, is the recorded one, chosen so that the rest of the record replays too
+    (trying the outcomes in order, and going back to an earlier stand-in when a
+    later move does not replay). The states hold these stand-ins, so show them only
+    for ``record.viewer`` (its drawing, observation and history), never in full; the
+    moves yielded are the record's own text.
 
     :raises InvalidRecordError: unknown game or options, bad start position, or a move
         that is illegal where it stands (the message gives its number).
@@ -135,12 +221,10 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
         )
     except StairgamesError as exc:
         raise InvalidRecordError(f"record cannot be set up: {exc}") from None
+    _check_view(record, state)
     yield None, state.clone()
-    for number, move in enumerate(record.moves, start=1):
-        try:
-            state.apply_move(move)
-        except StairgamesError as exc:
-            raise InvalidRecordError(f"move {number} ({move!r}) does not replay: {exc}") from None
+    for move, action in zip(record.moves, _replayed_actions(record, state), strict=True):
+        state.apply_action(action)
         yield move, state.clone()
     if record.ended_by_agreement:
         end = getattr(state, "end_by_agreement", None)
@@ -157,3 +241,77 @@ def final_state(record: GameRecord) -> State:
         last = state
     assert last is not None
     return last
+
+
+def _check_view(record: GameRecord, state: State) -> None:
+    if record.viewer is not None and record.viewer >= state.get_game().num_players():
+        raise InvalidRecordError(
+            f"record view {record.viewer} is not a seat of {record.game} "
+            f"({state.get_game().num_players()} seats)"
+        )
+
+
+def _seen_text(state: State, view: RecordView) -> str:
+    """The last move of ``state``'s history as ``view`` sees it."""
+    return moves_in_view(state, view)[-1]
+
+
+def _stand_ins(state: State, move: str, view: RecordView) -> list[int]:
+    """The chance outcomes here that ``view`` would have recorded as ``move``."""
+    if view == FULL_VIEW or not state.is_chance_node():
+        return []
+    found = []
+    for outcome, _ in state.chance_outcomes():
+        candidate = state.clone()
+        candidate.apply_action(outcome)
+        if _seen_text(candidate, view) == move:
+            found.append(outcome)
+    return found
+
+
+@dataclasses.dataclass
+class _Branch:
+    """A point where :func:`_replayed_actions` chose a stand-in, with those left to try."""
+
+    index: int
+    before: State
+    untried: list[int]
+
+
+def _replayed_actions(record: GameRecord, start: State) -> list[int]:
+    """The actions that replay ``record`` from ``start``, stand-ins included.
+
+    :raises InvalidRecordError: no choice of stand-ins replays every move; the message
+        names the move that got furthest.
+    """
+    state = start.clone()
+    actions: list[int] = []
+    branches: list[_Branch] = []
+    furthest = (-1, "")
+    tries = 0
+    while len(actions) < len(record.moves):
+        index = len(actions)
+        move = record.moves[index]
+        try:
+            action: int | None = state.string_to_action(move)
+        except StairgamesError as exc:
+            action = None
+            stand_ins = _stand_ins(state, move, record.view)
+            if stand_ins:
+                action = stand_ins.pop(0)
+                branches.append(_Branch(index, state.clone(), stand_ins))
+            elif index > furthest[0]:
+                furthest = (index, f"move {index + 1} ({move!r}) does not replay: {exc}")
+        if action is None:
+            while branches and not branches[-1].untried:
+                branches.pop()
+            tries += 1
+            if not branches or tries > MAX_STAND_IN_TRIES:
+                raise InvalidRecordError(furthest[1])
+            branch = branches[-1]
+            action = branch.untried.pop(0)
+            state = branch.before.clone()
+            del actions[branch.index :]
+        state.apply_action(action)
+        actions.append(action)
+    return actions

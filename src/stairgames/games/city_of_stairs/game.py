@@ -28,12 +28,15 @@ from stairgames.games.city_of_stairs.notation import (
     PLACEMENT_RE,
     START_BASE,
     canonical_choice,
+    deal_colour,
     decode_choice,
     decode_placement,
     encode_choice,
     encode_deal,
     encode_placement,
     encode_start,
+    format_deal,
+    redacted_deal,
 )
 from stairgames.games.city_of_stairs.position import format_position, parse_position
 from stairgames.games.city_of_stairs.rules import NodeKind, Table
@@ -257,7 +260,7 @@ class CityOfStairsState(State):
             return f"draw {self.cards.cards[action].id}"
         if node.kind == NodeKind.DEAL and DEAL_BASE < action < START_BASE:
             assert node.seat is not None
-            return f"deal {action - DEAL_BASE} to {colours[node.seat]}"
+            return format_deal(action - DEAL_BASE, colours[node.seat])
         placement = decode_placement(action)
         if node.kind == NodeKind.PLACE and placement is not None:
             index = self._table.stock[placement.slot]
@@ -408,13 +411,34 @@ class CityOfStairsState(State):
     def _rewrite_deals(self, cards: dict[int, int | None]) -> None:
         colours = self._table.colours
         for index, text in enumerate(self._history_strings):
-            if not text.startswith("deal "):
+            colour = deal_colour(text)
+            if colour is None:
                 continue
-            seat = colours.index(text.rsplit(" ", 1)[1])
+            seat = colours.index(colour)
             card = cards.get(seat)
             if card is not None:
                 self._history[index] = encode_deal(card)
-                self._history_strings[index] = f"deal {card} to {colours[seat]}"
+                self._history_strings[index] = format_deal(card, colours[seat])
+
+    def _known_departures(self, viewer: int | None) -> frozenset[int]:
+        """The seats whose departure card ``viewer`` may know (C8); a spectator
+        (``None``) knows those whose stroll has begun."""
+        if viewer is not None:
+            return self.visible_departures(viewer)
+        return frozenset(s for s in range(self._table.players) if self.stroll_started(s))
+
+    def _redacted_history(self, viewer: int | None) -> list[str]:
+        """C8: a deal to a seat whose card ``viewer`` may not know yet is written
+        ``deal ? to <colour>``; everything else is public."""
+        known = self._known_departures(viewer)
+        colours = self._table.colours
+        hidden = {colours[seat] for seat in range(self._table.players) if seat not in known}
+        return [
+            redacted_deal(colour)
+            if (colour := deal_colour(text)) is not None and colour in hidden
+            else text
+            for text in self._history_strings
+        ]
 
     def observation_string(self, player: int) -> str:
         """What ``player`` may know: everything public, and its own departure card (C8)."""

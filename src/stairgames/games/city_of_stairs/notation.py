@@ -11,7 +11,9 @@ Player actions (``NUM_ACTIONS`` = 60):
 Chance actions (``NUM_CHANCE_OUTCOMES`` = 39):
 
 - 0-27: draw the city card with that index into the stock: ``draw P03``.
-- 28-34: deal departure card ``d`` (1-7) as ``27 + d``: ``deal 3 to red``.
+- 28-34: deal departure card ``d`` (1-7) as ``27 + d``: ``deal 3 to red``;
+  in the history as a seat that may not know the card sees it:
+  ``deal ? to red`` (:func:`redacted_deal`).
 - 35-38: the start player is seat ``s``, as ``35 + s``: ``start blue``.
 """
 
@@ -76,3 +78,30 @@ def canonical_choice(text: str) -> str | None:
     lowered = " ".join(text.lower().split())
     lowered = _ALIASES.get(lowered, lowered)
     return lowered if lowered in CHOICES else None
+
+
+HIDDEN_CARD: Final = "?"
+"""Stands for a departure card in a redacted deal: ``deal ? to red``."""
+
+
+def format_deal(card: int | str, colour: str) -> str:
+    """A deal's notation: ``deal 3 to red``."""
+    return f"deal {card} to {colour}"
+
+
+def deal_colour(text: str) -> str | None:
+    """The colour a deal (``deal 3 to red`` or ``deal ? to red``) goes to; ``None`` for
+    any other move."""
+    words = text.split()
+    if len(words) == 4 and words[0] == "deal" and words[2] == "to":
+        return words[3]
+    return None
+
+
+def redacted_deal(colour: str) -> str:
+    """A deal to ``colour`` as a seat that may not know the card sees it.
+
+    >>> redacted_deal("red")
+    'deal ? to red'
+    """
+    return format_deal(HIDDEN_CARD, colour)
