@@ -105,7 +105,7 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
         legal = state.legal_actions()
         clock = time.perf_counter()
         if state.current_player() == ours_seat:
-            action = ours.step(state.inner.clone())
+            action = ours.act(state.inner)
             ours_time += time.perf_counter() - clock
             ours_moves += 1
             ours_iterations += (

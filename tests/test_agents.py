@@ -49,9 +49,7 @@ def play_out(
             state.apply_action(sample_chance_outcome(state, chance))
             continue
         seat = state.current_player()
-        view = state.clone()
-        action = players[seat].step(view)
-        assert state.is_legal(action), f"{players[seat].describe()} chose illegal {action}"
+        action = players[seat].act(state)  # act refuses an illegal choice
         state.apply_action(action)
     return state
 

@@ -132,7 +132,7 @@ def test_greedy_strolls_at_its_best():
         best = best_stroll(state.cards, state.table.city, departure, state.table.colours[walker])
         player = make_agent("greedy", walker, seed=seed)
         while state.current_player() == walker:
-            state.apply_action(player.step(state.clone()))
+            state.apply_action(player.act(state))
         assert state.scores()[walker] == best
 
 

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 import stairgames
+from stairgames.agents import Agent, make_agent
+from stairgames.arena import runner
 from stairgames.cli import main
 from stairgames.core.chance import sample_chance_outcome
-from stairgames.core.errors import InvalidRecordError
+from stairgames.core.errors import IllegalMoveError, InvalidRecordError
+from stairgames.core.game import State
 from stairgames.core.record import (
     FULL_VIEW,
     PUBLIC_VIEW,
@@ -25,6 +28,7 @@ from stairgames.core.record import (
     make_record,
     replay,
 )
+from stairgames.core.views import seat_view
 from stairgames.games.city_of_stairs import CityOfStairsState
 from stairgames.terminal import TerminalSession
 
@@ -299,3 +303,135 @@ def test_several_people_at_one_screen_save_the_public_view(tmp_path: Path):
     data = json.loads(path.read_text())
     assert data["view"] == PUBLIC_VIEW
     assert not DEAL.search(" ".join(data["moves"]))
+
+
+# ----- computer players receive their seat's view ----------------------------------------
+
+
+class Spy(Agent):
+    """Records everything it is given, and plays at random."""
+
+    name = "spy"
+
+    def __init__(self, seat: int, *, seed: int | None = None) -> None:
+        super().__init__(seat, seed=seed)
+        self.seen: list[tuple[object, ...]] = []
+        self.acting = False
+
+    def act(self, state: State) -> int:
+        self.acting = True
+        try:
+            return super().act(state)
+        finally:
+            self.acting = False
+
+    def step(self, state: State) -> int:
+        assert self.acting, "a driver called step directly instead of act"
+        players = state.get_game().num_players()
+        self.seen.append(
+            (
+                state.position(),
+                tuple(state.history_strings()),
+                tuple(state.history()),
+                tuple(state.observation_string(seat) for seat in range(players)),
+                str(state),
+            )
+        )
+        return self.rng.choice(state.legal_actions())
+
+
+def spied_game(seed: int, other_card_shift: int) -> tuple[Spy, CityOfStairsState]:
+    """A 2-player game with a spy on seat 0 until seat 1's card is revealed; seat 1's deal
+    is moved ``other_card_shift`` places along the cards left to deal, all else the same."""
+    state = city(players=2)
+    spy = Spy(0, seed=seed)
+    chance = random.Random(seed)
+    others = random.Random(seed + 1)
+    while not state.is_terminal() and not state.stroll_started(1):
+        if state.is_chance_node():
+            action = sample_chance_outcome(state, chance)
+            if state.action_to_string(action).endswith("to blue"):
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                action = outcomes[(outcomes.index(action) + other_card_shift) % len(outcomes)]
+            state.apply_action(action)
+        elif state.current_player() == 0:
+            state.apply_action(spy.act(state))
+        else:
+            state.apply_action(others.choice(state.legal_actions()))
+    return spy, state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_computer_player_gets_the_same_inputs_whatever_the_hidden_card(seed: int):
+    spy, state = spied_game(seed, 0)
+    twin_spy, twin = spied_game(seed, 1)
+    assert state.table.departures[1] != twin.table.departures[1]
+    assert state.table.departures[0] == twin.table.departures[0]
+    assert len(spy.seen) >= 14
+    assert spy.seen == twin_spy.seen
+
+
+def test_act_refuses_an_illegal_choice_and_the_wrong_seat():
+    class Wrong(Agent):
+        def step(self, state: State) -> int:
+            return 999
+
+    state = stairgames.load("stairs").new_initial_state()
+    with pytest.raises(IllegalMoveError, match="999"):
+        Wrong(0).act(state)
+    with pytest.raises(IllegalMoveError, match="plays seat 1"):
+        Wrong(1).act(state)
+    assert state.move_number() == 0
+
+
+def test_the_view_of_a_game_without_hidden_information_is_a_copy():
+    state = stairgames.load("stairs").new_initial_state()
+    view = seat_view(state, 1, random.Random(0))
+    assert view is not state and view.history() == state.history()
+    view.apply_move("d3-c4")
+    assert state.move_number() == 0
+
+
+def test_the_view_keeps_what_the_seat_knows_and_nothing_else():
+    state = to_the_middle(city(players=3), seed=8)
+    for seat in range(3):
+        view = seat_view(state, seat, random.Random(seat))
+        assert isinstance(view, CityOfStairsState)
+        assert view.observation_string(seat) == state.observation_string(seat)
+        assert view.history_strings(seat) == state.history_strings(seat)
+        assert view.table.departures[seat] == state.table.departures[seat]
+
+
+def test_the_terminal_and_the_arena_go_through_act(tmp_path: Path, monkeypatch):
+    spies: list[Spy] = []
+
+    def spy_factory(kind: str, seat: int, seed: int | None = None) -> Agent:
+        del kind
+        spies.append(Spy(seat, seed=seed))
+        return spies[-1]
+
+    monkeypatch.setattr(runner, "make_agent", spy_factory)
+    task = runner.schedule("city_of_stairs", {}, ["random", "greedy"], 1, seed=1)[0]
+    assert runner.play_game(task)["length"] > 0
+    monkeypatch.setattr("stairgames.terminal.make_agent", spy_factory)
+    TerminalSession(
+        stairgames.load("city_of_stairs"),
+        ["random", "random"],
+        seed=1,
+        record_path=tmp_path / "g.json",
+        output=io.StringIO(),
+    ).run()
+    assert len(spies) == 4 and all(spy.seen for spy in spies)
+
+
+def test_players_still_finish_city_of_stairs_through_act():
+    game = stairgames.load("city_of_stairs", players=3)
+    players = [make_agent(kind, s, seed=s) for s, kind in enumerate(["greedy", "easy", "random"])]
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(players[state.current_player()].act(state))
+    assert state.outcome() is not None

@@ -177,10 +177,10 @@ class TerminalSession:
         agent = self.agents[seat]
         label = self.seat_label(seat)
         if not self._has_human():
-            self._apply(agent.step(self.state.clone()))
+            self._apply(agent.act(self.state))
             return
         with ThinkingIndicator(self.output, f"{label} is thinking") as thinking:
-            action = agent.step(self.state.clone())
+            action = agent.act(self.state)
         text = self.state.action_to_string(action)
         self.say(f"{label} plays {text} ({thinking.seconds:.1f} s)")
         self._apply(action)

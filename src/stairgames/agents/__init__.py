@@ -6,8 +6,11 @@ Build one from its text form with :func:`make_agent`:
 >>> from stairgames.agents import make_agent
 >>> state = stairgames.load("stairs").new_initial_state()
 >>> player = make_agent("mcts:iterations=50", seat=0, seed=1)
->>> state.is_legal(player.step(state))
+>>> state.is_legal(player.act(state))
 True
+
+Drivers call ``act``: it gives the player its seat's view of the state, never
+the state itself (:func:`stairgames.core.views.seat_view`).
 """
 
 from stairgames.agents.alphabeta import AlphaBetaAgent

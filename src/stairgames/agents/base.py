@@ -12,20 +12,24 @@ import math
 import random
 from collections.abc import Callable, Mapping
 
-from stairgames.core.errors import InvalidOptionError
+from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import State
+from stairgames.core.views import seat_view
 
 
 class Agent(abc.ABC):
     """A computer player for one seat.
 
-    ``step`` receives the state at one of this seat's decisions and returns a
-    legal action. A player must only use what its seat may know: the legal
-    actions, its observation, copies of the state (``clone``) for perfect
-    information games, and determinisations (:mod:`stairgames.agents.determinise`)
-    where some of the state is hidden. Its randomness comes from its own seeded
-    generator, so a seed makes its choices repeatable (with an iteration budget;
-    a time budget depends on the machine's speed).
+    Drivers (the terminal, the arena, benchmarks, the bridge) call :meth:`act`
+    with the true state; it hands :meth:`step` the seat's *view* (a copy in
+    games without hidden information, a determinisation made by the game where
+    something is hidden: :func:`stairgames.core.views.seat_view`), so a player
+    never receives what its seat may not know, and checks the action it returns.
+    ``step`` may search its view freely (``clone``, and further
+    determinisations, :mod:`stairgames.agents.determinise`). Its randomness,
+    the view's hidden pieces included, comes from its own seeded generator, so a
+    seed makes its choices repeatable (with an iteration budget; a time budget
+    depends on the machine's speed).
     """
 
     name: str = "agent"
@@ -34,9 +38,33 @@ class Agent(abc.ABC):
         self.seat = seat
         self.rng = random.Random(seed)
 
+    def act(self, state: State) -> int:
+        """The action this player takes at one of its seat's decisions in ``state``.
+
+        The one entry point drivers call: ``step`` receives the seat's view, never
+        ``state`` itself, and ``state`` is not changed. (The errors name no position:
+        the true one may hold what the seat may not know.)
+
+        :raises IllegalMoveError: it is not this seat's turn in ``state``, or the
+            player chose an action that is not legal there.
+        """
+        if state.current_player() != self.seat:
+            raise IllegalMoveError(
+                f"{self.describe()} plays seat {self.seat}, but after move "
+                f"{state.move_number()} the player to act is {state.current_player()}"
+            )
+        action = self.step(seat_view(state, self.seat, self.rng))
+        if not state.is_legal(action):
+            raise IllegalMoveError(
+                f"{self.describe()} (seat {self.seat}) chose {action!r}, which is not legal "
+                f"after move {state.move_number()}; legal: {state.legal_actions()}"
+            )
+        return action
+
     @abc.abstractmethod
     def step(self, state: State) -> int:
-        """The action this player takes in ``state`` (its seat is to act)."""
+        """The action this player takes in ``state``, its seat's view (its seat is to
+        act). Drivers call :meth:`act`, which makes the view."""
 
     def restart(self) -> None:
         """Forget anything learned during a game (called between games)."""

@@ -103,7 +103,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
             continue
         seat = state.current_player()
         clock = time.perf_counter()
-        action = agents[seat].step(state.clone())
+        action = agents[seat].act(state)
         thinking[seat] += time.perf_counter() - clock
         moves[seat] += 1
         state.apply_action(action)
