@@ -77,3 +77,94 @@ def test_tuple_options_survive_pyspiel_game_strings(squares):
     again = pyspiel.load_game(str(game))
     assert again.new_initial_state().inner.get_game().options.crumbling_squares == squares
     pyspiel.random_sim_test(again, num_sims=1, serialize=True, verbose=False)
+
+
+def test_information_state_strings_are_the_observation_and_the_seats_view_of_the_history():
+    game = bridge.load_game("city_of_stairs", players=2, first_player=0)
+    state = game.new_initial_state()
+    for move in ("draw P03", "draw E07", "deal 4 to red", "deal 1 to blue", "E07@c1"):
+        state.apply_action(state.string_to_action(move))
+    assert state.information_state_string(1) == (
+        f"{state.observation_string(1)}\n"
+        "history: draw P03; draw E07; deal ? to red; deal 1 to blue; E07@c1"
+    )
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 1
+    assert state.information_state_string() == state.information_state_string(1)
+    assert game.get_type().provides_information_state_string
+
+
+def hidden_from(state, seat: int) -> list[tuple[int, str]]:
+    table = state.inner.table
+    return [
+        (card, table.colours[other])
+        for other, card in enumerate(table.departures)
+        if card is not None and other != seat and not state.inner.stroll_started(other)
+    ]
+
+
+def check_no_hidden_card(state) -> None:
+    """No seat's information state names a departure card hidden from it, and a state
+    whose hidden cards are redrawn gives the same information state."""
+    import random
+
+    for seat in range(state.num_players()):
+        text = state.information_state_string(seat)
+        departures = next(w for w in text.split() if w.startswith("departures="))
+        shown = departures.removeprefix("departures=").split(",")
+        for card, colour in hidden_from(state, seat):
+            assert f"deal {card} to {colour}" not in text
+            assert shown[state.inner.table.colours.index(colour)] == "?"
+        twin = state.resample_from_infostate(seat, random.Random(seat).random)
+        assert twin.information_state_string(seat) == text
+
+
+def test_openspiel_ismcts_bot_plays_city_of_stairs_through_the_bridge():
+    import random
+
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = bridge.load_game("city_of_stairs", players=2)
+    for seed in range(2):
+        bots = []
+        for seat in range(2):
+            evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + seat))
+            bot = ismcts.ISMCTSBot(
+                game,
+                evaluator,
+                2.0,
+                6,
+                max_world_samples=3,
+                random_state=np.random.RandomState(10 + seed + seat),
+            )
+            bot.set_resampler(bridge.seeded_resampler(seed + seat))
+            bots.append(bot)
+        state = game.new_initial_state()
+        chance = random.Random(seed)
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(chance.choice([a for a, _ in outcomes]))
+                continue
+            if decisions % 5 == 0:
+                check_no_hidden_card(state)
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+        assert state.inner.outcome() is not None and sum(state.returns()) >= 1.0
+
+
+def test_ismcts_bot_with_openspiels_own_sampler():
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = bridge.load_game("city_of_stairs", players=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()

@@ -11,7 +11,12 @@ parameters: booleans, integers and text stay as they are; other option types
 parameters with commas).
 Actions, chance outcomes, returns and bounds are ours unchanged; observations
 are our ``observation_string`` (what the seat may see), offered as strings
-only. A ``max_game_length`` beyond 32 bits is given to pyspiel as
+only. Information-state strings (perfect recall) are the seat's observation
+followed by its view of the history (:func:`information_state`), and
+``resample_from_infostate`` draws a state consistent with a seat's information
+state (our :func:`stairgames.core.views.seat_view`), so OpenSpiel's
+information-set algorithms (``ISMCTSBot``) run on every game, City of Stairs
+included. A ``max_game_length`` beyond 32 bits is given to pyspiel as
 ``2**31 - 1`` (still an upper bound on what any game reaches). Needs the
 ``open_spiel`` package (``pip install open_spiel``).
 """
@@ -19,6 +24,8 @@ only. A ``max_game_length`` beyond 32 bits is given to pyspiel as
 from __future__ import annotations
 
 import dataclasses
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pyspiel
@@ -26,6 +33,7 @@ import pyspiel
 from stairgames.core.game import CHANCE, TERMINAL, State
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.registry import game_names, get_spec, load_with_text_options
+from stairgames.core.views import seat_view
 
 PREFIX = "stairgames_"
 """pyspiel names are ``PREFIX + registry name``."""
@@ -37,6 +45,9 @@ separator (``"5;"``) so that pyspiel does not read it back as an integer."""
 
 MAX_LENGTH = 2**31 - 1
 """pyspiel stores ``max_game_length`` in 32 bits; a longer proven bound is capped here."""
+
+HISTORY_SEPARATOR = "; "
+"""Separates the moves of the history in an information-state string."""
 
 _REGISTERED: dict[str, str] = {}
 
@@ -116,7 +127,7 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max_players,
         min_num_players=min_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
@@ -145,8 +156,9 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
             return BridgeState(self, self.ours.new_initial_state())
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _StringObserver:
-            del iig_obs_type, params
-            return _StringObserver()
+            del params
+            perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+            return _StringObserver(perfect_recall=perfect_recall)
 
     class BridgeState(pyspiel.State):  # type: ignore[misc]
         """One of our states seen from OpenSpiel."""
@@ -185,6 +197,24 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
         def observation_string(self, player: int) -> str:
             return self.inner.observation_string(player)
 
+        def resample_from_infostate(
+            self, player_id: int, probability_sampler: Callable[[], float]
+        ) -> BridgeState:
+            """A state with ``player_id``'s information state, everything hidden from it
+            redrawn (OpenSpiel's hook for ``ISMCTSBot``): our ``seat_view``, with a
+            generator seeded from ``probability_sampler()`` (a number in [0, 1))."""
+            seed = int(probability_sampler() * 2**53)
+            view = seat_view(self.inner, player_id, random.Random(seed))
+            return self._replayed(view)
+
+        def _replayed(self, inner: State) -> BridgeState:
+            """A bridge state for ``inner`` whose OpenSpiel history is ``inner``'s."""
+            game = self.get_game()
+            state = BridgeState(game, game.ours.new_initial_state())
+            for action in inner.history():
+                state.apply_action(action)
+            return state
+
         def __str__(self) -> str:
             return self.inner.position()
 
@@ -194,10 +224,27 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
     return BridgeGame
 
 
+def information_state(state: State, player: int) -> str:
+    """``player``'s information state in ``state``: its observation, then the history as
+    it may know it (:meth:`State.history_strings` with the seat), one line each.
+
+    >>> import stairgames
+    >>> state = stairgames.load("twenty_seven").new_initial_state()
+    >>> _ = state.apply_move("0:4")
+    >>> print(information_state(state, 1))
+    RWWWWW/GWWWW/G/G/G/G/G/G/RBBBBBBBBB B you:B
+    history: 0:4
+    """
+    moves = HISTORY_SEPARATOR.join(state.history_strings(player))
+    return f"{state.observation_string(player)}\nhistory: {moves}"
+
+
 @dataclasses.dataclass
 class _StringObserver:
-    """OpenSpiel's observer protocol, strings only: our ``observation_string``."""
+    """OpenSpiel's observer protocol, strings only: our ``observation_string``, or with
+    perfect recall (information states) :func:`information_state`."""
 
+    perfect_recall: bool = False
     tensor: Any = None
     dict: Any = dataclasses.field(default_factory=dict)
 
@@ -205,7 +252,25 @@ class _StringObserver:
         del state, player
 
     def string_from(self, state: Any, player: int) -> str:
+        if self.perfect_recall:
+            return information_state(state.inner, player)
         return str(state.inner.observation_string(player))
+
+
+def seeded_resampler(seed: int) -> Callable[[Any, int], Any]:
+    """A resampler for ``ISMCTSBot.set_resampler`` that draws from its own seeded generator,
+    so a search repeats exactly (the bot's default sampler is seeded by the machine).
+
+    >>> from open_spiel.python.algorithms import ismcts  # doctest: +SKIP
+    >>> bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 100)  # doctest: +SKIP
+    >>> bot.set_resampler(seeded_resampler(7))  # doctest: +SKIP
+    """
+    rng = random.Random(seed)
+
+    def resample(state: Any, player: int) -> Any:
+        return state.resample_from_infostate(player, rng.random)
+
+    return resample
 
 
 def register_all() -> list[str]:
