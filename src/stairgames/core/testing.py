@@ -4,8 +4,10 @@ Every game's tests call :func:`check_game`; it plays random games (chance
 sampled from ``chance_outcomes``) and checks at every step what the protocol
 promises: sorted legal actions, probabilities summing to one, notation that
 round-trips, position text that round-trips, clones that are equal and
-independent, records that replay exactly, illegal input refused with the state
-unchanged, and returns inside the declared bounds.
+independent, records that replay exactly (a finished game's in full; an
+unfinished game's record for each seat, and the public one, to that seat's
+observation and history), illegal input refused with the state unchanged, and
+returns inside the declared bounds.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import random
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError
 from stairgames.core.game import CHANCE, TERMINAL, Game, State
-from stairgames.core.record import final_state, make_record
+from stairgames.core.record import GameRecord, final_state, make_record
 
 
 def check_state(state: State) -> None:
@@ -114,6 +116,21 @@ def random_playout(state: State, rng: random.Random, *, check: bool = True) -> S
     return state
 
 
+def check_view_records(state: State) -> None:
+    """Records of ``state`` made for each seat (and the public one) replay to a state that
+    seat cannot tell from ``state``: the same observation and history for it."""
+    for viewer in [None, *range(state.get_game().num_players())]:
+        record = make_record(state, viewer=viewer)
+        replayed = final_state(GameRecord.from_json(record.to_json()))
+        assert replayed.public_history_strings() == state.public_history_strings()
+        if viewer is None:
+            continue
+        expected = state.history_strings() if record.is_full else state.history_strings(viewer)
+        assert list(record.moves) == expected
+        assert replayed.observation_string(viewer) == state.observation_string(viewer)
+        assert replayed.history_strings(viewer) == state.history_strings(viewer)
+
+
 def check_game(game: Game, *, games: int = 5, seed: int = 0) -> None:
     """Play ``games`` random games of ``game`` and check the protocol throughout."""
     rng = random.Random(seed)
@@ -121,6 +138,10 @@ def check_game(game: Game, *, games: int = 5, seed: int = 0) -> None:
         start = game.new_initial_state()
         check_state(start)
         final = random_playout(start.clone(), rng)
+        middle = start.clone()
+        for action in final.history()[: len(final.history()) // 2]:
+            middle.apply_action(action)
+        check_view_records(middle)
         record = make_record(final, seed=seed)
         replayed = final_state(type(record).from_json(record.to_json()))
         assert replayed.position() == final.position()
