@@ -435,3 +435,8 @@ def test_players_still_finish_city_of_stairs_through_act():
         else:
             state.apply_action(players[state.current_player()].act(state))
     assert state.outcome() is not None
+
+
+def test_a_record_refuses_a_view_it_does_not_know():
+    with pytest.raises(InvalidRecordError, match="'view' must be"):
+        GameRecord(game="stairs", options={}, moves=(), view="mine")

@@ -59,6 +59,9 @@ class GameRecord:
     returns: tuple[float, ...] | None = None
     ended_by_agreement: bool = False
 
+    def __post_init__(self) -> None:
+        _checked_view(self.view)
+
     def to_json(self) -> str:
         data: dict[str, Any] = {
             "format": RECORD_FORMAT,
@@ -100,7 +103,7 @@ class GameRecord:
             options={k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
             moves=tuple(moves),
             seed=data.get("seed"),
-            view=_view_from_json(data.get("view", FULL_VIEW)),
+            view=_checked_view(data.get("view", FULL_VIEW)),
             start_position=data.get("start_position"),
             players=tuple(data.get("players") or ()),
             result=data.get("result"),
@@ -131,7 +134,8 @@ class GameRecord:
         return cls.from_json(text)
 
 
-def _view_from_json(value: Any) -> RecordView:
+def _checked_view(value: Any) -> RecordView:
+    """``value`` if it is a record view, else :class:`InvalidRecordError`."""
     if value in (FULL_VIEW, PUBLIC_VIEW):
         return str(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
