@@ -1,23 +1,34 @@
-"""Compiled kernels: the numba cache follows the modules a kernel copies from."""
+"""Typed game hooks loaded lazily, and the compiled kernels' cache."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
+import random
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 import stairgames
+from stairgames.agents import Determiniser
+from stairgames.agents.evaluation import find_evaluator, find_playout
+from stairgames.agents.levels import level_player
+from stairgames.core import registry
+from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
 
 SRC = Path(stairgames.__file__).resolve().parents[1]
 ROOT = SRC.parent
+PREPARING = "Preparing the computer player (first time only, a few seconds)..."
 
 
 def run_python(code: str, **env: str) -> str:
@@ -38,6 +49,109 @@ def run_python(code: str, **env: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+@pytest.fixture
+def replaced_spec(monkeypatch) -> Iterator[None]:
+    """Lets a test replace a game's registration; the loaded hooks are forgotten
+    before and after."""
+    registry.game_names()  # every game registered before the registry is patched
+    registry._loaded_hooks.cache_clear()
+    yield
+    monkeypatch.undo()
+    registry._loaded_hooks.cache_clear()
+
+
+def replace_spec(monkeypatch, name: str, **fields: Any) -> None:
+    spec = registry.get_spec(name)
+    monkeypatch.setitem(registry._REGISTRY, name, dataclasses.replace(spec, **fields))
+
+
+# ----- typed hooks, loaded lazily ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", stairgames.game_names())
+def test_loading_and_playing_a_game_imports_neither_numba_nor_player_code(name):
+    loaded = run_python(
+        f"""
+        import random, sys
+        import stairgames
+
+        state = stairgames.load({name!r}).new_initial_state()
+        rng = random.Random(1)
+        for _ in range(8):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        print(sorted(
+            module for module in sys.modules
+            if module.partition(".")[0] == "numba"
+            or module.startswith("stairgames.agents")
+            or module.rpartition(".")[2] in ("evaluate", "solve", "kernel", "compiled")
+        ))
+        """
+    )
+    assert loaded.strip() == "[]"
+
+
+def test_every_game_offers_players_its_hooks_as_typed_fields_of_its_registration():
+    for name in stairgames.game_names():
+        hooks = registry.player_hooks(name)
+        assert isinstance(hooks, PlayerHooks)
+        assert hooks.evaluate is not None
+    stairs = registry.player_hooks("stairs")
+    assert stairs.playout is not None and stairs.recording_playout is not None
+    assert stairs.levels["expert"] == "alphabeta:time=1.8,endgame=0.8"
+    for name in ("stairs", "twenty_seven"):
+        hooks = registry.player_hooks(name)
+        assert hooks.endgame_solver is not None
+    assert registry.get_spec("city_of_stairs").resample_hidden is not None
+    with pytest.raises(TypeError):
+        stairs.levels["easy"] = "random"  # type: ignore[index]
+
+
+def test_players_read_the_registration_and_find_nothing_by_a_module_name(
+    monkeypatch, replaced_spec
+):
+    """Stairs still has an ``evaluate`` module beside its rules; registered without
+    hooks, players must not find it."""
+    replace_spec(monkeypatch, "stairs", player_hooks=lambda: PlayerHooks(levels={"easy": "random"}))
+    game = stairgames.load("stairs")
+    assert find_evaluator("stairs") is None
+    assert find_playout("stairs") is None
+    assert level_player("easy", game) == "random"
+    assert level_player("hard", game) == "mcts:time=0.25"  # the default, not Stairs' own
+    replace_spec(monkeypatch, "stairs", player_hooks=None)
+    registry._loaded_hooks.cache_clear()
+    assert registry.player_hooks("stairs") == PlayerHooks()
+
+
+def test_determinisation_uses_the_resample_hidden_field_of_the_registration(
+    monkeypatch, replaced_spec
+):
+    own = registry.get_spec("city_of_stairs").resample_hidden
+    assert own is not None
+    calls: list[tuple[State, int]] = []
+
+    def spy(state: State, seat: int, rng: random.Random) -> State:
+        calls.append((state, seat))
+        return own(state, seat, rng)
+
+    replace_spec(monkeypatch, "city_of_stairs", resample_hidden=spy)
+    state = stairgames.load("city_of_stairs").new_initial_state()
+    world = Determiniser(state, 1).sample(random.Random(0))
+    assert calls == [(state, 1)]
+    assert world.observation_string(1) == state.observation_string(1)
+
+
+@pytest.mark.parametrize("path", ["evaluation.py", "levels.py", "determinise.py", "endgame.py"])
+def test_players_look_up_no_hook_by_a_module_or_attribute_name(path):
+    source = (SRC / "stairgames" / "agents" / path).read_text(encoding="utf-8")
+    assert "importlib" not in source
+    assert "getattr(" not in source
 
 
 # ----- the numba cache follows the modules a kernel copies from -----------------

@@ -2,12 +2,12 @@
 
 A level is a named player configuration. The defaults below hold for every
 game, except that two-player games without chance or hidden information play
-``expert`` with ``alphabeta``; a game may replace some of them with a mapping ``LEVELS`` in its
-``evaluate`` module (beside its rules), e.g. ``{"expert": "alphabeta:time=1.8"}``,
-where the arena measured that player stronger there. ``docs/agents.md`` lists
-the configuration of every level in every game with the arena figures showing
-that each level beats the one below it. At ``expert`` a move takes at most
-about 2 seconds.
+``expert`` with ``alphabeta``; a game may replace some of them (the ``levels`` field
+of its :class:`stairgames.core.hooks.PlayerHooks`), e.g. ``{"expert":
+"alphabeta:time=1.8"}``, where the arena measured that player stronger there.
+``docs/agents.md`` lists the configuration of every level in every game with the
+arena figures showing that each level beats the one below it. At ``expert`` a move
+takes at most about 2 seconds.
 
 A level resolves to its player on the first move it is asked for, when the
 game is known.
@@ -15,8 +15,6 @@ game is known.
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Mapping
 
 from stairgames.agents.base import (
@@ -28,7 +26,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.core.game import Game, State
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import player_hooks
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -48,23 +46,15 @@ TWO_PLAYER_PERFECT_INFORMATION_LEVELS: Mapping[str, str] = {
 ``mcts`` at equal time (``docs/agents.md``)."""
 
 
-@functools.cache
 def game_levels(game_name: str) -> Mapping[str, str]:
-    """The levels a game replaces (``LEVELS`` in its ``evaluate`` module), maybe none."""
-    spec = get_spec(game_name)
-    package = spec.game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return {}
-    found = getattr(module, "LEVELS", {})
-    return dict(found) if isinstance(found, Mapping) else {}
+    """The levels a game replaces (``PlayerHooks.levels``), maybe none."""
+    return player_hooks(game_name).levels
 
 
 def level_player(level: str, game: Game) -> str:
     """The player text form that ``level`` stands for in ``game``.
 
-    In order: the game's own ``LEVELS``; for two-player games without chance or
+    In order: the game's own levels; for two-player games without chance or
     hidden information, :data:`TWO_PLAYER_PERFECT_INFORMATION_LEVELS`; then
     :data:`DEFAULT_LEVELS`.
     """

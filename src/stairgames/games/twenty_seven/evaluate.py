@@ -1,8 +1,13 @@
-"""A heuristic value of a 27 position for computer players."""
+"""A heuristic value of a 27 position for computer players, and :data:`HOOKS`: what
+27 offers them (its registration loads it on a player's first need). The endgame
+solver is compiled with numba, imported only when a player first uses it."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from stairgames.core.game import State
+from stairgames.core.hooks import EndgameSolver, PlayerHooks
 from stairgames.games.twenty_seven.rules import (
     BLACK,
     INITIAL_FIELDS,
@@ -11,7 +16,6 @@ from stairgames.games.twenty_seven.rules import (
     score,
     stack_count,
 )
-from stairgames.games.twenty_seven.solve import EndgameSolver
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -37,4 +41,13 @@ def evaluate(state: State, seat: int) -> float:
 
 def endgame_solver() -> EndgameSolver:
     """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
-    return EndgameSolver()
+    from stairgames.games.twenty_seven.solve import EndgameSolver as CompiledSolver
+
+    return CompiledSolver()
+
+
+HOOKS: Final = PlayerHooks(
+    evaluate=evaluate,
+    endgame_solver=endgame_solver,
+)
+"""What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""
