@@ -1,9 +1,11 @@
-"""Typed game hooks loaded lazily, and the compiled kernels' cache."""
+"""Typed game hooks, lazy imports, warming compiled code, checking players up front."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import io
+import json
 import os
 import random
 import subprocess
@@ -17,14 +19,19 @@ from typing import Any
 import pytest
 
 import stairgames
-from stairgames.agents import Determiniser
+from stairgames.agents import Determiniser, LevelAgent, make_agent
 from stairgames.agents.evaluation import find_evaluator, find_playout
 from stairgames.agents.levels import level_player
+from stairgames.arena import run_arena, runner
+from stairgames.cli import main
 from stairgames.core import registry
+from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
+from stairgames.terminal import TerminalSession
+from tests.test_agents import FORCED_WINS
 
 SRC = Path(stairgames.__file__).resolve().parents[1]
 ROOT = SRC.parent
@@ -107,7 +114,7 @@ def test_every_game_offers_players_its_hooks_as_typed_fields_of_its_registration
     assert stairs.levels["expert"] == "alphabeta:time=1.8,endgame=0.8"
     for name in ("stairs", "twenty_seven"):
         hooks = registry.player_hooks(name)
-        assert hooks.endgame_solver is not None
+        assert hooks.endgame_solver is not None and hooks.warm_up is not None
     assert registry.get_spec("city_of_stairs").resample_hidden is not None
     with pytest.raises(TypeError):
         stairs.levels["easy"] = "random"  # type: ignore[index]
@@ -147,11 +154,147 @@ def test_determinisation_uses_the_resample_hidden_field_of_the_registration(
     assert world.observation_string(1) == state.observation_string(1)
 
 
-@pytest.mark.parametrize("path", ["evaluation.py", "levels.py", "determinise.py", "endgame.py"])
+@pytest.mark.parametrize(
+    "path", ["evaluation.py", "levels.py", "determinise.py", "endgame.py", "base.py"]
+)
 def test_players_look_up_no_hook_by_a_module_or_attribute_name(path):
     source = (SRC / "stairgames" / "agents" / path).read_text(encoding="utf-8")
     assert "importlib" not in source
     assert "getattr(" not in source
+
+
+# ----- players checked against the game before it starts ----------------------
+
+
+def test_a_player_that_cannot_play_the_game_is_refused_when_it_is_prepared():
+    city = stairgames.load("city_of_stairs")
+    with pytest.raises(InvalidOptionError, match="alphabeta plays two-player games"):
+        make_agent("alphabeta", 0, game=city)
+    with pytest.raises(InvalidOptionError, match="alphabeta plays two-player games"):
+        TerminalSession(city, ["human", "alphabeta"], output=io.StringIO())
+
+
+def test_a_level_resolves_to_its_player_when_it_is_prepared():
+    agent = make_agent("expert", 1, game=stairgames.load("stairs"))
+    assert isinstance(agent, LevelAgent)
+    assert agent.inner is not None
+    assert agent.inner.describe() == "alphabeta:time=1.8,endgame=0.8"
+    agent.prepare(stairgames.load("city_of_stairs"))
+    assert agent.inner.describe() == "mcts:time=1.8,c=0.1,cutoff=1"
+
+
+def test_cli_play_refuses_a_player_that_cannot_play_the_game_before_dealing_a_card(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "city_of_stairs", "--seats", "alphabeta,random", "--no-color"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "alphabeta plays two-player games without chance or hidden information" in captured.err
+    assert captured.out == ""  # nothing dealt, nothing shown
+    assert not (tmp_path / "records").exists()
+
+
+def test_the_arena_refuses_a_player_that_cannot_play_the_game_before_any_game(monkeypatch):
+    def never(task: runner.GameTask) -> dict[str, object]:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(runner, "play_game", never)
+    shown: list[tuple[int, int]] = []
+    with pytest.raises(InvalidOptionError, match="alphabeta plays two-player games"):
+        run_arena(
+            "ishigaki_race", ["random", "alphabeta"], games=2, progress=lambda *a: shown.append(a)
+        )
+    assert shown == []
+
+
+def test_the_arena_progress_shows_no_game_done_as_soon_as_the_run_starts():
+    shown: list[tuple[int, int]] = []
+    run_arena("stairs", ["random", "greedy"], games=2, seed=1, progress=lambda *a: shown.append(a))
+    assert shown == [(0, 2), (1, 2), (2, 2)]
+
+
+# ----- warming compiled code outside any clock ----------------------------------
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_the_terminal_says_it_prepares_the_computer_player_only_when_that_compiles(
+    cold, monkeypatch, tmp_path
+):
+    monkeypatch.setattr(stairs_kernel.KERNEL, "cold", lambda: cold)
+    out = io.StringIO()
+    game = stairgames.load("stairs")
+    session = TerminalSession(
+        game, ["human", "expert"], seed=1, record_path=tmp_path / "g.json", output=out
+    )
+    assert (PREPARING in out.getvalue()) is cold
+    assert session.agents[1].prepared_for is game
+
+
+def test_on_a_fresh_install_the_first_move_keeps_its_endgame_solver(tmp_path):
+    """An empty numba cache: preparing the player compiles (and says so), so that its
+    first move still proves the win in its share of the time, compiling nothing."""
+    (position, wins) = FORCED_WINS[1]
+    script = f"""
+        import json, time
+        import stairgames
+        from stairgames.agents import make_agent
+        from stairgames.games.stairs.kernel import KERNEL
+
+        game = stairgames.load("stairs")
+        state = game.state_from_position({position!r})
+        agent = make_agent("alphabeta:time=5,endgame=0.5", state.current_player(), seed=0)
+        cold = KERNEL.cold()
+        said = []
+        agent.prepare(game, on_compiling=lambda: said.append("preparing"))
+        compiled = KERNEL.compiled_signatures()
+        started = time.perf_counter()
+        move = state.action_to_string(agent.step(state.clone()))
+        print(json.dumps({{
+            "cold": cold, "said": said, "move": move, "nodes": agent.nodes,
+            "compiled_in_the_move": KERNEL.compiled_signatures() - compiled,
+            "seconds": time.perf_counter() - started, "cold_after": KERNEL.cold(),
+        }}))
+    """
+    cache = str(tmp_path / "numba-cache")
+    first = json.loads(run_python(script, NUMBA_CACHE_DIR=cache))
+    assert first["cold"] is True and first["said"] == ["preparing"]
+    assert first["move"] in wins
+    assert first["nodes"] == 0  # proven before any search
+    assert first["compiled_in_the_move"] == 0
+    assert first["cold_after"] is False
+    again = json.loads(run_python(script, NUMBA_CACHE_DIR=cache))
+    assert again["cold"] is False and again["said"] == []
+    assert again["move"] in wins and again["nodes"] == 0
+
+
+def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
+    """Every compiled function that the moves of a game call was compiled (or loaded)
+    by the warm-up, in a process where nothing else compiled them before."""
+    counts = run_python(
+        """
+        import random
+        import stairgames
+        from stairgames.agents import make_agent
+        from stairgames.games.stairs.kernel import KERNEL as STAIRS
+        from stairgames.games.twenty_seven.kernel import KERNEL as TWENTY_SEVEN
+
+        for name, kernel in (("stairs", STAIRS), ("twenty_seven", TWENTY_SEVEN)):
+            game = stairgames.load(name)
+            players = [
+                make_agent("mcts:iterations=40,endgame=1.0", 0, seed=1, game=game),
+                make_agent("alphabeta:time=0.05,endgame=0.8", 1, seed=2, game=game),
+            ]
+            warmed = kernel.compiled_signatures()
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(players[state.current_player()].step(state.clone()))
+            print(name, warmed, kernel.compiled_signatures())
+        """
+    )
+    for line in counts.splitlines():
+        name, warmed, after = line.split()
+        assert int(warmed) > 0 and after == warmed, name
 
 
 # ----- the numba cache follows the modules a kernel copies from -----------------

@@ -3,7 +3,9 @@
 Players that search (``mcts``, ``alphabeta``) take a setting ``endgame=F``: the
 share F of the move's budget first given to the game's own solver (the
 ``endgame_solver`` field of its :class:`stairgames.core.hooks.PlayerHooks`; Stairs
-and 27 offer one). A proven winning action is played at once; otherwise the
+and 27 offer one). The solver is compiled: :meth:`EndgameProbe.warm_ups` gives its
+warm-up, which players run when prepared for a game, so that no move's clock pays
+for compiling or loading it. A proven winning action is played at once; otherwise the
 player searches on the rest of the budget, leaving out the actions proven to
 lose (unless all are). One solver is kept per game
 while a player plays it (what it proved is reused on the next move) and dropped
@@ -13,7 +15,7 @@ by :meth:`EndgameProbe.restart`.
 from __future__ import annotations
 
 from stairgames.core.game import Game, State
-from stairgames.core.hooks import EndgameSolver
+from stairgames.core.hooks import EndgameSolver, WarmUp
 from stairgames.core.registry import player_hooks
 
 NODES_PER_ITERATION = 400
@@ -46,6 +48,13 @@ class EndgameProbe:
         return bool(self.share) and not (
             info.chance or info.hidden_information or info.num_players != 2
         )
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        """The warm-up of ``game``'s solver when this probe will use it."""
+        hooks = player_hooks(game.name)
+        if not self.applies_to(game) or hooks.endgame_solver is None or hooks.warm_up is None:
+            return []
+        return [hooks.warm_up]
 
     def prove(
         self, state: State, *, started: float, seconds: float | None, iterations: int | None

@@ -9,13 +9,13 @@ of its :class:`stairgames.core.hooks.PlayerHooks`), e.g. ``{"expert":
 arena figures showing that each level beats the one below it. At ``expert`` a move
 takes at most about 2 seconds.
 
-A level resolves to its player on the first move it is asked for, when the
-game is known.
+A level resolves to its player when it is prepared for a game
+(:meth:`stairgames.agents.Agent.prepare`), or else on its first move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from stairgames.agents.base import (
     Agent,
@@ -26,6 +26,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.core.game import Game, State
+from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import player_hooks
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -68,7 +69,7 @@ def level_player(level: str, game: Game) -> str:
 
 
 class LevelAgent(Agent):
-    """A level: builds the configured player for the game on its first move."""
+    """A level: the configured player for the game it is prepared for."""
 
     def __init__(self, level: str, seat: int, *, seed: int | None = None) -> None:
         super().__init__(seat, seed=seed)
@@ -76,12 +77,30 @@ class LevelAgent(Agent):
         self.level = level
         self.seed = seed
         self.inner: Agent | None = None
+        self.inner_kind: str | None = None
+        """The text form of :attr:`inner`."""
+
+    def player_for(self, game: Game) -> Agent:
+        """The player this level stands for in ``game`` (built once per game)."""
+        kind = level_player(self.level, game)
+        if self.inner is None or self.inner_kind != kind:
+            self.inner = make_agent(kind, self.seat, self.seed)
+            self.inner_kind = kind
+        return self.inner
+
+    def prepare(self, game: Game, *, on_compiling: Callable[[], None] | None = None) -> None:
+        self.player_for(game).prepare(game, on_compiling=on_compiling)
+        self.prepared_for = game
+
+    def check_game(self, game: Game) -> None:
+        self.player_for(game).check_game(game)
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        return self.player_for(game).warm_ups(game)
 
     def step(self, state: State) -> int:
-        if self.inner is None:
-            self.inner = make_agent(
-                level_player(self.level, state.get_game()), self.seat, self.seed
-            )
+        self.ensure_prepared(state.get_game())
+        assert self.inner is not None
         return self.inner.step(state)
 
     def restart(self) -> None:

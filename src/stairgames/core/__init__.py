@@ -9,7 +9,7 @@ from stairgames.core.errors import (
     StairgamesError,
 )
 from stairgames.core.game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
-from stairgames.core.hooks import PlayerHooks
+from stairgames.core.hooks import PlayerHooks, WarmUp
 from stairgames.core.registry import (
     GameSpec,
     game_names,
@@ -35,6 +35,7 @@ __all__ = [
     "PlayerHooks",
     "StairgamesError",
     "State",
+    "WarmUp",
     "game_names",
     "get_spec",
     "list_games",

@@ -2,12 +2,12 @@
 
 A game's registration (:class:`stairgames.core.registry.GameSpec`) names a function,
 ``player_hooks``, that returns a :class:`PlayerHooks`: the game's evaluation, its
-own fast playout, its exact endgame solver and its level configurations. Every
-field is optional. The function imports the game's player module (``evaluate.py``
-beside its rules) only when first called, so loading a game and playing it through
-the protocol imports no player code and no numba (``tests/test_hooks.py``). Nothing
-here is found by a module's name or an attribute's name: shared code reads these
-fields and nothing else.
+own fast playout, its exact endgame solver, its level configurations, and the
+warm-up of its compiled code. Every field is optional. The function imports the
+game's player module (``evaluate.py`` beside its rules) only when first called, so
+loading a game and playing it through the protocol imports no player code and no
+numba (``tests/test_hooks.py``). Nothing here is found by a module's name or an
+attribute's name: shared code reads these fields and nothing else.
 """
 
 from __future__ import annotations
@@ -66,6 +66,23 @@ cannot see is redrawn at random, consistently with what it has seen (the hook of
 
 
 @dataclasses.dataclass(frozen=True)
+class WarmUp:
+    """Getting a game's compiled code (numba kernels) ready before play.
+
+    The first use on a machine compiles it (seconds) and keeps it on disk; later
+    processes load it (well under a second). Players call :attr:`run` when they are
+    prepared for a game (:meth:`stairgames.agents.Agent.prepare`), outside any
+    move's clock.
+    """
+
+    run: Callable[[], None]
+    """Compile, or load from disk, everything a player's move would use."""
+    cold: Callable[[], bool]
+    """Whether :attr:`run` has to compile (nothing usable on disk yet), so that a
+    driver can tell people it takes a few seconds, this once."""
+
+
+@dataclasses.dataclass(frozen=True)
 class PlayerHooks:
     """What a game offers computer players; every field is optional."""
 
@@ -83,6 +100,8 @@ class PlayerHooks:
     )
     """Level configurations this game replaces, e.g. ``{"expert":
     "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
+    warm_up: WarmUp | None = None
+    """The warm-up of the compiled code that :attr:`endgame_solver` uses."""
 
     def __post_init__(self) -> None:
         # a read-only copy, so that nobody changes a game's levels behind its back

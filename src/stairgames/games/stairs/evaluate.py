@@ -16,12 +16,13 @@ endgame solver is compiled with numba, imported only when a player first uses it
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Final
 
 from stairgames.core.game import State
-from stairgames.core.hooks import EndgameSolver, PlayerHooks
+from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
@@ -134,6 +135,20 @@ def endgame_solver() -> EndgameSolver:
     return CompiledSolver()
 
 
+@functools.cache
+def _warm_up() -> None:
+    """Once a process (players prepare for every game of an arena)."""
+    from stairgames.games.stairs.solve import warm_up
+
+    warm_up()
+
+
+def _cold() -> bool:
+    from stairgames.games.stairs.kernel import KERNEL
+
+    return KERNEL.cold()
+
+
 def playout(
     state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
 ) -> list[float]:
@@ -216,5 +231,6 @@ HOOKS: Final = PlayerHooks(
     recording_playout=playout,
     endgame_solver=endgame_solver,
     levels=LEVELS,
+    warm_up=WarmUp(run=_warm_up, cold=_cold),
 )
 """What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""

@@ -4,10 +4,11 @@ solver is compiled with numba, imported only when a player first uses it."""
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from stairgames.core.game import State
-from stairgames.core.hooks import EndgameSolver, PlayerHooks
+from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
 from stairgames.games.twenty_seven.rules import (
     BLACK,
     INITIAL_FIELDS,
@@ -46,8 +47,23 @@ def endgame_solver() -> EndgameSolver:
     return CompiledSolver()
 
 
+@functools.cache
+def _warm_up() -> None:
+    """Once a process (players prepare for every game of an arena)."""
+    from stairgames.games.twenty_seven.solve import warm_up
+
+    warm_up()
+
+
+def _cold() -> bool:
+    from stairgames.games.twenty_seven.kernel import KERNEL
+
+    return KERNEL.cold()
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     endgame_solver=endgame_solver,
+    warm_up=WarmUp(run=_warm_up, cold=_cold),
 )
 """What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""
