@@ -90,7 +90,9 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
     game = bridge.load_game(name)
     state = game.new_initial_state()
     ours_seat = 0 if ours_first else 1
-    ours = make_agent(our_player(kind, state.inner.get_game(), seconds), ours_seat, seed=seed)
+    inner_game = state.inner.get_game()
+    # prepared (checked, compiled code warmed) before the game, outside its clock
+    ours = make_agent(our_player(kind, inner_game, seconds), ours_seat, seed=seed, game=inner_game)
     bot = make_bot(game, simulations, seed)
     rng = random.Random(seed)
     ours_time = theirs_time = 0.0

@@ -18,7 +18,7 @@ import sys
 import time
 
 from stairgames.games.stairs import rules
-from stairgames.games.stairs.solve import Position, Solver, UnsolvedError
+from stairgames.games.stairs.solve import Position, Solver, UnsolvedError, warm_up
 
 PLIES = (9, 12, 15, 18, 21)
 
@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     games = [random_boards(rng) for _ in range(args.games)]
+    warm_up()  # compile (or load) the solver before anything is timed
     header = ("ply", "positions", "solved", "mean nodes", "mean s", "nodes/s")
     print("{:>4} {:>9} {:>8} {:>11} {:>8} {:>9}".format(*header))
     for ply in PLIES:

@@ -10,7 +10,7 @@ import stairgames
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError
 from stairgames.core.game import CHANCE
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import player_hooks
 from stairgames.games.city_of_stairs import CityOfStairsState, rules
 from stairgames.games.city_of_stairs.evaluate import best_stroll, evaluate
 from stairgames.games.city_of_stairs.game import max_game_length
@@ -520,8 +520,7 @@ def test_evaluate_in_the_strolling_phase_is_the_games_evaluation_and_counts_best
     evaluate.py checks it in detail); here: the registry serves it, and it is a value."""
     state = stroll_state(row(1, "E01 E03 P04 P06 P08 E05 E06"), (1, 3), characters="blue,red")
     assert -1.0 < evaluate(state, 0) < 1.0
-    spec_evaluate = get_spec("city_of_stairs").evaluate
-    assert spec_evaluate is evaluate
+    assert player_hooks("city_of_stairs").evaluate is evaluate
 
 
 def test_evaluate_stays_in_bounds_and_matches_the_end():

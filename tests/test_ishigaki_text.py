@@ -13,8 +13,8 @@ import stairgames
 from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.cli import main
 from stairgames.core.registry import get_spec
-from stairgames.games.ishigaki_race import IshigakiRaceState, evaluate, narrate, render_race
-from stairgames.games.ishigaki_race.evaluate import height_lead
+from stairgames.games.ishigaki_race import IshigakiRaceState, narrate, render_race
+from stairgames.games.ishigaki_race.evaluate import evaluate, height_lead
 from stairgames.terminal import TerminalSession
 
 

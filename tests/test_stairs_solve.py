@@ -17,7 +17,6 @@ from stairgames.agents.levels import level_player
 from stairgames.core.endgame import INITIAL_SPEED, Clock
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
-from stairgames.games.stairs.evaluate import endgame_solver
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
 from stairgames.games.stairs.solve import (
@@ -218,7 +217,7 @@ def test_the_endgame_solver_says_unproven_when_its_budget_runs_out():
     rng = random.Random(1)
     for _ in range(8):
         state.apply_action(rng.choice(state.legal_actions()))
-    solver = endgame_solver()
+    solver = EndgameSolver()
     assert solver.solve(state, nodes=100) is None
     assert solver.nodes <= 102
 

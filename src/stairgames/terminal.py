@@ -113,9 +113,19 @@ class TerminalSession:
             for seat, kind in enumerate(self.players)
             if kind != HUMAN
         }
+        self._prepare_players()
         self.state: State = game.new_initial_state()
         self.undo_stack: list[State] = []
         self.seat_names = info.seat_names
+
+    def _prepare_players(self) -> None:
+        """Check every computer player against the game and warm its compiled code,
+        before anything is dealt or timed (:meth:`stairgames.agents.Agent.prepare`)."""
+        for agent in self.agents.values():
+            agent.prepare(self.game, on_compiling=self._say_preparing)
+
+    def _say_preparing(self) -> None:
+        self.say("Preparing the computer player (first time only, a few seconds)...")
 
     # ----- output -----------------------------------------------------------
 

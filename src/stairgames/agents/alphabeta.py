@@ -32,7 +32,8 @@ from stairgames.agents.base import (
 from stairgames.agents.endgame import EndgameProbe
 from stairgames.agents.evaluation import evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import WarmUp
 
 _WIN = 1000.0
 """A won end scores ``_WIN - depth``, so quicker wins score higher."""
@@ -87,14 +88,20 @@ class AlphaBetaAgent(Agent):
         self._history_score.clear()
         self._endgame.restart()
 
-    def step(self, state: State) -> int:
-        started = time.perf_counter()
-        info = state.get_game().info()
+    def check_game(self, game: Game) -> None:
+        info = game.info()
         if info.num_players != 2 or info.chance or info.hidden_information:
             raise InvalidOptionError(
                 f"alphabeta plays two-player games without chance or hidden information; "
                 f"{info.title} is not one (use mcts)"
             )
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        return self._endgame.warm_ups(game) if self.time_limit is not None else []
+
+    def step(self, state: State) -> int:
+        self.ensure_prepared(state.get_game())
+        started = time.perf_counter()
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

@@ -13,7 +13,9 @@ import random
 from collections.abc import Callable, Mapping
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import WarmUp
+from stairgames.core.registry import player_hooks
 from stairgames.core.views import seat_view
 
 
@@ -30,9 +32,14 @@ class Agent(abc.ABC):
     the view's hidden pieces included, comes from its own seeded generator, so a
     seed makes its choices repeatable (with an iteration budget; a time budget
     depends on the machine's speed).
+
+    Before a game's first move a driver calls :meth:`prepare` (outside any clock),
+    which refuses a game the player cannot play and gets its compiled code ready.
     """
 
     name: str = "agent"
+    prepared_for: Game | None = None
+    """The game :meth:`prepare` last got this player ready for."""
 
     def __init__(self, seat: int, *, seed: int | None = None) -> None:
         self.seat = seat
@@ -69,6 +76,51 @@ class Agent(abc.ABC):
     def restart(self) -> None:
         """Forget anything learned during a game (called between games)."""
         return None
+
+    def prepare(self, game: Game, *, on_compiling: Callable[[], None] | None = None) -> None:
+        """Get ready to play ``game``, before its first move and outside any move's clock.
+
+        Refuses a game this player cannot play (:meth:`check_game`), loads what the
+        game offers players (:func:`stairgames.core.registry.player_hooks`), and
+        warms the game's compiled code that this player uses (:meth:`warm_ups`):
+        the first time on a machine that compiles it (seconds), and
+        ``on_compiling()`` is called first, so that a driver can say so. Drivers (the
+        terminal, the arena, benchmarks) call it before a game starts; a player
+        asked for a move without it prepares itself before its clock starts.
+
+        :raises InvalidOptionError: this player cannot play ``game``; the message says why.
+        """
+        self.check_game(game)
+        player_hooks(game.name)
+        for warm_up in self.warm_ups(game):
+            if on_compiling is not None and warm_up.cold():
+                on_compiling()
+            warm_up.run()
+        self.prepared_for = game
+
+    def ensure_prepared(self, game: Game) -> None:
+        """:meth:`prepare` for ``game`` unless already done for it (or the same game
+        with the same options)."""
+        prepared = self.prepared_for
+        if prepared is game or (
+            prepared is not None and prepared.name == game.name and prepared.info() == game.info()
+        ):
+            return
+        self.prepare(game)
+
+    def check_game(self, game: Game) -> None:
+        """Refuse a game this player cannot play.
+
+        :raises InvalidOptionError: with the reason (every player plays every game
+            unless it says otherwise).
+        """
+        del game
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        """The warm-ups of the compiled code this player uses in ``game`` (none unless
+        it says otherwise)."""
+        del game
+        return []
 
     def describe(self) -> str:
         """The player's text form with its settings, e.g. ``mcts:time=0.5``."""
@@ -108,17 +160,22 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
     return kind.strip().lower(), settings
 
 
-def make_agent(kind: str, seat: int, seed: int | None = None) -> Agent:
-    """A computer player from its text form (``"random"``, ``"mcts:time=0.5"``, ``"hard"``).
+def make_agent(kind: str, seat: int, seed: int | None = None, *, game: Game | None = None) -> Agent:
+    """A computer player from its text form (``"random"``, ``"mcts:time=0.5"``, ``"hard"``);
+    with ``game``, prepared for it (:meth:`Agent.prepare`).
 
-    :raises InvalidOptionError: unknown kind or setting; the message lists what is allowed.
+    :raises InvalidOptionError: unknown kind or setting, or a player that cannot play
+        ``game``; the message lists what is allowed.
     """
     name, settings = parse_player_spec(kind)
     factory = _FACTORIES.get(name)
     if factory is None:
         allowed = ", ".join(["human", *player_kinds()])
         raise InvalidOptionError(f"unknown player {kind!r}; choose from {allowed}")
-    return factory(seat, seed, settings)
+    agent = factory(seat, seed, settings)
+    if game is not None:
+        agent.prepare(game)
+    return agent
 
 
 def check_settings(kind: str, settings: Settings, allowed: Mapping[str, str]) -> None:

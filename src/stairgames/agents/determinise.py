@@ -5,8 +5,9 @@ seat's card, the order of a deck), a copy would show it, so players search
 *determinisations* instead: states where everything the seat cannot see is
 redrawn at random, consistently with everything it has seen.
 
-A game can offer this itself with a state method ``resample_hidden(player,
-rng) -> State`` (the hook players look for first). Without it, a generic
+A game can offer this itself: the ``resample_hidden(state, seat, rng) -> State``
+field of its registration (:class:`stairgames.core.registry.GameSpec`; players use
+it first). Without it, a generic
 method replays the game: starting from the initial state, each chance outcome
 is redrawn with its probability among the outcomes that give the seat exactly
 the observation it had at that point (``observation_string``), and each
@@ -23,14 +24,10 @@ the same determinisations for the same generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import cast
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import State
-
-HOOK = "resample_hidden"
-"""Name of the optional game hook: ``state.resample_hidden(player, rng) -> State``."""
+from stairgames.core.registry import get_spec
 
 
 class DeterminisationError(StairgamesError):
@@ -47,8 +44,7 @@ class Determiniser:
         self.attempts = attempts
         self.pool: list[State] = []
         self.hidden = state.get_game().info().hidden_information
-        hook = getattr(state, HOOK, None)
-        self._hook = cast(Callable[[int, random.Random], State], hook) if callable(hook) else None
+        self._hook = get_spec(state.get_game().name).resample_hidden if self.hidden else None
         self._observations: list[str] | None = None
         self._initial: State | None = None
 
@@ -67,13 +63,13 @@ class Determiniser:
         if not self.pool:
             raise DeterminisationError(
                 f"could not build a state consistent with seat {self.seat}'s observations in "
-                f"{self.attempts} attempts; the game should offer state.{HOOK}(player, rng)"
+                f"{self.attempts} attempts; the game should offer GameSpec.resample_hidden"
             )
         return rng.choice(self.pool).clone()
 
     def _draw(self, rng: random.Random) -> State | None:
         if self._hook is not None:
-            return self._hook(self.seat, rng)
+            return self._hook(self.state, self.seat, rng)
         self._prepare()
         for _ in range(self.attempts):
             world = self._attempt(rng)
@@ -94,7 +90,7 @@ class Determiniser:
         if replayed.position() != self.state.position():
             raise DeterminisationError(
                 "this state did not grow from the game's initial state, so the generic "
-                f"determinisation cannot replay it; the game should offer state.{HOOK}"
+                "determinisation cannot replay it; the game should offer GameSpec.resample_hidden"
             )
         self._initial = initial
         self._observations = observations

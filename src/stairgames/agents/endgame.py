@@ -2,8 +2,10 @@
 
 Players that search (``mcts``, ``alphabeta``) take a setting ``endgame=F``: the
 share F of the move's budget first given to the game's own solver (the
-``endgame_solver`` hook, :func:`stairgames.agents.evaluation.find_endgame_solver`;
-Stairs offers one). A proven winning action is played at once; otherwise the
+``endgame_solver`` field of its :class:`stairgames.core.hooks.PlayerHooks`; Stairs
+and 27 offer one). The solver is compiled: :meth:`EndgameProbe.warm_ups` gives its
+warm-up, which players run when prepared for a game, so that no move's clock pays
+for compiling or loading it. A proven winning action is played at once; otherwise the
 player searches on the rest of the budget, leaving out the actions proven to
 lose (unless all are). One solver is kept per game
 while a player plays it (what it proved is reused on the next move) and dropped
@@ -12,8 +14,9 @@ by :meth:`EndgameProbe.restart`.
 
 from __future__ import annotations
 
-from stairgames.agents.evaluation import EndgameSolver, find_endgame_solver
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import EndgameSolver, WarmUp
+from stairgames.core.registry import player_hooks
 
 NODES_PER_ITERATION = 400
 """Solver positions allowed per iteration (or node) of the share under a budget
@@ -38,6 +41,21 @@ class EndgameProbe:
     def restart(self) -> None:
         self._solvers.clear()
 
+    def applies_to(self, game: Game) -> bool:
+        """Whether this probe asks ``game``'s solver anything: a share is set, and the
+        game is for two players without chance or hidden information."""
+        info = game.info()
+        return bool(self.share) and not (
+            info.chance or info.hidden_information or info.num_players != 2
+        )
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        """The warm-up of ``game``'s solver when this probe will use it."""
+        hooks = player_hooks(game.name)
+        if not self.applies_to(game) or hooks.endgame_solver is None or hooks.warm_up is None:
+            return []
+        return [hooks.warm_up]
+
     def prove(
         self, state: State, *, started: float, seconds: float | None, iterations: int | None
     ) -> tuple[int | None, dict[int, list[float]]]:
@@ -47,15 +65,12 @@ class EndgameProbe:
         ``seconds`` and ``iterations`` are the player's whole budget for the move
         (either may be ``None``); the solver gets ``share`` of each.
         """
-        if not self.share:
-            return None, {}
         game = state.get_game()
-        info = game.info()
-        if info.chance or info.hidden_information or info.num_players != 2:
+        if not self.applies_to(game):
             return None, {}
         solver = self._solvers.get(game.name)
         if solver is None:
-            make_solver = find_endgame_solver(game.name)
+            make_solver = player_hooks(game.name).endgame_solver
             if make_solver is None:
                 return None, {}
             solver = self._solvers[game.name] = make_solver()

@@ -1,22 +1,33 @@
-"""Finding a game's evaluation function, for players that look ahead.
+"""A game's evaluation and its other hooks for players that look ahead.
 
-A game offers one through ``GameSpec.evaluate``; where the spec has none yet,
-a module ``evaluate`` beside the game's rules with a function ``evaluate(state,
-seat)`` is used. Without either, a state is worth its returns when the game is
-over and 0 before (the terminal-returns fallback). Values are in [-1, 1].
+A game offers them as typed fields of its registration (``GameSpec.player_hooks``,
+:class:`stairgames.core.hooks.PlayerHooks`), loaded on a player's first need by
+:func:`stairgames.core.registry.player_hooks`; the functions here read those fields.
+Without an evaluation, a state is worth its returns when the game is over and 0
+before (the terminal-returns fallback). Values are in [-1, 1].
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-import inspect
-import random
 from collections.abc import Callable
-from typing import Protocol, cast
 
 from stairgames.core.game import Game, State
-from stairgames.core.registry import Evaluator, get_spec
+from stairgames.core.hooks import EndgameSolver, Evaluator, Playout, RecordingPlayout
+from stairgames.core.registry import player_hooks
+
+__all__ = [
+    "EndgameSolver",
+    "Evaluator",
+    "Playout",
+    "RecordingPlayout",
+    "evaluator_for",
+    "find_endgame_solver",
+    "find_evaluator",
+    "find_playout",
+    "find_recording_playout",
+    "scaled_return",
+    "terminal_value",
+]
 
 
 def terminal_value(state: State, seat: int) -> float:
@@ -35,84 +46,33 @@ def scaled_return(game: Game, value: float) -> float:
     return 2.0 * (value - info.min_utility) / span - 1.0
 
 
-def _from_evaluate_module(game_name: str, name: str) -> Callable[..., object] | None:
-    """The callable ``name`` of the module ``evaluate`` beside the game's rules, if any."""
-    package = get_spec(game_name).game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return None
-    found = getattr(module, name, None)
-    return found if callable(found) else None
-
-
-@functools.cache
 def find_evaluator(game_name: str) -> Evaluator | None:
-    """The game's own evaluation, or ``None`` when it has none."""
-    spec = get_spec(game_name)
-    if spec.evaluate is not None:
-        return spec.evaluate
-    found = _from_evaluate_module(game_name, "evaluate")
-    return cast(Evaluator, found) if found is not None else None
+    """The game's own evaluation (``PlayerHooks.evaluate``), or ``None`` when it has none."""
+    return player_hooks(game_name).evaluate
 
 
-Playout = Callable[[State, random.Random], list[float]]
-"""``playout(state, rng) -> returns``: a game's own uniformly random playout to the end."""
-
-
-@functools.cache
 def find_playout(game_name: str) -> Playout | None:
-    """A game's own playout (``playout`` in its ``evaluate`` module), or ``None``.
+    """A game's own playout (``PlayerHooks.playout``), or ``None``.
 
     A game may offer one when it can play random games to the end faster than
     through the protocol; it must play the same games as choosing
     ``rng.choice(state.legal_actions())`` (and sampling chance) at every step.
     """
-    found = _from_evaluate_module(game_name, "playout")
-    return cast(Playout, found) if found is not None else None
+    return player_hooks(game_name).playout
 
 
-class RecordingPlayout(Protocol):
-    """A game's own playout that can also list the (seat, action) pairs it plays."""
-
-    def __call__(
-        self, state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
-    ) -> list[float]: ...
-
-
-@functools.cache
 def find_recording_playout(game_name: str) -> RecordingPlayout | None:
-    """The game's own playout when it takes a ``record`` list (for all-moves-as-first)."""
-    found = find_playout(game_name)
-    if found is None or "record" not in inspect.signature(found).parameters:
-        return None
-    return cast(RecordingPlayout, found)
+    """The game's own playout that also lists the moves it plays (for all-moves-as-first)."""
+    return player_hooks(game_name).recording_playout
 
 
-class EndgameSolver(Protocol):
-    """A game's exact solver for positions near the end (see :func:`find_endgame_solver`)."""
-
-    nodes: int
-    """Positions searched by the last :meth:`prove` (for benchmarks)."""
-
-    def prove(
-        self, state: State, *, nodes: int | None = None, deadline: float | None = None
-    ) -> dict[int, list[float]]:
-        """The actions of ``state`` proven within ``nodes`` positions or by ``deadline``,
-        each with the returns it leads to under perfect play; it stops at the first
-        action proven to win for the seat to move."""
-        ...
-
-
-@functools.cache
 def find_endgame_solver(game_name: str) -> Callable[[], EndgameSolver] | None:
-    """A game's exact endgame solver factory (``endgame_solver`` in its ``evaluate``
-    module), or ``None``. A two-player game without chance or hidden information may
-    offer one when it can search the rest of a game to the end faster than a player
-    could through the protocol; one solver serves one player through one game, keeping
-    what it proved."""
-    found = _from_evaluate_module(game_name, "endgame_solver")
-    return cast(Callable[[], EndgameSolver], found) if found is not None else None
+    """A game's exact endgame solver factory (``PlayerHooks.endgame_solver``), or ``None``.
+
+    A two-player game without chance or hidden information may offer one when it can
+    search the rest of a game to the end faster than a player could through the
+    protocol; one solver serves one player through one game, keeping what it proved."""
+    return player_hooks(game_name).endgame_solver
 
 
 def evaluator_for(game: Game) -> Evaluator:

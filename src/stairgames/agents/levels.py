@@ -2,22 +2,20 @@
 
 A level is a named player configuration. The defaults below hold for every
 game, except that two-player games without chance or hidden information play
-``expert`` with ``alphabeta``; a game may replace some of them with a mapping ``LEVELS`` in its
-``evaluate`` module (beside its rules), e.g. ``{"expert": "alphabeta:time=1.8"}``,
-where the arena measured that player stronger there. ``docs/agents.md`` lists
-the configuration of every level in every game with the arena figures showing
-that each level beats the one below it. At ``expert`` a move takes at most
-about 2 seconds.
+``expert`` with ``alphabeta``; a game may replace some of them (the ``levels`` field
+of its :class:`stairgames.core.hooks.PlayerHooks`), e.g. ``{"expert":
+"alphabeta:time=1.8"}``, where the arena measured that player stronger there.
+``docs/agents.md`` lists the configuration of every level in every game with the
+arena figures showing that each level beats the one below it. At ``expert`` a move
+takes at most about 2 seconds.
 
-A level resolves to its player on the first move it is asked for, when the
-game is known.
+A level resolves to its player when it is prepared for a game
+(:meth:`stairgames.agents.Agent.prepare`), or else on its first move.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from stairgames.agents.base import (
     Agent,
@@ -28,7 +26,8 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.core.game import Game, State
-from stairgames.core.registry import get_spec
+from stairgames.core.hooks import WarmUp
+from stairgames.core.registry import player_hooks
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -48,23 +47,15 @@ TWO_PLAYER_PERFECT_INFORMATION_LEVELS: Mapping[str, str] = {
 ``mcts`` at equal time (``docs/agents.md``)."""
 
 
-@functools.cache
 def game_levels(game_name: str) -> Mapping[str, str]:
-    """The levels a game replaces (``LEVELS`` in its ``evaluate`` module), maybe none."""
-    spec = get_spec(game_name)
-    package = spec.game_class.__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.evaluate")
-    except ModuleNotFoundError:
-        return {}
-    found = getattr(module, "LEVELS", {})
-    return dict(found) if isinstance(found, Mapping) else {}
+    """The levels a game replaces (``PlayerHooks.levels``), maybe none."""
+    return player_hooks(game_name).levels
 
 
 def level_player(level: str, game: Game) -> str:
     """The player text form that ``level`` stands for in ``game``.
 
-    In order: the game's own ``LEVELS``; for two-player games without chance or
+    In order: the game's own levels; for two-player games without chance or
     hidden information, :data:`TWO_PLAYER_PERFECT_INFORMATION_LEVELS`; then
     :data:`DEFAULT_LEVELS`.
     """
@@ -78,7 +69,7 @@ def level_player(level: str, game: Game) -> str:
 
 
 class LevelAgent(Agent):
-    """A level: builds the configured player for the game on its first move."""
+    """A level: the configured player for the game it is prepared for."""
 
     def __init__(self, level: str, seat: int, *, seed: int | None = None) -> None:
         super().__init__(seat, seed=seed)
@@ -86,12 +77,30 @@ class LevelAgent(Agent):
         self.level = level
         self.seed = seed
         self.inner: Agent | None = None
+        self.inner_kind: str | None = None
+        """The text form of :attr:`inner`."""
+
+    def player_for(self, game: Game) -> Agent:
+        """The player this level stands for in ``game`` (built once per game)."""
+        kind = level_player(self.level, game)
+        if self.inner is None or self.inner_kind != kind:
+            self.inner = make_agent(kind, self.seat, self.seed)
+            self.inner_kind = kind
+        return self.inner
+
+    def prepare(self, game: Game, *, on_compiling: Callable[[], None] | None = None) -> None:
+        self.player_for(game).prepare(game, on_compiling=on_compiling)
+        self.prepared_for = game
+
+    def check_game(self, game: Game) -> None:
+        self.player_for(game).check_game(game)
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        return self.player_for(game).warm_ups(game)
 
     def step(self, state: State) -> int:
-        if self.inner is None:
-            self.inner = make_agent(
-                level_player(self.level, state.get_game()), self.seat, self.seed
-            )
+        self.ensure_prepared(state.get_game())
+        assert self.inner is not None
         return self.inner.step(state)
 
     def restart(self) -> None:

@@ -52,11 +52,11 @@ Settings (``mcts:time=0.5,c=1.0``):
   proven node its proven value). Selection uses ``(1 - α) · mean + α ·
   minimax`` in place of a child's mean (Lanctot et al., 2014);
 - ``endgame``: the share (0-1) of the move's budget given first to the game's
-  exact endgame solver, where the game offers one (``endgame_solver`` in its
-  ``evaluate`` module; Stairs does). When it proves a winning move in time,
-  that move is played; otherwise (unproven, or every move loses) the search
-  runs on the rest of the budget (:mod:`stairgames.agents.endgame`). Default
-  0: off.
+  exact endgame solver, where the game offers one (the ``endgame_solver`` hook;
+  Stairs and 27 do; warmed up when the player is prepared for the game). When
+  it proves a winning move in time, that move is played; otherwise (unproven,
+  or every move loses) the search runs on the rest of the budget
+  (:mod:`stairgames.agents.endgame`). Default 0: off.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ from stairgames.agents.evaluation import evaluator_for, find_playout, find_recor
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
+from stairgames.core.hooks import WarmUp
 
 SETTINGS = {
     "time": "seconds per move",
@@ -190,13 +191,17 @@ class MctsAgent(Agent):
 
     # ----- the search ---------------------------------------------------------
 
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        return self._endgame.warm_ups(game)
+
     def step(self, state: State) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        started = time.perf_counter()
         game = state.get_game()
+        self.ensure_prepared(game)
+        started = time.perf_counter()
         worlds = Determiniser(state, self.seat)
         if self.decisive:
             winning = self._winning_action(worlds.sample(self.rng), legal)

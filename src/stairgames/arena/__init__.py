@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from stairgames.agents import make_agent
 from stairgames.arena.report import ArenaRun, format_report, summarise
-from stairgames.arena.runner import GameTask, Progress, play_game, run_games, schedule
+from stairgames.arena.runner import (
+    GameTask,
+    Progress,
+    play_game,
+    prepare_players,
+    run_games,
+    schedule,
+)
 from stairgames.core.registry import load_with_text_options
 
 
@@ -25,10 +33,17 @@ def run_arena(
     options: dict[str, str] | None = None,
     progress: Progress | None = None,
 ) -> ArenaRun:
-    """Play ``games`` games per pairing (or table) of ``players`` and return the run."""
+    """Play ``games`` games per pairing (or table) of ``players`` and return the run.
+
+    :raises InvalidOptionError: bad options or players, or a player that cannot play
+        the game (before any game is played).
+    """
     options = dict(options or {})
-    name = load_with_text_options(game, options).name
+    loaded = load_with_text_options(game, options)
+    name = loaded.name
     tasks = schedule(name, options, players, games, seed)
+    for player in players:
+        make_agent(player, 0).check_game(loaded)
     results = run_games(tasks, jobs=jobs, progress=progress)
     seats = load_with_text_options(name, options).num_players()
     return ArenaRun(name, options, list(players), games, seed, seats, results)
@@ -39,6 +54,7 @@ __all__ = [
     "GameTask",
     "format_report",
     "play_game",
+    "prepare_players",
     "run_arena",
     "run_games",
     "schedule",

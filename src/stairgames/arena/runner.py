@@ -93,6 +93,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
         make_agent(spec, seat, seed=generator.randrange(2**63))
         for seat, spec in enumerate(task.specs)
     ]
+    for agent in agents:
+        agent.prepare(game)  # outside the thinking clocks
     chance = random.Random(generator.randrange(2**63))
     thinking = [0.0] * len(agents)
     moves = [0] * len(agents)
@@ -125,13 +127,37 @@ def play_game(task: GameTask) -> dict[str, Any]:
 def run_games(
     tasks: Sequence[GameTask], *, jobs: int = 1, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
-    """Play every task, over ``jobs`` processes; results sorted by game index."""
+    """Play every task, over ``jobs`` processes; results sorted by game index.
+
+    ``progress`` hears of ``0`` games done at once, then of every game played. The
+    players are prepared here first (:func:`prepare_players`), so that compiled
+    code is compiled once, not by every process, and no game's clock pays for it.
+    """
+    if progress is not None:
+        progress(0, len(tasks))
+    prepare_players(tasks)
     results: list[dict[str, Any]] = []
     for result in _play_all(tasks, jobs):
         results.append(result)
         if progress is not None:
             progress(len(results), len(tasks))
     return sorted(results, key=lambda r: int(r["index"]))
+
+
+def prepare_players(tasks: Sequence[GameTask]) -> None:
+    """Prepare each player of the tasks once for its game, in this process
+    (:meth:`stairgames.agents.Agent.prepare`): refuse a player that cannot play it,
+    and compile (or load) the game's compiled code the player uses.
+
+    :raises InvalidOptionError: a player cannot play the game; the message says why.
+    """
+    done: set[tuple[str, tuple[tuple[str, str], ...], str]] = set()
+    for task in tasks:
+        for spec in task.specs:
+            key = (task.game, tuple(sorted(task.options.items())), spec)
+            if key not in done:
+                done.add(key)
+                make_agent(spec, 0, game=load_with_text_options(task.game, task.options))
 
 
 def _play_all(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:

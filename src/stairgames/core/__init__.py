@@ -9,6 +9,7 @@ from stairgames.core.errors import (
     StairgamesError,
 )
 from stairgames.core.game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.hooks import PlayerHooks, WarmUp
 from stairgames.core.registry import (
     GameSpec,
     game_names,
@@ -16,6 +17,7 @@ from stairgames.core.registry import (
     list_games,
     load,
     load_with_text_options,
+    player_hooks,
     register,
 )
 
@@ -30,13 +32,16 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "Outcome",
+    "PlayerHooks",
     "StairgamesError",
     "State",
+    "WarmUp",
     "game_names",
     "get_spec",
     "list_games",
     "load",
     "load_with_text_options",
+    "player_hooks",
     "register",
     "sample_chance_outcome",
 ]

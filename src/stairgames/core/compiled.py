@@ -1,21 +1,158 @@
-"""Compiling a game's hot loops (an exact solver's search) with numba.
+"""Compiling a game's hot loops (an exact solver's search) with numba, cached on disk.
 
 Games that search their own positions far faster than the protocol allows (the
 Stairs and 27 endgame solvers) keep those positions in numpy arrays and compile the
-search with :func:`compiled`: numba's ``njit``, cached on disk next to the module
-(compiled once per machine, a few seconds; loaded by a new process in under one).
+search in a *kernel* module, whose functions are decorated with
+:meth:`Kernel.compiled`: numba's ``njit``, cached on disk (compiled once per
+machine, a few seconds; loaded by a new process in under one).
+
+numba keys a function's cache on its own source file alone, but a kernel compiles
+in constants it copies from other modules (the board size and neighbours of the
+rules); after those change, numba would go on loading code built from the old ones.
+A :class:`Kernel` therefore also keys its cache on a digest of the modules it copies
+from (``copies``), of itself, of this module (the compile flags) and of the numba and
+Python versions: when the digest changes, the kernel's cache files are dropped
+before numba reads them. ``tests/test_hooks.py`` checks that every module a kernel
+imports from is among its ``copies``.
+
+This module imports numba; only the kernels and what uses them import it, so
+loading a game and playing it through the protocol does not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar, cast
+import hashlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar, cast
 
 import numba
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
 
-def compiled(function: _F) -> _F:
-    """numba's ``njit`` (cached on disk), keeping the function's type for mypy."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(function))
+class Kernel:
+    """The compiled functions of one module (``module``: its ``__name__``), with a disk
+    cache that also depends on the sources of the modules in ``copies``.
+
+    Create one at the top of the kernel module, before its functions::
+
+        KERNEL = Kernel(__name__, copies=(rules,))
+
+        @KERNEL.compiled
+        def search(...): ...
+    """
+
+    def __init__(self, module: str, *, copies: Sequence[ModuleType] = ()) -> None:
+        self.module = module
+        self.copies = tuple(copies)
+        """The modules whose values the compiled code copies (their sources are in
+        the digest)."""
+        self.functions: list[Any] = []
+        """The numba dispatchers of the decorated functions, in order."""
+        self._digest: str | None = None
+
+    def compiled(self, function: _F) -> _F:
+        """numba's ``njit`` (cached on disk), keeping the function's type for mypy.
+
+        The first function decorated drops the cache files compiled from other
+        sources (nothing is compiled or loaded before a function is first called)."""
+        dispatcher = numba.njit(cache=True, nogil=True)(function)
+        self.functions.append(dispatcher)
+        if len(self.functions) == 1:
+            self.drop_stale_cache()
+        return cast(_F, dispatcher)
+
+    # ----- the digest and the cache on disk -------------------------------------
+
+    def sources(self) -> list[Path]:
+        """The source files the compiled code depends on: the kernel's, this module's
+        and those of ``copies``."""
+        modules = [sys.modules[self.module], sys.modules[__name__], *self.copies]
+        return [Path(str(module.__file__)) for module in modules]
+
+    def digest(self) -> str:
+        """A digest of the sources and of the numba and Python versions."""
+        if self._digest is None:
+            hasher = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+            for path in self.sources():
+                hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            self._digest = hasher.hexdigest()
+        return self._digest
+
+    def cache_dir(self) -> Path | None:
+        """Where numba keeps this kernel's compiled code (``None``: it cannot cache)."""
+        if not self.functions:
+            return None
+        # numba's dispatcher keeps its cache (or a NullCache, whose path is None) in
+        # ``_cache``; guarded, so that another numba falls back to "cannot cache"
+        cache = getattr(self.functions[0], "_cache", None)
+        found = getattr(cache, "cache_path", None)
+        return Path(found) if isinstance(found, str) else None
+
+    def _stem(self) -> str:
+        """The start of the kernel's cache file names: numba names them after the
+        source file (``kernel.search-171.py311.nbi``)."""
+        return Path(str(sys.modules[self.module].__file__)).stem
+
+    def _marker(self, kind: str) -> Path | None:
+        directory = self.cache_dir()
+        return None if directory is None else directory / f"{self._stem()}.stairgames-{kind}"
+
+    def drop_stale_cache(self) -> None:
+        """Remove the kernel's cache files unless they were compiled from the sources
+        of the current digest (recorded beside them)."""
+        marker = self._marker("sources")
+        if marker is None or _read(marker) == self.digest():
+            return
+        directory = marker.parent
+        for pattern in (f"{self._stem()}.*.nbi", f"{self._stem()}.*.nbc"):
+            for path in directory.glob(pattern):
+                path.unlink(missing_ok=True)
+        warm = self._marker("warm")
+        if warm is not None:
+            warm.unlink(missing_ok=True)
+        _write(marker, self.digest())
+
+    def cold(self) -> bool:
+        """Whether a warm-up has to compile: no warm-up has finished with the current
+        sources since the cache was last dropped (or numba cannot cache here)."""
+        marker = self._marker("warm")
+        return marker is None or _read(marker) != self.digest()
+
+    def warmed(self) -> None:
+        """Record that a warm-up compiled (or loaded) every function a move uses."""
+        marker = self._marker("warm")
+        if marker is not None:
+            _write(marker, self.digest())
+
+    def compiled_signatures(self) -> int:
+        """How many compiled versions the kernel's functions hold in this process
+        (a move that compiles nothing leaves it unchanged)."""
+        return sum(len(function.signatures) for function in self.functions)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (other processes may read it meanwhile); a
+    cache that cannot be written to is left alone."""
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name)
+    except OSError:
+        return
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as file:
+            file.write(text + "\n")
+        os.replace(temporary, path)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)

@@ -8,6 +8,7 @@ on it. :func:`stairgames.load` is :func:`load`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
+from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
 from stairgames.core.options import build_options, describe_options, option_fields
 
 
@@ -30,9 +32,6 @@ class Renderer(Protocol):
 
 Narrator = Callable[[State, int, State], list[str]]
 """``narrate(before, action, after)``: sentences telling people what an action did."""
-
-Evaluator = Callable[[State, int], float]
-"""``evaluate(state, seat)``: a heuristic value in [-1, 1] of ``state`` for ``seat``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,10 +50,13 @@ class GameSpec:
     option_sets: tuple[dict[str, Any], ...] = ({},)
     """Option sets that together cover every variant and optional rule; shared tests
     and benchmarks run each of them."""
-    evaluate: Evaluator | None = None
-    """Optional: a heuristic value of a state for a seat, in [-1, 1], for computer players."""
-    extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
-    """Optional per-game hooks for shared code (e.g. ``"evaluate"`` for players)."""
+    player_hooks: Callable[[], PlayerHooks] | None = None
+    """Optional: what the game offers computer players (:mod:`stairgames.core.hooks`).
+    Called once, on a player's first need (:func:`player_hooks`); it imports the
+    game's player code then, so that loading a game does not."""
+    resample_hidden: ResampleHidden | None = None
+    """Optional, for games with hidden information: ``resample_hidden(state, seat,
+    rng)``, a state with what ``seat`` cannot see redrawn (players' determinisations)."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -115,6 +117,21 @@ def load_with_text_options(name: str, options: dict[str, str]) -> Game:
     """Like :func:`load`, with option values given as text (``"true"``, ``"3"``)."""
     spec = get_spec(name)
     return spec.game_class(build_options(spec.options_class, spec.name, options, from_text=True))
+
+
+def player_hooks(name: str) -> PlayerHooks:
+    """What the game ``name`` offers computer players (:data:`NO_HOOKS` when nothing);
+    the first call imports the game's player code.
+
+    :raises InvalidOptionError: no such game.
+    """
+    return _loaded_hooks(get_spec(name).name)
+
+
+@functools.cache
+def _loaded_hooks(name: str) -> PlayerHooks:
+    load_hooks = _REGISTRY[name].player_hooks
+    return NO_HOOKS if load_hooks is None else load_hooks()
 
 
 def list_games() -> list[dict[str, Any]]:

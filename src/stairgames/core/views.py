@@ -6,8 +6,9 @@ may search and read as it likes, made from public information and its own seat's
 secrets only.
 
 - A game without hidden information: a copy of the state (everything is public).
-- A game with hidden information: a determinisation made by the game itself,
-  ``state.resample_hidden(seat, rng) -> State``: every piece hidden from ``seat``
+- A game with hidden information: a determinisation made by the game itself, the
+  registration's ``resample_hidden(state, seat, rng) -> State``
+  (:class:`stairgames.core.registry.GameSpec`): every piece hidden from ``seat``
   is redrawn from ``rng`` among what the seat has not seen, and the history is
   rewritten to match (City of Stairs redraws the hidden departure cards and their
   deals). Two states that differ only in what ``seat`` may not know give the same
@@ -23,15 +24,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import cast
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import State
-
-RESAMPLE_HOOK = "resample_hidden"
-"""The state method a game with hidden information offers:
-``state.resample_hidden(seat, rng) -> State``."""
+from stairgames.core.registry import get_spec
 
 
 class NoViewError(StairgamesError):
@@ -44,17 +40,17 @@ def seat_view(state: State, seat: int, rng: random.Random) -> State:
     Hidden pieces are drawn from ``rng``; ``state`` itself is never changed.
 
     :raises ValueError: ``seat`` is not a seat of the game.
-    :raises NoViewError: the game hides information but offers no ``resample_hidden``.
+    :raises NoViewError: the game hides information but its registration offers no
+        ``resample_hidden``.
     """
     state.seat_name(seat)  # refuses a seat the game does not have
     game = state.get_game()
     if not game.info().hidden_information:
         return state.clone()
-    hook = getattr(state, RESAMPLE_HOOK, None)
-    if not callable(hook):
+    resample = get_spec(game.name).resample_hidden
+    if resample is None:
         raise NoViewError(
-            f"{game.name} hides information but its states offer no "
-            f"{RESAMPLE_HOOK}(seat, rng), so no seat's view can be made"
+            f"{game.name} hides information but its registration offers no "
+            "resample_hidden(state, seat, rng), so no seat's view can be made"
         )
-    resample = cast(Callable[[int, random.Random], State], hook)
-    return resample(seat, rng)
+    return resample(state, seat, rng)

@@ -11,9 +11,12 @@
 ['start=0', 'departures=-,-,-', 'stock=P05,-']
 """
 
+import random
+
+from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
 from stairgames.games.city_of_stairs.cards import CardSet, CityCard, Icon, load_card_set
-from stairgames.games.city_of_stairs.evaluate import evaluate
 from stairgames.games.city_of_stairs.game import (
     CityOfStairsGame,
     CityOfStairsOptions,
@@ -31,12 +34,27 @@ __all__ = [
     "CityOfStairsState",
     "Icon",
     "Table",
-    "evaluate",
     "load_card_set",
     "max_game_length",
     "narrate",
     "render_terminal",
 ]
+
+
+def _player_hooks() -> PlayerHooks:
+    """What City of Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
+    player's first need, so that loading the game does not import player code."""
+    from stairgames.games.city_of_stairs.evaluate import HOOKS
+
+    return HOOKS
+
+
+def _resample_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """:meth:`CityOfStairsState.resample_hidden`: the departure cards hidden from
+    ``seat`` dealt again (C8)."""
+    assert isinstance(state, CityOfStairsState)
+    return state.resample_hidden(seat, rng)
+
 
 register(
     GameSpec(
@@ -49,6 +67,7 @@ register(
         aliases=("city", "cityofstairs", "kaidan_no_machi"),
         narrate=narrate,
         option_sets=({"players": 2}, {"players": 3}, {"players": 4}),
-        evaluate=evaluate,
+        player_hooks=_player_hooks,
+        resample_hidden=_resample_hidden,
     )
 )

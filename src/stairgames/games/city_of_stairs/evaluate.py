@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks
 from stairgames.games.city_of_stairs import rules
 from stairgames.games.city_of_stairs.cards import TURN, UP_LEFT, UP_RIGHT, CardSet
 
@@ -411,7 +412,12 @@ def evaluate(state: State, seat: int) -> float:
     return math.tanh((points[seat] - OTHERS_WEIGHT * others) / SCALE)
 
 
+HOOKS: Final = PlayerHooks(evaluate=evaluate, levels=LEVELS)
+"""What City of Stairs offers computer players (its registration loads it on a
+player's first need)."""
+
 __all__ = [
+    "HOOKS",
     "LEVELS",
     "best_stroll",
     "best_stroll_by_replay",

@@ -15,8 +15,8 @@ crumbling wall.
 'race ninjas=0,2,0 turn=yellow dice=-'
 """
 
+from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
-from stairgames.games.ishigaki_race.evaluate import evaluate
 from stairgames.games.ishigaki_race.game import (
     IshigakiRaceGame,
     IshigakiRaceOptions,
@@ -40,12 +40,20 @@ __all__ = [
     "Phase",
     "Race",
     "climb_steps",
-    "evaluate",
     "max_game_length",
     "narrate",
     "render_race",
     "rolloff_score",
 ]
+
+
+def _player_hooks() -> PlayerHooks:
+    """What Ishigaki Race offers computer players (:data:`.evaluate.HOOKS`), imported on a
+    player's first need, so that loading the game does not import player code."""
+    from stairgames.games.ishigaki_race.evaluate import HOOKS
+
+    return HOOKS
+
 
 register(
     GameSpec(
@@ -62,6 +70,6 @@ register(
             for players in (2, 3, 4)
             for crumbling in (False, True)
         ),
-        evaluate=evaluate,
+        player_hooks=_player_hooks,
     )
 )

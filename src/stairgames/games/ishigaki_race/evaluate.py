@@ -21,6 +21,7 @@ import itertools
 from typing import Final
 
 from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.games.ishigaki_race.solve import MAX_SOLVED_PLAYERS, solve
@@ -154,3 +155,8 @@ def height_lead(state: State, seat: int) -> float:
     heights = state.heights()
     others = max(h for s, h in enumerate(heights) if s != seat)
     return (heights[seat] - others) / state.board.goal
+
+
+HOOKS: Final = PlayerHooks(evaluate=evaluate, levels=LEVELS)
+"""What Ishigaki Race offers computer players (its registration loads it on a
+player's first need)."""

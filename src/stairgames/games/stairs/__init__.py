@@ -8,6 +8,7 @@
 'L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
 """
 
+from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
@@ -29,6 +30,15 @@ __all__ = [
     "render_board",
 ]
 
+
+def _player_hooks() -> PlayerHooks:
+    """What Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
+    player's first need, so that loading the game does not import player code."""
+    from stairgames.games.stairs.evaluate import HOOKS
+
+    return HOOKS
+
+
 register(
     GameSpec(
         name="stairs",
@@ -38,5 +48,6 @@ register(
         render=render_terminal,
         summary="2 players, 6×6 board: stack your piece one level higher each move.",
         option_sets=({}, {"pie_rule": True}),
+        player_hooks=_player_hooks,
     )
 )

@@ -9,19 +9,23 @@ winner as the position stands, mobility, and being the one to move. The
 log-odds ``x`` becomes a value ``tanh(x / 2) = 2 P(win) - 1`` in (-1, 1).
 
 ``LEVELS`` replaces level configurations for Stairs where the arena measured
-another player stronger (see ``docs/agents.md``).
+another player stronger (see ``docs/agents.md``). :data:`HOOKS` is what Stairs
+offers computer players (its registration loads it on a player's first need); the
+endgame solver is compiled with numba, imported only when a player first uses it.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from typing import Final
 
 from stairgames.core.game import State
+from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
-from stairgames.games.stairs.solve import EndgameSolver
 
 HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
 """Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
@@ -126,7 +130,23 @@ _STEP_CODE: tuple[int, ...] = tuple(
 
 def endgame_solver() -> EndgameSolver:
     """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
-    return EndgameSolver()
+    from stairgames.games.stairs.solve import EndgameSolver as CompiledSolver
+
+    return CompiledSolver()
+
+
+@functools.cache
+def _warm_up() -> None:
+    """Once a process (players prepare for every game of an arena)."""
+    from stairgames.games.stairs.solve import warm_up
+
+    warm_up()
+
+
+def _cold() -> bool:
+    from stairgames.games.stairs.kernel import KERNEL
+
+    return KERNEL.cold()
 
 
 def playout(
@@ -203,3 +223,14 @@ def _lowest_moves(heights: list[int], tops: list[str], colour: str) -> list[tupl
                     moves = []
                 moves.append((source, target))
     return moves
+
+
+HOOKS: Final = PlayerHooks(
+    evaluate=evaluate,
+    playout=playout,
+    recording_playout=playout,
+    endgame_solver=endgame_solver,
+    levels=LEVELS,
+    warm_up=WarmUp(run=_warm_up, cold=_cold),
+)
+"""What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""

@@ -3,8 +3,9 @@
 A position is one ``int64`` array (:data:`SIZE` entries, the layout below) changed in
 place by :func:`make` and :func:`unmake`; :func:`search` is the win/loss search to the
 end of the game with a transposition table in two arrays. Everything here is compiled
-by numba (``cache=True``: compiled once per machine, then loaded), 20-28 times as
-fast as the same search in plain Python (``benchmarks/stairs_solve.py``).
+by numba (:class:`stairgames.core.compiled.Kernel`: compiled once per machine, then
+loaded), 20-28 times as fast as the same search in plain Python
+(``benchmarks/stairs_solve.py``).
 
 Layout of a position array ``s``:
 
@@ -26,8 +27,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from stairgames.core.compiled import compiled as _compiled
+from stairgames.core.compiled import Kernel
 from stairgames.games.stairs import rules
+
+KERNEL: Final = Kernel(__name__, copies=(rules,))
+"""This module's compiled functions; their cache depends on :mod:`.rules` too."""
+_compiled = KERNEL.compiled
 
 Array = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.int8]

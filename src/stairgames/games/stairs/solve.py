@@ -31,7 +31,7 @@ import numpy as np
 from stairgames.core.endgame import Clock, prove_actions
 from stairgames.core.game import State
 from stairgames.games.stairs import kernel, rules
-from stairgames.games.stairs.game import MAX_GAME_LENGTH, StairsState
+from stairgames.games.stairs.game import MAX_GAME_LENGTH, StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.kernel import Array
 from stairgames.games.stairs.notation import PASS
 
@@ -278,4 +278,20 @@ def _returns(seat: int, won: bool) -> list[float]:
     return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
 
-__all__ = ["EndgameSolver", "Position", "Solver", "UnsolvedError"]
+WARM_UP_POSITION: Final = (
+    "LD,.,LDD,.,.,D/.,L,.,.,.,LLD/.,DL,LL,D,.,DL/DLL,.,DLD,.,DDD,./.,DLL,.,.,LL,./D,.,.,L,DD,L L D"
+)
+"""A late position (dark wins by e2-e1) whose proof calls every compiled function that
+a player's move calls."""
+
+
+def warm_up() -> None:
+    """Compile (the first time on a machine) or load every compiled function that a
+    player's move calls, by proving :data:`WARM_UP_POSITION` (a fraction of a second
+    once compiled); recorded, so that ``kernel.KERNEL.cold()`` is false from then on."""
+    state = StairsGame(StairsOptions()).state_from_position(WARM_UP_POSITION)
+    EndgameSolver().prove(state)
+    kernel.KERNEL.warmed()
+
+
+__all__ = ["EndgameSolver", "Position", "Solver", "UnsolvedError", "warm_up"]

@@ -11,8 +11,8 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 'RWWWWWW/GWWW/G/G/G/G/G/G/RBBBBBBBBB B'
 """
 
+from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
-from stairgames.games.twenty_seven.evaluate import evaluate
 from stairgames.games.twenty_seven.game import (
     MAX_GAME_LENGTH,
     TwentySevenGame,
@@ -41,6 +41,15 @@ __all__ = [
     "render_line",
 ]
 
+
+def _player_hooks() -> PlayerHooks:
+    """What 27 offers computer players (:data:`.evaluate.HOOKS`), imported on a
+    player's first need, so that loading the game does not import player code."""
+    from stairgames.games.twenty_seven.evaluate import HOOKS
+
+    return HOOKS
+
+
 register(
     GameSpec(
         name="twenty_seven",
@@ -52,6 +61,6 @@ register(
         aliases=("27", "twentyseven"),
         narrate=narrate,
         option_sets=({"variant": "basic"}, {"variant": "advanced"}, {"variant": "expert"}),
-        evaluate=evaluate,
+        player_hooks=_player_hooks,
     )
 )

@@ -1,8 +1,14 @@
-"""A heuristic value of a 27 position for computer players."""
+"""A heuristic value of a 27 position for computer players, and :data:`HOOKS`: what
+27 offers them (its registration loads it on a player's first need). The endgame
+solver is compiled with numba, imported only when a player first uses it."""
 
 from __future__ import annotations
 
+import functools
+from typing import Final
+
 from stairgames.core.game import State
+from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
 from stairgames.games.twenty_seven.rules import (
     BLACK,
     INITIAL_FIELDS,
@@ -11,7 +17,6 @@ from stairgames.games.twenty_seven.rules import (
     score,
     stack_count,
 )
-from stairgames.games.twenty_seven.solve import EndgameSolver
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -37,4 +42,28 @@ def evaluate(state: State, seat: int) -> float:
 
 def endgame_solver() -> EndgameSolver:
     """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
-    return EndgameSolver()
+    from stairgames.games.twenty_seven.solve import EndgameSolver as CompiledSolver
+
+    return CompiledSolver()
+
+
+@functools.cache
+def _warm_up() -> None:
+    """Once a process (players prepare for every game of an arena)."""
+    from stairgames.games.twenty_seven.solve import warm_up
+
+    warm_up()
+
+
+def _cold() -> bool:
+    from stairgames.games.twenty_seven.kernel import KERNEL
+
+    return KERNEL.cold()
+
+
+HOOKS: Final = PlayerHooks(
+    evaluate=evaluate,
+    endgame_solver=endgame_solver,
+    warm_up=WarmUp(run=_warm_up, cold=_cold),
+)
+"""What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""

@@ -4,7 +4,7 @@ A line is one ``int64`` array (:data:`SIZE` entries, the layout below); a move m
 a changed copy (a line is small, and a field may leave it). :func:`negamax` is an
 alpha-beta search to the end of the game over the three results, win, draw and
 loss, with a transposition table of bounds. Compiled by numba
-(:func:`stairgames.core.compiled.compiled`).
+(:class:`stairgames.core.compiled.Kernel`).
 
 Layout of a line array ``s`` (disc codes :data:`RED`, :data:`GREY`, :data:`WHITE`,
 :data:`BLACK`):
@@ -23,8 +23,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from stairgames.core.compiled import compiled
+from stairgames.core.compiled import Kernel
 from stairgames.games.twenty_seven import rules
+
+KERNEL: Final = Kernel(__name__, copies=(rules,))
+"""This module's compiled functions; their cache depends on :mod:`.rules` too."""
+compiled = KERNEL.compiled
 
 Array = npt.NDArray[np.int64]
 Bounds = npt.NDArray[np.int8]

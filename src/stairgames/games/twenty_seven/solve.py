@@ -15,13 +15,18 @@ that :mod:`stairgames.games.twenty_seven.evaluate` offers).
 from __future__ import annotations
 
 import time
+from typing import Final
 
 import numpy as np
 
 from stairgames.core.endgame import Clock, prove_actions
 from stairgames.core.game import State
 from stairgames.games.twenty_seven import kernel, rules
-from stairgames.games.twenty_seven.game import TwentySevenState
+from stairgames.games.twenty_seven.game import (
+    TwentySevenGame,
+    TwentySevenOptions,
+    TwentySevenState,
+)
 from stairgames.games.twenty_seven.kernel import Array
 from stairgames.games.twenty_seven.notation import decode_move
 
@@ -162,4 +167,19 @@ def _returns(seat: int, result: int) -> list[float]:
     return [float(result), float(-result)] if seat == 0 else [float(-result), float(result)]
 
 
-__all__ = ["EndgameSolver", "Solver", "UnsolvedError"]
+WARM_UP_POSITION: Final = "RB/GWW/GWB/G/GBBBB/GWWB/GBWWBWW/G/R W"
+"""A late position (white to move, 8 moves) whose proof calls every compiled function
+that a player's move calls."""
+
+
+def warm_up() -> None:
+    """Compile (the first time on a machine) or load every compiled function that a
+    player's move calls, by proving :data:`WARM_UP_POSITION` (the variant is an argument
+    of the same compiled code; a fraction of a second once compiled); recorded, so
+    that ``kernel.KERNEL.cold()`` is false from then on."""
+    game = TwentySevenGame(TwentySevenOptions())
+    EndgameSolver().prove(game.state_from_position(WARM_UP_POSITION))
+    kernel.KERNEL.warmed()
+
+
+__all__ = ["EndgameSolver", "Solver", "UnsolvedError", "warm_up"]

@@ -1,0 +1,112 @@
+"""What a game offers computer players, as typed data (loaded only when a player asks).
+
+A game's registration (:class:`stairgames.core.registry.GameSpec`) names a function,
+``player_hooks``, that returns a :class:`PlayerHooks`: the game's evaluation, its
+own fast playout, its exact endgame solver, its level configurations, and the
+warm-up of its compiled code. Every field is optional. The function imports the
+game's player module (``evaluate.py`` beside its rules) only when first called, so
+loading a game and playing it through the protocol imports no player code and no
+numba (``tests/test_hooks.py``). Nothing here is found by a module's name or an
+attribute's name: shared code reads these fields and nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from stairgames.core.game import State
+
+Evaluator = Callable[[State, int], float]
+"""``evaluate(state, seat)``: a heuristic value in [-1, 1] of ``state`` for ``seat``."""
+
+Playout = Callable[[State, random.Random], list[float]]
+"""``playout(state, rng) -> returns``: a game's own uniformly random playout to the end.
+
+It must play the same games as choosing ``rng.choice(state.legal_actions())`` (and
+sampling chance) at every step, only faster."""
+
+
+class RecordingPlayout(Protocol):
+    """A game's own playout that can also list the (seat, action) pairs it plays
+    (appended to ``record``; for ``mcts``'s all-moves-as-first statistics)."""
+
+    def __call__(
+        self, state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
+    ) -> list[float]: ...
+
+
+class EndgameSolver(Protocol):
+    """A game's exact solver for positions near the end.
+
+    A two-player game without chance or hidden information may offer one when it can
+    search the rest of a game to the end faster than a player could through the
+    protocol; one solver serves one player through one game, keeping what it proved.
+    """
+
+    nodes: int
+    """Positions searched by the last :meth:`prove` (for benchmarks)."""
+
+    def prove(
+        self, state: State, *, nodes: int | None = None, deadline: float | None = None
+    ) -> dict[int, list[float]]:
+        """The actions of ``state`` proven within ``nodes`` positions or by ``deadline``,
+        each with the returns it leads to under perfect play; it stops at the first
+        action proven to win for the seat to move."""
+        ...
+
+
+ResampleHidden = Callable[[State, int, random.Random], State]
+"""``resample_hidden(state, seat, rng)``: a fresh state in which everything ``seat``
+cannot see is redrawn at random, consistently with what it has seen (the hook of
+:mod:`stairgames.agents.determinise`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class WarmUp:
+    """Getting a game's compiled code (numba kernels) ready before play.
+
+    The first use on a machine compiles it (seconds) and keeps it on disk; later
+    processes load it (well under a second). Players call :attr:`run` when they are
+    prepared for a game (:meth:`stairgames.agents.Agent.prepare`), outside any
+    move's clock.
+    """
+
+    run: Callable[[], None]
+    """Compile, or load from disk, everything a player's move would use."""
+    cold: Callable[[], bool]
+    """Whether :attr:`run` has to compile (nothing usable on disk yet), so that a
+    driver can tell people it takes a few seconds, this once."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerHooks:
+    """What a game offers computer players; every field is optional."""
+
+    evaluate: Evaluator | None = None
+    """A heuristic value of a state for a seat, in [-1, 1]; without it players use
+    the returns at the end and 0 before."""
+    playout: Playout | None = None
+    """A faster uniformly random playout than the protocol's."""
+    recording_playout: RecordingPlayout | None = None
+    """The same playout, also listing the moves it plays."""
+    endgame_solver: Callable[[], EndgameSolver] | None = None
+    """A factory of exact endgame solvers (one per player and game)."""
+    levels: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+    """Level configurations this game replaces, e.g. ``{"expert":
+    "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
+    warm_up: WarmUp | None = None
+    """The warm-up of the compiled code that :attr:`endgame_solver` uses."""
+
+    def __post_init__(self) -> None:
+        # a read-only copy, so that nobody changes a game's levels behind its back
+        object.__setattr__(self, "levels", types.MappingProxyType(dict(self.levels)))
+
+
+NO_HOOKS = PlayerHooks()
+"""The hooks of a game that offers players nothing of its own."""
