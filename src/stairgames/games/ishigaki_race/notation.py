@@ -57,7 +57,6 @@ def check_syntax(text: str) -> str:
     match = _CHANCE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
-            f"malformed move {text!r}: a player writes 'stop' (keep the die) or 'roll' (roll "
-            "the second die); chance outcomes are written die:1 to die:6 and start:SEAT"
+            f"malformed move {text!r}: type 'stop' (keep the die) or 'roll' (roll the second die)"
         )
     return match.group(1)

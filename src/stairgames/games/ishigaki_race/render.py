@@ -23,23 +23,38 @@ def _ninja(seat: int, colour: bool) -> str:
     return f"{_STYLE[seat]}{letter}{_RESET}" if colour else letter
 
 
-def _label(state: IshigakiRaceState, step: int) -> str:
-    board = state.board
-    if step == board.goal:
-        return "goal"
-    if step == 0:
-        return "start"
-    return "-2" if step in board.crumbling else ""
+_CELL = 3
+_STEPS_PER_LINE = 21
+"""Steps drawn side by side: the whole default wall (0 to 20) on one 80-column screen."""
+
+
+def _mark(state: IshigakiRaceState, step: int) -> str:
+    return "-2" if step in state.board.crumbling else ""
 
 
 def draw_wall(state: IshigakiRaceState, *, colour: bool = False) -> list[str]:
-    """One row per step from the goal down to the start: step number, its mark (goal, start
-    or -2) and the ninjas standing there, each in its own column."""
+    """The wall lying on its side, start (step 0) at the left and goal at the right, so it
+    fits beside the account of the turns: a line of step numbers, the "-2" marks, then a
+    line per ninja with its name, its step and its letter in that step's column. A wall
+    longer than 21 steps is drawn in bands of 21."""
     heights = state.heights()
+    goal = state.board.goal
+    width = max(len(SEAT_NAMES[s]) for s in range(len(heights))) + 4
     rows = []
-    for step in range(state.board.goal, -1, -1):
-        cells = [_ninja(seat, colour) if h == step else "." for seat, h in enumerate(heights)]
-        rows.append(f"{step:>3} {_label(state, step):<5} | {' '.join(cells)}")
+    for first in range(0, goal + 1, _STEPS_PER_LINE):
+        steps = range(first, min(goal, first + _STEPS_PER_LINE - 1) + 1)
+        numbers = "".join(f"{step:>{_CELL}}" for step in steps)
+        rows.append(f"{'step':<{width}}{numbers}")
+        if state.board.crumbling:
+            rows.append(
+                (" " * width + "".join(f"{_mark(state, s):>{_CELL}}" for s in steps)).rstrip()
+            )
+        for seat, height in enumerate(heights):
+            cells = [
+                " " * (_CELL - 1) + (_ninja(seat, colour) if height == step else ".")
+                for step in steps
+            ]
+            rows.append(f"{SEAT_NAMES[seat]:<{width - 3}}{height:>2} " + "".join(cells))
     return rows
 
 
@@ -73,7 +88,8 @@ def describe_turn(state: IshigakiRaceState) -> list[str]:
         lines.append(f"{name}: first die {_dice(race.first_die, True)}.")
     else:
         dice = _dice(race.first_die, False)
-        lines.append(f"{name} to decide: first die {dice}; {_choice(state)}")
+        lines.append(f"{name} to decide: first die {dice}.")
+        lines.append(_choice(state))
     return lines
 
 
@@ -89,11 +105,8 @@ def _choice(state: IshigakiRaceState) -> str:
 def render_race(state: IshigakiRaceState, *, colour: bool = False) -> str:
     options = state.get_game().options
     wall = "crumbling wall" if state.board.crumbling else "plain wall"
-    players = ", ".join(
-        f"{_LETTERS[s]}={SEAT_NAMES[s]} (step {h})" for s, h in enumerate(state.heights())
-    )
-    lines = [f"Ishigaki Race, {options.players} players, {wall}", *draw_wall(state, colour=colour)]
-    lines.append(players)
+    title = f"Ishigaki Race, {options.players} players, {wall}: start 0, goal {state.board.goal}"
+    lines = [title, *draw_wall(state, colour=colour)]
     lines.extend(describe_turn(state))
     return "\n".join(lines)
 
