@@ -8,6 +8,7 @@ draws, placements, and every step of a stroll, never a hidden departure card.
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from stairgames.games.city_of_stairs import rules
@@ -23,11 +24,17 @@ CIRCLED = "①②③④⑤⑥⑦"
 _RESET = "\x1b[0m"
 _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "yellow": "\x1b[33m"}
 _MOVE_SYMBOL = {"nw": "↖", "ne": "↗", "turn": "↺", "on": "≈"}
-LEGEND = (
-    "Icons: ↖ ↗ for everyone; R↖ only red; R≈ red may ignore that corner's ↖/↗; "
-    "R↺ red turns around.\nLeft corner: entering from the left (moving right); "
-    "right corner: entering from the right."
+SCREEN_LINES = 23
+"""The lines a drawing may fill where the cards allow: with the prompt, a 24-line screen.
+The traces of the strolls fill what is left, and the legend comes in when a line is left
+over for the terminal's move hint too."""
+LEGEND = "Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around"
+LEGEND_CORNERS = (
+    "A card's left corner acts on a walker entering from the left (moving right),\n"
+    "its right corner on one entering from the right. ~①~ are the seaside departures."
 )
+HELP = f"{LEGEND}.\n{LEGEND_CORNERS}"
+"""The legend in full, for the terminal's ``help``."""
 
 
 def circled(number: int) -> str:
@@ -113,12 +120,20 @@ def _walk_marks(state: CityOfStairsState) -> dict[int, str]:
     return marks
 
 
+def _overlay(line: str, text: str) -> str:
+    """``line`` with ``text`` written over its middle."""
+    start = max(0, (len(line) - len(text)) // 2)
+    return line[:start] + text + line[start + len(text) :]
+
+
 def render_city(state: CityOfStairsState) -> list[str]:
-    """The 7×4 city, row 4 at the top, the lighthouse above and the seaside below."""
+    """The 7×4 city, row 4 at the top, the lighthouse on the top edge and the seaside
+    departures with the file letters on the bottom edge."""
     table = state.table
     separator = "  +" + "+".join("-" * WIDTH for _ in range(COLUMNS)) + "+"
-    lighthouse = f"★ lighthouse ({state.cards.lighthouse_points} points) ★"
-    lines = [f"   {lighthouse:^{(WIDTH + 1) * COLUMNS - 1}}", separator]
+    points = state.cards.lighthouse_points
+    lighthouse = f" ★ lighthouse ({points} point{'s' if points != 1 else ''}) ★ "
+    lines = [_overlay(separator, lighthouse)]
     fits = _legal_cells(state)
     marks = _walk_marks(state)
     for row in reversed(range(ROWS)):
@@ -135,11 +150,20 @@ def render_city(state: CityOfStairsState) -> list[str]:
         for line in range(height):
             label = str(row + 1) if line == 1 else " "
             lines.append(f"{label} |" + "|".join(b[line] for b in blocks) + "|")
-        lines.append(separator)
-    seaside = "".join(f"{'~' + circled(n) + '~':^{WIDTH + 1}}" for n in state.cards.seaside)
-    lines.append("   " + seaside + "  seaside")
-    lines.append("    " + "".join(f"{f:^{WIDTH + 1}}" for f in rules.FILES))
+        if row:
+            lines.append(separator)
+    lines.append(_seaside_edge(state))
     return lines
+
+
+def _seaside_edge(state: CityOfStairsState) -> str:
+    """The bottom edge: each column's file letter and its seaside departure, ``a---~①~---``."""
+    numbers = dict(enumerate(state.cards.seaside))
+    parts = []
+    for column, file in enumerate(rules.FILES):
+        departure = f"~{circled(numbers[column])}~" if column in numbers else ""
+        parts.append(file + f"{departure:-^{WIDTH - 1}}")
+    return "  +" + "+".join(parts) + "+"
 
 
 def trace(walk: rules.Walk) -> str:
@@ -169,33 +193,76 @@ def trace(walk: rules.Walk) -> str:
     return " ".join(parts).replace("?", "")
 
 
-def _seat_lines(state: CityOfStairsState, viewers: frozenset[int], colour: bool) -> list[str]:
+_SHORT_END = {
+    rules.End.FIVE: "five cards",
+    rules.End.LIGHTHOUSE: "lighthouse",
+    rules.End.TRAPPED: "trapped",
+}
+LINE_WIDTH = 80
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _seat_line(state: CityOfStairsState, seat: int, viewers: frozenset[int], colour: bool) -> str:
+    """A seat's colour, interests, departure card (when it may be seen) and, once its stroll
+    has begun, its diary and points; the diary is left out when the line would not fit."""
     table = state.table
+    name = table.colours[seat]
+    character = state.cards.character(name)
+    departure = table.departures[seat]
+    if departure is None:
+        shown = "not dealt"
+    elif seat in viewers or state.stroll_started(seat):
+        shown = f"departure {circled(departure)}"
+    else:
+        shown = "departure hidden"
+    head = f"(seat {seat}) likes {', '.join(character.interests)}; {shown}"
+    walk = state.walk(seat)
+    if walk is not None and state.stroll_started(seat):
+        points = _points(rules.score(state.cards, name, walk.diary))
+        status = "strolling" if walk.end is None else _SHORT_END[walk.end]
+        diary = f"; diary: {', '.join(walk.diary) or 'none'} = {points} ({status})"
+        if len(name) + 1 + len(head) + len(diary) > LINE_WIDTH:
+            diary = f"; {points} ({status})"
+        head += diary
+    return f"{_paint(name, name, colour)} {head}"
+
+
+def _trace_lines(state: CityOfStairsState, seat: int) -> list[str]:
+    """``seat``'s stroll traced, wrapped to the screen width (none before it begins)."""
+    walk = state.walk(seat)
+    if walk is None or not state.stroll_started(seat):
+        return []
+    return textwrap.wrap(
+        trace(walk), LINE_WIDTH, initial_indent="    stroll: ", subsequent_indent="      "
+    )
+
+
+def _seat_lines(
+    state: CityOfStairsState, viewers: frozenset[int], colour: bool, room: int
+) -> list[str]:
+    """A line per seat in turn order, each stroll traced below its seat while ``room``
+    lines allow: the stroll in progress first (its latest steps, where the whole trace
+    does not fit), then the latest ones before it."""
+    order = state.table.turn_order()
+    traces = {seat: _trace_lines(state, seat) for seat in order}
+    node = state.node()
+    current = node.seat if node.kind == NodeKind.STROLL else None
+    started = [seat for seat in reversed(order) if traces[seat]]
+    shown: dict[int, list[str]] = {}
+    for seat in sorted(started, key=lambda seat: seat != current):
+        lines = traces[seat]
+        if seat == current and len(lines) > room > 0:
+            lines = ["    …" + lines[len(lines) - room][5:], *lines[len(lines) - room + 1 :]]
+        if len(lines) <= room:
+            shown[seat] = lines
+            room -= len(lines)
     lines = []
-    for seat in table.turn_order():
-        name = table.colours[seat]
-        character = state.cards.character(name)
-        departure = table.departures[seat]
-        if departure is None:
-            shown = "not dealt"
-        elif seat in viewers or state.stroll_started(seat):
-            shown = f"departure {circled(departure)}"
-        else:
-            shown = "departure hidden"
-        head = (
-            f"{_paint(name, name, colour)} (seat {seat}) likes {', '.join(character.interests)}; "
-        )
-        head += shown
-        walk = state.walk(seat)
-        if walk is not None and state.stroll_started(seat):
-            points = rules.score(state.cards, name, walk.diary)
-            diary = ", ".join(walk.diary) or "none"
-            status = "strolling" if walk.end is None else walk.end.value
-            head += f"; diary: {diary} = {points} points ({status})"
-            lines.append(head)
-            lines.append(f"    stroll: {trace(walk)}")
-        else:
-            lines.append(head)
+    for seat in order:
+        lines.append(_seat_line(state, seat, viewers, colour))
+        lines += shown.get(seat, [])
     return lines
 
 
@@ -205,8 +272,8 @@ def _stock_lines(state: CityOfStairsState) -> list[str]:
     for slot, kind in enumerate(rules.SLOT_KINDS):
         index = table.stock[slot]
         left = len(rules.deck(table, state.cards, slot))
-        card = "empty" if index is None else state.cards.cards[index].describe()
-        parts.append(f"{kind} {card} ({left} in deck)")
+        card = f"{kind} empty" if index is None else state.cards.cards[index].describe()
+        parts.append(f"{card} ({left} in deck)")
     return ["Stock: " + "; ".join(parts)]
 
 
@@ -230,14 +297,18 @@ def _status_line(state: CityOfStairsState) -> str:
 
 
 def render_state(state: CityOfStairsState, *, colour: bool, viewers: frozenset[int]) -> str:
-    """The whole table; departure cards of ``viewers`` shown, others hidden until they stroll."""
+    """The whole table in at most :data:`SCREEN_LINES` lines where the cards allow;
+    departure cards of ``viewers`` shown, others hidden until they stroll. The traces of
+    the strolls and the legend come in as far as there is room (the legend is in ``help``)."""
     lines = render_city(state)
     if not state.table.city_complete():
         lines += _stock_lines(state)
-    lines += _seat_lines(state, viewers, colour)
-    lines.append(LEGEND)
-    lines.append(_status_line(state))
-    return "\n".join(lines)
+    status = textwrap.wrap(_status_line(state), LINE_WIDTH)
+    room = SCREEN_LINES - len(lines) - state.table.players - len(status)
+    lines += _seat_lines(state, viewers, colour, room)
+    if len(lines) + len(status) + 2 < SCREEN_LINES:
+        lines.append(LEGEND)
+    return "\n".join(lines + status)
 
 
 def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
@@ -320,8 +391,6 @@ def narrate(before: State, action: int, after: State) -> list[str]:
     elif node.kind == NodeKind.STROLL and node.seat is not None:
         lines += _narrate_stroll(before, after, node.seat)
     lines += _stroll_begins(after) if before.node() != after.node() else []
-    if after.is_terminal():
-        lines.append(f"Game over. {after.outcome()}")
     return lines
 
 
@@ -350,10 +419,10 @@ def _narrate_stroll(before: CityOfStairsState, after: CityOfStairsState, seat: i
             lines.append(sentence)
     if new.end is not None:
         name = after.table.colours[seat]
-        points = rules.score(after.cards, name, new.diary)
+        points = _points(rules.score(after.cards, name, new.diary))
         lines.append(
             f"{name}'s stroll ends ({new.end.value}): {', '.join(new.diary) or 'no diary cards'}"
-            f", {points} points."
+            f", {points}."
         )
     return lines
 
