@@ -1,6 +1,11 @@
 """Shared test settings: a quick hypothesis profile for CI and local runs."""
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+from stairgames.i18n import set_language
 
 settings.register_profile(
     "stairgames",
@@ -9,3 +14,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("stairgames")
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Every test reads English unless it chooses a language, whatever the machine's locale."""
+    set_language("en")
+    yield
+    set_language("en")

@@ -345,8 +345,9 @@ def test_drawing_fits_an_80_by_24_screen_with_room_for_the_account_of_the_turns(
 
 
 def test_drawing_of_a_long_wall_comes_in_bands_of_21_steps():
-    game = stairgames.load("ishigaki_race", goal=30)
-    rows = render_race(game.new_initial_state()).splitlines()
+    state = stairgames.load("ishigaki_race", goal=30).new_initial_state()
+    assert isinstance(state, IshigakiRaceState)
+    rows = render_race(state).splitlines()
     assert rows[1].endswith(" 20") and rows[4] == "step    " + "".join(
         f"{s:>3}" for s in range(21, 31)
     )

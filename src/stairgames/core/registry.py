@@ -53,6 +53,9 @@ class GameSpec:
     and benchmarks run each of them."""
     evaluate: Evaluator | None = None
     """Optional: a heuristic value of a state for a seat, in [-1, 1], for computer players."""
+    help: str = ""
+    """Optional: how a move is written and what the drawing shows, for the terminal's
+    ``help`` (an English message id, translated where it is shown)."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     """Optional per-game hooks for shared code (e.g. ``"evaluate"`` for players)."""
 

@@ -29,12 +29,6 @@ SCREEN_LINES = 23
 The traces of the strolls fill what is left, and the legend comes in when a line is left
 over for the terminal's move hint too."""
 LEGEND = "Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around"
-LEGEND_CORNERS = (
-    "A card's left corner acts on a walker entering from the left (moving right),\n"
-    "its right corner on one entering from the right. ~①~ are the seaside departures."
-)
-HELP = f"{LEGEND}.\n{LEGEND_CORNERS}"
-"""The legend in full, for the terminal's ``help``."""
 
 
 def circled(number: int) -> str:
