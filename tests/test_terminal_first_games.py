@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import stairgames
+from stairgames.cli import main
 from stairgames.terminal import TerminalSession, group_moves
 from tests.stairs_helpers import build
 
@@ -156,3 +157,24 @@ def test_ishigaki_race_screen_keeps_the_account_of_the_other_turns(tmp_path):
         screen = text[:prompt_at].splitlines()[-22:]
         assert any("rolls" in line for line in screen[:10]), "\n".join(screen)
         assert all(len(line) <= 80 for line in screen)
+
+
+def test_replay_steps_through_a_game_forward_back_and_quits(tmp_path, capsys, monkeypatch):
+    play, _ = session("stairs", ["d3-c4", "quit"], tmp_path)
+    play.run()
+    answers = iter(["", "", "b", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["replay", str(tmp_path / "game.json"), "--step"]) == 0
+    out = capsys.readouterr().out
+    shown = [line for line in out.splitlines() if "/3)" in line]
+    reply = play.state.history_strings()[1]
+    assert shown == ["Start  (1/3)", "1. d3-c4  (2/3)", f"2. {reply}  (3/3)", "1. d3-c4  (2/3)"]
+    assert "Result" not in out
+
+
+def test_replay_without_step_shows_every_position_and_the_result_once(tmp_path, capsys):
+    play, _ = session("stairs", [], tmp_path, seats=("random", "random"))
+    play.run()
+    assert main(["replay", str(tmp_path / "game.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Result: ") == 1
