@@ -19,6 +19,7 @@ player's text in the current language.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gettext
 import io
@@ -110,6 +111,72 @@ def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
     return message
 
 
+@dataclasses.dataclass(frozen=True)
+class Text:
+    """A sentence for players, not yet in a language: a message id (English, with named
+    ``{placeholders}``) and the arguments that fill it, which may be texts themselves.
+    ``str(text)`` is the English; :func:`localize` gives the current language."""
+
+    message_id: str
+    arguments: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message_id.format(**self.arguments)
+
+
+@dataclasses.dataclass(frozen=True)
+class Count:
+    """A count with its noun, in the plural form the language wants: ``1 point``,
+    ``2 points``. The forms are message ids with a ``{count}`` placeholder, extracted where
+    the same forms are passed to :func:`ngettext`."""
+
+    singular: str
+    plural: str
+    count: int
+
+    def __str__(self) -> str:
+        return (self.singular if self.count == 1 else self.plural).format(count=self.count)
+
+    def localized(self) -> str:
+        return ngettext(self.singular, self.plural, self.count).format(count=self.count)
+
+
+@dataclasses.dataclass(frozen=True)
+class Names:
+    """Names or texts listed in the language they are shown in: ``red, blue and green``
+    (or, with ``conjunction=False``, ``red 5, blue 6``). A name is a message id."""
+
+    items: tuple[str | Text, ...]
+    conjunction: bool = True
+
+    def __str__(self) -> str:
+        words = [str(item) for item in self.items]
+        if self.conjunction and len(words) > 1:
+            return ", ".join(words[:-1]) + " and " + words[-1]
+        return ", ".join(words)
+
+    def localized(self) -> str:
+        words = [localize(item) if isinstance(item, Text) else _(item) for item in self.items]
+        return join_and(words) if self.conjunction else _(", ").join(words)
+
+
+def localize(value: object) -> str:
+    """``value`` for players in the current language: a :class:`Text` translated (with its
+    arguments localized too), an error through :func:`translate`, anything else as it is."""
+    if isinstance(value, Text):
+        arguments = {name: _localized_argument(arg) for name, arg in value.arguments.items()}
+        return _(value.message_id).format(**arguments)
+    if isinstance(value, Names | Count):
+        return value.localized()
+    if isinstance(value, BaseException):
+        return translate(value)
+    return str(value)
+
+
+def _localized_argument(value: object) -> object:
+    return localize(value) if isinstance(value, Text | Names | Count | BaseException) else value
+
+
 def translate(error: BaseException) -> str:
     """An error's text for players in the current language: its message id translated and
     filled with its arguments; the English message where it has no id."""
@@ -117,7 +184,14 @@ def translate(error: BaseException) -> str:
     if not message_id:
         return str(error)
     arguments: Mapping[str, Any] = getattr(error, "arguments", {})
-    return _(message_id).format(**arguments)
+    return localize(Text(message_id, arguments))
+
+
+def join_and(items: list[str]) -> str:
+    """``red, blue and yellow`` in the current language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def display_width(text: str) -> int:
@@ -166,10 +240,15 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent_indent: str = ""
 __all__ = [
     "LANGUAGES",
     "N_",
+    "Count",
+    "Names",
+    "Text",
     "_",
     "current_language",
     "display_width",
+    "join_and",
     "language_from_environment",
+    "localize",
     "ngettext",
     "pad",
     "set_language",

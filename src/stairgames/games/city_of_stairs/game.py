@@ -37,6 +37,7 @@ from stairgames.games.city_of_stairs.notation import (
 )
 from stairgames.games.city_of_stairs.position import format_position, parse_position
 from stairgames.games.city_of_stairs.rules import NodeKind, Table
+from stairgames.i18n import N_, Count, Names, Text
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -348,12 +349,27 @@ class CityOfStairsState(State):
         points = self.scores()
         best = rules.winners(points)
         colours = self._table.colours
-        listing = ", ".join(f"{colours[s]} {p}" for s, p in enumerate(points))
+        listing = Names(
+            tuple(
+                Text("{name} {points}", {"name": Text(colours[s]), "points": p})
+                for s, p in enumerate(points)
+            ),
+            conjunction=False,
+        )
         if len(best) == 1:
-            reason = f"{listing}: {colours[best[0]]} wins"
+            text = Text(
+                N_("{scores}: {winner} wins"), {"scores": listing, "winner": Text(colours[best[0]])}
+            )
         else:
-            names = " and ".join(colours[s] for s in best)
-            reason = f"{listing}: {names} share the win with {points[best[0]]} points"
+            text = Text(
+                N_("{scores}: {names} share the win with {points}"),
+                {
+                    "scores": listing,
+                    "names": Names(tuple(colours[s] for s in best)),
+                    "points": Count("{count} point", "{count} points", points[best[0]]),
+                },
+            )
+        reason = str(text)
         ends = {}
         for seat in range(self._table.players):
             walk = self.walk(seat)
@@ -362,6 +378,7 @@ class CityOfStairsState(State):
         return Outcome(
             returns=tuple(1.0 if s in best else 0.0 for s in range(len(points))),
             reason=reason,
+            text=text,
             winners=best,
             details={"scores": points, "ends": ends},
         )

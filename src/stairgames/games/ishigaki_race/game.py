@@ -31,6 +31,7 @@ from stairgames.games.ishigaki_race.notation import (
 )
 from stairgames.games.ishigaki_race.position import SEAT_NAMES, format_position, parse_position
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+from stairgames.i18n import N_, Names, Text
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -143,6 +144,10 @@ class IshigakiRaceGame(Game):
         return IshigakiRaceState(self, race)
 
 
+_CAPITALISED = {"red": N_("Red"), "blue": N_("Blue"), "yellow": N_("Yellow"), "green": N_("Green")}
+"""Seat names at the start of a sentence."""
+
+
 class IshigakiRaceState(State):
     """A game of Ishigaki Race in progress."""
 
@@ -229,17 +234,21 @@ class IshigakiRaceState(State):
             raise IllegalMoveError(
                 f"illegal move {text!r}: it {what}; the start player is drawn first ({seats})"
             )
-        name = SEAT_NAMES[self._race.turn]
+        name = Text(SEAT_NAMES[self._race.turn])
         if self.awaiting_die() and kind == "die":
             raise IllegalMoveError(f"illegal move {text!r}: a die shows 1 to 6")
         if self.awaiting_die():
             raise IllegalMoveError(
-                f"illegal move {text!r}: a die is rolled for {name} next (die:1 to die:6)"
+                message_id=N_("illegal move {text!r}: a die is rolled for {name} next"),
+                arguments={"text": text, "name": name},
             )
         if kind != "decision":
             raise IllegalMoveError(
-                f"illegal move {text!r}: {name} has rolled {self._race.first_die} and decides: "
-                "stop (keep it) or roll (roll the second die)"
+                message_id=N_(
+                    "illegal move {text!r}: {name} has rolled {value} and decides: "
+                    "stop (keep it) or roll (roll the second die)"
+                ),
+                arguments={"text": text, "name": name, "value": self._race.first_die},
             )
 
     def _returns(self) -> list[float]:
@@ -255,16 +264,21 @@ class IshigakiRaceState(State):
         race = self._race
         if race.phase != Phase.OVER:
             return None
-        winner = SEAT_NAMES[race.winner]
+        winner = Text(_CAPITALISED[SEAT_NAMES[race.winner]])
         on_goal = [s for s, h in enumerate(race.heights) if h == self.board.goal]
         if len(on_goal) == 1:
-            reason = f"{winner.capitalize()} wins: alone on the goal after the goal round"
+            text = Text(
+                N_("{winner} wins: alone on the goal after the goal round"), {"winner": winner}
+            )
         else:
-            names = " and ".join(SEAT_NAMES[s] for s in on_goal)
-            reason = f"{winner.capitalize()} wins the roll-off between {names}"
+            text = Text(
+                N_("{winner} wins the roll-off between {names}"),
+                {"winner": winner, "names": Names(tuple(SEAT_NAMES[s] for s in on_goal))},
+            )
         return Outcome(
             returns=tuple(self._returns()),
-            reason=reason,
+            reason=str(text),
+            text=text,
             winners=(race.winner,),
             details={"steps": race.heights, "rolloff": len(on_goal) > 1},
         )

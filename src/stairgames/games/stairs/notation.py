@@ -20,6 +20,7 @@ from stairgames.games.stairs.rules import (
     direction_between,
     square_name,
 )
+from stairgames.i18n import N_
 
 PASS: Final = NUM_SQUARES * NUM_DIRECTIONS
 SWAP: Final = PASS + 1
@@ -70,8 +71,11 @@ def parse_move_text(text: str) -> Move | str:
     match = _MOVE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
-            f"malformed move {text!r}: write a move as from-to squares like c3-d4 "
-            "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+            message_id=N_(
+                "malformed move {text!r}: write a move as from-to squares like c3-d4 "
+                "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+            ),
+            arguments={"text": text},
         )
     sf, sr, tf, tr = match.groups()
     source = RANKS.index(sr) * 6 + FILES.index(sf)
