@@ -18,6 +18,7 @@ from stairgames.core.errors import InvalidRecordError, StairgamesError
 from stairgames.core.game import State
 from stairgames.core.options import options_to_dict
 from stairgames.core.registry import get_spec, load
+from stairgames.i18n import N_
 
 RECORD_FORMAT = "stairgames-record/1"
 
@@ -56,13 +57,17 @@ class GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InvalidRecordError(f"record is not valid JSON: {exc}") from None
+            raise InvalidRecordError(
+                message_id=N_("record is not valid JSON: {exc}"),
+                arguments={"exc": exc},
+            ) from None
         if not isinstance(data, dict):
             raise InvalidRecordError("record must be a JSON object")
         for key, kind in (("game", str), ("moves", list)):
             if not isinstance(data.get(key), kind):
                 raise InvalidRecordError(
-                    f"record field {key!r} is missing or not a {kind.__name__}"
+                    message_id=N_("record field {key!r} is missing or not a {kind}"),
+                    arguments={"key": key, "kind": kind.__name__},
                 )
         moves = data["moves"]
         if not all(isinstance(m, str) for m in moves):
@@ -91,7 +96,10 @@ class GameRecord:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise InvalidRecordError(f"cannot read record {str(path)!r}: {exc}") from None
+            raise InvalidRecordError(
+                message_id=N_("cannot read record {path!r}: {exc}"),
+                arguments={"path": str(path), "exc": exc},
+            ) from None
         return cls.from_json(text)
 
 
@@ -134,18 +142,27 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
             else game.state_from_position(record.start_position)
         )
     except StairgamesError as exc:
-        raise InvalidRecordError(f"record cannot be set up: {exc}") from None
+        raise InvalidRecordError(
+            message_id=N_("record cannot be set up: {exc}"),
+            arguments={"exc": exc},
+        ) from None
     yield None, state.clone()
     for number, move in enumerate(record.moves, start=1):
         try:
             state.apply_move(move)
         except StairgamesError as exc:
-            raise InvalidRecordError(f"move {number} ({move!r}) does not replay: {exc}") from None
+            raise InvalidRecordError(
+                message_id=N_("move {number} ({move!r}) does not replay: {exc}"),
+                arguments={"number": number, "move": move, "exc": exc},
+            ) from None
         yield move, state.clone()
     if record.ended_by_agreement:
         end = getattr(state, "end_by_agreement", None)
         if end is None:
-            raise InvalidRecordError(f"game {record.game!r} cannot end by agreement")
+            raise InvalidRecordError(
+                message_id=N_("game {game!r} cannot end by agreement"),
+                arguments={"game": record.game},
+            )
         end()
         yield "(ended by agreement)", state.clone()
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.options import build_options, describe_options, option_fields
+from stairgames.i18n import N_
 
 
 class Renderer(Protocol):
@@ -98,7 +99,10 @@ def get_spec(name: str) -> GameSpec:
     for spec in _REGISTRY.values():
         if key == spec.name or key in spec.aliases:
             return spec
-    raise InvalidOptionError(f"unknown game {name!r}; available: {', '.join(game_names())}")
+    raise InvalidOptionError(
+        message_id=N_("unknown game {name!r}; available: {games}"),
+        arguments={"name": name, "games": ", ".join(game_names())},
+    )
 
 
 def load(name: str, **options: Any) -> Game:

@@ -94,7 +94,10 @@ def seat_colours(options: CityOfStairsOptions, cards: CardSet) -> tuple[str, ...
                 f"characters: unknown colour {colour!r}; the card set has {', '.join(known)}"
             )
     if len(set(chosen)) != len(chosen):
-        raise InvalidOptionError(f"characters: each seat needs its own colour, got {chosen}")
+        raise InvalidOptionError(
+            message_id=N_("characters: each seat needs its own colour, got {chosen}"),
+            arguments={"chosen": chosen},
+        )
     if len(chosen) != options.players:
         raise InvalidOptionError(
             f"characters: name one colour per seat ({options.players}), got {len(chosen)}"
@@ -267,7 +270,10 @@ class CityOfStairsState(State):
         choice = decode_choice(action)
         if node.kind == NodeKind.STROLL and choice is not None:
             return choice
-        raise IllegalMoveError(f"{action} is not an action at this point ({node.kind.value})")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not an action at this point ({kind})"),
+            arguments={"action": action, "kind": node.kind.value},
+        )
 
     def _normalise_move_text(self, text: str) -> str:
         text = " ".join(text.split())
@@ -291,8 +297,11 @@ class CityOfStairsState(State):
         match = PLACEMENT_RE.match(text)
         if choice is None and match is None:
             raise IllegalMoveError(
-                f"malformed move {text!r}: place a stock card as CARD@CELL (e.g. P03@c2, "
-                "cells a1-g4), or while strolling choose nw (↖), ne (↗), turn or on"
+                message_id=N_(
+                    "malformed move {text!r}: place a stock card as CARD@CELL (e.g. P03@c2, "
+                    "cells a1-g4), or while strolling choose nw (↖), ne (↗), turn or on"
+                ),
+                arguments={"text": text},
             )
         if node.kind == NodeKind.PLACE:
             self._explain_placement(text, match)
@@ -301,7 +310,10 @@ class CityOfStairsState(State):
 
     def _explain_placement(self, text: str, match: re.Match[str] | None) -> None:
         if match is None:
-            raise IllegalMoveError(f"illegal move {text!r}: it is time to place a stock card")
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: it is time to place a stock card"),
+                arguments={"text": text},
+            )
         wanted, cell_text = match.groups()
         cell = rules.parse_cell(cell_text)
         assert cell is not None
@@ -310,10 +322,14 @@ class CityOfStairsState(State):
                 reason = rules.why_not_placeable(
                     self._table, self.cards, rules.Placement(slot, cell)
                 )
-                raise IllegalMoveError(f"illegal move {text!r}: {reason}")
+                raise IllegalMoveError(
+                    message_id=N_("illegal move {text!r}: {reason}"),
+                    arguments={"text": text, "reason": reason},
+                )
         in_stock = [self.cards.cards[i].id for i in self._table.stock if i is not None]
         raise IllegalMoveError(
-            f"illegal move {text!r}: {wanted} is not in the stock ({', '.join(in_stock)})"
+            message_id=N_("illegal move {text!r}: {card} is not in the stock ({stock})"),
+            arguments={"text": text, "card": wanted, "stock": ", ".join(in_stock)},
         )
 
     def _explain_choice(self, text: str, choice: str | None) -> None:
@@ -324,12 +340,18 @@ class CityOfStairsState(State):
         options = ", ".join(walk.options)
         if choice is None:
             raise IllegalMoveError(
-                f"illegal move {text!r}: the city is built; choose one of {options}"
+                message_id=N_("illegal move {text!r}: the city is built; choose one of {options}"),
+                arguments={"text": text, "options": options},
             )
-        where = (
-            "at the seaside" if walk.location is None else f"on {rules.cell_name(walk.location)}"
+        if walk.location is None:
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: at the seaside you may choose {options}"),
+                arguments={"text": text, "options": options},
+            )
+        raise IllegalMoveError(
+            message_id=N_("illegal move {text!r}: on {cell} you may choose {options}"),
+            arguments={"text": text, "cell": rules.cell_name(walk.location), "options": options},
         )
-        raise IllegalMoveError(f"illegal move {text!r}: {where} you may choose {options}")
 
     def _returns(self) -> list[float]:
         outcome = self.outcome()

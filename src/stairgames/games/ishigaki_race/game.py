@@ -219,7 +219,10 @@ class IshigakiRaceState(State):
             return die_text(action)
         if self._current_player() >= 0 and action in DECISIONS:
             return DECISIONS[action]
-        raise IllegalMoveError(f"{action} is not an action here, in {self.position()}")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not an action here, in {position}"),
+            arguments={"action": action, "position": self.position()},
+        )
 
     def _normalise_move_text(self, text: str) -> str:
         return normalise(text)
@@ -236,7 +239,10 @@ class IshigakiRaceState(State):
             )
         name = Text(SEAT_NAMES[self._race.turn])
         if self.awaiting_die() and kind == "die":
-            raise IllegalMoveError(f"illegal move {text!r}: a die shows 1 to 6")
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: a die shows 1 to 6"),
+                arguments={"text": text},
+            )
         if self.awaiting_die():
             raise IllegalMoveError(
                 message_id=N_("illegal move {text!r}: a die is rolled for {name} next"),

@@ -73,7 +73,10 @@ class StairsGame(Game):
     def state_from_position(self, text: str) -> StairsState:
         """A state from a position text: seat 0 plays light, and no swap is available."""
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position is text, got {text!r}")
+            raise InvalidPositionError(
+                message_id=N_("a position is text, got {text!r}"),
+                arguments={"text": text},
+            )
         return StairsState(self, parse_position(text), pie_available=False)
 
 

@@ -51,7 +51,10 @@ def format_action(action: int) -> str:
         return "swap"
     move = decode_move(action)
     if move is None:
-        raise IllegalMoveError(f"{action} is not a Stairs action")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not a Stairs action"),
+            arguments={"action": action},
+        )
     return f"{square_name(move.source)}-{square_name(move.target)}"
 
 

@@ -49,7 +49,10 @@ def format_action(action: int) -> str:
         return "pass"
     move = decode_move(action)
     if move is None:
-        raise IllegalMoveError(f"{action} is not a 27 action")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not a 27 action"),
+            arguments={"action": action},
+        )
     return str(move)
 
 
