@@ -42,7 +42,7 @@ messages: $(DEV_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header \
 		-o $(LOCALE)/stairgames.pot src/stairgames
 	$(BIN)/pybabel update -D stairgames -d $(LOCALE) -i $(LOCALE)/stairgames.pot \
-		--no-fuzzy-matching --omit-header
+		--no-fuzzy-matching --ignore-obsolete
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
