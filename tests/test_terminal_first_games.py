@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -178,3 +179,32 @@ def test_replay_without_step_shows_every_position_and_the_result_once(tmp_path, 
     assert main(["replay", str(tmp_path / "game.json")]) == 0
     out = capsys.readouterr().out
     assert out.count("Result: ") == 1
+
+
+def test_every_screen_of_stairs_and_27_fits_80_by_24():
+    """Random games to the end: the drawing with its prompt fits 24 lines of 80 columns;
+    27's tallest stacks lay the line on its side, and long sentences wrap."""
+    from stairgames.core.registry import get_spec
+
+    for name, options in [("stairs", {}), ("27", {"variant": "expert"}), ("27", {})]:
+        spec = get_spec(name)
+        for seed in range(12):
+            rng = random.Random(seed)
+            state = stairgames.load(name, **options).new_initial_state()
+            while True:
+                picture = spec.render(state, colour=False, viewer=0).splitlines()
+                assert len(picture) + 1 <= 24, "\n".join(picture)
+                assert max(len(line) for line in picture) <= 80, "\n".join(picture)
+                if state.is_terminal():
+                    break
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_27_draws_a_stack_taller_than_14_lying_down_base_first():
+    from stairgames.games.twenty_seven import render_line
+
+    state = stairgames.load("27").state_from_position("RWWWWWWWWWBBBBBBBBB/G/G/G/G/G/G/G/R W")
+    rows = render_line(state).splitlines()  # type: ignore[arg-type]
+    assert rows[1] == "field  base → top"
+    assert rows[2] == "    0  R W W W W W W W W W B B B B B B B B B"
+    assert rows[3] == "    1  G"

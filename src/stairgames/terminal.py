@@ -24,7 +24,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game, State
 from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
-from stairgames.i18n import N_, _, display_width, translate
+from stairgames.i18n import N_, _, display_width, translate, wrap
 
 HUMAN = "human"
 SEAT_NAMES = (
@@ -233,8 +233,9 @@ class TerminalSession:
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
         if self.spec.narrate is not None:
-            for line in self.spec.narrate(before, action, self.state):
-                self.say(line)
+            for sentence in self.spec.narrate(before, action, self.state):
+                for line in wrap(sentence, SCREEN_WIDTH, subsequent_indent="  "):
+                    self.say(line)
         elif before.is_chance_node():
             self.say(_("Chance: {outcome}").format(outcome=text))
 

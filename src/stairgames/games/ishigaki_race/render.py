@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.rules import Phase, climb_steps, rolloff_score
-from stairgames.i18n import _, display_width, pad
+from stairgames.i18n import _, display_width, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -125,7 +125,8 @@ def render_race(state: IshigakiRaceState, *, colour: bool = False) -> str:
         title.format(players=options.players, goal=state.board.goal),
         *draw_wall(state, colour=colour),
     ]
-    lines.extend(describe_turn(state))
+    for sentence in describe_turn(state):
+        lines += wrap(sentence, 80)
     return "\n".join(lines)
 
 

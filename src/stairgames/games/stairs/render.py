@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stairgames.games.stairs.rules import DARK, FILES, LIGHT, SIZE, square_index
-from stairgames.i18n import _
+from stairgames.i18n import _, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -54,7 +54,7 @@ def render_board(state: StairsState, *, colour: bool = False) -> str:
     if state.is_terminal():
         outcome = state.outcome()
         assert outcome is not None
-        lines.append(_("Game over. {result}").format(result=outcome.localized()))
+        lines += wrap(_("Game over. {result}").format(result=outcome.localized()), 80)
     else:
         seat = state.current_player()
         if board.to_move == LIGHT:

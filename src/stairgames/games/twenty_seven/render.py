@@ -14,7 +14,7 @@ from stairgames.games.twenty_seven.rules import (
     opponent,
     target_field,
 )
-from stairgames.i18n import _, ngettext
+from stairgames.i18n import _, display_width, ngettext, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -28,6 +28,10 @@ _STYLE = {
     GREY: "\x1b[30;100m",
 }
 _CELL = 3
+TALLEST_UPRIGHT = 14
+"""The tallest stack drawn upright; a taller one lays the line on its side, so that the
+drawing with its prompt still fits a 24-line screen."""
+WIDTH = 80
 
 
 def _disc(disc: str, colour: bool) -> str:
@@ -47,6 +51,18 @@ def draw_stacks(line: Line, *, colour: bool = False) -> list[str]:
         rows.append(f"{level:>3} " + "".join(cells).rstrip())
     numbers = "".join(f"{field:^{_CELL}}" for field in range(len(line.fields)))
     rows.append(f"    {numbers}".rstrip())
+    return rows
+
+
+def draw_sideways(line: Line, *, colour: bool = False) -> list[str]:
+    """The stacks lying down, a row per field, base at the left, top at the right: for
+    stacks too tall to stand on one screen."""
+    label = _("field")
+    width = display_width(label)
+    rows = [label + "  " + _("base → top")]
+    for field, stack in enumerate(line.fields):
+        discs = "".join(_disc(disc, colour) if colour else f"{disc} " for disc in stack)
+        rows.append(f"{field:>{width}}  {discs}".rstrip())
     return rows
 
 
@@ -87,11 +103,14 @@ def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
     """The line with its stacks, the field numbers, both players' stacks and scores, and
     whose move it is (or the result)."""
     line = state.line
-    lines = [f"27 ({_(state.variant)})", *draw_stacks(line, colour=colour)]
-    lines.extend(describe_players(line))
+    upright = max(len(stack) for stack in line.fields) <= TALLEST_UPRIGHT
+    drawing = draw_stacks(line, colour=colour) if upright else draw_sideways(line, colour=colour)
+    lines = [f"27 ({_(state.variant)})", *drawing]
+    for sentence in describe_players(line):
+        lines += wrap(sentence, WIDTH, subsequent_indent="  ")
     outcome = state.outcome()
     if outcome is not None:
-        lines.append(_("Game over. {result}").format(result=outcome.localized()))
+        lines += wrap(_("Game over. {result}").format(result=outcome.localized()), WIDTH)
     else:
         to_move = _(COLOUR_NAMES[line.to_move]).capitalize()
         seat = state.current_player()
@@ -103,10 +122,11 @@ def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
             lines.append(sentence.format(name=to_move, seat=seat))
         else:
             other = _(COLOUR_NAMES[opponent(line.to_move)])
-            lines.append(
+            lines += wrap(
                 _(
                     "{name} to move (seat {seat}) has no move and must pass; {other} plays on."
-                ).format(name=to_move, seat=seat, other=other)
+                ).format(name=to_move, seat=seat, other=other),
+                WIDTH,
             )
     return "\n".join(lines)
 
