@@ -9,6 +9,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession, group_moves
@@ -208,3 +210,15 @@ def test_27_draws_a_stack_taller_than_14_lying_down_base_first():
     assert rows[1] == "field  base → top"
     assert rows[2] == "    0  R W W W W W W W W W B B B B B B B B B"
     assert rows[3] == "    1  G"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_help_and_every_games_notation_fit_80_columns(language):
+    from stairgames.core.registry import game_names, get_spec
+    from stairgames.i18n import _, display_width, set_language
+    from stairgames.terminal import help_text
+
+    set_language(language)
+    for name in game_names():
+        text = help_text() + "\n" + _(get_spec(name).help)
+        assert max(display_width(line) for line in text.splitlines()) <= 80, text

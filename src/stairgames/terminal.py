@@ -46,7 +46,7 @@ def help_text() -> str:
         """Commands:
   <move>     play a move in the game's notation (see below and 'moves')
   moves      list the legal moves
-  undo       take back your last move (against the computer, no dice or hidden cards)
+  undo       take back your last move (vs the computer; no dice or hidden cards)
   agree      end the game by agreement, where the game allows it (the other
              people at the keyboard are asked; computer players agree)
   help       this text
