@@ -17,8 +17,10 @@ settings.load_profile("stairgames")
 
 
 @pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    """Every test reads English unless it chooses a language, whatever the machine's locale."""
+def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test reads English unless it chooses a language, whatever the machine's locale
+    (``LANGUAGE`` comes first, so the command line follows it too)."""
+    monkeypatch.setenv("LANGUAGE", "en")
     set_language("en")
     yield
     set_language("en")

@@ -147,6 +147,16 @@ def test_japanese_lines_wrap_between_wide_characters_within_the_width():
     assert all(len(line) * 2 <= 20 for line in lines) and "".join(lines) == "あいうえお" * 10
 
 
+def test_a_wrapped_line_never_starts_with_closing_nor_ends_with_opening_punctuation():
+    assert wrap("あいうえおかきくけ。（さしす）せそ", 20) == [
+        "あいうえおかきくけ。",
+        "（さしす）せそ",
+    ]
+    assert wrap("あ" * 9 + "。い", 18) == ["あ" * 8, "あ。い"]
+    assert wrap("あ" * 8 + "（い）", 18) == ["あ" * 8, "（い）"]
+    assert wrap("one two three", 7) == ["one two", "three"]
+
+
 def test_the_catalogs_are_package_data():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     data = pyproject["tool"]["setuptools"]["package-data"]["stairgames"]

@@ -204,34 +204,38 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+_CLOSING = "、。，．・：；？！）」』】〕〉》ー…"
+"""Wide characters a line never starts with (Japanese line breaking, kinsoku)."""
+_OPENING = "（「『【〔〈《"
+"""Wide characters a line never ends with."""
+
+
+def _words(text: str) -> list[str]:
+    """``text`` cut where a line may break: before a space (kept with the word after it)
+    and before a wide character, but never before closing punctuation nor after opening
+    punctuation."""
+    words: list[str] = []
+    for char in text:
+        breaks_before = char == " " or (display_width(char) == 2 and char not in _CLOSING)
+        if not words or (breaks_before and words[-1][-1] not in _OPENING):
+            words.append(char)
+        else:
+            words[-1] += char
+    return words
+
+
 def wrap(text: str, width: int, *, indent: str = "", subsequent_indent: str = "") -> list[str]:
     """``text`` broken into lines of at most ``width`` columns: at spaces, and between
-    any two wide characters (Japanese has no spaces between words)."""
+    wide characters (Japanese has no spaces between words), keeping punctuation with
+    the character it belongs to."""
     lines: list[str] = []
     line = indent
-    word = ""
-
-    def flush_word() -> None:
-        nonlocal line, word
-        if not word:
-            return
+    for word in _words(text):
         if display_width(line + word) > width and line.strip():
             lines.append(line.rstrip())
-            line = subsequent_indent + word.lstrip()
+            line = subsequent_indent + word.lstrip(" ")
         else:
             line += word
-        word = ""
-
-    for char in text:
-        wide = display_width(char) == 2
-        if char == " " or wide:
-            flush_word()
-            word = char
-            if wide:
-                flush_word()
-        else:
-            word += char
-    flush_word()
     if line.strip():
         lines.append(line.rstrip())
     return lines
