@@ -251,3 +251,21 @@ def test_cli_without_lang_follows_the_locale(monkeypatch, capsys):
     assert main(["list"]) == 0
     assert "階段の街" in capsys.readouterr().out
     assert _("Stairs") == "ステアー"
+
+
+def test_bad_positions_options_and_records_are_refused_in_japanese(tmp_path, capsys):
+    assert main(["--lang", "ja", "show", "ishigaki_race", "race ninjas=3,99 turn=red dice=-"]) == 2
+    assert "局面「race ninjas=3,99 turn=red dice=-」: 青が99段目にいて、ごおる（20）より上です" in (
+        capsys.readouterr().err
+    )
+    assert main(["--lang", "ja", "play", "ishigaki_race", "--players", "7"]) == 2
+    assert "いしがき・れえすは2〜4人用です（7人が指定されました）" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    assert main(["--lang", "ja", "replay", str(bad)]) == 2
+    assert "棋譜は JSON のオブジェクトでなければなりません" in capsys.readouterr().err
+    with pytest.raises(StairgamesError) as raised:
+        stairgames.load("ishigaki_race").state_from_position("race ninjas=3,99 turn=red dice=-")
+    assert str(raised.value) == (
+        "position 'race ninjas=3,99 turn=red dice=-': blue stands on step 99, above the goal (20)"
+    )

@@ -33,6 +33,7 @@ from stairgames.agents.endgame import EndgameProbe
 from stairgames.agents.evaluation import evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
+from stairgames.i18n import N_
 
 _WIN = 1000.0
 """A won end scores ``_WIN - depth``, so quicker wins score higher."""
@@ -92,8 +93,11 @@ class AlphaBetaAgent(Agent):
         info = state.get_game().info()
         if info.num_players != 2 or info.chance or info.hidden_information:
             raise InvalidOptionError(
-                f"alphabeta plays two-player games without chance or hidden information; "
-                f"{info.title} is not one (use mcts)"
+                message_id=N_(
+                    "alphabeta plays two-player games without chance or hidden information; "
+                    "{title} is not one (use mcts)"
+                ),
+                arguments={"title": info.title},
             )
         legal = state.legal_actions()
         if len(legal) == 1:

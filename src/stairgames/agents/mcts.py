@@ -80,6 +80,7 @@ from stairgames.agents.evaluation import evaluator_for, find_playout, find_recor
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
+from stairgames.i18n import N_
 
 SETTINGS = {
     "time": "seconds per move",
@@ -151,7 +152,7 @@ class MctsAgent(Agent):
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
-            raise InvalidOptionError("mcts needs a time or an iteration budget")
+            raise InvalidOptionError(message_id=N_("mcts needs a time or an iteration budget"))
         self.time_limit = time_limit
         self.iterations = iterations
         self.exploration = exploration

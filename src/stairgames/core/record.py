@@ -62,7 +62,7 @@ class GameRecord:
                 arguments={"exc": exc},
             ) from None
         if not isinstance(data, dict):
-            raise InvalidRecordError("record must be a JSON object")
+            raise InvalidRecordError(message_id=N_("record must be a JSON object"))
         for key, kind in (("game", str), ("moves", list)):
             if not isinstance(data.get(key), kind):
                 raise InvalidRecordError(
@@ -71,10 +71,12 @@ class GameRecord:
                 )
         moves = data["moves"]
         if not all(isinstance(m, str) for m in moves):
-            raise InvalidRecordError("record field 'moves' must be a list of strings")
+            raise InvalidRecordError(
+                message_id=N_("record field 'moves' must be a list of strings")
+            )
         options = data.get("options") or {}
         if not isinstance(options, dict):
-            raise InvalidRecordError("record field 'options' must be an object")
+            raise InvalidRecordError(message_id=N_("record field 'options' must be an object"))
         returns = data.get("returns")
         return cls(
             game=data["game"],

@@ -70,11 +70,19 @@ class CityOfStairsOptions:
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidOptionError(
-                f"City of Stairs is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}"
+                message_id=N_(
+                    "City of Stairs is for {minimum} to {maximum} players, got {players}"
+                ),
+                arguments={
+                    "minimum": MIN_PLAYERS,
+                    "maximum": MAX_PLAYERS,
+                    "players": self.players,
+                },
             )
         if self.first_player is not None and not 0 <= self.first_player < self.players:
             raise InvalidOptionError(
-                f"first_player must be a seat 0-{self.players - 1} or None, got {self.first_player}"
+                message_id=N_("first_player must be a seat 0-{last} or None, got {first_player}"),
+                arguments={"last": self.players - 1, "first_player": self.first_player},
             )
         seat_colours(self, load_card_set(self.cards))
 
@@ -100,7 +108,8 @@ def seat_colours(options: CityOfStairsOptions, cards: CardSet) -> tuple[str, ...
         )
     if len(chosen) != options.players:
         raise InvalidOptionError(
-            f"characters: name one colour per seat ({options.players}), got {len(chosen)}"
+            message_id=N_("characters: name one colour per seat ({players}), got {count}"),
+            arguments={"players": options.players, "count": len(chosen)},
         )
     return chosen
 

@@ -74,31 +74,43 @@ class IshigakiRaceOptions:
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidOptionError(
-                f"Ishigaki Race is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}"
+                message_id=N_("Ishigaki Race is for {minimum} to {maximum} players, got {players}"),
+                arguments={"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS, "players": self.players},
             )
         if not MIN_GOAL <= self.goal <= MAX_GOAL:
             raise InvalidOptionError(
-                f"goal must be a step from {MIN_GOAL} to {MAX_GOAL}, got {self.goal}"
+                message_id=N_("goal must be a step from {minimum} to {maximum}, got {goal}"),
+                arguments={"minimum": MIN_GOAL, "maximum": MAX_GOAL, "goal": self.goal},
             )
         for square in self.crumbling_squares:
             if not 0 < square < self.goal:
-                hint = (
-                    f"; the default squares {DEFAULT_CRUMBLING_SQUARES} do not fit a goal of "
-                    f"{self.goal}, so name squares that do (crumbling_squares=() for none)"
-                    if self.crumbling_squares == DEFAULT_CRUMBLING_SQUARES
-                    else ""
-                )
+                arguments = {"square": square, "goal": self.goal}
+                if self.crumbling_squares == DEFAULT_CRUMBLING_SQUARES:
+                    raise InvalidOptionError(
+                        message_id=N_(
+                            "crumbling_squares: {square} is not a step strictly between the "
+                            "start (0) and the goal ({goal}); '−2' squares lie on the wall "
+                            "between them; the default squares {default} do not fit a goal of "
+                            "{goal}, so name squares that do (crumbling_squares=() for none)"
+                        ),
+                        arguments={**arguments, "default": DEFAULT_CRUMBLING_SQUARES},
+                    )
                 raise InvalidOptionError(
-                    f"crumbling_squares: {square} is not a step strictly between the start (0) "
-                    f"and the goal ({self.goal}); '−2' squares lie on the wall between them{hint}"
+                    message_id=N_(
+                        "crumbling_squares: {square} is not a step strictly between the start (0)"
+                        " and the goal ({goal}); '−2' squares lie on the wall between them"
+                    ),
+                    arguments=arguments,
                 )
         if len(set(self.crumbling_squares)) != len(self.crumbling_squares):
             raise InvalidOptionError(
-                f"crumbling_squares names a square twice: {self.crumbling_squares}"
+                message_id=N_("crumbling_squares names a square twice: {crumbling_squares}"),
+                arguments={"crumbling_squares": self.crumbling_squares},
             )
         if self.first_player is not None and not 0 <= self.first_player < self.players:
             raise InvalidOptionError(
-                f"first_player must be a seat 0-{self.players - 1} or None, got {self.first_player}"
+                message_id=N_("first_player must be a seat 0-{last} or None, got {first_player}"),
+                arguments={"last": self.players - 1, "first_player": self.first_player},
             )
 
     def board(self) -> Board:
@@ -233,10 +245,17 @@ class IshigakiRaceState(State):
             return
         if self._race.phase == Phase.SETUP:
             seats = ", ".join(start_text(s) for s in range(self._race.players))
-            what = "names no seat of this game" if kind == "start" else "is not the draw"
-            raise IllegalMoveError(
-                f"illegal move {text!r}: it {what}; the start player is drawn first ({seats})"
-            )
+            if kind == "start":
+                message = N_(
+                    "illegal move {text!r}: it names no seat of this game; the start player is "
+                    "drawn first ({seats})"
+                )
+            else:
+                message = N_(
+                    "illegal move {text!r}: it is not the draw; the start player is drawn first "
+                    "({seats})"
+                )
+            raise IllegalMoveError(message_id=message, arguments={"text": text, "seats": seats})
         name = Text(SEAT_NAMES[self._race.turn])
         if self.awaiting_die() and kind == "die":
             raise IllegalMoveError(

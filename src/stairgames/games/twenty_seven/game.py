@@ -80,7 +80,8 @@ class TwentySevenOptions:
         if self.variant not in rules.VARIANTS:
             allowed = ", ".join(repr(v) for v in rules.VARIANTS)
             raise InvalidOptionError(
-                f"option 'variant' must be one of {allowed}, got {self.variant!r}"
+                message_id=N_("option 'variant' must be one of {allowed}, got {variant!r}"),
+                arguments={"allowed": allowed, "variant": self.variant},
             )
 
 
