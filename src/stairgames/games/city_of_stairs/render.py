@@ -436,7 +436,7 @@ def _move_sentence(detail: str, chosen: bool) -> str:
             "nw": _("{name} takes ↖ up a row, moving left on {cell}."),
             "ne": _("{name} takes ↗ up a row, moving right on {cell}."),
             "turn": _("{name} takes ↺ and turns around on {cell}."),
-            "on": _("{name} takes to ignore the ↖/↗ and keeps going on {cell}."),
+            "on": _("{name} ignores the ↖/↗ and keeps going on {cell}."),
         }
     return sentences[detail]
 
