@@ -24,7 +24,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game, State
 from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
-from stairgames.i18n import N_, _, display_width, translate, wrap
+from stairgames.i18n import N_, Text, _, display_width, translate, wrap
 
 HUMAN = "human"
 SEAT_NAMES = (
@@ -148,7 +148,11 @@ class TerminalSession:
         if len(players) != info.num_players:
             raise StairgamesError(
                 message_id=N_("{title} with these options has {seats} seats, got {count} players"),
-                arguments={"title": info.title, "seats": info.num_players, "count": len(players)},
+                arguments={
+                    "title": Text(info.title),
+                    "seats": info.num_players,
+                    "count": len(players),
+                },
             )
         self.players = list(players)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)

@@ -33,7 +33,7 @@ from stairgames.agents.endgame import EndgameProbe
 from stairgames.agents.evaluation import evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
-from stairgames.i18n import N_
+from stairgames.i18n import N_, Text
 
 _WIN = 1000.0
 """A won end scores ``_WIN - depth``, so quicker wins score higher."""
@@ -97,7 +97,7 @@ class AlphaBetaAgent(Agent):
                     "alphabeta plays two-player games without chance or hidden information; "
                     "{title} is not one (use mcts)"
                 ),
-                arguments={"title": info.title},
+                arguments={"title": Text(info.title)},
             )
         legal = state.legal_actions()
         if len(legal) == 1:
