@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test bench clean
+.PHONY: play test bench messages clean
 
 $(PLAY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,15 @@ test: $(DEV_STAMP)
 
 bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# After changing a player-facing text: extract the messages into the template and merge
+# them into the Japanese catalog (then translate the new entries in the .po file).
+LOCALE := src/stairgames/locale
+messages: $(DEV_STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header \
+		-o $(LOCALE)/stairgames.pot src/stairgames
+	$(BIN)/pybabel update -D stairgames -d $(LOCALE) -i $(LOCALE)/stairgames.pot \
+		--no-fuzzy-matching --ignore-obsolete
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -318,21 +318,40 @@ def test_narration_of_a_lone_winner():
 # ----- the drawing -------------------------------------------------------------------------
 
 
-def test_drawing_shows_the_wall_every_ninja_the_minus_2_squares_and_the_decision():
+def test_drawing_lays_the_wall_on_its_side_with_every_ninja_the_minus_2_squares_and_the_decision():
     state = at("race ninjas=3,8,0 turn=blue dice=4", players=3, crumbling_wall=True)
     rows = render_race(state).splitlines()
-    assert rows[0] == "Ishigaki Race, 3 players, crumbling wall"
-    assert rows[1] == " 20 goal  | . . ."
-    assert " 17 -2    | . . ." in rows
-    assert "  8       | . B ." in rows
-    assert "  5 -2    | . . ." in rows
-    assert "  3       | R . ." in rows
-    assert rows[21] == "  0 start | . . Y"
-    assert "R=red (step 3), B=blue (step 8), Y=yellow (step 0)" in rows
-    assert rows[-1] == (
-        "Blue to decide: first die 4 ⚃; stop (climb 2) or roll (higher: climb on the sum, "
-        "lower: slip 1)?"
+    assert rows[0] == "Ishigaki Race, 3 players, crumbling wall: start 0, goal 20"
+    assert rows[1] == "step      " + "".join(f"{step:>3}" for step in range(21))
+    assert rows[2] == " " * 10 + "".join(" -2" if s in (5, 9, 13, 17) else "   " for s in range(18))
+    assert rows[3] == "red     3 " + "  ." * 3 + "  R" + "  ." * 17
+    assert rows[4] == "blue    8 " + "  ." * 8 + "  B" + "  ." * 12
+    assert rows[5] == "yellow  0 " + "  Y" + "  ." * 20
+    assert rows[-2:] == [
+        "Blue to decide: first die 4 ⚃.",
+        "stop (climb 2) or roll (higher: climb on the sum, lower: slip 1)?",
+    ]
+
+
+def test_drawing_fits_an_80_by_24_screen_with_room_for_the_account_of_the_turns():
+    state = at(
+        "goal ninjas=20,7,6,19 turn=blue dice=4 arrived=red left=blue,yellow,green",
+        players=4,
+        crumbling_wall=True,
     )
+    rows = render_race(state).splitlines()
+    assert len(rows) <= 10
+    assert max(len(row) for row in rows) <= 80
+
+
+def test_drawing_of_a_long_wall_comes_in_bands_of_21_steps():
+    state = stairgames.load("ishigaki_race", goal=30).new_initial_state()
+    assert isinstance(state, IshigakiRaceState)
+    rows = render_race(state).splitlines()
+    assert rows[1].endswith(" 20") and rows[4] == "step    " + "".join(
+        f"{s:>3}" for s in range(21, 31)
+    )
+    assert max(len(row) for row in rows) <= 80
 
 
 def test_drawing_of_the_other_phases():
@@ -416,3 +435,12 @@ def test_the_command_line_plays_a_whole_game_with_random_players(tmp_path: Path)
     assert "wins" in record["result"]
     assert sorted(record["returns"]) == [0.0, 0.0, 1.0]
     assert main(["replay", "--no-color", str(path)]) == 0
+
+
+def test_a_bad_input_is_answered_without_chance_notation():
+    state = at("race ninjas=3,8 turn=blue dice=4")
+    with pytest.raises(IllegalMoveError) as raised:
+        state.apply_move("jump")
+    message = str(raised.value)
+    assert "'stop'" in message and "'roll'" in message
+    assert "die:" not in message and "start:" not in message and "chance" not in message

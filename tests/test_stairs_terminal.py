@@ -64,7 +64,8 @@ def test_terminal_lists_moves_and_ends_by_agreement_with_the_reason(tmp_path):
     play, out = session(["moves", "d3-c4", "agree"], tmp_path)
     state = play.run()
     text = out.getvalue()
-    assert "Legal moves (" in text and "d3-c4" in text
+    assert "Legal moves (110) by piece, typed like b1-b2:" in text
+    assert "d3 → d4 e4 e3 e2 d2 c2 c3 c4" in text
     assert state.is_terminal()
     assert "agreement" in text
     record = json.loads((tmp_path / "game.json").read_text())

@@ -17,6 +17,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import GameSpec, get_spec, list_games, load_with_text_options
+from stairgames.i18n import LANGUAGES, N_, _, set_language, translate
 from stairgames.terminal import HUMAN, TerminalSession
 
 
@@ -29,7 +30,7 @@ def _add_option_flags(parser: argparse.ArgumentParser, options_class: type[Any])
     types_by_name = option_types(options_class)
     for field in option_fields(options_class):
         hint = types_by_name[field.name]
-        doc = f"game option (default {field.default!r})"
+        doc = _("game option (default {default})").format(default=repr(field.default))
         if hint is bool:
             parser.add_argument(
                 _flag(field.name),
@@ -51,7 +52,9 @@ def _collect_options(args: argparse.Namespace) -> dict[str, str]:
     options: dict[str, str] = {}
     for item in args.option or []:
         if "=" not in item:
-            raise StairgamesError(f"--option expects NAME=VALUE, got {item!r}")
+            raise StairgamesError(
+                message_id=N_("--option expects NAME=VALUE, got {text!r}"), arguments={"text": item}
+            )
         key, value = item.split("=", 1)
         options[key.strip()] = value.strip()
     for key, value in vars(args).items():
@@ -67,26 +70,29 @@ def _play_parser(
     ``seat_names``; none while the options are not known yet), seed, record, colour, level."""
     parser = argparse.ArgumentParser(
         prog=f"stairgames play {spec.name}",
-        description=f"Play {spec.title} in the terminal.",
-        epilog=PLAYERS_HELP,
+        description=_("Play {title} in the terminal.").format(title=_(spec.title)),
+        epilog=_(PLAYERS_HELP),
         add_help=bool(seat_names),
         allow_abbrev=False,
     )
     _add_option_flags(parser, spec.options_class)
-    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
+    parser.add_argument("--option", action="append", help=_("game option NAME=VALUE"))
     for seat, name in enumerate(seat_names):
         default = HUMAN if seat == 0 else computer
         parser.add_argument(
-            f"--{name}", default=default, metavar="PLAYER", help=f"seat {seat} (default {default})"
+            f"--{name}",
+            default=default,
+            metavar="PLAYER",
+            help=_("seat {seat} (default {default})").format(seat=seat, default=default),
         )
-    parser.add_argument("--seats", help="comma-separated players for every seat, in seat order")
-    parser.add_argument("--seed", type=int, help="seed for dice, draws and computer players")
-    parser.add_argument("--record", type=Path, help="where to save the game record (JSON)")
-    parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+    parser.add_argument("--seats", help=_("comma-separated players for every seat, in seat order"))
+    parser.add_argument("--seed", type=int, help=_("seed for dice, draws and computer players"))
+    parser.add_argument("--record", type=Path, help=_("where to save the game record (JSON)"))
+    parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
     parser.add_argument(
         "--level",
         choices=LEVEL_NAMES,
-        help="strength of the computer seats not named explicitly (default: random)",
+        help=_("strength of the computer seats not named explicitly (default: random)"),
     )
     return parser
 
@@ -94,12 +100,15 @@ def _play_parser(
 def _play(argv: Sequence[str]) -> int:
     if not argv or argv[0].startswith("-"):
         names = ", ".join(g["name"] for g in list_games())
-        print(f"usage: stairgames play GAME [options]; games: {names}", file=sys.stderr)
+        print(
+            _("usage: stairgames play GAME [options]; games: {games}").format(games=names),
+            file=sys.stderr,
+        )
         return 2
     spec = get_spec(argv[0])
     # The seats depend on the options (``--players 3``): read the options first, then
     # parse everything again with one flag per seat, so --help shows them all.
-    first, _ = _play_parser(spec, (), "random").parse_known_args(argv[1:])
+    first, _unknown = _play_parser(spec, (), "random").parse_known_args(argv[1:])
     game = load_with_text_options(spec.name, _collect_options(first))
     info = game.info()
     computer = first.level or "random"
@@ -119,28 +128,79 @@ def _play(argv: Sequence[str]) -> int:
 
 
 def _replay(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="stairgames replay", description="Replay a record.")
+    parser = argparse.ArgumentParser(prog="stairgames replay", description=_("Replay a record."))
     parser.add_argument("file", type=Path)
-    parser.add_argument("--no-color", action="store_true")
+    parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
+    parser.add_argument(
+        "--step",
+        action="store_true",
+        help=_("one position at a time: Enter for the next, b for the one before, q to stop"),
+    )
     args = parser.parse_args(argv)
     record = GameRecord.load(args.file)
     spec = get_spec(record.game)
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    last = None
-    for number, (move, state) in enumerate(replay(record)):
-        print("Start" if move is None else f"{number}. {move}")
-        print(spec.render(state, colour=colour, viewer=record.viewer))
-        print()
-        last = state
-    if last is not None and last.is_terminal():
-        outcome = last.outcome()
-        print(f"Result: {outcome}  returns {last.returns()}")
-    else:
-        print("The record ends before the game does.")
+    frames = [
+        (_("Start") if move is None else f"{number}. {move}", state)
+        for number, (move, state) in enumerate(replay(record))
+    ]
+    shown = (
+        _step_through(frames, spec, colour, record.viewer)
+        if args.step
+        else _print_all(frames, spec, colour, record.viewer)
+    )
+    last = frames[-1][1] if frames else None
+    if shown == len(frames) and last is not None:
+        print(_result_line(last))
     return 0
 
 
-PLAYERS_HELP = (
+def _print_all(
+    frames: Sequence[tuple[str, Any]], spec: GameSpec, colour: bool, viewer: int | None
+) -> int:
+    for title, state in frames:
+        print(title)
+        print(spec.render(state, colour=colour, viewer=viewer))
+        print()
+    return len(frames)
+
+
+def _step_through(
+    frames: Sequence[tuple[str, Any]],
+    spec: GameSpec,
+    colour: bool,
+    viewer: int | None,
+    input_fn: Callable[[str], str] | None = None,
+) -> int:
+    """Show one position at a time, drawn for ``viewer`` (the record's: what it holds);
+    returns how far it got (``len(frames)`` at the end)."""
+    ask = input if input_fn is None else input_fn
+    index = 0
+    while index < len(frames):
+        title, state = frames[index]
+        print(f"{title}  ({index + 1}/{len(frames)})")
+        print(spec.render(state, colour=colour, viewer=viewer))
+        try:
+            answer = ask(_("[Enter] next, b back, q quit> ")).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return index
+        if answer in ("q", "quit"):
+            return index
+        index = max(0, index - 1) if answer in ("b", "back") else index + 1
+    return index
+
+
+def _result_line(last: Any) -> str:
+    if last.is_terminal():
+        outcome = last.outcome()
+        return _("Result: {outcome}  returns {returns}").format(
+            outcome=outcome, returns=last.returns()
+        )
+    return _("The record ends before the game does.")
+
+
+PLAYERS_HELP = N_(
     "players: human, random, greedy, mcts, alphabeta, or a level: easy, medium, hard, expert; "
     "settings after a colon, e.g. mcts:time=0.5 or alphabeta:time=1,depth=8"
 )
@@ -149,8 +209,8 @@ PLAYERS_HELP = (
 def _arena(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="stairgames arena",
-        description="Computer players against each other, with ratings.",
-        epilog=PLAYERS_HELP,
+        description=_("Computer players against each other, with ratings."),
+        epilog=_(PLAYERS_HELP),
     )
     parser.add_argument("game", nargs="?", help="the game (not needed with --show)")
     parser.add_argument(
@@ -183,7 +243,7 @@ def _arena(argv: Sequence[str]) -> int:
     print(format_report(run))
     if args.out is not None:
         run.save(args.out)
-        print(f"\nResults saved to {args.out}")
+        print("\n" + _("Results saved to {path}").format(path=args.out))
     return 0
 
 
@@ -209,7 +269,12 @@ def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
         width = 30
         filled = width * done // total
         elapsed = time.perf_counter() - started
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {elapsed:.0f} s"
+        line = _("[{bar}] {done}/{total} games  {seconds} s").format(
+            bar="#" * filled + "." * (width - filled),
+            done=done,
+            total=total,
+            seconds=f"{elapsed:.0f}",
+        )
         if live:
             stream.write("\r" + line + ("\n" if done == total else ""))
         elif done == total or done % max(1, total // 10) == 0:
@@ -222,14 +287,14 @@ def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
 def _list(argv: Sequence[str]) -> int:
     del argv
     for game in list_games():
-        print(f"{game['name']:<16} {game['title']}: {game['summary']}")
-        print(f"{'':<16} options: {game['options']}")
-    print(f"players: human, {', '.join(player_kinds())}")
+        print(f"{game['name']:<16} {_(game['title'])}: {_(game['summary'])}")
+        print(f"{'':<16} " + _("options: {options}").format(options=game["options"]))
+    print(_("players: human, {players}").format(players=", ".join(player_kinds())))
     return 0
 
 
 def _show(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="stairgames show", description="Draw a position.")
+    parser = argparse.ArgumentParser(prog="stairgames show", description=_("Draw a position."))
     parser.add_argument("game")
     parser.add_argument("position")
     parser.add_argument("--option", action="append", help="game option NAME=VALUE")
@@ -240,39 +305,74 @@ def _show(argv: Sequence[str]) -> int:
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     print(get_spec(args.game).render(state, colour=colour, viewer=None))
     moves = [state.action_to_string(a) for a in state.legal_actions()]
-    print("Legal moves: " + (" ".join(moves) if moves else "(none)"))
+    print(_("Legal moves: {moves}").format(moves=" ".join(moves) if moves else _("(none)")))
     return 0
 
 
 COMMANDS = {"play": _play, "replay": _replay, "list": _list, "show": _show, "arena": _arena}
 
-USAGE = """usage: stairgames COMMAND [args]
+USAGE = N_("""usage: stairgames COMMAND [args]
 
 commands:
   list                      the games, their options, and the computer players
   play GAME [options]       play in the terminal (stairgames play stairs --help)
-  replay FILE               replay a saved record, showing every position
+  replay FILE [--step]      replay a saved record, showing every position
+                            (--step: one at a time)
   show GAME POSITION        draw a position and list its legal moves
   arena GAME --players A,B  computer players against each other, with ratings
-                            (stairgames arena stairs --players random,greedy --games 100)"""
+                            (stairgames arena stairs --players random,greedy --games 100)
+
+--lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")
+
+
+def _take_language(args: list[str]) -> list[str]:
+    """Remove ``--lang X`` (or ``--lang=X``) from ``args``, wherever it is, and choose that
+    language; without it the locale chooses.
+
+    :raises StairgamesError: an unknown language, or ``--lang`` without one.
+    """
+    rest: list[str] = []
+    language: str | None = None
+    words = iter(args)
+    for word in words:
+        if word == "--lang":
+            language = next(words, "")
+        elif word.startswith("--lang="):
+            language = word.split("=", 1)[1]
+        else:
+            rest.append(word)
+    if language is not None and language.lower() not in LANGUAGES:
+        raise StairgamesError(
+            message_id=N_("unknown language {language!r}; choose from {choices}"),
+            arguments={"language": language, "choices": ", ".join(LANGUAGES)},
+        )
+    set_language(language)
+    return rest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _take_language(list(sys.argv[1:] if argv is None else argv))
+    except StairgamesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not args or args[0] in ("-h", "--help", "help"):
-        print(USAGE)
+        print(_(USAGE))
         return 0 if args else 2
     command = COMMANDS.get(args[0])
     if command is None:
-        print(f"unknown command {args[0]!r}\n{USAGE}", file=sys.stderr)
+        print(
+            _("unknown command {command!r}").format(command=args[0]) + "\n" + _(USAGE),
+            file=sys.stderr,
+        )
         return 2
     try:
         return command(args[1:])
     except StairgamesError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=translate(exc)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (``stairgames replay FILE | head``): stop quietly

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
+import shutil
 import sys
 import threading
 import time
@@ -22,17 +24,64 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game, State
 from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
+from stairgames.i18n import N_, Text, _, display_width, translate, wrap
 
 HUMAN = "human"
+SEAT_NAMES = (
+    N_("light"), N_("dark"), N_("white"), N_("black"),
+    N_("red"), N_("blue"), N_("yellow"), N_("green"),
+)  # fmt: skip
+"""The seat names of the games, marked for translation (shown with :func:`_`)."""
 
-HELP = """Commands:
-  <move>     play a move in the game's notation (see 'moves')
+SCREEN_WIDTH = 80
+SCREEN_LINES = 24
+"""The screen a drawing and its prompt are made to fit when the output is no terminal."""
+ECHO_LIMIT = 24
+"""Longest input echoed whole in a refusal; longer input is shortened with "…"."""
+
+
+def help_text() -> str:
+    """The commands, in the current language."""
+    return _(
+        """Commands:
+  <move>     play a move in the game's notation (see below and 'moves')
   moves      list the legal moves
-  undo       take back your last move (against the computer, no dice or hidden cards)
+  undo       take back your last move (vs the computer; no dice or hidden cards)
   agree      end the game by agreement, where the game allows it (the other
              people at the keyboard are asked; computer players agree)
   help       this text
-  quit       stop; the record of the game so far is saved"""
+  quit       stop (Ctrl-C too); the record of the game so far is saved"""
+    )
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text``, cut to ``limit`` characters with "…" when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def group_moves(moves: Sequence[str]) -> list[str]:
+    """Moves grouped by what they move: ``c3 → b4 c4 d4`` for ``c3-b4``, ``c3-c4`` and
+    ``c3-d4`` (the part before ``-``, ``@`` or ``:`` is written once); moves without
+    such a part stand alone."""
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        match = re.match(r"^(.+?)[-@:](.+)$", move)
+        prefix, rest = (match.group(1), match.group(2)) if match else (move, "")
+        groups.setdefault(prefix, []).append(rest)
+    return [
+        f"{prefix} → {' '.join(rests)}" if rests[0] else prefix for prefix, rests in groups.items()
+    ]
+
+
+def fill(parts: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "   ") -> list[str]:
+    """``parts`` side by side, as many to a line as ``width`` columns hold."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and display_width(lines[-1] + gap + part) <= width:
+            lines[-1] += gap + part
+        else:
+            lines.append(part)
+    return lines
 
 
 class ThinkingIndicator:
@@ -98,8 +147,12 @@ class TerminalSession:
         info = game.info()
         if len(players) != info.num_players:
             raise StairgamesError(
-                f"{info.title} with these options has {info.num_players} seats, "
-                f"got {len(players)} players"
+                message_id=N_("{title} with these options has {seats} seats, got {count} players"),
+                arguments={
+                    "title": Text(info.title),
+                    "seats": info.num_players,
+                    "count": len(players),
+                },
             )
         self.players = list(players)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -125,7 +178,7 @@ class TerminalSession:
             agent.prepare(self.game, on_compiling=self._say_preparing)
 
     def _say_preparing(self) -> None:
-        self.say("Preparing the computer player (first time only, a few seconds)...")
+        self.say(_("Preparing the computer player (first time only, a few seconds)..."))
 
     # ----- output -----------------------------------------------------------
 
@@ -139,23 +192,44 @@ class TerminalSession:
         current = self.state.current_player()
         return current if current in humans else None
 
-    def show(self) -> None:
-        self.say()
-        self.say(self.spec.render(self.state, colour=self.colour, viewer=self._viewer()))
+    def show(self) -> int:
+        """Draw the state for the viewer; returns the lines the drawing took."""
+        picture = self.spec.render(self.state, colour=self.colour, viewer=self._viewer())
+        self.say(picture)
+        return picture.count("\n") + 1
+
+    def _screen_lines(self) -> int:
+        if getattr(self.output, "isatty", lambda: False)():
+            return shutil.get_terminal_size((SCREEN_WIDTH, SCREEN_LINES)).lines
+        return SCREEN_LINES
 
     def seat_label(self, seat: int) -> str:
         """The seat as people know it now (after a Stairs ``swap``, seat 0 is dark)."""
-        return f"{self.state.seat_name(seat)} ({self.players[seat]})"
+        kind = self.players[seat]
+        player = _("human") if kind == HUMAN else kind
+        return f"{_(self.state.seat_name(seat))} ({player})"
 
     # ----- play -------------------------------------------------------------
 
     def run(self) -> State:
         """Play until the game ends or a human quits; returns the final state."""
-        self.say(
-            f"{self.spec.title}: " + ", ".join(self.seat_label(s) for s in range(len(self.players)))
-        )
-        self.say("Type 'help' for commands.")
-        quit_requested = False
+        seats = ", ".join(self.seat_label(s) for s in range(len(self.players)))
+        self.say(f"{_(self.spec.title)}: {seats}")
+        self.say(_("Type 'help' for commands and how to write a move."))
+        try:
+            quit_requested = not self._play()
+        except KeyboardInterrupt:
+            self.say()
+            quit_requested = True
+        self.say()
+        self.show()
+        if quit_requested:
+            self.say(_("Game stopped."))
+        self._save_record()
+        return self.state
+
+    def _play(self) -> bool:
+        """Play turns until the game ends (``True``) or a human quits (``False``)."""
         while not self.state.is_terminal():
             if self.state.is_chance_node():
                 self._apply(sample_chance_outcome(self.state, self.rng))
@@ -163,25 +237,21 @@ class TerminalSession:
             seat = self.state.current_player()
             if self.players[seat] == HUMAN:
                 if not self._human_turn(seat):
-                    quit_requested = True
-                    break
+                    return False
             else:
                 self._computer_turn(seat)
-        self.show()
-        if quit_requested:
-            self.say("Game stopped.")
-        self._save_record()
-        return self.state
+        return True
 
     def _apply(self, action: int) -> None:
         before = self.state.clone()
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
         if self.spec.narrate is not None:
-            for line in self.spec.narrate(before, action, self.state):
-                self.say(line)
+            for sentence in self.spec.narrate(before, action, self.state):
+                for line in wrap(sentence, SCREEN_WIDTH, subsequent_indent="  "):
+                    self.say(line)
         elif before.is_chance_node():
-            self.say(f"Chance: {text}")
+            self.say(_("Chance: {outcome}").format(outcome=text))
 
     def _computer_turn(self, seat: int) -> None:
         agent = self.agents[seat]
@@ -189,19 +259,28 @@ class TerminalSession:
         if not self._has_human():
             self._apply(agent.act(self.state))
             return
-        with ThinkingIndicator(self.output, f"{label} is thinking") as thinking:
+        with ThinkingIndicator(
+            self.output, _("{player} is thinking").format(player=label)
+        ) as thinking:
             action = agent.act(self.state)
         text = self.state.action_to_string(action)
-        self.say(f"{label} plays {text} ({thinking.seconds:.1f} s)")
+        self.say(
+            _("{player} plays {move} ({seconds} s)").format(
+                player=label, move=text, seconds=f"{thinking.seconds:.1f}"
+            )
+        )
         self._apply(action)
 
     def _has_human(self) -> bool:
         return HUMAN in self.players
 
     def _human_turn(self, seat: int) -> bool:
-        """Ask for a move until one is legal; ``False`` when the human quits."""
-        self.show()
-        self._list_moves()
+        """Ask for a move until one is legal; ``False`` when the human quits (``quit``,
+        end of input, or Ctrl-C)."""
+        lines = self.show()
+        if self._pass_if_forced(seat):
+            return True
+        self._hint_moves(room=self._screen_lines() - lines - 1)
         while True:
             try:
                 line = self.input_fn(f"{self.seat_label(seat)}> ").strip()
@@ -214,7 +293,7 @@ class TerminalSession:
             if command in ("quit", "exit", "q"):
                 return False
             if command in ("help", "h", "?"):
-                self.say(HELP)
+                self._help()
                 continue
             if command in ("moves", "m", "legal"):
                 self._list_moves()
@@ -229,53 +308,114 @@ class TerminalSession:
             try:
                 action = self.state.string_to_action(line)
             except StairgamesError as exc:
-                self.say(f"Not accepted: {exc}")
+                self.say(_("Not accepted: {reason}").format(reason=self._refusal(exc, line)))
                 continue
             self.undo_stack.append(self.state.clone())
             self._apply(action)
             return True
 
+    def _refusal(self, error: StairgamesError, line: str) -> str:
+        """Why a move was refused, in the player's language, the input shortened."""
+        reason = translate(error)
+        if len(line) > ECHO_LIMIT:
+            reason = reason.replace(line, shorten(line))
+        return reason
+
+    def _pass_if_forced(self, seat: int) -> bool:
+        """Play a lone ``pass`` for the human, saying so; ``True`` when it was played."""
+        legal = self.state.legal_actions()
+        if len(legal) != 1 or self.state.action_to_string(legal[0]) != "pass":
+            return False
+        self.say(
+            _("{player} has no move and passes (played for you).").format(
+                player=self.seat_label(seat)
+            )
+        )
+        self._apply(legal[0])
+        return True
+
+    def _help(self) -> None:
+        self.say(help_text())
+        if self.spec.help:
+            self.say(_(self.spec.help))
+
+    def _move_texts(self) -> list[str]:
+        return [self.state.action_to_string(a) for a in self.state.legal_actions()]
+
+    def _hint_moves(self, room: int) -> None:
+        """At the start of a turn: the legal moves when they fit on one line, else how to
+        list them; nothing where the screen has no line left."""
+        if room < 1:
+            return
+        moves = self._move_texts()
+        listing = _("Legal moves ({count}): {moves}").format(
+            count=len(moves), moves=" ".join(moves)
+        )
+        if display_width(listing) <= SCREEN_WIDTH:
+            self.say(listing)
+        else:
+            self.say(_("{count} legal moves: type 'moves' to list them.").format(count=len(moves)))
+
     def _list_moves(self) -> None:
-        moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
-        self.say(f"Legal moves ({len(moves)}): " + " ".join(moves))
+        """Every legal move; many moves grouped by what they move (``c3-b4 c4 d4``)."""
+        moves = self._move_texts()
+        listing = _("Legal moves ({count}): {moves}").format(
+            count=len(moves), moves=" ".join(moves)
+        )
+        if display_width(listing) <= SCREEN_WIDTH:
+            self.say(listing)
+            return
+        self.say(
+            _("Legal moves ({count}) by piece, typed like {example}:").format(
+                count=len(moves), example=moves[0]
+            )
+        )
+        for line in fill(group_moves(moves)):
+            self.say(line)
 
     def _undo(self) -> None:
         info = self.game.info()
         if info.chance or info.hidden_information:
-            self.say("Undo is not available in games with dice or hidden cards.")
+            self.say(_("Undo is not available in games with dice or hidden cards."))
         elif len(self.agents) == 0:
-            self.say("Undo is for games against the computer.")
+            self.say(_("Undo is for games against the computer."))
         elif not self.undo_stack:
-            self.say("Nothing to undo.")
+            self.say(_("Nothing to undo."))
         else:
             self.state = self.undo_stack.pop()
-            self.say("Took back your last move.")
+            self.say(_("Took back your last move."))
 
     def _agree(self, seat: int) -> bool:
         """End the game by agreement when every other human agrees too (computer
         players always agree); ``False`` when it does not end."""
         end = getattr(self.state, "end_by_agreement", None)
         if end is None:
-            self.say("This game cannot end by agreement.")
+            self.say(_("This game cannot end by agreement."))
             return False
         for other, kind in enumerate(self.players):
             if other == seat or kind != HUMAN:
                 continue
-            question = f"{self.seat_label(other)}, do you agree to end the game here? (yes/no) "
+            question = _("{player}, do you agree to end the game here? (yes/no) ").format(
+                player=self.seat_label(other)
+            )
             try:
                 answer = self.input_fn(question).strip().lower()
             except EOFError:
                 answer = ""
-            if answer not in ("y", "yes"):
-                self.say(f"{self.seat_label(other)} does not agree; the game goes on.")
+            if answer not in ("y", "yes", _("y"), _("yes")):
+                self.say(
+                    _("{player} does not agree; the game goes on.").format(
+                        player=self.seat_label(other)
+                    )
+                )
                 return False
         try:
             end()
         except StairgamesError as exc:
-            self.say(f"Not accepted: {exc}")
+            self.say(_("Not accepted: {reason}").format(reason=translate(exc)))
             return False
         if self.agents:
-            self.say("The computer agrees to stop here.")
+            self.say(_("The computer agrees to stop here."))
         return True
 
     def _record_viewer(self) -> int | None:
@@ -296,6 +436,6 @@ class TerminalSession:
             path.parent.mkdir(parents=True, exist_ok=True)
             record.save(path)
         except OSError as exc:
-            self.say(f"Could not save the record: {exc}")
+            self.say(_("Could not save the record: {reason}").format(reason=exc))
             return
-        self.say(f"Record saved to {path}")
+        self.say(_("Record saved to {path}").format(path=path))

@@ -34,6 +34,7 @@ from stairgames.agents.evaluation import evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
+from stairgames.i18n import N_, Text
 
 _WIN = 1000.0
 """A won end scores ``_WIN - depth``, so quicker wins score higher."""
@@ -92,8 +93,11 @@ class AlphaBetaAgent(Agent):
         info = game.info()
         if info.num_players != 2 or info.chance or info.hidden_information:
             raise InvalidOptionError(
-                f"alphabeta plays two-player games without chance or hidden information; "
-                f"{info.title} is not one (use mcts)"
+                message_id=N_(
+                    "alphabeta plays two-player games without chance or hidden information; "
+                    "{title} is not one (use mcts)"
+                ),
+                arguments={"title": Text(info.title)},
             )
 
     def warm_ups(self, game: Game) -> list[WarmUp]:

@@ -17,6 +17,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import player_hooks
 from stairgames.core.views import seat_view
+from stairgames.i18n import N_
 
 
 class Agent(abc.ABC):
@@ -154,7 +155,10 @@ def parse_player_spec(spec: str) -> tuple[str, dict[str, str]]:
         name, equals, value = item.partition("=")
         if not equals or not name.strip() or not value.strip():
             raise InvalidOptionError(
-                f"player setting {item!r} in {spec!r} is not NAME=VALUE (e.g. mcts:time=0.5)"
+                message_id=N_(
+                    "player setting {item!r} in {spec!r} is not NAME=VALUE (e.g. mcts:time=0.5)"
+                ),
+                arguments={"item": item, "spec": spec},
             )
         settings[name.strip().lower()] = value.strip()
     return kind.strip().lower(), settings
@@ -171,7 +175,10 @@ def make_agent(kind: str, seat: int, seed: int | None = None, *, game: Game | No
     factory = _FACTORIES.get(name)
     if factory is None:
         allowed = ", ".join(["human", *player_kinds()])
-        raise InvalidOptionError(f"unknown player {kind!r}; choose from {allowed}")
+        raise InvalidOptionError(
+            message_id=N_("unknown player {kind!r}; choose from {allowed}"),
+            arguments={"kind": kind, "allowed": allowed},
+        )
     agent = factory(seat, seed, settings)
     if game is not None:
         agent.prepare(game)
@@ -184,7 +191,8 @@ def check_settings(kind: str, settings: Settings, allowed: Mapping[str, str]) ->
     if unknown:
         known = "; ".join(f"{name}: {meaning}" for name, meaning in allowed.items()) or "none"
         raise InvalidOptionError(
-            f"unknown setting(s) {', '.join(unknown)} for player {kind!r}; known: {known}"
+            message_id=N_("unknown setting(s) {unknown} for player {kind!r}; known: {known}"),
+            arguments={"unknown": ", ".join(unknown), "kind": kind, "known": known},
         )
 
 
@@ -203,11 +211,20 @@ def float_setting(
     try:
         value = float(text)
     except ValueError:
-        raise InvalidOptionError(f"player setting {name}={text!r} is not a number") from None
+        raise InvalidOptionError(
+            message_id=N_("player setting {name}={text!r} is not a number"),
+            arguments={"name": name, "text": text},
+        ) from None
     if not value >= minimum:
-        raise InvalidOptionError(f"player setting {name}={text!r} must be at least {minimum}")
+        raise InvalidOptionError(
+            message_id=N_("player setting {name}={text!r} must be at least {minimum}"),
+            arguments={"name": name, "text": text, "minimum": minimum},
+        )
     if value > maximum:
-        raise InvalidOptionError(f"player setting {name}={text!r} must be at most {maximum}")
+        raise InvalidOptionError(
+            message_id=N_("player setting {name}={text!r} must be at most {maximum}"),
+            arguments={"name": name, "text": text, "maximum": maximum},
+        )
     return value
 
 
@@ -219,9 +236,15 @@ def int_setting(settings: Settings, name: str, default: int, *, minimum: int = 0
     try:
         value = int(text)
     except ValueError:
-        raise InvalidOptionError(f"player setting {name}={text!r} is not a whole number") from None
+        raise InvalidOptionError(
+            message_id=N_("player setting {name}={text!r} is not a whole number"),
+            arguments={"name": name, "text": text},
+        ) from None
     if value < minimum:
-        raise InvalidOptionError(f"player setting {name}={text!r} must be at least {minimum}")
+        raise InvalidOptionError(
+            message_id=N_("player setting {name}={text!r} must be at least {minimum}"),
+            arguments={"name": name, "text": text, "minimum": minimum},
+        )
     return value
 
 

@@ -26,6 +26,7 @@ from stairgames.agents.determinise import Determiniser
 from stairgames.agents.evaluation import evaluator_for
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
+from stairgames.i18n import N_
 
 _EPSILON = 1e-9
 
@@ -36,7 +37,10 @@ class GreedyAgent(Agent):
     def __init__(self, seat: int, *, seed: int | None = None, noise: float = 0.0) -> None:
         super().__init__(seat, seed=seed)
         if not 0.0 <= noise <= 1.0:
-            raise InvalidOptionError(f"greedy noise must be between 0 and 1, got {noise}")
+            raise InvalidOptionError(
+                message_id=N_("greedy noise must be between 0 and 1, got {noise}"),
+                arguments={"noise": noise},
+            )
         self.noise = noise
 
     def describe(self) -> str:

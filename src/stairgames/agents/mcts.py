@@ -81,6 +81,7 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
 from stairgames.core.hooks import WarmUp
+from stairgames.i18n import N_
 
 SETTINGS = {
     "time": "seconds per move",
@@ -152,7 +153,7 @@ class MctsAgent(Agent):
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
-            raise InvalidOptionError("mcts needs a time or an iteration budget")
+            raise InvalidOptionError(message_id=N_("mcts needs a time or an iteration budget"))
         self.time_limit = time_limit
         self.iterations = iterations
         self.exploration = exploration

@@ -15,6 +15,7 @@ from typing import Any
 
 from stairgames.arena.ratings import elo_ratings, openskill_ratings, pairwise_score, wilson_interval
 from stairgames.core.errors import StairgamesError
+from stairgames.i18n import N_, _, display_width, pad
 
 FORMAT_VERSION = 1
 
@@ -57,9 +58,14 @@ class ArenaRun:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise StairgamesError(f"cannot read arena results {path}: {exc}") from None
+            raise StairgamesError(
+                message_id=N_("cannot read arena results {path}: {exc}"),
+                arguments={"path": path, "exc": exc},
+            ) from None
         if not isinstance(data, dict) or data.get("format") != "stairgames-arena":
-            raise StairgamesError(f"{path} is not a saved arena run")
+            raise StairgamesError(
+                message_id=N_("{path} is not a saved arena run"), arguments={"path": path}
+            )
         try:
             return cls(
                 game=str(data["game"]),
@@ -71,7 +77,10 @@ class ArenaRun:
                 results=list(data["results"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise StairgamesError(f"{path} is missing a field of an arena run: {exc}") from None
+            raise StairgamesError(
+                message_id=N_("{path} is missing a field of an arena run: {exc}"),
+                arguments={"path": path, "exc": exc},
+            ) from None
 
 
 def labels(players: Sequence[str]) -> list[str]:
@@ -181,17 +190,32 @@ def _count_pair(
     totals[j][1] += 1
 
 
+def _right(text: str, width: int) -> str:
+    return " " * max(0, width - display_width(text)) + text
+
+
 def format_report(run: ArenaRun) -> str:
-    """The tables for people: pairings, ratings, seats."""
+    """The tables for people, in the current language: pairings, ratings, seats."""
     summary = summarise(run)
     names = labels(run.players)
-    option_text = ", ".join(f"{k}={v}" for k, v in run.options.items()) or "default options"
+    option_text = ", ".join(f"{k}={v}" for k, v in run.options.items()) or _("default options")
+    if run.seats == 2:
+        heading = _("Arena: {game} ({options}), {games} games, {per} per pairing, seed {seed}")
+    else:
+        heading = _("Arena: {game} ({options}), {games} games, {per} per table, seed {seed}")
+    player, opponent = pad(_("player"), 28), pad(_("opponent"), 28)
+    games, score = _right(_("games"), 6), _right(_("score"), 7)
     lines = [
-        f"Arena: {run.game} ({option_text}), {summary['games']} games, "
-        f"{run.games_per_table} per {'pairing' if run.seats == 2 else 'table'}, seed {run.seed}",
+        heading.format(
+            game=run.game,
+            options=option_text,
+            games=summary["games"],
+            per=run.games_per_table,
+            seed=run.seed,
+        ),
         "",
-        "Head to head (score of the first player; draws count half; 95% Wilson interval)",
-        f"  {'player':<28} {'opponent':<28} {'games':>6} {'score':>7}  95% CI",
+        _("Head to head (score of the first player; draws count half; 95% Wilson interval)"),
+        f"  {player} {opponent} {games} {score}  95% CI",
     ]
     for pairing in summary["pairings"]:
         low, high = pairing["ci95"]
@@ -201,21 +225,27 @@ def format_report(run: ArenaRun) -> str:
         )
     lines.append("")
     skill_header = "  OpenSkill mu±sigma" if run.seats > 2 else ""
-    lines.append(f"Ratings{' (Elo, Bradley-Terry fit)' if run.seats == 2 else ''}")
-    lines.append(f"  {'player':<28} {'Elo':>7} {'score':>7}  {'s/move':>7}{skill_header}")
+    lines.append(_("Ratings (Elo, Bradley-Terry fit)") if run.seats == 2 else _("Ratings"))
+    per_move = _right(_("s/move"), 7)
+    lines.append(f"  {player} {'Elo':>7} {score}  {per_move}{skill_header}")
     ordered = sorted(summary["players"], key=lambda p: -p["elo"])
-    for player in ordered:
+    for entry in ordered:
         extra = ""
-        if "openskill" in player:
-            skill = player["openskill"]
+        if "openskill" in entry:
+            skill = entry["openskill"]
             extra = f"  {skill['mu']:6.2f}±{skill['sigma']:.2f}"
         lines.append(
-            f"  {player['name']:<28} {player['elo']:>7.0f} {player['rate']:>7.1%}  "
-            f"{player['seconds_per_move']:>7.3f}{extra}"
+            f"  {entry['name']:<28} {entry['elo']:>7.0f} {entry['rate']:>7.1%}  "
+            f"{entry['seconds_per_move']:>7.3f}{extra}"
         )
     lines.append("")
-    lines.append("Seat advantage (average pairwise score of whoever sat there; 95% CI)")
+    lines.append(_("Seat advantage (average pairwise score of whoever sat there; 95% CI)"))
     for seat in summary["seats"]:
         low, high = seat["ci95"]
-        lines.append(f"  seat {seat['seat']}: {seat['rate']:.1%}  [{low:.1%}, {high:.1%}]")
+        lines.append(
+            "  "
+            + _("seat {seat}: {rate}  [{low}, {high}]").format(
+                seat=seat["seat"], rate=f"{seat['rate']:.1%}", low=f"{low:.1%}", high=f"{high:.1%}"
+            )
+        )
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from stairgames.agents import make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import load_with_text_options
+from stairgames.i18n import N_
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called after every game."""
@@ -61,9 +62,13 @@ def schedule(
     :raises InvalidOptionError: fewer than two players, or fewer than one game.
     """
     if len(players) < 2:
-        raise InvalidOptionError("an arena needs at least two players, e.g. random,greedy")
+        raise InvalidOptionError(
+            message_id=N_("an arena needs at least two players, e.g. random,greedy")
+        )
     if games < 1:
-        raise InvalidOptionError(f"--games must be at least 1, got {games}")
+        raise InvalidOptionError(
+            message_id=N_("--games must be at least 1, got {games}"), arguments={"games": games}
+        )
     seats = load_with_text_options(game, options).num_players()
     generator = random.Random(seed)
     tasks: list[GameTask] = []

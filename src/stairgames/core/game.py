@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from stairgames.core.errors import IllegalMoveError
+from stairgames.i18n import N_, Text, localize
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -79,9 +80,16 @@ class Outcome:
     reason: str
     winners: tuple[int, ...]
     details: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    text: Text | None = dataclasses.field(default=None, compare=False)
+    """Optional: the reason for players in any language (:func:`stairgames.i18n.localize`);
+    ``reason`` is its English."""
 
     def __str__(self) -> str:
         return self.reason
+
+    def localized(self) -> str:
+        """The reason in the current language (English where the game gives no text)."""
+        return self.reason if self.text is None else localize(self.text)
 
 
 class Game(abc.ABC):
@@ -340,9 +348,17 @@ class State(abc.ABC):
     def _raise_unmatched_move(self, text: str, candidates: Sequence[int]) -> None:
         self._check_move_syntax(text)
         if self.is_terminal():
-            raise IllegalMoveError(f"illegal move {text!r}: the game is over in {self.position()}")
+            raise IllegalMoveError(
+                f"illegal move {text!r}: the game is over in {self.position()}",
+                message_id=N_("illegal move {text!r}: the game is over"),
+                arguments={"text": text},
+            )
         legal = ", ".join(self._action_to_string(a) for a in candidates)
-        raise IllegalMoveError(f"illegal move {text!r} in {self.position()}; legal moves: {legal}")
+        raise IllegalMoveError(
+            f"illegal move {text!r} in {self.position()}; legal moves: {legal}",
+            message_id=N_("illegal move {text!r}; type 'moves' to list the legal moves"),
+            arguments={"text": text},
+        )
 
     def _check_applicable(self, action: int) -> None:
         current = self._current_player()

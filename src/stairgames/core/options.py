@@ -14,6 +14,7 @@ import typing
 from typing import Any, TypeVar
 
 from stairgames.core.errors import InvalidOptionError
+from stairgames.i18n import N_
 
 OptionsT = TypeVar("OptionsT")
 
@@ -57,19 +58,26 @@ def _convert_from_text(name: str, text: str, hint: Any) -> Any:
             return True
         if lowered in _FALSE:
             return False
-        raise InvalidOptionError(f"option {name!r} expects true or false, got {text!r}")
+        raise InvalidOptionError(
+            message_id=N_("option {name!r} expects true or false, got {text!r}"),
+            arguments={"name": name, "text": text},
+        )
     if hint is int:
         try:
             return int(text)
         except ValueError:
-            raise InvalidOptionError(f"option {name!r} expects an integer, got {text!r}") from None
+            raise InvalidOptionError(
+                message_id=N_("option {name!r} expects an integer, got {text!r}"),
+                arguments={"name": name, "text": text},
+            ) from None
     origin = typing.get_origin(hint)
     if origin is tuple:
         try:
             return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
         except ValueError:
             raise InvalidOptionError(
-                f"option {name!r} expects comma-separated integers, got {text!r}"
+                message_id=N_("option {name!r} expects comma-separated integers, got {text!r}"),
+                arguments={"name": name, "text": text},
             ) from None
     if hint is str:
         return text
@@ -96,22 +104,32 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
     if literals is not None:
         if value not in literals:
             allowed = ", ".join(repr(v) for v in literals)
-            raise InvalidOptionError(f"option {name!r} must be one of {allowed}, got {value!r}")
+            raise InvalidOptionError(
+                message_id=N_("option {name!r} must be one of {allowed}, got {value!r}"),
+                arguments={"name": name, "allowed": allowed, "value": value},
+            )
         return value
     if hint is bool:
         if not isinstance(value, bool):
-            raise InvalidOptionError(f"option {name!r} expects true or false, got {value!r}")
+            raise InvalidOptionError(
+                message_id=N_("option {name!r} expects true or false, got {value!r}"),
+                arguments={"name": name, "value": value},
+            )
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptionError(f"option {name!r} expects an integer, got {value!r}")
+            raise InvalidOptionError(
+                message_id=N_("option {name!r} expects an integer, got {value!r}"),
+                arguments={"name": name, "value": value},
+            )
         return value
     if typing.get_origin(hint) is tuple:
         if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):
             raise InvalidOptionError(
-                f"option {name!r} expects a sequence of integers, got {value!r}"
+                message_id=N_("option {name!r} expects a sequence of integers, got {value!r}"),
+                arguments={"name": name, "value": value},
             )
         return tuple(value)
     if _is_optional_of(hint, int):
@@ -122,7 +140,10 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
         if value is None and _is_optional_of(hint, str):
             return None
         if not isinstance(value, str):
-            raise InvalidOptionError(f"option {name!r} expects a string, got {value!r}")
+            raise InvalidOptionError(
+                message_id=N_("option {name!r} expects a string, got {value!r}"),
+                arguments={"name": name, "value": value},
+            )
         return value
     return value
 
@@ -142,7 +163,8 @@ def build_options(
         if key not in types_by_name:
             allowed = describe_options(options_class)
             raise InvalidOptionError(
-                f"unknown option {name!r} for game {game_name!r}; allowed: {allowed}"
+                message_id=N_("unknown option {name!r} for game {game!r}; allowed: {allowed}"),
+                arguments={"name": name, "game": game_name, "allowed": allowed},
             )
         hint = types_by_name[key]
         if from_text and isinstance(value, str):
@@ -153,7 +175,10 @@ def build_options(
     except InvalidOptionError:
         raise
     except (TypeError, ValueError) as exc:
-        raise InvalidOptionError(f"bad options for game {game_name!r}: {exc}") from None
+        raise InvalidOptionError(
+            message_id=N_("bad options for game {game_name!r}: {exc}"),
+            arguments={"game_name": game_name, "exc": exc},
+        ) from None
 
 
 def options_to_dict(options: Any) -> dict[str, Any]:

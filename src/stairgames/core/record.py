@@ -26,6 +26,7 @@ from stairgames.core.errors import InvalidRecordError, StairgamesError
 from stairgames.core.game import State
 from stairgames.core.options import options_to_dict
 from stairgames.core.registry import get_spec, load
+from stairgames.i18n import N_
 
 RECORD_FORMAT = "stairgames-record/1"
 
@@ -83,20 +84,26 @@ class GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InvalidRecordError(f"record is not valid JSON: {exc}") from None
+            raise InvalidRecordError(
+                message_id=N_("record is not valid JSON: {exc}"),
+                arguments={"exc": exc},
+            ) from None
         if not isinstance(data, dict):
-            raise InvalidRecordError("record must be a JSON object")
+            raise InvalidRecordError(message_id=N_("record must be a JSON object"))
         for key, kind in (("game", str), ("moves", list)):
             if not isinstance(data.get(key), kind):
                 raise InvalidRecordError(
-                    f"record field {key!r} is missing or not a {kind.__name__}"
+                    message_id=N_("record field {key!r} is missing or not a {kind}"),
+                    arguments={"key": key, "kind": kind.__name__},
                 )
         moves = data["moves"]
         if not all(isinstance(m, str) for m in moves):
-            raise InvalidRecordError("record field 'moves' must be a list of strings")
+            raise InvalidRecordError(
+                message_id=N_("record field 'moves' must be a list of strings")
+            )
         options = data.get("options") or {}
         if not isinstance(options, dict):
-            raise InvalidRecordError("record field 'options' must be an object")
+            raise InvalidRecordError(message_id=N_("record field 'options' must be an object"))
         returns = data.get("returns")
         return cls(
             game=data["game"],
@@ -130,7 +137,10 @@ class GameRecord:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise InvalidRecordError(f"cannot read record {str(path)!r}: {exc}") from None
+            raise InvalidRecordError(
+                message_id=N_("cannot read record {path!r}: {exc}"),
+                arguments={"path": str(path), "exc": exc},
+            ) from None
         return cls.from_json(text)
 
 
@@ -141,8 +151,10 @@ def _checked_view(value: Any) -> RecordView:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     raise InvalidRecordError(
-        f"record field 'view' must be {FULL_VIEW!r}, {PUBLIC_VIEW!r} or a seat number, "
-        f"got {value!r}"
+        message_id=N_(
+            "record field 'view' must be {full!r}, {public!r} or a seat number, got {value!r}"
+        ),
+        arguments={"full": FULL_VIEW, "public": PUBLIC_VIEW, "value": value},
     )
 
 
@@ -224,7 +236,10 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
             else game.state_from_position(record.start_position)
         )
     except StairgamesError as exc:
-        raise InvalidRecordError(f"record cannot be set up: {exc}") from None
+        raise InvalidRecordError(
+            message_id=N_("record cannot be set up: {exc}"),
+            arguments={"exc": exc},
+        ) from None
     _check_view(record, state)
     yield None, state.clone()
     for move, action in zip(record.moves, _replayed_actions(record, state), strict=True):
@@ -233,7 +248,10 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
     if record.ended_by_agreement:
         end = getattr(state, "end_by_agreement", None)
         if end is None:
-            raise InvalidRecordError(f"game {record.game!r} cannot end by agreement")
+            raise InvalidRecordError(
+                message_id=N_("game {game!r} cannot end by agreement"),
+                arguments={"game": record.game},
+            )
         end()
         yield "(ended by agreement)", state.clone()
 
@@ -250,8 +268,12 @@ def final_state(record: GameRecord) -> State:
 def _check_view(record: GameRecord, state: State) -> None:
     if record.viewer is not None and record.viewer >= state.get_game().num_players():
         raise InvalidRecordError(
-            f"record view {record.viewer} is not a seat of {record.game} "
-            f"({state.get_game().num_players()} seats)"
+            message_id=N_("record view {viewer} is not a seat of {game} ({seats} seats)"),
+            arguments={
+                "viewer": record.viewer,
+                "game": record.game,
+                "seats": state.get_game().num_players(),
+            },
         )
 
 
@@ -291,7 +313,7 @@ def _replayed_actions(record: GameRecord, start: State) -> list[int]:
     state = start.clone()
     actions: list[int] = []
     branches: list[_Branch] = []
-    furthest = (-1, "")
+    furthest: tuple[int, str, StairgamesError | None] = (-1, "", None)
     tries = 0
     while len(actions) < len(record.moves):
         index = len(actions)
@@ -305,13 +327,17 @@ def _replayed_actions(record: GameRecord, start: State) -> list[int]:
                 action = stand_ins.pop(0)
                 branches.append(_Branch(index, state.clone(), stand_ins))
             elif index > furthest[0]:
-                furthest = (index, f"move {index + 1} ({move!r}) does not replay: {exc}")
+                furthest = (index, move, exc)
         if action is None:
             while branches and not branches[-1].untried:
                 branches.pop()
             tries += 1
             if not branches or tries > MAX_STAND_IN_TRIES:
-                raise InvalidRecordError(furthest[1])
+                number, bad_move, error = furthest
+                raise InvalidRecordError(
+                    message_id=N_("move {number} ({move!r}) does not replay: {exc}"),
+                    arguments={"number": number + 1, "move": bad_move, "exc": error},
+                )
             branch = branches[-1]
             action = branch.untried.pop(0)
             state = branch.before.clone()

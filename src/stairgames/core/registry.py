@@ -18,6 +18,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
 from stairgames.core.options import build_options, describe_options, option_fields
+from stairgames.i18n import N_
 
 
 class Renderer(Protocol):
@@ -57,6 +58,9 @@ class GameSpec:
     resample_hidden: ResampleHidden | None = None
     """Optional, for games with hidden information: ``resample_hidden(state, seat,
     rng)``, a state with what ``seat`` cannot see redrawn (players' determinisations)."""
+    help: str = ""
+    """Optional: how a move is written and what the drawing shows, for the terminal's
+    ``help`` (an English message id, translated where it is shown)."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -97,7 +101,10 @@ def get_spec(name: str) -> GameSpec:
     for spec in _REGISTRY.values():
         if key == spec.name or key in spec.aliases:
             return spec
-    raise InvalidOptionError(f"unknown game {name!r}; available: {', '.join(game_names())}")
+    raise InvalidOptionError(
+        message_id=N_("unknown game {name!r}; available: {games}"),
+        arguments={"name": name, "games": ", ".join(game_names())},
+    )
 
 
 def load(name: str, **options: Any) -> Game:

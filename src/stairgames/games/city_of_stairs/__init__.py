@@ -25,6 +25,7 @@ from stairgames.games.city_of_stairs.game import (
 )
 from stairgames.games.city_of_stairs.render import narrate, render_terminal
 from stairgames.games.city_of_stairs.rules import Table
+from stairgames.i18n import N_
 
 __all__ = [
     "CardSet",
@@ -59,11 +60,21 @@ def _resample_hidden(state: State, seat: int, rng: random.Random) -> State:
 register(
     GameSpec(
         name="city_of_stairs",
-        title="City of Stairs",
+        title=N_("City of Stairs"),
         game_class=CityOfStairsGame,
         options_class=CityOfStairsOptions,
         render=render_terminal,
-        summary="2-4 players build a 7×4 city of stairs, then stroll through it to the lighthouse.",
+        summary=N_(
+            "2-4 players build a 7×4 city of stairs, then stroll through it to the lighthouse."
+        ),
+        help=N_(
+            "Moves: P03@c2 puts stock card P03 on cell c2 (P and E in an empty cell show\n"
+            "which stock card may go there); on a stroll nw (↖), ne (↗), turn (↺), or on\n"
+            "(keep going past a ≈ you may ignore).\n"
+            "Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around.\n"
+            "A card's left corner acts on a walker entering from the left (moving right),\n"
+            "its right corner on one entering from the right. ~①~ are the seaside departures."
+        ),
         aliases=("city", "cityofstairs", "kaidan_no_machi"),
         narrate=narrate,
         option_sets=({"players": 2}, {"players": 3}, {"players": 4}),

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from stairgames.core.errors import InvalidOptionError
+from stairgames.i18n import N_
 
 FORMAT: Final = "city-of-stairs-cards"
 VERSION: Final = 1
@@ -182,7 +183,10 @@ def load_card_set(path: str | None = None) -> CardSet:
         resolved = Path(path).expanduser().resolve()
         stamp = resolved.stat().st_mtime_ns
     except OSError as exc:
-        raise InvalidOptionError(f"cannot read card file {path!r}: {exc}") from None
+        raise InvalidOptionError(
+            message_id=N_("cannot read card file {path!r}: {exc}"),
+            arguments={"path": path, "exc": exc},
+        ) from None
     return _load_file(str(resolved), stamp)
 
 
@@ -197,7 +201,10 @@ def _load_file(path: str, stamp: int) -> CardSet:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidOptionError(f"cannot read card file {path!r}: {exc}") from None
+        raise InvalidOptionError(
+            message_id=N_("cannot read card file {path!r}: {exc}"),
+            arguments={"path": path, "exc": exc},
+        ) from None
     return parse_card_set(text, source=path)
 
 
@@ -209,7 +216,10 @@ def parse_card_set(text: str, *, source: str = "card file") -> CardSet:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidOptionError(f"{source}: not valid TOML: {exc}") from None
+        raise InvalidOptionError(
+            message_id=N_("{source}: not valid TOML: {exc}"),
+            arguments={"source": source, "exc": exc},
+        ) from None
     checker = _Checker(source)
     card_set = checker.read(data)
     checker.raise_if_problems()

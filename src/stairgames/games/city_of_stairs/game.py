@@ -40,6 +40,7 @@ from stairgames.games.city_of_stairs.notation import (
 )
 from stairgames.games.city_of_stairs.position import format_position, parse_position
 from stairgames.games.city_of_stairs.rules import NodeKind, Table
+from stairgames.i18n import N_, Count, Names, Text
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -72,11 +73,19 @@ class CityOfStairsOptions:
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidOptionError(
-                f"City of Stairs is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}"
+                message_id=N_(
+                    "City of Stairs is for {minimum} to {maximum} players, got {players}"
+                ),
+                arguments={
+                    "minimum": MIN_PLAYERS,
+                    "maximum": MAX_PLAYERS,
+                    "players": self.players,
+                },
             )
         if self.first_player is not None and not 0 <= self.first_player < self.players:
             raise InvalidOptionError(
-                f"first_player must be a seat 0-{self.players - 1} or None, got {self.first_player}"
+                message_id=N_("first_player must be a seat 0-{last} or None, got {first_player}"),
+                arguments={"last": self.players - 1, "first_player": self.first_player},
             )
         seat_colours(self, load_card_set(self.cards))
 
@@ -96,10 +105,14 @@ def seat_colours(options: CityOfStairsOptions, cards: CardSet) -> tuple[str, ...
                 f"characters: unknown colour {colour!r}; the card set has {', '.join(known)}"
             )
     if len(set(chosen)) != len(chosen):
-        raise InvalidOptionError(f"characters: each seat needs its own colour, got {chosen}")
+        raise InvalidOptionError(
+            message_id=N_("characters: each seat needs its own colour, got {chosen}"),
+            arguments={"chosen": chosen},
+        )
     if len(chosen) != options.players:
         raise InvalidOptionError(
-            f"characters: name one colour per seat ({options.players}), got {len(chosen)}"
+            message_id=N_("characters: name one colour per seat ({players}), got {count}"),
+            arguments={"players": options.players, "count": len(chosen)},
         )
     return chosen
 
@@ -269,7 +282,10 @@ class CityOfStairsState(State):
         choice = decode_choice(action)
         if node.kind == NodeKind.STROLL and choice is not None:
             return choice
-        raise IllegalMoveError(f"{action} is not an action at this point ({node.kind.value})")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not an action at this point ({kind})"),
+            arguments={"action": action, "kind": node.kind.value},
+        )
 
     def _normalise_move_text(self, text: str) -> str:
         text = " ".join(text.split())
@@ -293,8 +309,11 @@ class CityOfStairsState(State):
         match = PLACEMENT_RE.match(text)
         if choice is None and match is None:
             raise IllegalMoveError(
-                f"malformed move {text!r}: place a stock card as CARD@CELL (e.g. P03@c2, "
-                "cells a1-g4), or while strolling choose nw (↖), ne (↗), turn or on"
+                message_id=N_(
+                    "malformed move {text!r}: place a stock card as CARD@CELL (e.g. P03@c2, "
+                    "cells a1-g4), or while strolling choose nw (↖), ne (↗), turn or on"
+                ),
+                arguments={"text": text},
             )
         if node.kind == NodeKind.PLACE:
             self._explain_placement(text, match)
@@ -303,7 +322,10 @@ class CityOfStairsState(State):
 
     def _explain_placement(self, text: str, match: re.Match[str] | None) -> None:
         if match is None:
-            raise IllegalMoveError(f"illegal move {text!r}: it is time to place a stock card")
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: it is time to place a stock card"),
+                arguments={"text": text},
+            )
         wanted, cell_text = match.groups()
         cell = rules.parse_cell(cell_text)
         assert cell is not None
@@ -312,10 +334,14 @@ class CityOfStairsState(State):
                 reason = rules.why_not_placeable(
                     self._table, self.cards, rules.Placement(slot, cell)
                 )
-                raise IllegalMoveError(f"illegal move {text!r}: {reason}")
+                raise IllegalMoveError(
+                    message_id=N_("illegal move {text!r}: {reason}"),
+                    arguments={"text": text, "reason": reason},
+                )
         in_stock = [self.cards.cards[i].id for i in self._table.stock if i is not None]
         raise IllegalMoveError(
-            f"illegal move {text!r}: {wanted} is not in the stock ({', '.join(in_stock)})"
+            message_id=N_("illegal move {text!r}: {card} is not in the stock ({stock})"),
+            arguments={"text": text, "card": wanted, "stock": ", ".join(in_stock)},
         )
 
     def _explain_choice(self, text: str, choice: str | None) -> None:
@@ -326,12 +352,18 @@ class CityOfStairsState(State):
         options = ", ".join(walk.options)
         if choice is None:
             raise IllegalMoveError(
-                f"illegal move {text!r}: the city is built; choose one of {options}"
+                message_id=N_("illegal move {text!r}: the city is built; choose one of {options}"),
+                arguments={"text": text, "options": options},
             )
-        where = (
-            "at the seaside" if walk.location is None else f"on {rules.cell_name(walk.location)}"
+        if walk.location is None:
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: at the seaside you may choose {options}"),
+                arguments={"text": text, "options": options},
+            )
+        raise IllegalMoveError(
+            message_id=N_("illegal move {text!r}: on {cell} you may choose {options}"),
+            arguments={"text": text, "cell": rules.cell_name(walk.location), "options": options},
         )
-        raise IllegalMoveError(f"illegal move {text!r}: {where} you may choose {options}")
 
     def _returns(self) -> list[float]:
         outcome = self.outcome()
@@ -351,12 +383,27 @@ class CityOfStairsState(State):
         points = self.scores()
         best = rules.winners(points)
         colours = self._table.colours
-        listing = ", ".join(f"{colours[s]} {p}" for s, p in enumerate(points))
+        listing = Names(
+            tuple(
+                Text("{name} {points}", {"name": Text(colours[s]), "points": p})
+                for s, p in enumerate(points)
+            ),
+            conjunction=False,
+        )
         if len(best) == 1:
-            reason = f"{listing}: {colours[best[0]]} wins"
+            text = Text(
+                N_("{scores}: {winner} wins"), {"scores": listing, "winner": Text(colours[best[0]])}
+            )
         else:
-            names = " and ".join(colours[s] for s in best)
-            reason = f"{listing}: {names} share the win with {points[best[0]]} points"
+            text = Text(
+                N_("{scores}: {names} share the win with {points}"),
+                {
+                    "scores": listing,
+                    "names": Names(tuple(colours[s] for s in best)),
+                    "points": Count("{count} point", "{count} points", points[best[0]]),
+                },
+            )
+        reason = str(text)
         ends = {}
         for seat in range(self._table.players):
             walk = self.walk(seat)
@@ -365,6 +412,7 @@ class CityOfStairsState(State):
         return Outcome(
             returns=tuple(1.0 if s in best else 0.0 for s in range(len(points))),
             reason=reason,
+            text=text,
             winners=best,
             details={"scores": points, "ends": ends},
         )

@@ -39,6 +39,7 @@ from stairgames.games.city_of_stairs.rules import (
     row_counts,
     walk_of,
 )
+from stairgames.i18n import N_, Text
 
 FIELDS = ("start", "departures", "stock", "city", "strolls")
 HIDDEN = "?"
@@ -80,7 +81,9 @@ def parse_position(
     :raises InvalidPositionError: saying what is wrong and where.
     """
     if not isinstance(text, str):
-        raise InvalidPositionError(f"a position is text, got {text!r}")
+        raise InvalidPositionError(
+            message_id=N_("a position is text, got {text!r}"), arguments={"text": text}
+        )
     values = _fields(text)
     players = len(colours)
     start = _parse_start(text, values["start"], players, first_player)
@@ -96,8 +99,10 @@ def parse_position(
     return table
 
 
-def _fail(text: str, message: str) -> InvalidPositionError:
-    return InvalidPositionError(f"position {text!r}: {message}")
+def _fail(text: str, why: Text) -> InvalidPositionError:
+    return InvalidPositionError(
+        message_id=N_("position {position!r}: {why}"), arguments={"position": text, "why": why}
+    )
 
 
 def _fields(text: str) -> dict[str, str]:
@@ -105,14 +110,26 @@ def _fields(text: str) -> dict[str, str]:
     if len(parts) != len(FIELDS):
         raise _fail(
             text,
-            f"needs {len(FIELDS)} space-separated fields ({', '.join(f + '=' for f in FIELDS)}), "
-            f"found {len(parts)}",
+            Text(
+                N_("needs {count} space-separated fields ({fields}), found {found}"),
+                {
+                    "count": len(FIELDS),
+                    "fields": ", ".join(f + "=" for f in FIELDS),
+                    "found": len(parts),
+                },
+            ),
         )
     values: dict[str, str] = {}
     for name, part in zip(FIELDS, parts, strict=True):
         key, sep, value = part.partition("=")
         if key != name or not sep:
-            raise _fail(text, f"field {len(values) + 1} must start with '{name}=', got {part!r}")
+            raise _fail(
+                text,
+                Text(
+                    N_("field {number} must start with '{name}=', got {part!r}"),
+                    {"number": len(values) + 1, "name": name, "part": part},
+                ),
+            )
         values[name] = value
     return values
 
@@ -120,12 +137,30 @@ def _fields(text: str) -> dict[str, str]:
 def _parse_start(text: str, value: str, players: int, first_player: int | None) -> int | None:
     if value == "-":
         if first_player is not None:
-            raise _fail(text, f"the first_player option makes seat {first_player} start, not '-'")
+            raise _fail(
+                text,
+                Text(
+                    N_("the first_player option makes seat {first_player} start, not '-'"),
+                    {"first_player": first_player},
+                ),
+            )
         return None
     if not value.isdigit() or not 0 <= int(value) < players:
-        raise _fail(text, f"start must be a seat 0-{players - 1} or '-', got {value!r}")
+        raise _fail(
+            text,
+            Text(
+                N_("start must be a seat 0-{last} or '-', got {value!r}"),
+                {"last": players - 1, "value": value},
+            ),
+        )
     if first_player is not None and int(value) != first_player:
-        raise _fail(text, f"the first_player option makes seat {first_player} start, not {value}")
+        raise _fail(
+            text,
+            Text(
+                N_("the first_player option makes seat {first_player} start, not {value}"),
+                {"first_player": first_player, "value": value},
+            ),
+        )
     return int(value)
 
 
@@ -134,7 +169,13 @@ def _parse_departures(
 ) -> tuple[int | None, ...]:
     parts = value.split(",")
     if len(parts) != players:
-        raise _fail(text, f"departures needs one entry per seat ({players}), got {len(parts)}")
+        raise _fail(
+            text,
+            Text(
+                N_("departures needs one entry per seat ({players}), got {found}"),
+                {"players": players, "found": len(parts)},
+            ),
+        )
     result: list[int | None] = []
     for seat, part in enumerate(parts):
         if part == "-":
@@ -142,28 +183,48 @@ def _parse_departures(
             continue
         if not part.isdigit() or int(part) not in cards.departures:
             raise _fail(
-                text, f"departure of seat {seat} must be a seaside number 1-7 or '-', got {part!r}"
+                text,
+                Text(
+                    N_(
+                        "departure of seat {seat} must be a seaside number 1-7 or '-', got {part!r}"
+                    ),
+                    {"seat": seat, "part": part},
+                ),
             )
         if int(part) in result:
-            raise _fail(text, f"departure card {part} is dealt twice")
+            raise _fail(text, Text(N_("departure card {part} is dealt twice"), {"part": part}))
         result.append(int(part))
     dealt = [d is not None for d in result]
     if dealt != sorted(dealt, reverse=True):
-        raise _fail(text, "departure cards are dealt in seat order: '-' only after dealt seats")
+        raise _fail(
+            text, Text(N_("departure cards are dealt in seat order: '-' only after dealt seats"))
+        )
     return tuple(result)
 
 
 def _card(text: str, card_id: str, cards: CardSet, where: str) -> int:
     card = cards.by_id.get(card_id)
     if card is None:
-        raise _fail(text, f"{where}: unknown card {card_id!r} (not in {cards.name})")
+        raise _fail(
+            text,
+            Text(
+                N_("{where}: unknown card {card_id!r} (not in {cards})"),
+                {"where": where, "card_id": card_id, "cards": cards.name},
+            ),
+        )
     return card.index
 
 
 def _parse_stock(text: str, value: str, cards: CardSet) -> tuple[int | None, int | None]:
     parts = value.split(",")
     if len(parts) != 2:
-        raise _fail(text, f"stock needs 2 entries (passage, experience), got {len(parts)}")
+        raise _fail(
+            text,
+            Text(
+                N_("stock needs 2 entries (passage, experience), got {found}"),
+                {"found": len(parts)},
+            ),
+        )
     slots: list[int | None] = []
     for slot, part in enumerate(parts):
         if part == "-":
@@ -172,7 +233,11 @@ def _parse_stock(text: str, value: str, cards: CardSet) -> tuple[int | None, int
         index = _card(text, part, cards, f"stock {SLOT_KINDS[slot]} slot")
         if cards.cards[index].kind != SLOT_KINDS[slot]:
             raise _fail(
-                text, f"stock {SLOT_KINDS[slot]} slot holds {part}, not a {SLOT_KINDS[slot]} card"
+                text,
+                Text(
+                    N_("stock {slot} slot holds {part}, not a {slot} card"),
+                    {"slot": SLOT_KINDS[slot], "part": part},
+                ),
             )
         slots.append(index)
     return slots[0], slots[1]
@@ -181,14 +246,24 @@ def _parse_stock(text: str, value: str, cards: CardSet) -> tuple[int | None, int
 def _parse_city(text: str, value: str, cards: CardSet) -> tuple[int | None, ...]:
     rows = value.split("/")
     if len(rows) != ROWS:
-        raise _fail(text, f"city needs {ROWS} rows separated by '/', got {len(rows)}")
+        raise _fail(
+            text,
+            Text(
+                N_("city needs {ROWS} rows separated by '/', got {found}"),
+                {"ROWS": ROWS, "found": len(rows)},
+            ),
+        )
     city: list[int | None] = [None] * NUM_CELLS
     for position, row_text in enumerate(rows):
         row = ROWS - 1 - position
         cells = row_text.split(",")
         if len(cells) != COLUMNS:
             raise _fail(
-                text, f"city row {row + 1} needs {COLUMNS} cells separated by ',', got {len(cells)}"
+                text,
+                Text(
+                    N_("city row {row} needs {COLUMNS} cells separated by ',', got {found}"),
+                    {"row": row + 1, "COLUMNS": COLUMNS, "found": len(cells)},
+                ),
             )
         for column, part in enumerate(cells):
             if part != ".":
@@ -200,7 +275,13 @@ def _parse_city(text: str, value: str, cards: CardSet) -> tuple[int | None, ...]
 def _parse_strolls(text: str, value: str, players: int) -> tuple[tuple[str, ...], ...]:
     parts = value.split("/")
     if len(parts) != players:
-        raise _fail(text, f"strolls needs one entry per seat ({players}), got {len(parts)}")
+        raise _fail(
+            text,
+            Text(
+                N_("strolls needs one entry per seat ({players}), got {found}"),
+                {"players": players, "found": len(parts)},
+            ),
+        )
     strolls: list[tuple[str, ...]] = []
     for seat, part in enumerate(parts):
         if part == "-":
@@ -210,7 +291,11 @@ def _parse_strolls(text: str, value: str, players: int) -> tuple[tuple[str, ...]
         for choice in choices:
             if choice not in CHOICES:
                 raise _fail(
-                    text, f"stroll of seat {seat}: {choice!r} is not one of {', '.join(CHOICES)}"
+                    text,
+                    Text(
+                        N_("stroll of seat {seat}: {choice!r} is not one of {choices}"),
+                        {"seat": seat, "choice": choice, "choices": ", ".join(CHOICES)},
+                    ),
                 )
         strolls.append(choices)
     return tuple(strolls)
@@ -222,7 +307,9 @@ def _check_unique(text: str, table: Table, cards: CardSet) -> None:
         if index is None:
             continue
         if index in seen:
-            raise _fail(text, f"card {cards.cards[index].id} appears twice")
+            raise _fail(
+                text, Text(N_("card {card} appears twice"), {"card": cards.cards[index].id})
+            )
         seen.add(index)
 
 
@@ -230,11 +317,20 @@ def _check_rows(text: str, table: Table, cards: CardSet) -> None:
     for row in range(ROWS):
         stairs, plain = row_counts(table, cards, row)
         if stairs > STAIRS_PER_ROW:
-            raise _fail(text, f"row {row + 1} has {stairs} stairs; at most {STAIRS_PER_ROW} (C3)")
+            raise _fail(
+                text,
+                Text(
+                    N_("row {row} has {stairs} stairs; at most {STAIRS_PER_ROW} (C3)"),
+                    {"row": row + 1, "stairs": stairs, "STAIRS_PER_ROW": STAIRS_PER_ROW},
+                ),
+            )
         if plain > PLAIN_PER_ROW:
             raise _fail(
                 text,
-                f"row {row + 1} has {plain} cards without stairs; at most {PLAIN_PER_ROW} (C3)",
+                Text(
+                    N_("row {row} has {plain} cards without stairs; at most {PLAIN_PER_ROW} (C3)"),
+                    {"row": row + 1, "plain": plain, "PLAIN_PER_ROW": PLAIN_PER_ROW},
+                ),
             )
 
 
@@ -253,17 +349,19 @@ def _check_phase(text: str, table: Table, cards: CardSet) -> None:
     all_dealt = all(d is not None for d in table.departures)
     pending = _pending_slots(table, cards)
     if table.start is None and (any_dealt or not empty_city or table.stock != (None, None)):
-        raise _fail(text, "nothing is drawn, dealt or placed before the start player is chosen")
+        raise _fail(
+            text, Text(N_("nothing is drawn, dealt or placed before the start player is chosen"))
+        )
     if not empty_city and not all_dealt:
-        raise _fail(text, "cards are placed only after every departure card is dealt")
+        raise _fail(text, Text(N_("cards are placed only after every departure card is dealt")))
     if any_dealt and empty_city and pending:
-        raise _fail(text, "departure cards are dealt after the stock is filled")
+        raise _fail(text, Text(N_("departure cards are dealt after the stock is filled")))
     if not any_dealt and empty_city and table.stock[EXPERIENCE_SLOT] is not None and pending:
-        raise _fail(text, "the stock's passage card is drawn before its experience card")
+        raise _fail(text, Text(N_("the stock's passage card is drawn before its experience card")))
     if len(pending) > 1 and not empty_city:
-        raise _fail(text, "only the slot just emptied can wait for a refill")
+        raise _fail(text, Text(N_("only the slot just emptied can wait for a refill")))
     if not table.city_complete() and any(table.strolls):
-        raise _fail(text, "strolls begin only once all 28 city cards are placed")
+        raise _fail(text, Text(N_("strolls begin only once all 28 city cards are placed")))
 
 
 def _check_strolls(text: str, table: Table, cards: CardSet) -> None:
@@ -273,11 +371,19 @@ def _check_strolls(text: str, table: Table, cards: CardSet) -> None:
     for seat in table.turn_order():
         if current_found:
             if table.strolls[seat]:
-                raise _fail(text, f"seat {seat} has stroll choices before its turn to stroll")
+                raise _fail(
+                    text,
+                    Text(
+                        N_("seat {seat} has stroll choices before its turn to stroll"),
+                        {"seat": seat},
+                    ),
+                )
             continue
         try:
             walk = walk_of(table, cards, seat)
         except BadChoiceError as exc:
-            raise _fail(text, f"stroll of seat {seat}: {exc}") from None
+            raise _fail(
+                text, Text(N_("stroll of seat {seat}: {exc}"), {"seat": seat, "exc": exc})
+            ) from None
         if walk.end is None:
             current_found = True

@@ -8,11 +8,13 @@ draws, placements, and every step of a stroll, never a hidden departure card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from stairgames.games.city_of_stairs import rules
 from stairgames.games.city_of_stairs.cards import CityCard
 from stairgames.games.city_of_stairs.rules import COLUMNS, ROWS, Event, NodeKind
+from stairgames.i18n import N_, _, display_width, ngettext, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -23,11 +25,11 @@ CIRCLED = "①②③④⑤⑥⑦"
 _RESET = "\x1b[0m"
 _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "yellow": "\x1b[33m"}
 _MOVE_SYMBOL = {"nw": "↖", "ne": "↗", "turn": "↺", "on": "≈"}
-LEGEND = (
-    "Icons: ↖ ↗ for everyone; R↖ only red; R≈ red may ignore that corner's ↖/↗; "
-    "R↺ red turns around.\nLeft corner: entering from the left (moving right); "
-    "right corner: entering from the right."
-)
+SCREEN_LINES = 23
+"""The lines a drawing may fill where the cards allow: with the prompt, a 24-line screen.
+The traces of the strolls fill what is left, and the legend comes in when a line is left
+over for the terminal's move hint too."""
+LEGEND = N_("Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around")
 
 
 def circled(number: int) -> str:
@@ -39,9 +41,39 @@ def _paint(text: str, colour_name: str, colour: bool) -> str:
     return f"{code}{text}{_RESET}" if colour and code else text
 
 
+ICON_NAMES = (
+    N_("cat"), N_("flowers"), N_("bakery"), N_("shrine"), N_("cafe"),
+    N_("bell"), N_("garden"), N_("fishing"), N_("laundry"), N_("kite"), N_("lighthouse"),
+)  # fmt: skip
+"""The icons of the default cards, marked for translation (a card file's own icons are
+shown as they are written)."""
+
+
 def _fit(text: str, width: int) -> str:
-    """``text`` padded to ``width``, or cut with ``…`` when longer."""
-    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "…"
+    """``text`` padded to ``width`` columns, or cut with ``…`` when wider."""
+    if display_width(text) <= width:
+        return pad(text, width)
+    while display_width(text) > width - 1:
+        text = text[:-1]
+    return pad(text + "…", width)
+
+
+def describe(card: CityCard) -> str:
+    """A card's face in one line, in the current language: ``P03 stairs ↖|↗``, ``E01 cat``."""
+    parts = [card.id]
+    if card.stairs:
+        parts.append(_("stairs"))
+    if card.experience is not None:
+        parts.append(_(card.experience))
+    if card.left or card.right:
+        left = "".join(i.symbol() for i in card.left)
+        right = "".join(i.symbol() for i in card.right)
+        parts.append(f"{left or '-'}|{right or '-'}")
+    return " ".join(parts)
+
+
+def _interests(names: Sequence[str]) -> str:
+    return _(", ").join(_(name) for name in names)
 
 
 def _take(symbols: list[str], budget: int) -> str:
@@ -71,11 +103,12 @@ def _icon_lines(card: CityCard) -> list[str]:
 def _card_lines(card: CityCard, mark: str) -> list[str]:
     """A card's box: id (and "stairs"), experience icon (or "stairs" when the id is long)
     with the walker's mark, then the corner icons."""
-    if card.stairs and len(card.id) + len(" stairs") > WIDTH:
-        top, middle = _fit(card.id, WIDTH), "stairs"
+    stairs = _("stairs")
+    if card.stairs and len(card.id) + 1 + display_width(stairs) > WIDTH:
+        top, middle = _fit(card.id, WIDTH), stairs
     else:
-        top = _fit(card.id + (" stairs" if card.stairs else ""), WIDTH)
-        middle = card.experience or ""
+        top = _fit(card.id + (" " + stairs if card.stairs else ""), WIDTH)
+        middle = _(card.experience) if card.experience else ""
     middle = f"{_fit(middle, WIDTH - 2)}{mark:>2}"
     return [top, middle, *_icon_lines(card)]
 
@@ -113,12 +146,21 @@ def _walk_marks(state: CityOfStairsState) -> dict[int, str]:
     return marks
 
 
+def _overlay(line: str, text: str) -> str:
+    """``line`` with ``text`` written over its middle (``text`` may hold wide characters)."""
+    width = display_width(text)
+    start = max(0, (len(line) - width) // 2)
+    return line[:start] + text + line[start + width :]
+
+
 def render_city(state: CityOfStairsState) -> list[str]:
-    """The 7×4 city, row 4 at the top, the lighthouse above and the seaside below."""
+    """The 7×4 city, row 4 at the top, the lighthouse on the top edge and the seaside
+    departures with the file letters on the bottom edge."""
     table = state.table
     separator = "  +" + "+".join("-" * WIDTH for _ in range(COLUMNS)) + "+"
-    lighthouse = f"★ lighthouse ({state.cards.lighthouse_points} points) ★"
-    lines = [f"   {lighthouse:^{(WIDTH + 1) * COLUMNS - 1}}", separator]
+    points = state.cards.lighthouse_points
+    lighthouse = " ★ " + _("lighthouse ({points})").format(points=_points(points)) + " ★ "
+    lines = [_overlay(separator, lighthouse)]
     fits = _legal_cells(state)
     marks = _walk_marks(state)
     for row in reversed(range(ROWS)):
@@ -135,11 +177,20 @@ def render_city(state: CityOfStairsState) -> list[str]:
         for line in range(height):
             label = str(row + 1) if line == 1 else " "
             lines.append(f"{label} |" + "|".join(b[line] for b in blocks) + "|")
-        lines.append(separator)
-    seaside = "".join(f"{'~' + circled(n) + '~':^{WIDTH + 1}}" for n in state.cards.seaside)
-    lines.append("   " + seaside + "  seaside")
-    lines.append("    " + "".join(f"{f:^{WIDTH + 1}}" for f in rules.FILES))
+        if row:
+            lines.append(separator)
+    lines.append(_seaside_edge(state))
     return lines
+
+
+def _seaside_edge(state: CityOfStairsState) -> str:
+    """The bottom edge: each column's file letter and its seaside departure, ``a---~①~---``."""
+    numbers = dict(enumerate(state.cards.seaside))
+    parts = []
+    for column, file in enumerate(rules.FILES):
+        departure = f"~{circled(numbers[column])}~" if column in numbers else ""
+        parts.append(file + f"{departure:-^{WIDTH - 1}}")
+    return "  +" + "+".join(parts) + "+"
 
 
 def trace(walk: rules.Walk) -> str:
@@ -153,7 +204,7 @@ def trace(walk: rules.Walk) -> str:
             moving_left = event.side == rules.RIGHT
             parts.append(rules.cell_name(event.cell))
         elif event.kind == "diary":
-            parts[-1] += f"({event.detail})"
+            parts[-1] += f"({_(event.detail)})"
         elif event.kind == "move":
             if event.detail == "next":
                 parts.append("‹" if moving_left else "›")
@@ -161,41 +212,97 @@ def trace(walk: rules.Walk) -> str:
                 mark = "?" if event.chosen else ""
                 parts.append(_MOVE_SYMBOL[event.detail] + mark)
         elif event.kind == "trapped" and event.cell is not None:
-            parts.append(f"{rules.cell_name(event.cell)} again: trapped")
+            parts.append(_("{cell} again: trapped").format(cell=rules.cell_name(event.cell)))
         elif event.kind == "lighthouse":
-            parts.append("★ lighthouse")
+            parts.append("★ " + _("lighthouse"))
         elif event.kind == "five":
-            parts.append("[five diary cards]")
+            parts.append(_("[five diary cards]"))
     return " ".join(parts).replace("?", "")
 
 
-def _seat_lines(state: CityOfStairsState, viewers: frozenset[int], colour: bool) -> list[str]:
+_SHORT_END = {
+    rules.End.FIVE: N_("five cards"),
+    rules.End.LIGHTHOUSE: N_("lighthouse"),
+    rules.End.TRAPPED: N_("trapped"),
+}
+_END = {
+    rules.End.FIVE: N_("five diary cards are face up"),
+    rules.End.LIGHTHOUSE: N_("reached the lighthouse"),
+    rules.End.TRAPPED: N_("trapped: entered a card from the same side a second time in this row"),
+}
+"""Why a stroll ended, for players (``rules.End``'s values, marked for translation)."""
+LINE_WIDTH = 80
+
+
+def _points(points: int) -> str:
+    return ngettext("{count} point", "{count} points", points).format(count=points)
+
+
+def _seat_line(state: CityOfStairsState, seat: int, viewers: frozenset[int], colour: bool) -> str:
+    """A seat's colour, interests, departure card (when it may be seen) and, once its stroll
+    has begun, its diary and points; the diary is left out when the line would not fit."""
     table = state.table
-    lines = []
-    for seat in table.turn_order():
-        name = table.colours[seat]
-        character = state.cards.character(name)
-        departure = table.departures[seat]
-        if departure is None:
-            shown = "not dealt"
-        elif seat in viewers or state.stroll_started(seat):
-            shown = f"departure {circled(departure)}"
-        else:
-            shown = "departure hidden"
-        head = (
-            f"{_paint(name, name, colour)} (seat {seat}) likes {', '.join(character.interests)}; "
+    name = table.colours[seat]
+    character = state.cards.character(name)
+    departure = table.departures[seat]
+    if departure is None:
+        shown = _("not dealt")
+    elif seat in viewers or state.stroll_started(seat):
+        shown = _("departure {card}").format(card=circled(departure))
+    else:
+        shown = _("departure hidden")
+    head = _("(seat {seat}) likes {interests}; {departure}").format(
+        seat=seat, interests=_interests(character.interests), departure=shown
+    )
+    walk = state.walk(seat)
+    if walk is not None and state.stroll_started(seat):
+        points = _points(rules.score(state.cards, name, walk.diary))
+        status = _("strolling") if walk.end is None else _(_SHORT_END[walk.end])
+        diary = _("; diary: {diary} = {points} ({status})").format(
+            diary=_interests(walk.diary) or _("none"), points=points, status=status
         )
-        head += shown
-        walk = state.walk(seat)
-        if walk is not None and state.stroll_started(seat):
-            points = rules.score(state.cards, name, walk.diary)
-            diary = ", ".join(walk.diary) or "none"
-            status = "strolling" if walk.end is None else walk.end.value
-            head += f"; diary: {diary} = {points} points ({status})"
-            lines.append(head)
-            lines.append(f"    stroll: {trace(walk)}")
-        else:
-            lines.append(head)
+        if display_width(f"{_(name)} {head}{diary}") > LINE_WIDTH:
+            diary = _("; {points} ({status})").format(points=points, status=status)
+        head += diary
+    return f"{_paint(_(name), name, colour)} {head}"
+
+
+def _trace_lines(state: CityOfStairsState, seat: int) -> list[str]:
+    """``seat``'s stroll traced, wrapped to the screen width (none before it begins)."""
+    walk = state.walk(seat)
+    if walk is None or not state.stroll_started(seat):
+        return []
+    return wrap(
+        trace(walk),
+        LINE_WIDTH,
+        indent="    " + _("stroll: "),
+        subsequent_indent="      ",
+    )
+
+
+def _seat_lines(
+    state: CityOfStairsState, viewers: frozenset[int], colour: bool, room: int
+) -> list[str]:
+    """A line per seat in turn order, each stroll traced below its seat while ``room``
+    lines allow: the stroll in progress first (its latest steps, where the whole trace
+    does not fit), then the latest ones before it."""
+    order = state.table.turn_order()
+    traces = {seat: _trace_lines(state, seat) for seat in order}
+    node = state.node()
+    current = node.seat if node.kind == NodeKind.STROLL else None
+    started = [seat for seat in reversed(order) if traces[seat]]
+    shown: dict[int, list[str]] = {}
+    for seat in sorted(started, key=lambda seat: seat != current):
+        lines = traces[seat]
+        if seat == current and len(lines) > room > 0:
+            lines = ["    …" + lines[len(lines) - room][5:], *lines[len(lines) - room + 1 :]]
+        if len(lines) <= room:
+            shown[seat] = lines
+            room -= len(lines)
+    lines = []
+    for seat in order:
+        lines.append(_seat_line(state, seat, viewers, colour))
+        lines += shown.get(seat, [])
     return lines
 
 
@@ -205,39 +312,56 @@ def _stock_lines(state: CityOfStairsState) -> list[str]:
     for slot, kind in enumerate(rules.SLOT_KINDS):
         index = table.stock[slot]
         left = len(rules.deck(table, state.cards, slot))
-        card = "empty" if index is None else state.cards.cards[index].describe()
-        parts.append(f"{kind} {card} ({left} in deck)")
-    return ["Stock: " + "; ".join(parts)]
+        if index is None:
+            card = _("passage empty") if kind == "passage" else _("experience empty")
+        else:
+            card = describe(state.cards.cards[index])
+        parts.append(_("{card} ({count} in deck)").format(card=card, count=left))
+    return [_("Stock: {cards}").format(cards=_("; ").join(parts))]
 
 
 def _status_line(state: CityOfStairsState) -> str:
     node = state.node()
     colours = state.table.colours
-    if node.kind == NodeKind.OVER:
-        return f"Game over. {state.outcome()}"
+    outcome = state.outcome()
+    if outcome is not None:
+        return _("Game over. {result}").format(result=outcome.localized())
     if node.seat is not None and node.kind == NodeKind.PLACE:
-        waived = " (adjacency waived: no stock card fits next to the city)"
-        note = waived if rules.adjacency_waived(state.table, state.cards) else ""
-        return f"{colours[node.seat]} to place a stock card as CARD@CELL{note}"
+        name = _(colours[node.seat])
+        if rules.adjacency_waived(state.table, state.cards):
+            return _(
+                "{name} to place a stock card as CARD@CELL (adjacency waived: no stock card "
+                "fits next to the city)"
+            ).format(name=name)
+        return _("{name} to place a stock card as CARD@CELL").format(name=name)
     if node.seat is not None and node.kind == NodeKind.STROLL:
         walk = state.walk(node.seat)
         assert walk is not None
-        where = (
-            "at the seaside" if walk.location is None else f"on {rules.cell_name(walk.location)}"
+        name = _(colours[node.seat])
+        choices = _(" or ").join(walk.options)
+        if walk.location is None:
+            return _("{name} strolls, at the seaside: choose {choices}").format(
+                name=name, choices=choices
+            )
+        return _("{name} strolls, on {cell}: choose {choices}").format(
+            name=name, cell=rules.cell_name(walk.location), choices=choices
         )
-        return f"{colours[node.seat]} strolls, {where}: choose {' or '.join(walk.options)}"
-    return f"Chance: {node.kind.value}"
+    return _("Chance: {outcome}").format(outcome=_(node.kind.value))
 
 
 def render_state(state: CityOfStairsState, *, colour: bool, viewers: frozenset[int]) -> str:
-    """The whole table; departure cards of ``viewers`` shown, others hidden until they stroll."""
+    """The whole table in at most :data:`SCREEN_LINES` lines where the cards allow;
+    departure cards of ``viewers`` shown, others hidden until they stroll. The traces of
+    the strolls and the legend come in as far as there is room (the legend is in ``help``)."""
     lines = render_city(state)
     if not state.table.city_complete():
         lines += _stock_lines(state)
-    lines += _seat_lines(state, viewers, colour)
-    lines.append(LEGEND)
-    lines.append(_status_line(state))
-    return "\n".join(lines)
+    status = wrap(_status_line(state), LINE_WIDTH)
+    room = SCREEN_LINES - len(lines) - state.table.players - len(status)
+    lines += _seat_lines(state, viewers, colour, room)
+    if len(lines) + len(status) + 2 < SCREEN_LINES:
+        lines.append(_(LEGEND))
+    return "\n".join(lines + status)
 
 
 def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
@@ -252,35 +376,69 @@ def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
 # ----- narration ------------------------------------------------------------------
 
 
+_CHANCE_NODES = (
+    N_("choose the start player"),
+    N_("draw a card to the stock"),
+    N_("deal a departure card"),
+)
+"""The chance events' names (``NodeKind`` values), marked for translation."""
+
+
 def describe_event(state: CityOfStairsState, event: Event, seat: int) -> str | None:
     """One step of a stroll in words."""
-    name = state.table.colours[seat]
+    name = _(state.table.colours[seat])
     cell = "" if event.cell is None else rules.cell_name(event.cell)
     if event.kind == "enter":
         card = state.cards.cards[state.table.city[event.cell or 0] or 0]
-        return f"{name} enters {cell} ({card.describe()}) from the {event.side}."
+        if event.side == rules.RIGHT:
+            sentence = _("{name} enters {cell} ({card}) from the right.")
+        else:
+            sentence = _("{name} enters {cell} ({card}) from the left.")
+        return sentence.format(name=name, cell=cell, card=describe(card))
     if event.kind == "diary":
-        return f"{name} turns up the {event.detail} diary card."
+        return _("{name} turns up the {icon} diary card.").format(name=name, icon=_(event.detail))
     if event.kind == "move":
-        how = "chooses" if event.chosen else "takes"
         if event.detail == "next":
-            return f"No icon applies on {cell}: {name} moves on."
+            return _("No icon applies on {cell}: {name} moves on.").format(cell=cell, name=name)
         if event.cell is None:
-            return f"{name} {how} {_MOVE_SYMBOL[event.detail]} from the seaside."
-        words = {
-            "nw": "↖ up a row, moving left",
-            "ne": "↗ up a row, moving right",
-            "turn": "↺ and turns around",
-            "on": "to ignore the ↖/↗ and keeps going",
-        }
-        return f"{name} {how} {words[event.detail]} on {cell}."
+            if event.chosen:
+                sentence = _("{name} chooses {arrow} from the seaside.")
+            else:
+                sentence = _("{name} takes {arrow} from the seaside.")
+            return sentence.format(name=name, arrow=_MOVE_SYMBOL[event.detail])
+        return _move_sentence(event.detail, event.chosen).format(name=name, cell=cell)
     if event.kind == "trapped":
-        return f"{name} enters {cell} from the {event.side} a second time in this row: trapped."
+        if event.side == rules.RIGHT:
+            sentence = _("{name} enters {cell} from the right a second time in this row: trapped.")
+        else:
+            sentence = _("{name} enters {cell} from the left a second time in this row: trapped.")
+        return sentence.format(name=name, cell=cell)
     if event.kind == "lighthouse":
-        return f"{name} climbs from row 4 to the lighthouse and turns up its diary card."
+        return _("{name} climbs from row 4 to the lighthouse and turns up its diary card.").format(
+            name=name
+        )
     if event.kind == "five":
-        return f"{name} has five diary cards face up."
+        return _("{name} has five diary cards face up.").format(name=name)
     return None
+
+
+def _move_sentence(detail: str, chosen: bool) -> str:
+    """A stroll's step on a card: which icon the walker chose or had to take."""
+    if chosen:
+        sentences = {
+            "nw": _("{name} chooses ↖ up a row, moving left on {cell}."),
+            "ne": _("{name} chooses ↗ up a row, moving right on {cell}."),
+            "turn": _("{name} chooses ↺ and turns around on {cell}."),
+            "on": _("{name} chooses to ignore the ↖/↗ and keeps going on {cell}."),
+        }
+    else:
+        sentences = {
+            "nw": _("{name} takes ↖ up a row, moving left on {cell}."),
+            "ne": _("{name} takes ↗ up a row, moving right on {cell}."),
+            "turn": _("{name} takes ↺ and turns around on {cell}."),
+            "on": _("{name} ignores the ↖/↗ and keeps going on {cell}."),
+        }
+    return sentences[detail]
 
 
 def _stroll_begins(state: CityOfStairsState) -> list[str]:
@@ -293,8 +451,9 @@ def _stroll_begins(state: CityOfStairsState) -> list[str]:
     departure = state.table.departures[node.seat]
     assert departure is not None
     return [
-        f"{state.table.colours[node.seat]} reveals departure card {circled(departure)} "
-        "and stands at the seaside."
+        _("{name} reveals departure card {card} and stands at the seaside.").format(
+            name=_(state.table.colours[node.seat]), card=circled(departure)
+        )
     ]
 
 
@@ -309,19 +468,21 @@ def narrate(before: State, action: int, after: State) -> list[str]:
     if node.kind == NodeKind.START:
         seat = after.table.start
         assert seat is not None
-        lines.append(f"Start player: {colours[seat]} (seat {seat}).")
+        lines.append(
+            _("Start player: {name} (seat {seat}).").format(name=_(colours[seat]), seat=seat)
+        )
     elif node.kind == NodeKind.DRAW:
         card = before.cards.cards[action]
-        lines.append(f"Drawn into the stock: {card.describe()}.")
+        lines.append(_("Drawn into the stock: {card}.").format(card=describe(card)))
     elif node.kind == NodeKind.DEAL and node.seat is not None:
-        lines.append(f"{colours[node.seat]} is dealt a departure card, face down.")
+        lines.append(
+            _("{name} is dealt a departure card, face down.").format(name=_(colours[node.seat]))
+        )
     elif node.kind == NodeKind.PLACE and node.seat is not None:
         lines += _narrate_placement(before, action, after, node.seat)
     elif node.kind == NodeKind.STROLL and node.seat is not None:
         lines += _narrate_stroll(before, after, node.seat)
     lines += _stroll_begins(after) if before.node() != after.node() else []
-    if after.is_terminal():
-        lines.append(f"Game over. {after.outcome()}")
     return lines
 
 
@@ -329,13 +490,17 @@ def _narrate_placement(
     before: CityOfStairsState, action: int, after: CityOfStairsState, seat: int
 ) -> list[str]:
     text = before.action_to_string(action)
-    card_id, _, cell = text.partition("@")
+    card_id, _at, cell = text.partition("@")
     card = before.cards.by_id[card_id]
-    lines = [f"{before.table.colours[seat]} places {card.describe()} on {cell}."]
+    lines = [
+        _("{name} places {card} on {cell}.").format(
+            name=_(before.table.colours[seat]), card=describe(card), cell=cell
+        )
+    ]
     if rules.adjacency_waived(before.table, before.cards):
-        lines.append("(No stock card had a space next to the city, so adjacency was waived.)")
+        lines.append(_("(No stock card had a space next to the city, so adjacency was waived.)"))
     if after.table.city_complete():
-        lines.append("The city is complete: the lighthouse goes above row 4, and strolls begin.")
+        lines.append(_("The city is complete: the lighthouse goes above row 4, and strolls begin."))
     return lines
 
 
@@ -350,10 +515,14 @@ def _narrate_stroll(before: CityOfStairsState, after: CityOfStairsState, seat: i
             lines.append(sentence)
     if new.end is not None:
         name = after.table.colours[seat]
-        points = rules.score(after.cards, name, new.diary)
+        points = _points(rules.score(after.cards, name, new.diary))
         lines.append(
-            f"{name}'s stroll ends ({new.end.value}): {', '.join(new.diary) or 'no diary cards'}"
-            f", {points} points."
+            _("{name}'s stroll ends ({why}): {diary}, {points}.").format(
+                name=_(name),
+                why=_(_END[new.end]),
+                diary=_interests(new.diary) or _("no diary cards"),
+                points=points,
+            )
         )
     return lines
 

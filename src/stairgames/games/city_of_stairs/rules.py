@@ -32,6 +32,7 @@ from stairgames.games.city_of_stairs.cards import (
     CardSet,
     CityCard,
 )
+from stairgames.i18n import N_, Text
 
 COLUMNS: Final = 7
 ROWS: Final = 4
@@ -263,29 +264,40 @@ def adjacency_waived(table: Table, cards: CardSet) -> bool:
     return not _candidate_placements(table, cards, adjacency=True)
 
 
-def why_not_placeable(table: Table, cards: CardSet, placement: Placement) -> str | None:
-    """Why a placement is illegal, in words; ``None`` when it is legal."""
+def why_not_placeable(table: Table, cards: CardSet, placement: Placement) -> Text | None:
+    """Why a placement is illegal, in words (``str()`` is the English); ``None`` when it
+    is legal."""
     index = table.stock[placement.slot]
     if index is None:
-        return f"the {SLOT_KINDS[placement.slot]} slot of the stock is empty"
+        if SLOT_KINDS[placement.slot] == "passage":
+            return Text(N_("the passage slot of the stock is empty"))
+        return Text(N_("the experience slot of the stock is empty"))
     card = cards.cards[index]
     name = cell_name(placement.cell)
     occupant = table.city[placement.cell]
     if occupant is not None:
-        return f"{name} already holds {cards.cards[occupant].id}"
+        return Text(
+            N_("{cell} already holds {card}"), {"cell": name, "card": cards.cards[occupant].id}
+        )
     stairs, plain = row_counts(table, cards, row_of(placement.cell))
+    row = row_of(placement.cell) + 1
     if card.stairs and stairs >= STAIRS_PER_ROW:
-        return (
-            f"row {row_of(placement.cell) + 1} already has {STAIRS_PER_ROW} stairs, and every row "
-            f"ends with exactly {STAIRS_PER_ROW} (C3)"
+        return Text(
+            N_(
+                "row {row} already has {count} stairs, and every row ends with exactly {count} (C3)"
+            ),
+            {"row": row, "count": STAIRS_PER_ROW},
         )
     if not card.stairs and plain >= PLAIN_PER_ROW:
-        return (
-            f"row {row_of(placement.cell) + 1} already has {PLAIN_PER_ROW} cards without stairs; "
-            f"the other {STAIRS_PER_ROW} spaces are for stairs (C3)"
+        return Text(
+            N_(
+                "row {row} already has {plain} cards without stairs; the other {stairs} "
+                "spaces are for stairs (C3)"
+            ),
+            {"row": row, "plain": PLAIN_PER_ROW, "stairs": STAIRS_PER_ROW},
         )
     if not adjacency_waived(table, cards) and not touches_city(table, placement.cell):
-        return f"{name} is not next to the seaside or a city card (C3)"
+        return Text(N_("{cell} is not next to the seaside or a city card (C3)"), {"cell": name})
     return None
 
 

@@ -28,6 +28,7 @@ from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.render import render_race, render_terminal
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race, climb_steps, rolloff_score
+from stairgames.i18n import N_
 
 __all__ = [
     "ROLL",
@@ -58,11 +59,16 @@ def _player_hooks() -> PlayerHooks:
 register(
     GameSpec(
         name="ishigaki_race",
-        title="Ishigaki Race",
+        title=N_("Ishigaki Race"),
         game_class=IshigakiRaceGame,
         options_class=IshigakiRaceOptions,
         render=render_terminal,
-        summary="2-4 ninjas climb a castle wall: one die, or risk a second.",
+        summary=N_("2-4 ninjas climb a castle wall: one die, or risk a second."),
+        help=N_(
+            "Moves: stop keeps the one die; roll rolls the second (higher: climb on the\n"
+            "sum; lower: slip 1 step; doubles: the highest ninjas fall 3). The wall lies on\n"
+            "its side: start (step 0) at the left, the goal at the right."
+        ),
         aliases=("ishigaki", "ishigakirace"),
         narrate=narrate,
         option_sets=tuple(

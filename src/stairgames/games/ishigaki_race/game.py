@@ -31,6 +31,7 @@ from stairgames.games.ishigaki_race.notation import (
 )
 from stairgames.games.ishigaki_race.position import SEAT_NAMES, format_position, parse_position
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+from stairgames.i18n import N_, Names, Text
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -73,31 +74,43 @@ class IshigakiRaceOptions:
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidOptionError(
-                f"Ishigaki Race is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}"
+                message_id=N_("Ishigaki Race is for {minimum} to {maximum} players, got {players}"),
+                arguments={"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS, "players": self.players},
             )
         if not MIN_GOAL <= self.goal <= MAX_GOAL:
             raise InvalidOptionError(
-                f"goal must be a step from {MIN_GOAL} to {MAX_GOAL}, got {self.goal}"
+                message_id=N_("goal must be a step from {minimum} to {maximum}, got {goal}"),
+                arguments={"minimum": MIN_GOAL, "maximum": MAX_GOAL, "goal": self.goal},
             )
         for square in self.crumbling_squares:
             if not 0 < square < self.goal:
-                hint = (
-                    f"; the default squares {DEFAULT_CRUMBLING_SQUARES} do not fit a goal of "
-                    f"{self.goal}, so name squares that do (crumbling_squares=() for none)"
-                    if self.crumbling_squares == DEFAULT_CRUMBLING_SQUARES
-                    else ""
-                )
+                arguments = {"square": square, "goal": self.goal}
+                if self.crumbling_squares == DEFAULT_CRUMBLING_SQUARES:
+                    raise InvalidOptionError(
+                        message_id=N_(
+                            "crumbling_squares: {square} is not a step strictly between the "
+                            "start (0) and the goal ({goal}); '−2' squares lie on the wall "
+                            "between them; the default squares {default} do not fit a goal of "
+                            "{goal}, so name squares that do (crumbling_squares=() for none)"
+                        ),
+                        arguments={**arguments, "default": DEFAULT_CRUMBLING_SQUARES},
+                    )
                 raise InvalidOptionError(
-                    f"crumbling_squares: {square} is not a step strictly between the start (0) "
-                    f"and the goal ({self.goal}); '−2' squares lie on the wall between them{hint}"
+                    message_id=N_(
+                        "crumbling_squares: {square} is not a step strictly between the start (0)"
+                        " and the goal ({goal}); '−2' squares lie on the wall between them"
+                    ),
+                    arguments=arguments,
                 )
         if len(set(self.crumbling_squares)) != len(self.crumbling_squares):
             raise InvalidOptionError(
-                f"crumbling_squares names a square twice: {self.crumbling_squares}"
+                message_id=N_("crumbling_squares names a square twice: {crumbling_squares}"),
+                arguments={"crumbling_squares": self.crumbling_squares},
             )
         if self.first_player is not None and not 0 <= self.first_player < self.players:
             raise InvalidOptionError(
-                f"first_player must be a seat 0-{self.players - 1} or None, got {self.first_player}"
+                message_id=N_("first_player must be a seat 0-{last} or None, got {first_player}"),
+                arguments={"last": self.players - 1, "first_player": self.first_player},
             )
 
     def board(self) -> Board:
@@ -141,6 +154,10 @@ class IshigakiRaceGame(Game):
         start_given = self.options.first_player is not None
         race = parse_position(text, self.board, self.options.players, start_given=start_given)
         return IshigakiRaceState(self, race)
+
+
+_CAPITALISED = {"red": N_("Red"), "blue": N_("Blue"), "yellow": N_("Yellow"), "green": N_("Green")}
+"""Seat names at the start of a sentence."""
 
 
 class IshigakiRaceState(State):
@@ -214,7 +231,10 @@ class IshigakiRaceState(State):
             return die_text(action)
         if self._current_player() >= 0 and action in DECISIONS:
             return DECISIONS[action]
-        raise IllegalMoveError(f"{action} is not an action here, in {self.position()}")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not an action here, in {position}"),
+            arguments={"action": action, "position": self.position()},
+        )
 
     def _normalise_move_text(self, text: str) -> str:
         return normalise(text)
@@ -225,21 +245,35 @@ class IshigakiRaceState(State):
             return
         if self._race.phase == Phase.SETUP:
             seats = ", ".join(start_text(s) for s in range(self._race.players))
-            what = "names no seat of this game" if kind == "start" else "is not the draw"
-            raise IllegalMoveError(
-                f"illegal move {text!r}: it {what}; the start player is drawn first ({seats})"
-            )
-        name = SEAT_NAMES[self._race.turn]
+            if kind == "start":
+                message = N_(
+                    "illegal move {text!r}: it names no seat of this game; the start player is "
+                    "drawn first ({seats})"
+                )
+            else:
+                message = N_(
+                    "illegal move {text!r}: it is not the draw; the start player is drawn first "
+                    "({seats})"
+                )
+            raise IllegalMoveError(message_id=message, arguments={"text": text, "seats": seats})
+        name = Text(SEAT_NAMES[self._race.turn])
         if self.awaiting_die() and kind == "die":
-            raise IllegalMoveError(f"illegal move {text!r}: a die shows 1 to 6")
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: a die shows 1 to 6"),
+                arguments={"text": text},
+            )
         if self.awaiting_die():
             raise IllegalMoveError(
-                f"illegal move {text!r}: a die is rolled for {name} next (die:1 to die:6)"
+                message_id=N_("illegal move {text!r}: a die is rolled for {name} next"),
+                arguments={"text": text, "name": name},
             )
         if kind != "decision":
             raise IllegalMoveError(
-                f"illegal move {text!r}: {name} has rolled {self._race.first_die} and decides: "
-                "stop (keep it) or roll (roll the second die)"
+                message_id=N_(
+                    "illegal move {text!r}: {name} has rolled {value} and decides: "
+                    "stop (keep it) or roll (roll the second die)"
+                ),
+                arguments={"text": text, "name": name, "value": self._race.first_die},
             )
 
     def _returns(self) -> list[float]:
@@ -255,16 +289,21 @@ class IshigakiRaceState(State):
         race = self._race
         if race.phase != Phase.OVER:
             return None
-        winner = SEAT_NAMES[race.winner]
+        winner = Text(_CAPITALISED[SEAT_NAMES[race.winner]])
         on_goal = [s for s, h in enumerate(race.heights) if h == self.board.goal]
         if len(on_goal) == 1:
-            reason = f"{winner.capitalize()} wins: alone on the goal after the goal round"
+            text = Text(
+                N_("{winner} wins: alone on the goal after the goal round"), {"winner": winner}
+            )
         else:
-            names = " and ".join(SEAT_NAMES[s] for s in on_goal)
-            reason = f"{winner.capitalize()} wins the roll-off between {names}"
+            text = Text(
+                N_("{winner} wins the roll-off between {names}"),
+                {"winner": winner, "names": Names(tuple(SEAT_NAMES[s] for s in on_goal))},
+            )
         return Outcome(
             returns=tuple(self._returns()),
-            reason=reason,
+            reason=str(text),
+            text=text,
             winners=(race.winner,),
             details={"steps": race.heights, "rolloff": len(on_goal) > 1},
         )

@@ -21,6 +21,7 @@ import re
 from typing import Final
 
 from stairgames.core.errors import IllegalMoveError
+from stairgames.i18n import N_
 
 STOP: Final = 0
 ROLL: Final = 1
@@ -57,7 +58,10 @@ def check_syntax(text: str) -> str:
     match = _CHANCE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
-            f"malformed move {text!r}: a player writes 'stop' (keep the die) or 'roll' (roll "
-            "the second die); chance outcomes are written die:1 to die:6 and start:SEAT"
+            message_id=N_(
+                "malformed move {text!r}: type 'stop' (keep the die) or 'roll' (roll the "
+                "second die)"
+            ),
+            arguments={"text": text},
         )
     return match.group(1)

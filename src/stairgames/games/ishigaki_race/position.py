@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from stairgames.core.errors import InvalidPositionError
 from stairgames.games.ishigaki_race.rules import DIE_FACES, START, Board, Phase, Race
+from stairgames.i18n import N_, Text
 
 SEAT_NAMES = ("red", "blue", "yellow", "green")
 
@@ -88,8 +89,11 @@ class _Context:
     board: Board
     players: int
 
-    def fail(self, why: str) -> InvalidPositionError:
-        return InvalidPositionError(f"position {self.text!r}: {why}")
+    def fail(self, why: Text) -> InvalidPositionError:
+        return InvalidPositionError(
+            message_id=N_("position {position!r}: {why}"),
+            arguments={"position": self.text, "why": why},
+        )
 
 
 def parse_position(text: str, board: Board, players: int, *, start_given: bool) -> Race:
@@ -100,11 +104,15 @@ def parse_position(text: str, board: Board, players: int, *, start_given: bool) 
     :raises InvalidPositionError: with what is wrong.
     """
     if not isinstance(text, str):
-        raise InvalidPositionError(f"a position is text, got {text!r}")
+        raise InvalidPositionError(
+            message_id=N_("a position is text, got {text!r}"), arguments={"text": text}
+        )
     context = _Context(text, board, players)
     parts = text.split()
     if not parts:
-        raise context.fail("empty; it starts with the phase (setup, race, goal, rolloff, over)")
+        raise context.fail(
+            Text(N_("empty; it starts with the phase (setup, race, goal, rolloff, over)"))
+        )
     phase = _phase(context, parts[0])
     fields = _fields(context, phase, parts[1:])
     heights = _heights(context, fields["ninjas"])
@@ -127,7 +135,12 @@ def _phase(context: _Context, word: str) -> Phase:
         if word == phase.value:
             return phase
     names = ", ".join(p.value for p in Phase)
-    raise context.fail(f"unknown phase {word!r}; a position starts with one of {names}")
+    raise context.fail(
+        Text(
+            N_("unknown phase {word!r}; a position starts with one of {names}"),
+            {"word": word, "names": names},
+        )
+    )
 
 
 def _fields(context: _Context, phase: Phase, parts: list[str]) -> dict[str, str]:
@@ -136,26 +149,37 @@ def _fields(context: _Context, phase: Phase, parts: list[str]) -> dict[str, str]
     for part in parts:
         key, equals, value = part.partition("=")
         if not equals or not value:
-            raise context.fail(f"{part!r} is not a key=value field")
+            raise context.fail(Text(N_("{part!r} is not a key=value field"), {"part": part}))
         if key not in wanted:
             raise context.fail(
-                f"field {key!r} does not belong to the {phase.value} phase, which has "
-                f"{', '.join(wanted)}"
+                Text(
+                    N_("field {key!r} does not belong to the {phase} phase, which has {order}"),
+                    {"key": key, "phase": phase.value, "order": ", ".join(wanted)},
+                )
             )
         if key in found:
-            raise context.fail(f"field {key!r} is given twice")
+            raise context.fail(Text(N_("field {key!r} is given twice"), {"key": key}))
         found[key] = value
     missing = [key for key in wanted if key not in found]
     if missing:
-        raise context.fail(f"the {phase.value} phase needs the fields {', '.join(missing)}")
+        raise context.fail(
+            Text(
+                N_("the {phase} phase needs the fields {missing}"),
+                {"phase": phase.value, "missing": ", ".join(missing)},
+            )
+        )
     if tuple(found) != wanted:
-        raise context.fail(f"write the fields in the order {', '.join(wanted)}")
+        raise context.fail(
+            Text(N_("write the fields in the order {order}"), {"order": ", ".join(wanted)})
+        )
     return found
 
 
 def _number(context: _Context, word: str, what: str) -> int:
     if not word.isdigit():
-        raise context.fail(f"{what} must be a whole number, got {word!r}")
+        raise context.fail(
+            Text(N_("{what} must be a whole number, got {word!r}"), {"what": what, "word": word})
+        )
     return int(word)
 
 
@@ -163,19 +187,30 @@ def _heights(context: _Context, value: str) -> tuple[int, ...]:
     words = value.split(",")
     if len(words) != context.players:
         raise context.fail(
-            f"ninjas lists {len(words)} steps; this game has {context.players} players"
+            Text(
+                N_("ninjas lists {found} steps; this game has {players} players"),
+                {"found": len(words), "players": context.players},
+            )
         )
     heights = tuple(_number(context, w, "a ninja's step") for w in words)
     board = context.board
     for seat, step in enumerate(heights):
         if step > board.goal:
             raise context.fail(
-                f"{SEAT_NAMES[seat]} stands on step {step}, above the goal ({board.goal})"
+                Text(
+                    N_("{name} stands on step {step}, above the goal ({goal})"),
+                    {"name": Text(SEAT_NAMES[seat]), "step": step, "goal": board.goal},
+                )
             )
         if step in board.crumbling:
             raise context.fail(
-                f"{SEAT_NAMES[seat]} rests on step {step}, a '−2' square of the crumbling wall; "
-                "a ninja never stays there (I7)"
+                Text(
+                    N_(
+                        "{name} rests on step {step}, a '−2' square of the crumbling wall; a "
+                        "ninja never stays there (I7)"
+                    ),
+                    {"name": Text(SEAT_NAMES[seat]), "step": step},
+                )
             )
     return heights
 
@@ -183,14 +218,19 @@ def _heights(context: _Context, value: str) -> tuple[int, ...]:
 def _seat(context: _Context, word: str, what: str) -> int:
     names = SEAT_NAMES[: context.players]
     if word not in names:
-        raise context.fail(f"{what}: {word!r} is not a seat; the seats are {', '.join(names)}")
+        raise context.fail(
+            Text(
+                N_("{what}: {word!r} is not a seat; the seats are {seats}"),
+                {"what": what, "word": word, "seats": ", ".join(names)},
+            )
+        )
     return names.index(word)
 
 
 def _seat_list(context: _Context, value: str, what: str) -> tuple[int, ...]:
     seats = tuple(_seat(context, word, what) for word in value.split(","))
     if len(set(seats)) != len(seats):
-        raise context.fail(f"{what} names a seat twice")
+        raise context.fail(Text(N_("{what} names a seat twice"), {"what": what}))
     return seats
 
 
@@ -200,12 +240,17 @@ def _dice_of(context: _Context, value: str) -> tuple[int, bool]:
     first, comma, rest = value.partition(",")
     if comma and rest != "?":
         raise context.fail(
-            f"dice {value!r}: write '-' before the first die, 'K' after it, 'K,?' while the "
-            "second is rolled"
+            Text(
+                N_(
+                    "dice {value!r}: write '-' before the first die, 'K' after it, 'K,?' "
+                    "while the second is rolled"
+                ),
+                {"value": value},
+            )
         )
     face = _number(context, first, "a die")
     if face not in DIE_FACES:
-        raise context.fail(f"a die shows 1 to 6, got {face}")
+        raise context.fail(Text(N_("a die shows 1 to 6, got {face}"), {"face": face}))
     return face, bool(comma)
 
 
@@ -216,10 +261,12 @@ def _on_goal(context: _Context, heights: tuple[int, ...]) -> tuple[int, ...]:
 def _setup(context: _Context, heights: tuple[int, ...], start_given: bool) -> Race:
     if start_given:
         raise context.fail(
-            "this game names its start player (first_player), so it has no setup phase"
+            Text(N_("this game names its start player (first_player), so it has no setup phase"))
         )
     if any(h != START for h in heights):
-        raise context.fail("before the start player is drawn every ninja is on the start (0)")
+        raise context.fail(
+            Text(N_("before the start player is drawn every ninja is on the start (0)"))
+        )
     return Race(heights, phase=Phase.SETUP, turn=-1)
 
 
@@ -227,8 +274,13 @@ def _race(context: _Context, race: Race) -> Race:
     on_goal = _on_goal(context, race.heights)
     if on_goal:
         raise context.fail(
-            f"{_seats(on_goal)} on the goal, but the phase is race; a ninja reaching the goal "
-            "starts the goal round (I5): write it as goal"
+            Text(
+                N_(
+                    "{seats} on the goal, but the phase is race; a ninja reaching the goal "
+                    "starts the goal round (I5): write it as goal"
+                ),
+                {"seats": _seats(on_goal)},
+            )
         )
     return race
 
@@ -237,23 +289,48 @@ def _goal(context: _Context, race: Race, arrived_text: str, left_text: str) -> R
     arrived = _seat_list(context, arrived_text, "arrived")
     if set(arrived) != set(_on_goal(context, race.heights)):
         raise context.fail(
-            f"arrived ({_seats(arrived)}) must list exactly the ninjas on the goal "
-            f"({_seats(_on_goal(context, race.heights)) or 'none'})"
+            Text(
+                N_("arrived ({arrived}) must list exactly the ninjas on the goal ({seats})"),
+                {
+                    "arrived": _seats(arrived),
+                    "seats": _seats(_on_goal(context, race.heights)) or "none",
+                },
+            )
         )
     if race.turn in arrived:
-        raise context.fail(f"{SEAT_NAMES[race.turn]} is on the goal and has no turn left (I5)")
+        raise context.fail(
+            Text(
+                N_("{name} is on the goal and has no turn left (I5)"),
+                {"name": Text(SEAT_NAMES[race.turn])},
+            )
+        )
     race = dataclasses.replace(race, arrived=arrived)
     left = race.goal_round_left()
     if _seats(left) != left_text:
         raise context.fail(
-            f"left={left_text}, but with {SEAT_NAMES[arrived[0]]} first on the goal and "
-            f"{SEAT_NAMES[race.turn]} to play, the goal round still has {_seats(left)} (I5)"
+            Text(
+                N_(
+                    "left={left_text}, but with {first} first on the goal and {name} to play,"
+                    " the goal round still has {left} (I5)"
+                ),
+                {
+                    "left_text": left_text,
+                    "first": Text(SEAT_NAMES[arrived[0]]),
+                    "name": Text(SEAT_NAMES[race.turn]),
+                    "left": _seats(left),
+                },
+            )
         )
     late = [seat for seat in arrived[1:] if seat in left]
     if late:
         raise context.fail(
-            f"{_seats(tuple(late))} on the goal but still to play; a ninja reaches the goal "
-            "only on its own turn"
+            Text(
+                N_(
+                    "{seats} on the goal but still to play; a ninja reaches the goal only on "
+                    "its own turn"
+                ),
+                {"seats": _seats(tuple(late))},
+            )
         )
     return race
 
@@ -266,21 +343,34 @@ def _rolloff(context: _Context, race: Race, value: str) -> Race:
         rollers.append(_seat(context, name, "rollers"))
         if colon:
             if len(scores) < len(rollers) - 1:
-                raise context.fail("rollers who have rolled come first, in rolling order")
+                raise context.fail(Text(N_("rollers who have rolled come first, in rolling order")))
             number = _number(context, score, "a roll-off score")
             if number > MAX_ROLLOFF_SCORE:
-                raise context.fail(f"a roll-off score is 0 to 12, got {number}")
+                raise context.fail(
+                    Text(N_("a roll-off score is 0 to 12, got {number}"), {"number": number})
+                )
             scores.append(number)
     if len(set(rollers)) != len(rollers) or len(rollers) < 2:
-        raise context.fail("a roll-off has at least two different rollers")
+        raise context.fail(Text(N_("a roll-off has at least two different rollers")))
     if len(scores) == len(rollers):
-        raise context.fail("every roller has a score, so this roll-off round is decided")
+        raise context.fail(Text(N_("every roller has a score, so this roll-off round is decided")))
     off = [seat for seat in rollers if race.heights[seat] != context.board.goal]
     if off:
-        raise context.fail(f"{_seats(tuple(off))} in the roll-off but not on the goal (I6)")
+        raise context.fail(
+            Text(
+                N_("{seats} in the roll-off but not on the goal (I6)"),
+                {"seats": _seats(tuple(off))},
+            )
+        )
     if race.turn != rollers[len(scores)]:
         raise context.fail(
-            f"turn={SEAT_NAMES[race.turn]}, but {SEAT_NAMES[rollers[len(scores)]]} rolls next"
+            Text(
+                N_("turn={name}, but {roller} rolls next"),
+                {
+                    "name": Text(SEAT_NAMES[race.turn]),
+                    "roller": Text(SEAT_NAMES[rollers[len(scores)]]),
+                },
+            )
         )
     return dataclasses.replace(race, rollers=tuple(rollers), scores=tuple(scores))
 
@@ -288,5 +378,7 @@ def _rolloff(context: _Context, race: Race, value: str) -> Race:
 def _over(context: _Context, heights: tuple[int, ...], value: str) -> Race:
     winner = _seat(context, value, "winner")
     if heights[winner] != context.board.goal:
-        raise context.fail(f"the winner, {value}, must be on the goal (I6)")
+        raise context.fail(
+            Text(N_("the winner, {value}, must be on the goal (I6)"), {"value": value})
+        )
     return Race(heights, phase=Phase.OVER, turn=-1, winner=winner)

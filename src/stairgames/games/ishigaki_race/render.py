@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.rules import Phase, climb_steps, rolloff_score
+from stairgames.i18n import _, display_width, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -23,57 +24,83 @@ def _ninja(seat: int, colour: bool) -> str:
     return f"{_STYLE[seat]}{letter}{_RESET}" if colour else letter
 
 
-def _label(state: IshigakiRaceState, step: int) -> str:
-    board = state.board
-    if step == board.goal:
-        return "goal"
-    if step == 0:
-        return "start"
-    return "-2" if step in board.crumbling else ""
+_CELL = 3
+_STEPS_PER_LINE = 21
+"""Steps drawn side by side: the whole default wall (0 to 20) on one 80-column screen."""
+
+
+def _mark(state: IshigakiRaceState, step: int) -> str:
+    return "-2" if step in state.board.crumbling else ""
 
 
 def draw_wall(state: IshigakiRaceState, *, colour: bool = False) -> list[str]:
-    """One row per step from the goal down to the start: step number, its mark (goal, start
-    or -2) and the ninjas standing there, each in its own column."""
+    """The wall lying on its side, start (step 0) at the left and goal at the right, so it
+    fits beside the account of the turns: a line of step numbers, the "-2" marks, then a
+    line per ninja with its name, its step and its letter in that step's column. A wall
+    longer than 21 steps is drawn in bands of 21."""
     heights = state.heights()
+    goal = state.board.goal
+    names = [_(SEAT_NAMES[s]) for s in range(len(heights))]
+    width = max(display_width(name) for name in [*names, _("step")]) + 4
     rows = []
-    for step in range(state.board.goal, -1, -1):
-        cells = [_ninja(seat, colour) if h == step else "." for seat, h in enumerate(heights)]
-        rows.append(f"{step:>3} {_label(state, step):<5} | {' '.join(cells)}")
+    for first in range(0, goal + 1, _STEPS_PER_LINE):
+        steps = range(first, min(goal, first + _STEPS_PER_LINE - 1) + 1)
+        numbers = "".join(f"{step:>{_CELL}}" for step in steps)
+        rows.append(f"{pad(_('step'), width)}{numbers}")
+        if state.board.crumbling:
+            rows.append(
+                (" " * width + "".join(f"{_mark(state, s):>{_CELL}}" for s in steps)).rstrip()
+            )
+        for seat, height in enumerate(heights):
+            cells = [
+                " " * (_CELL - 1) + (_ninja(seat, colour) if height == step else ".")
+                for step in steps
+            ]
+            rows.append(f"{pad(names[seat], width - 3)}{height:>2} " + "".join(cells))
     return rows
 
 
-def _dice(first: int, rolling: bool) -> str:
-    shown = f"{first} {_DIE_FACES[first - 1]}"
-    return f"{shown}, second die rolling" if rolling else shown
+def _dice(first: int) -> str:
+    return f"{first} {_DIE_FACES[first - 1]}"
 
 
 def describe_turn(state: IshigakiRaceState) -> list[str]:
     """The goal round or roll-off in progress, the dice, and who acts."""
     race = state.race
     if race.phase == Phase.SETUP:
-        return ["The start player is drawn next."]
-    if race.phase == Phase.OVER:
-        return [f"Game over. {state.outcome()}"]
+        return [_("The start player is drawn next.")]
+    outcome = state.outcome()
+    if outcome is not None:
+        return [_("Game over. {result}").format(result=outcome.localized())]
     lines = []
     if race.phase == Phase.GOAL:
-        arrived = ", ".join(SEAT_NAMES[s] for s in race.arrived)
-        left = ", ".join(SEAT_NAMES[s] for s in race.goal_round_left())
-        lines.append(f"Goal round: on the goal {arrived}; still to play {left}.")
+        arrived = _(", ").join(_(SEAT_NAMES[s]) for s in race.arrived)
+        left = _(", ").join(_(SEAT_NAMES[s]) for s in race.goal_round_left())
+        lines.append(
+            _("Goal round: on the goal {arrived}; still to play {left}.").format(
+                arrived=arrived, left=left
+            )
+        )
     if race.phase == Phase.ROLLOFF:
         scores = [
-            f"{SEAT_NAMES[seat]} {race.scores[i] if i < len(race.scores) else '-'}"
+            f"{_(SEAT_NAMES[seat])} {race.scores[i] if i < len(race.scores) else '-'}"
             for i, seat in enumerate(race.rollers)
         ]
-        lines.append(f"Roll-off (highest wins): {', '.join(scores)}.")
-    name = SEAT_NAMES[race.turn].capitalize()
+        lines.append(_("Roll-off (highest wins): {scores}.").format(scores=_(", ").join(scores)))
+    name = _(SEAT_NAMES[race.turn]).capitalize()
     if race.first_die == 0:
-        lines.append(f"{name} rolls the first die next.")
+        lines.append(_("{name} rolls the first die next.").format(name=name))
     elif race.rolling:
-        lines.append(f"{name}: first die {_dice(race.first_die, True)}.")
+        lines.append(
+            _("{name}: first die {dice}, second die rolling.").format(
+                name=name, dice=_dice(race.first_die)
+            )
+        )
     else:
-        dice = _dice(race.first_die, False)
-        lines.append(f"{name} to decide: first die {dice}; {_choice(state)}")
+        lines.append(
+            _("{name} to decide: first die {dice}.").format(name=name, dice=_dice(race.first_die))
+        )
+        lines.append(_choice(state))
     return lines
 
 
@@ -81,20 +108,25 @@ def _choice(state: IshigakiRaceState) -> str:
     race = state.race
     if race.phase == Phase.ROLLOFF:
         keep = rolloff_score(race.first_die, None)
-        return f"stop (score {keep}) or roll (higher: the sum, lower: 0)?"
+        return _("stop (score {score}) or roll (higher: the sum, lower: 0)?").format(score=keep)
     climb = climb_steps(race.first_die)
-    return f"stop (climb {climb}) or roll (higher: climb on the sum, lower: slip 1)?"
+    return _("stop (climb {steps}) or roll (higher: climb on the sum, lower: slip 1)?").format(
+        steps=climb
+    )
 
 
 def render_race(state: IshigakiRaceState, *, colour: bool = False) -> str:
     options = state.get_game().options
-    wall = "crumbling wall" if state.board.crumbling else "plain wall"
-    players = ", ".join(
-        f"{_LETTERS[s]}={SEAT_NAMES[s]} (step {h})" for s, h in enumerate(state.heights())
-    )
-    lines = [f"Ishigaki Race, {options.players} players, {wall}", *draw_wall(state, colour=colour)]
-    lines.append(players)
-    lines.extend(describe_turn(state))
+    if state.board.crumbling:
+        title = _("Ishigaki Race, {players} players, crumbling wall: start 0, goal {goal}")
+    else:
+        title = _("Ishigaki Race, {players} players, plain wall: start 0, goal {goal}")
+    lines = [
+        title.format(players=options.players, goal=state.board.goal),
+        *draw_wall(state, colour=colour),
+    ]
+    for sentence in describe_turn(state):
+        lines += wrap(sentence, 80)
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION
 from stairgames.games.stairs.render import render_board, render_terminal
 from stairgames.games.stairs.rules import DARK, LIGHT, Board, Move
+from stairgames.i18n import N_
 
 __all__ = [
     "DARK",
@@ -42,11 +43,17 @@ def _player_hooks() -> PlayerHooks:
 register(
     GameSpec(
         name="stairs",
-        title="Stairs",
+        title=N_("Stairs"),
         game_class=StairsGame,
         options_class=StairsOptions,
         render=render_terminal,
-        summary="2 players, 6×6 board: stack your piece one level higher each move.",
+        summary=N_("2 players, 6×6 board: stack your piece one level higher each move."),
+        help=N_(
+            "Moves: c3-d4 moves your piece from c3 onto the stack on d4 (files a-f, ranks\n"
+            "1-6); pass when you cannot move; swap (pie rule) takes over the first move.\n"
+            "The board shows each square's top colour and height (L2: light on a stack of\n"
+            "2); * marks the stacks at the greatest height."
+        ),
         option_sets=({}, {"pie_rule": True}),
         player_hooks=_player_hooks,
     )

@@ -24,6 +24,7 @@ from stairgames.games.stairs.notation import (
 )
 from stairgames.games.stairs.position import format_position, parse_position
 from stairgames.games.stairs.rules import DARK, LIGHT, Board
+from stairgames.i18n import N_, Text
 
 MAX_MOVES = 630
 """A move raises one piece by one level; the level sum starts at 36 and is at most
@@ -72,7 +73,10 @@ class StairsGame(Game):
     def state_from_position(self, text: str) -> StairsState:
         """A state from a position text: seat 0 plays light, and no swap is available."""
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position is text, got {text!r}")
+            raise InvalidPositionError(
+                message_id=N_("a position is text, got {text!r}"),
+                arguments={"text": text},
+            )
         return StairsState(self, parse_position(text), pie_available=False)
 
 
@@ -172,19 +176,30 @@ class StairsState(State):
             return
         if parsed == "pass":
             raise IllegalMoveError(
-                f"illegal move 'pass': passing is allowed only with no move to make (S4); "
-                f"you have {len(self._lowest_moves())} legal moves"
+                message_id=N_(
+                    "illegal move 'pass': passing is allowed only with no move to make (S4); "
+                    "you have {count} legal moves"
+                ),
+                arguments={"count": len(self._lowest_moves())},
             )
         if parsed == "swap":
             raise IllegalMoveError(
-                "illegal move 'swap': only the second player may swap, right after the first "
-                "move, and only with the pie rule"
+                message_id=N_(
+                    "illegal move 'swap': only the second player may swap, right after the "
+                    "first move, and only with the pie rule"
+                )
             )
         assert isinstance(parsed, rules.Move)
         if not self._lowest_moves():
-            raise IllegalMoveError(f"illegal move {text!r}: you have no move and must pass")
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: you have no move and must pass"),
+                arguments={"text": text},
+            )
         reason = rules.why_illegal(self._board, self._board.to_move, parsed)
-        raise IllegalMoveError(f"illegal move {text!r}: {reason}")
+        raise IllegalMoveError(
+            message_id=N_("illegal move {text!r}: {reason}"),
+            arguments={"text": text, "reason": reason},
+        )
 
     def _returns(self) -> list[float]:
         outcome = self.outcome()
@@ -213,12 +228,13 @@ class StairsState(State):
         assert verdict is not None, "a finished game has a climbed piece"
         winner = self.seat_of(verdict.winner)
         returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-        reason = verdict.explain()
+        text = verdict.text()
         if self._agreed:
-            reason += " (game ended by agreement)"
+            text = Text(N_("{result} (game ended by agreement)"), {"result": text})
         return Outcome(
             returns=returns,
-            reason=reason,
+            reason=str(text),
+            text=text,
             winners=(winner,),
             details={"decision": verdict.decision.value, "height": verdict.height},
         )
@@ -230,10 +246,12 @@ class StairsState(State):
             (S5 would have no winner).
         """
         if self.is_terminal():
-            raise IllegalMoveError("the game is already over")
+            raise IllegalMoveError(message_id=N_("the game is already over"))
         if self.verdict() is None:
             raise IllegalMoveError(
-                "cannot end by agreement before any piece has climbed: there is no winner yet"
+                message_id=N_(
+                    "cannot end by agreement before any piece has climbed: there is no winner yet"
+                )
             )
         self._agreed = True
         self._player_cache = None

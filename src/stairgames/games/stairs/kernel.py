@@ -27,10 +27,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from stairgames import i18n
 from stairgames.core.compiled import Kernel
 from stairgames.games.stairs import rules
 
-KERNEL: Final = Kernel(__name__, copies=(rules,))
+KERNEL: Final = Kernel(__name__, copies=(rules, i18n))
+"""The digest covers the rules it copies and what they import (i18n, for their texts)."""
 """This module's compiled functions; their cache depends on :mod:`.rules` too."""
 _compiled = KERNEL.compiled
 

@@ -20,6 +20,7 @@ from stairgames.games.stairs.rules import (
     direction_between,
     square_name,
 )
+from stairgames.i18n import N_
 
 PASS: Final = NUM_SQUARES * NUM_DIRECTIONS
 SWAP: Final = PASS + 1
@@ -50,7 +51,10 @@ def format_action(action: int) -> str:
         return "swap"
     move = decode_move(action)
     if move is None:
-        raise IllegalMoveError(f"{action} is not a Stairs action")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not a Stairs action"),
+            arguments={"action": action},
+        )
     return f"{square_name(move.source)}-{square_name(move.target)}"
 
 
@@ -70,8 +74,11 @@ def parse_move_text(text: str) -> Move | str:
     match = _MOVE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
-            f"malformed move {text!r}: write a move as from-to squares like c3-d4 "
-            "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+            message_id=N_(
+                "malformed move {text!r}: write a move as from-to squares like c3-d4 "
+                "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+            ),
+            arguments={"text": text},
         )
     sf, sr, tf, tr = match.groups()
     source = RANKS.index(sr) * 6 + FILES.index(sf)

@@ -24,6 +24,7 @@ from stairgames.games.stairs.rules import (
     square_index,
     square_name,
 )
+from stairgames.i18n import N_, Text
 
 INITIAL_POSITION = "L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L L -"
 
@@ -45,18 +46,23 @@ def parse_position(text: str) -> Board:
     fields = text.split()
     if len(fields) != 3:
         raise InvalidPositionError(
-            f"position {text!r} must have 3 space-separated fields "
-            f"(board, colour to move, last arrival), found {len(fields)}"
+            message_id=N_(
+                "position {text!r} must have 3 space-separated fields (board, colour to "
+                "move, last arrival), found {found}"
+            ),
+            arguments={"text": text, "found": len(fields)},
         )
     board_text, to_move, arrival = fields
     stacks = _parse_board(text, board_text)
     if to_move not in COLOURS:
         raise InvalidPositionError(
-            f"position {text!r}: colour to move must be L or D, not {to_move!r}"
+            message_id=N_("position {text!r}: colour to move must be L or D, not {to_move!r}"),
+            arguments={"text": text, "to_move": to_move},
         )
     if arrival not in (*COLOURS, "-"):
         raise InvalidPositionError(
-            f"position {text!r}: last arrival must be L, D or -, not {arrival!r}"
+            message_id=N_("position {text!r}: last arrival must be L, D or -, not {arrival!r}"),
+            arguments={"text": text, "arrival": arrival},
         )
     board = Board(stacks, to_move, None if arrival == "-" else arrival)
     _check_possible(text, board)
@@ -67,7 +73,8 @@ def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
     ranks = board_text.split("/")
     if len(ranks) != SIZE:
         raise InvalidPositionError(
-            f"position {text!r} must have 6 ranks separated by '/', found {len(ranks)}"
+            message_id=N_("position {text!r} must have 6 ranks separated by '/', found {found}"),
+            arguments={"text": text, "found": len(ranks)},
         )
     stacks = [""] * NUM_SQUARES
     for row, rank_text in enumerate(ranks):
@@ -75,8 +82,11 @@ def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
         squares = rank_text.split(",")
         if len(squares) != SIZE:
             raise InvalidPositionError(
-                f"position {text!r}: rank {rank + 1} must have 6 squares separated by ',', "
-                f"found {len(squares)}"
+                message_id=N_(
+                    "position {text!r}: rank {rank} must have 6 squares separated by ',', "
+                    "found {found}"
+                ),
+                arguments={"text": text, "rank": rank + 1, "found": len(squares)},
             )
         for file, square_text in enumerate(squares):
             square = square_index(file, rank)
@@ -84,8 +94,15 @@ def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
                 continue
             if not square_text or any(c not in COLOURS for c in square_text):
                 raise InvalidPositionError(
-                    f"position {text!r}: square {square_name(square)} is {square_text!r}; "
-                    "write a stack as L and D from bottom to top, or '.' when empty"
+                    message_id=N_(
+                        "position {text!r}: square {square} is {square_text!r}; write a stack as "
+                        "L and D from bottom to top, or '.' when empty"
+                    ),
+                    arguments={
+                        "text": text,
+                        "square": square_name(square),
+                        "square_text": square_text,
+                    },
                 )
             stacks[square] = square_text
     return tuple(stacks)
@@ -95,34 +112,54 @@ def _check_possible(text: str, board: Board) -> None:
     for colour in COLOURS:
         count = board.count(colour)
         if count != PIECES_PER_COLOUR:
-            name = "light" if colour == LIGHT else "dark"
+            name = Text("light" if colour == LIGHT else "dark")
             raise InvalidPositionError(
-                f"position {text!r} has {count} {name} pieces; there are always 18 of each"
+                message_id=N_(
+                    "position {text!r} has {count} {name} pieces; there are always 18 of each"
+                ),
+                arguments={"text": text, "count": count, "name": name},
             )
     for square, stack in enumerate(board.stacks):
         if stack and stack[0] != initial_colour(square):
             raise InvalidPositionError(
-                f"position {text!r}: the bottom piece of {square_name(square)} must be "
-                f"{initial_colour(square)} (pieces never move onto an empty square, so a "
-                "square keeps its starting piece at the bottom)"
+                message_id=N_(
+                    "position {text!r}: the bottom piece of {square} must be {colour} (pieces"
+                    " never move onto an empty square, so a square keeps its starting piece "
+                    "at the bottom)"
+                ),
+                arguments={
+                    "text": text,
+                    "square": square_name(square),
+                    "colour": initial_colour(square),
+                },
             )
     peak = board.max_height()
     if peak == 1 and board.last_arrival is not None:
         raise InvalidPositionError(
-            f"position {text!r}: no piece has climbed, so the last arrival must be '-'"
+            message_id=N_(
+                "position {text!r}: no piece has climbed, so the last arrival must be '-'"
+            ),
+            arguments={"text": text},
         )
     if peak > 1:
         if board.last_arrival is None:
             raise InvalidPositionError(
-                f"position {text!r}: stacks reach height {peak}, so the last arrival at that "
-                "height must be L or D, not '-'"
+                message_id=N_(
+                    "position {text!r}: stacks reach height {peak}, so the last arrival at "
+                    "that height must be L or D, not '-'"
+                ),
+                arguments={"text": text, "peak": peak},
             )
         if not any(len(s) == peak and s[-1] == board.last_arrival for s in board.stacks):
             raise InvalidPositionError(
-                f"position {text!r}: {board.last_arrival} is named as the last arrival at height "
-                f"{peak} but tops no stack of that height"
+                message_id=N_(
+                    "position {text!r}: {arrival} is named as the last arrival at height "
+                    "{peak} but tops no stack of that height"
+                ),
+                arguments={"text": text, "arrival": board.last_arrival, "peak": peak},
             )
     if peak == 1 and board.to_move == DARK:
         raise InvalidPositionError(
-            f"position {text!r}: dark cannot be to move before any piece has climbed"
+            message_id=N_("position {text!r}: dark cannot be to move before any piece has climbed"),
+            arguments={"text": text},
         )

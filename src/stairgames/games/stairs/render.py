@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stairgames.games.stairs.rules import DARK, FILES, LIGHT, SIZE, square_index
+from stairgames.i18n import _, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -12,7 +13,6 @@ if TYPE_CHECKING:
 
 _RESET = "\x1b[0m"
 _STYLE = {LIGHT: "\x1b[1;30;47m", DARK: "\x1b[1;37;44m"}
-_NAMES = {LIGHT: "Light", DARK: "Dark"}
 
 
 def _cell(stack: str, colour: bool, highlight: bool) -> str:
@@ -46,14 +46,23 @@ def render_board(state: StairsState, *, colour: bool = False) -> str:
     lines.append(header)
     light = sum(1 for s in board.stacks if len(s) == peak and s[-1] == LIGHT)
     dark = sum(1 for s in board.stacks if len(s) == peak and s[-1] == DARK)
-    lines.append(f"Greatest height {peak}: light tops {light}, dark tops {dark}")
+    lines.append(
+        _("Greatest height {height}: light tops {light}, dark tops {dark}").format(
+            height=peak, light=light, dark=dark
+        )
+    )
     if state.is_terminal():
         outcome = state.outcome()
-        lines.append(f"Game over. {outcome}")
+        assert outcome is not None
+        lines += wrap(_("Game over. {result}").format(result=outcome.localized()), 80)
     else:
         seat = state.current_player()
-        swapped = " (colours swapped)" if state.swapped() else ""
-        lines.append(f"{_NAMES[board.to_move]} to move: seat {seat}{swapped}")
+        if board.to_move == LIGHT:
+            to_move = _("Light to move: seat {seat}").format(seat=seat)
+        else:
+            to_move = _("Dark to move: seat {seat}").format(seat=seat)
+        swapped = _(" (colours swapped)") if state.swapped() else ""
+        lines.append(to_move + swapped)
     return "\n".join(lines)
 
 

@@ -32,6 +32,8 @@ import dataclasses
 import enum
 from typing import Final
 
+from stairgames.i18n import N_, Text
+
 LIGHT: Final = "L"
 DARK: Final = "D"
 COLOURS: Final = (LIGHT, DARK)
@@ -243,18 +245,40 @@ class Verdict:
     last_arrival: str | None
 
     def explain(self) -> str:
-        name = {LIGHT: "Light", DARK: "Dark"}
-        counts = f"light {self.light_count}, dark {self.dark_count}"
+        """The decision in English."""
+        return str(self.text())
+
+    def text(self) -> Text:
+        """The decision for players in any language (:func:`stairgames.i18n.localize`)."""
+        arguments = {
+            "height": self.height,
+            "light": self.light_count,
+            "dark": self.dark_count,
+        }
         if self.decision is Decision.HEIGHT:
-            return f"{name[self.winner]} wins: only they reached height {self.height}"
-        if self.decision is Decision.COUNT:
-            return f"{name[self.winner]} wins: more stacks at height {self.height} ({counts})"
-        loser = opponent(self.winner)
-        return (
-            f"{name[self.winner]} wins: equal stacks at height {self.height} ({counts}), "
-            f"and {name[self.winner].lower()} got there first "
-            f"({name[loser].lower()} made the last arrival)"
-        )
+            message = {
+                LIGHT: N_("Light wins: only they reached height {height}"),
+                DARK: N_("Dark wins: only they reached height {height}"),
+            }
+        elif self.decision is Decision.COUNT:
+            message = {
+                LIGHT: N_(
+                    "Light wins: more stacks at height {height} (light {light}, dark {dark})"
+                ),
+                DARK: N_("Dark wins: more stacks at height {height} (light {light}, dark {dark})"),
+            }
+        else:
+            message = {
+                LIGHT: N_(
+                    "Light wins: equal stacks at height {height} (light {light}, dark {dark}), "
+                    "and light got there first (dark made the last arrival)"
+                ),
+                DARK: N_(
+                    "Dark wins: equal stacks at height {height} (light {light}, dark {dark}), "
+                    "and dark got there first (light made the last arrival)"
+                ),
+            }
+        return Text(message[self.winner], arguments)
 
 
 def verdict(board: Board) -> Verdict | None:
@@ -277,28 +301,37 @@ def verdict(board: Board) -> Verdict | None:
     )
 
 
-def why_illegal(board: Board, colour: str, move: Move) -> str:
-    """A sentence saying why ``move`` is not legal for ``colour`` (for people to read)."""
+def why_illegal(board: Board, colour: str, move: Move) -> Text:
+    """A sentence saying why ``move`` is not legal for ``colour`` (for people to read;
+    ``str()`` of it is the English)."""
     src, dst = square_name(move.source), square_name(move.target)
     top = board.top(move.source)
     if top is None:
-        return f"{src} is empty"
+        return Text(N_("{square} is empty"), {"square": src})
     if top != colour:
-        return f"the piece on top of {src} is not yours"
+        return Text(N_("the piece on top of {square} is not yours"), {"square": src})
     if direction_between(move.source, move.target) is None:
-        return f"{dst} is not next to {src}"
+        return Text(N_("{target} is not next to {source}"), {"target": dst, "source": src})
     height, target_height = board.height(move.source), board.height(move.target)
     if target_height == 0:
-        return f"{dst} is empty, and pieces never move onto an empty square"
+        return Text(
+            N_("{square} is empty, and pieces never move onto an empty square"), {"square": dst}
+        )
     if target_height != height:
-        return (
-            f"the stack on {src} is {height} high but the one on {dst} is {target_height} high; "
-            "a piece must move onto a stack of its own height"
+        return Text(
+            N_(
+                "the stack on {source} is {height} high but the one on {target} is "
+                "{target_height} high; a piece must move onto a stack of its own height"
+            ),
+            {"source": src, "height": height, "target": dst, "target_height": target_height},
         )
     lowest = legal_moves(board, colour)
     if lowest and len(board.stacks[lowest[0].source]) < height:
-        return (
-            f"you must move one of your lowest movable pieces (height "
-            f"{board.height(lowest[0].source)}), not the one at height {height}"
+        return Text(
+            N_(
+                "you must move one of your lowest movable pieces (height {lowest}), "
+                "not the one at height {height}"
+            ),
+            {"lowest": board.height(lowest[0].source), "height": height},
         )
-    return "it is not legal here"
+    return Text(N_("it is not legal here"))

@@ -24,6 +24,7 @@ from stairgames.games.twenty_seven.notation import PASS
 from stairgames.games.twenty_seven.position import INITIAL_POSITION
 from stairgames.games.twenty_seven.render import render_line, render_terminal
 from stairgames.games.twenty_seven.rules import BLACK, GREY, RED, WHITE, Line, Move
+from stairgames.i18n import N_
 
 __all__ = [
     "BLACK",
@@ -53,11 +54,16 @@ def _player_hooks() -> PlayerHooks:
 register(
     GameSpec(
         name="twenty_seven",
-        title="27",
+        title=N_("27"),
         game_class=TwentySevenGame,
         options_class=TwentySevenOptions,
         render=render_terminal,
-        summary="2 players, a line of 9 fields: move stacks exactly as far as you have stacks.",
+        summary=N_("2 players, a line of 9 fields: move stacks exactly as far as you have stacks."),
+        help=N_(
+            "Moves: F:K moves the top K discs of field F (fields numbered from 0 at white's\n"
+            "end of the line as it is now); pass when you cannot move. A move goes as many\n"
+            "fields as you have stacks (your colour on top)."
+        ),
         aliases=("27", "twentyseven"),
         narrate=narrate,
         option_sets=({"variant": "basic"}, {"variant": "advanced"}, {"variant": "expert"}),

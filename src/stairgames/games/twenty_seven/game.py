@@ -26,6 +26,7 @@ from stairgames.games.twenty_seven.notation import (
 )
 from stairgames.games.twenty_seven.position import format_position, parse_position
 from stairgames.games.twenty_seven.rules import BLACK, WHITE, Line, Variant
+from stairgames.i18n import N_, Text
 
 SEAT_NAMES: Final = ("white", "black")
 SEAT_COLOURS: Final = (WHITE, BLACK)
@@ -79,7 +80,8 @@ class TwentySevenOptions:
         if self.variant not in rules.VARIANTS:
             allowed = ", ".join(repr(v) for v in rules.VARIANTS)
             raise InvalidOptionError(
-                f"option 'variant' must be one of {allowed}, got {self.variant!r}"
+                message_id=N_("option 'variant' must be one of {allowed}, got {variant!r}"),
+                arguments={"allowed": allowed, "variant": self.variant},
             )
 
 
@@ -203,16 +205,23 @@ class TwentySevenState(State):
         colour = self._line.to_move
         if parsed == "pass":
             raise IllegalMoveError(
-                f"illegal move 'pass': passing is allowed only with no move to make (T4); "
-                f"{rules.COLOUR_NAMES[colour]} has {len(self.moves())} legal moves"
+                message_id=N_(
+                    "illegal move 'pass': passing is allowed only with no move to make (T4); "
+                    "{colour} has {count} legal moves"
+                ),
+                arguments={"colour": rules.colour_text(colour), "count": len(self.moves())},
             )
         assert isinstance(parsed, rules.Move)
         if not self.moves():
             raise IllegalMoveError(
-                f"illegal move {text!r}: {rules.COLOUR_NAMES[colour]} has no move and must pass"
+                message_id=N_("illegal move {text!r}: {colour} has no move and must pass"),
+                arguments={"text": text, "colour": rules.colour_text(colour)},
             )
         reason = rules.why_illegal(self._line, colour, parsed, self.variant)
-        raise IllegalMoveError(f"illegal move {text!r}: {reason}")
+        raise IllegalMoveError(
+            message_id=N_("illegal move {text!r}: {reason}"),
+            arguments={"text": text, "reason": reason},
+        )
 
     def _returns(self) -> list[float]:
         outcome = self.outcome()
@@ -232,19 +241,29 @@ class TwentySevenState(State):
             return None
         white, black = self.score(WHITE), self.score(BLACK)
         winners: tuple[int, ...]
+        scores = {"white": white, "black": black}
         if white > black:
             returns, winners = (1.0, -1.0), (0,)
-            reason = f"White wins {white} to {black}"
+            message = N_(
+                "White wins {white} to {black} (discs on each player's target field, "
+                "above its base)"
+            )
         elif black > white:
             returns, winners = (-1.0, 1.0), (1,)
-            reason = f"Black wins {black} to {white}"
+            message = N_(
+                "Black wins {black} to {white} (discs on each player's target field, "
+                "above its base)"
+            )
         else:
             returns, winners = (0.0, 0.0), ()
-            reason = f"Draw: {white} to {black}"
-        reason += " (discs on each player's target field, above its base)"
+            message = N_(
+                "Draw: {white} to {black} (discs on each player's target field, above its base)"
+            )
+        text = Text(message, scores)
         return Outcome(
             returns=returns,
-            reason=reason,
+            reason=str(text),
+            text=text,
             winners=winners,
             details={"scores": (white, black), "white": white, "black": black},
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from stairgames.core.game import State
 from stairgames.games.twenty_seven.notation import decode_move
 from stairgames.games.twenty_seven.rules import COLOUR_NAMES, destination, stack_count
+from stairgames.i18n import _, ngettext
 
 
 def narrate(before: State, action: int, after: State) -> list[str]:
@@ -13,26 +14,43 @@ def narrate(before: State, action: int, after: State) -> list[str]:
 
     assert isinstance(before, TwentySevenState) and isinstance(after, TwentySevenState)
     line = before.line
-    name = COLOUR_NAMES[line.to_move].capitalize()
+    name = _(COLOUR_NAMES[line.to_move]).capitalize()
     move = decode_move(action)
     if move is None:
-        return [f"{name} cannot move and passes."]
+        return [_("{name} cannot move and passes.").format(name=name)]
     stack = line.fields[move.field]
     moved = stack[len(stack) - move.count :]
     distance = stack_count(line, line.to_move)
     target = destination(line, move)
-    plural = "s" if move.count != 1 else ""
+    discs = ngettext("{count} disc", "{count} discs", move.count).format(count=move.count)
+    stacks = ngettext("{count} stack", "{count} stacks", distance).format(count=distance)
+    fields = ngettext("{count} field", "{count} fields", distance).format(count=distance)
     sentences = [
-        f"{name} moves {move.count} disc{plural} ({moved}, bottom to top) from field "
-        f"{move.field} to field {target}: {distance} stack{'s' if distance != 1 else ''}, "
-        f"{distance} field{'s' if distance != 1 else ''}."
+        _(
+            "{name} moves {discs} ({moved}, bottom to top) from field {source} to field "
+            "{target}: {stacks}, {fields}."
+        ).format(
+            name=name,
+            discs=discs,
+            moved=moved,
+            source=move.field,
+            target=target,
+            stacks=stacks,
+            fields=fields,
+        )
     ]
     if len(after.line.fields) < len(line.fields):
-        renumbered = ""
+        count = len(after.line.fields)
+        base = _(COLOUR_NAMES[stack[0]])
         if target > move.field:
-            renumbered = f", and field {target} is now field {target - 1}"
-        sentences.append(
-            f"Field {move.field} leaves the line with its {COLOUR_NAMES[stack[0]]} base; the "
-            f"line now has {len(after.line.fields)} fields{renumbered}."
-        )
+            sentence = _(
+                "Field {field} leaves the line with its {base} base; the line now has {count} "
+                "fields, and field {target} is now field {renumbered}."
+            ).format(field=move.field, base=base, count=count, target=target, renumbered=target - 1)
+        else:
+            sentence = _(
+                "Field {field} leaves the line with its {base} base; the line now has {count} "
+                "fields."
+            ).format(field=move.field, base=base, count=count)
+        sentences.append(sentence)
     return sentences

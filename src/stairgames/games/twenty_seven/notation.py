@@ -17,6 +17,7 @@ from typing import Final
 
 from stairgames.core.errors import IllegalMoveError
 from stairgames.games.twenty_seven.rules import INITIAL_FIELDS, NUM_DISCS, Move
+from stairgames.i18n import N_
 
 MAX_FIELDS: Final = INITIAL_FIELDS
 MAX_COUNT: Final = NUM_DISCS
@@ -48,7 +49,10 @@ def format_action(action: int) -> str:
         return "pass"
     move = decode_move(action)
     if move is None:
-        raise IllegalMoveError(f"{action} is not a 27 action")
+        raise IllegalMoveError(
+            message_id=N_("{action} is not a 27 action"),
+            arguments={"action": action},
+        )
     return str(move)
 
 
@@ -65,12 +69,18 @@ def parse_move_text(text: str) -> Move | str:
     match = _MOVE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
-            f"malformed move {text!r}: write a move as FIELD:COUNT like 0:3 (move the top "
-            "3 discs of field 0), or 'pass'"
+            message_id=N_(
+                "malformed move {text!r}: write a move as FIELD:COUNT like 0:3 (move the top "
+                "3 discs of field 0), or 'pass'"
+            ),
+            arguments={"text": text},
         )
     field, count = (int(group) for group in match.groups())
     if count < 1:
-        raise IllegalMoveError(f"malformed move {text!r}: a move takes at least one disc")
+        raise IllegalMoveError(
+            message_id=N_("malformed move {text!r}: a move takes at least one disc"),
+            arguments={"text": text},
+        )
     return Move(field, count)
 
 

@@ -29,6 +29,7 @@ from stairgames.games.twenty_seven.rules import (
     Line,
     Variant,
 )
+from stairgames.i18n import N_, Text
 
 INITIAL_POSITION = "RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W"
 
@@ -43,18 +44,24 @@ def parse_position(text: str, variant: Variant) -> Line:
     :raises InvalidPositionError: with what is wrong and where.
     """
     if not isinstance(text, str):
-        raise InvalidPositionError(f"a position is text, got {text!r}")
+        raise InvalidPositionError(
+            message_id=N_("a position is text, got {text!r}"), arguments={"text": text}
+        )
     parts = text.split()
     if len(parts) != 2:
         raise InvalidPositionError(
-            f"position {text!r} must have 2 space-separated parts (the line, the colour to "
-            f"move), found {len(parts)}"
+            message_id=N_(
+                "position {text!r} must have 2 space-separated parts (the line, the "
+                "colour to move), found {found}"
+            ),
+            arguments={"text": text, "found": len(parts)},
         )
     line_text, to_move = parts
     fields = _parse_fields(text, line_text)
     if to_move not in PLAYER_COLOURS:
         raise InvalidPositionError(
-            f"position {text!r}: the colour to move must be W or B, not {to_move!r}"
+            message_id=N_("position {text!r}: the colour to move must be W or B, not {to_move!r}"),
+            arguments={"text": text, "to_move": to_move},
         )
     line = Line(fields, to_move)
     _check_discs(text, line)
@@ -67,20 +74,29 @@ def _parse_fields(text: str, line_text: str) -> tuple[str, ...]:
     fields = tuple(line_text.split("/"))
     if len(fields) > INITIAL_FIELDS:
         raise InvalidPositionError(
-            f"position {text!r} has {len(fields)} fields; the line starts with "
-            f"{INITIAL_FIELDS} and never grows"
+            message_id=N_(
+                "position {text!r} has {found} fields; the line starts with "
+                "{INITIAL_FIELDS} and never grows"
+            ),
+            arguments={"text": text, "found": len(fields), "INITIAL_FIELDS": INITIAL_FIELDS},
         )
     for number, stack in enumerate(fields):
         if not stack:
             raise InvalidPositionError(
-                f"position {text!r}: field {number} is empty; every field keeps its base "
-                "disc until it leaves the line"
+                message_id=N_(
+                    "position {text!r}: field {number} is empty; every field keeps its base "
+                    "disc until it leaves the line"
+                ),
+                arguments={"text": text, "number": number},
             )
         wrong = [disc for disc in stack if disc not in DISCS]
         if wrong:
             raise InvalidPositionError(
-                f"position {text!r}: field {number} holds {wrong[0]!r}; write a stack from "
-                "bottom to top in R (red), G (grey), W (white) and B (black)"
+                message_id=N_(
+                    "position {text!r}: field {number} holds {field!r}; write a stack from "
+                    "bottom to top in R (red), G (grey), W (white) and B (black)"
+                ),
+                arguments={"text": text, "number": number, "field": wrong[0]},
             )
     return fields
 
@@ -90,8 +106,16 @@ def _check_discs(text: str, line: Line) -> None:
         found = line.count(disc)
         if found != expected:
             raise InvalidPositionError(
-                f"position {text!r} has {found} {COLOUR_NAMES[disc]} discs; the game has "
-                f"{expected} (27 in all: 2 red, 7 grey, 9 white, 9 black)"
+                message_id=N_(
+                    "position {text!r} has {found} {colour} discs; the game has {expected} "
+                    "(27 in all: 2 red, 7 grey, 9 white, 9 black)"
+                ),
+                arguments={
+                    "text": text,
+                    "found": found,
+                    "colour": Text(COLOUR_NAMES[disc]),
+                    "expected": expected,
+                },
             )
 
 
@@ -101,14 +125,21 @@ def _check_bases(text: str, line: Line) -> None:
         base = stack[0]
         if base in (WHITE, BLACK):
             raise InvalidPositionError(
-                f"position {text!r}: field {number} has a {COLOUR_NAMES[base]} disc at the "
-                "bottom; a field's bottom disc is its red or grey base, and a field whose "
-                "base has moved has left the line"
+                message_id=N_(
+                    "position {text!r}: field {number} has a {base} disc at the bottom; a "
+                    "field's bottom disc is its red or grey base, and a field whose base has "
+                    "moved has left the line"
+                ),
+                arguments={"text": text, "number": number, "base": Text(COLOUR_NAMES[base])},
             )
         if base == RED and number not in (0, last):
             raise InvalidPositionError(
-                f"position {text!r}: field {number} has a red base but is not at an end of "
-                "the line; the red fields start at the ends and fields never change order"
+                message_id=N_(
+                    "position {text!r}: field {number} has a red base but is not at an end of"
+                    " the line; the red fields start at the ends and fields never change "
+                    "order"
+                ),
+                arguments={"text": text, "number": number},
             )
 
 
@@ -124,13 +155,19 @@ def _check_variant(text: str, line: Line, variant: Variant) -> None:
     fields = line.fields
     if len(fields) < 2 or fields[0][0] != RED or fields[-1][0] != RED:
         raise InvalidPositionError(
-            f"position {text!r}: in the {variant} game the red discs never move, so both ends "
-            "of the line are red fields"
+            message_id=N_(
+                "position {text!r}: in the {variant} game the red discs never move, so "
+                "both ends of the line are red fields"
+            ),
+            arguments={"text": text, "variant": variant},
         )
     if variant == "basic":
         for number, stack in enumerate(fields):
             if GREY in stack[1:]:
                 raise InvalidPositionError(
-                    f"position {text!r}: field {number} carries a grey disc, which only the "
-                    "advanced and expert games allow"
+                    message_id=N_(
+                        "position {text!r}: field {number} carries a grey disc, which only the "
+                        "advanced and expert games allow"
+                    ),
+                    arguments={"text": text, "number": number},
                 )

@@ -14,6 +14,7 @@ from stairgames.games.twenty_seven.rules import (
     opponent,
     target_field,
 )
+from stairgames.i18n import _, display_width, ngettext, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -27,6 +28,10 @@ _STYLE = {
     GREY: "\x1b[30;100m",
 }
 _CELL = 3
+TALLEST_UPRIGHT = 14
+"""The tallest stack drawn upright; a taller one lays the line on its side, so that the
+drawing with its prompt still fits a 24-line screen."""
+WIDTH = 80
 
 
 def _disc(disc: str, colour: bool) -> str:
@@ -49,11 +54,25 @@ def draw_stacks(line: Line, *, colour: bool = False) -> list[str]:
     return rows
 
 
+def draw_sideways(line: Line, *, colour: bool = False) -> list[str]:
+    """The stacks lying down, a row per field, base at the left, top at the right: for
+    stacks too tall to stand on one screen."""
+    label = _("field")
+    width = display_width(label)
+    rows = [label + "  " + _("base → top")]
+    for field, stack in enumerate(line.fields):
+        discs = "".join(_disc(disc, colour) if colour else f"{disc} " for disc in stack)
+        rows.append(f"{field:>{width}}  {discs}".rstrip())
+    return rows
+
+
 def _fields_topped_by(line: Line, colour: str) -> str:
     fields = [str(n) for n, stack in enumerate(line.fields) if stack[-1] == colour]
     if not fields:
-        return "on no field"
-    return f"on field{'s' if len(fields) > 1 else ''} {', '.join(fields)}"
+        return _("on no field")
+    return ngettext("on field {fields}", "on fields {fields}", len(fields)).format(
+        fields=", ".join(fields)
+    )
 
 
 def describe_players(line: Line) -> list[str]:
@@ -63,16 +82,20 @@ def describe_players(line: Line) -> list[str]:
         stacks = sum(1 for stack in line.fields if stack[-1] == colour)
         target = target_field(line, colour)
         score = len(line.fields[target]) - 1
-        name = COLOUR_NAMES[colour].capitalize()
+        name = _(COLOUR_NAMES[colour]).capitalize()
         if stacks == 0:
-            reach = "no stack, so no move"
+            reach = _("no stack, so no move")
         else:
-            plural = "s" if stacks != 1 else ""
-            reach = (
-                f"{stacks} stack{plural} ({_fields_topped_by(line, colour)}), "
-                f"so moves go {stacks} field{plural}"
+            reach = ngettext(
+                "{count} stack ({where}), so moves go {count} field",
+                "{count} stacks ({where}), so moves go {count} fields",
+                stacks,
+            ).format(count=stacks, where=_fields_topped_by(line, colour))
+        lines.append(
+            _("{name}: {reach}; target field {target} holds {score}.").format(
+                name=name, reach=reach, target=target, score=score
             )
-        lines.append(f"{name}: {reach}; target field {target} holds {score}.")
+        )
     return lines
 
 
@@ -80,20 +103,30 @@ def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
     """The line with its stacks, the field numbers, both players' stacks and scores, and
     whose move it is (or the result)."""
     line = state.line
-    lines = [f"27 ({state.variant})", *draw_stacks(line, colour=colour)]
-    lines.extend(describe_players(line))
-    if state.is_terminal():
-        lines.append(f"Game over. {state.outcome()}")
+    upright = max(len(stack) for stack in line.fields) <= TALLEST_UPRIGHT
+    drawing = draw_stacks(line, colour=colour) if upright else draw_sideways(line, colour=colour)
+    lines = [f"27 ({_(state.variant)})", *drawing]
+    for sentence in describe_players(line):
+        lines += wrap(sentence, WIDTH, subsequent_indent="  ")
+    outcome = state.outcome()
+    if outcome is not None:
+        lines += wrap(_("Game over. {result}").format(result=outcome.localized()), WIDTH)
     else:
-        to_move = COLOUR_NAMES[line.to_move].capitalize()
+        to_move = _(COLOUR_NAMES[line.to_move]).capitalize()
         seat = state.current_player()
         if state.moves():
-            direction = "up the line" if line.to_move == WHITE else "down the line"
-            lines.append(f"{to_move} to move (seat {seat}), {direction}.")
+            if line.to_move == WHITE:
+                sentence = _("{name} to move (seat {seat}), up the line.")
+            else:
+                sentence = _("{name} to move (seat {seat}), down the line.")
+            lines.append(sentence.format(name=to_move, seat=seat))
         else:
-            other = COLOUR_NAMES[opponent(line.to_move)]
-            lines.append(
-                f"{to_move} to move (seat {seat}) has no move and must pass; {other} plays on."
+            other = _(COLOUR_NAMES[opponent(line.to_move)])
+            lines += wrap(
+                _(
+                    "{name} to move (seat {seat}) has no move and must pass; {other} plays on."
+                ).format(name=to_move, seat=seat, other=other),
+                WIDTH,
             )
     return "\n".join(lines)
 

@@ -33,13 +33,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Final, Literal
 
+from stairgames.i18n import N_, Text
+
 RED: Final = "R"
 GREY: Final = "G"
 WHITE: Final = "W"
 BLACK: Final = "B"
 DISCS: Final = (RED, GREY, WHITE, BLACK)
 PLAYER_COLOURS: Final = (WHITE, BLACK)
-COLOUR_NAMES: Final = {WHITE: "white", BLACK: "black", RED: "red", GREY: "grey"}
+COLOUR_NAMES: Final = {WHITE: N_("white"), BLACK: N_("black"), RED: N_("red"), GREY: N_("grey")}
+VARIANT_NAMES: Final = (N_("basic"), N_("advanced"), N_("expert"))
+"""The variants' names, marked for translation."""
+
+
+def colour_text(colour: str) -> Text:
+    """A disc colour's name for players in any language."""
+    return Text(COLOUR_NAMES[colour])
+
 
 DISC_COUNTS: Final = {RED: 2, GREY: 7, WHITE: 9, BLACK: 9}
 """The 27 discs of the game (components)."""
@@ -204,34 +214,44 @@ def progress(line: Line) -> tuple[int, ...]:
     return (-len(line.fields), *(field_key(stack) for stack in reversed(line.fields)))
 
 
-def why_illegal(line: Line, colour: str, move: Move, variant: Variant) -> str:
-    """A sentence saying why ``move`` is not legal for ``colour`` (for people to read)."""
+def why_illegal(line: Line, colour: str, move: Move, variant: Variant) -> Text:
+    """A sentence saying why ``move`` is not legal for ``colour`` (for people to read;
+    ``str()`` of it is the English)."""
     size = len(line.fields)
     if not 0 <= move.field < size:
-        return f"there is no field {move.field}; the line has fields 0 to {size - 1}"
+        return Text(
+            N_("there is no field {field}; the line has fields 0 to {last}"),
+            {"field": move.field, "last": size - 1},
+        )
     stack = line.fields[move.field]
-    name = COLOUR_NAMES[colour]
     if stack[-1] != colour:
-        return f"field {move.field} is topped by {COLOUR_NAMES[stack[-1]]}, not by {name}"
+        return Text(
+            N_("field {field} is topped by {top}, not by {colour}"),
+            {"field": move.field, "top": colour_text(stack[-1]), "colour": colour_text(colour)},
+        )
     depth = movable_depth(stack, variant)
     if move.count < 1:
-        return "move at least one disc"
+        return Text(N_("move at least one disc"))
     if move.count > depth:
-        return (
-            f"field {move.field} has only {depth} movable discs ({_base_sentence(stack, variant)})"
+        return Text(
+            N_("field {field} has only {depth} movable discs ({why})"),
+            {"field": move.field, "depth": depth, "why": _base_sentence(stack, variant)},
         )
     distance = stack_count(line, colour)
     target = move.field + direction(colour) * distance
     if not 0 <= target < size:
-        return (
-            f"{name} has {distance} stacks, so the move must go exactly {distance} fields, "
-            f"which would pass the end of the line (T3)"
+        return Text(
+            N_(
+                "{colour} has {distance} stacks, so the move must go exactly {distance} fields, "
+                "which would pass the end of the line (T3)"
+            ),
+            {"colour": colour_text(colour), "distance": distance},
         )
-    return "it is not legal here"
+    return Text(N_("it is not legal here"))
 
 
-def _base_sentence(stack: str, variant: Variant) -> str:
-    base = COLOUR_NAMES[stack[0]]
+def _base_sentence(stack: str, variant: Variant) -> Text:
+    arguments = {"base": colour_text(stack[0]), "variant": Text(variant)}
     if movable_depth(stack, variant) == len(stack):
-        return f"the {base} base moves with the stack in the {variant} game"
-    return f"the {base} base disc stays in the {variant} game"
+        return Text(N_("the {base} base moves with the stack in the {variant} game"), arguments)
+    return Text(N_("the {base} base disc stays in the {variant} game"), arguments)

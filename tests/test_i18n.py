@@ -1,0 +1,271 @@
+"""Japanese (and English) for every text players read: the catalogs, the choice of
+language, translated errors, and the terminal and command line in Japanese."""
+
+from __future__ import annotations
+
+import io
+import string
+import tomllib
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+
+import stairgames
+from stairgames.cli import main
+from stairgames.core.errors import IllegalMoveError, StairgamesError
+from stairgames.i18n import (
+    LOCALE_DIR,
+    Count,
+    Names,
+    Text,
+    _,
+    catalog_path,
+    language_from_environment,
+    localize,
+    ngettext,
+    set_language,
+    translate,
+    wrap,
+)
+from stairgames.terminal import TerminalSession
+
+SOURCES = Path(stairgames.__file__).parent
+ROOT = SOURCES.parent.parent
+
+
+def extracted_ids() -> set[str | tuple[str, str]]:
+    """Every message marked in the sources, as Babel extracts it (what `make messages` does)."""
+    ids: set[str | tuple[str, str]] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(SOURCES), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS
+    ):
+        ids.add(message if isinstance(message, str) else (message[0], message[1]))
+    return ids
+
+
+def catalog_ids(path: Path) -> dict[object, object]:
+    """Message id (a plural's is a tuple of its forms) to translation, for a .po or .pot."""
+    with path.open("rb") as po:
+        catalog = read_po(po)
+    return {
+        message.id if isinstance(message.id, str) else tuple(message.id): message.string
+        for message in catalog
+        if message.id
+    }
+
+
+def placeholders(text: str) -> set[str]:
+    """The named fields of a ``str.format`` template."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_every_message_in_the_sources_has_a_japanese_translation():
+    japanese = catalog_ids(catalog_path("ja"))
+    untranslated = []
+    for message_id in extracted_ids():
+        translation = japanese.get(message_id)
+        forms = translation if isinstance(translation, tuple) else (translation,)
+        if not all(isinstance(form, str) and form.strip() for form in forms):
+            untranslated.append(message_id)
+    assert untranslated == []
+
+
+def test_the_template_is_current_with_the_sources():
+    assert set(catalog_ids(LOCALE_DIR / "stairgames.pot")) == extracted_ids()
+
+
+def test_the_catalog_holds_no_message_the_sources_dropped():
+    assert set(catalog_ids(catalog_path("ja"))) <= extracted_ids()
+
+
+def test_every_translation_uses_the_same_named_placeholders_and_formats():
+    japanese = catalog_ids(catalog_path("ja"))
+    for message_id, translation in japanese.items():
+        sources = message_id if isinstance(message_id, tuple) else (message_id,)
+        forms = translation if isinstance(translation, tuple) else (translation,)
+        expected = set().union(*(placeholders(source) for source in sources))
+        for form in forms:
+            assert isinstance(form, str)
+            assert placeholders(form) == expected, (message_id, form)
+            form.format(**dict.fromkeys(expected, "x"))
+
+
+def test_plurals_are_chosen_by_count():
+    assert ngettext("{count} point", "{count} points", 1).format(count=1) == "1 point"
+    assert ngettext("{count} point", "{count} points", 2).format(count=2) == "2 points"
+    set_language("ja")
+    assert ngettext("{count} point", "{count} points", 1).format(count=1) == "1点"
+    assert str(Count("{count} point", "{count} points", 1)) == "1 point"
+
+
+def test_the_locale_chooses_the_language_and_lang_overrides_it():
+    assert language_from_environment({"LANG": "ja_JP.UTF-8"}) == "ja"
+    assert language_from_environment({"LC_ALL": "ja_JP.UTF-8", "LANG": "en_US.UTF-8"}) == "ja"
+    assert language_from_environment({"LC_MESSAGES": "C", "LANG": "ja_JP.UTF-8"}) == "en"
+    assert language_from_environment({"LANGUAGE": "fr:ja", "LANG": "en_US"}) == "ja"
+    assert language_from_environment({}) == "en"
+    with pytest.raises(ValueError, match="unknown language"):
+        set_language("xx")
+
+
+def test_an_error_keeps_its_english_message_and_carries_an_id_and_arguments():
+    state = stairgames.load("stairs").new_initial_state()
+    with pytest.raises(IllegalMoveError) as raised:
+        state.apply_move("c3-d4")
+    error = raised.value
+    assert str(error) == "illegal move 'c3-d4': the piece on top of c3 is not yours"
+    assert error.message_id == "illegal move {text!r}: {reason}"
+    assert error.arguments["text"] == "c3-d4"
+    set_language("ja")
+    assert str(error) == "illegal move 'c3-d4': the piece on top of c3 is not yours"
+    assert translate(error) == "「c3-d4」はできません：c3の一番上のコマはあなたのものではありません"
+
+
+def test_an_error_without_an_id_is_shown_in_english():
+    set_language("ja")
+    assert translate(StairgamesError("something broke")) == "something broke"
+
+
+def test_nested_texts_names_and_counts_are_localized():
+    text = Text(
+        "{scores}: {names} share the win with {points}",
+        {
+            "scores": Names((Text("{name} {points}", {"name": Text("red"), "points": 5}),), False),
+            "names": Names(("blue", "green")),
+            "points": Count("{count} point", "{count} points", 1),
+        },
+    )
+    assert str(text) == "red 5: blue and green share the win with 1 point"
+    set_language("ja")
+    assert localize(text) == "赤 5：青と緑が1点で勝利を分けあいます"
+
+
+def test_japanese_lines_wrap_between_wide_characters_within_the_width():
+    lines = wrap("あいうえお" * 10, 20)
+    assert all(len(line) * 2 <= 20 for line in lines) and "".join(lines) == "あいうえお" * 10
+
+
+def test_a_wrapped_line_never_starts_with_closing_nor_ends_with_opening_punctuation():
+    assert wrap("あいうえおかきくけ。（さしす）せそ", 20) == [
+        "あいうえおかきくけ。",
+        "（さしす）せそ",
+    ]
+    assert wrap("あ" * 9 + "。い", 18) == ["あ" * 8, "あ。い"]
+    assert wrap("あ" * 8 + "（い）", 18) == ["あ" * 8, "（い）"]
+    assert wrap("one two three", 7) == ["one two", "three"]
+
+
+def test_the_catalogs_are_package_data():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    data = pyproject["tool"]["setuptools"]["package-data"]["stairgames"]
+    assert "locale/*/LC_MESSAGES/*.po" in data and "locale/*.pot" in data
+    assert any(
+        dependency.startswith("babel") for dependency in pyproject["project"]["dependencies"]
+    )
+
+
+def scripted(lines: list[str]):
+    feed = iter(lines)
+
+    def answer(prompt: str) -> str:
+        del prompt
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats", "moves", "expected"),
+    [
+        ("stairs", {}, ["human", "random"], ["zz", "d3-c4"], ["白の手番", "受け付けられません"]),
+        ("27", {}, ["human", "random"], ["9:9"], ["白の手番", "目標フィールド"]),
+        (
+            "ishigaki_race",
+            {"players": 3, "crumbling_wall": True, "first_player": 0},
+            ["human", "random", "random"],
+            ["jump", "roll", "stop", "stop"],
+            ["いしがき・れえす", "くずれそうな石垣", "サイコロ", "受け付けられません"],
+        ),
+        (
+            "city_of_stairs",
+            {"players": 2, "first_player": 0},
+            ["human", "random"],
+            ["help", "P99@a1"],
+            ["灯台", "ストック", "出発カード", "カード@マス"],
+        ),
+    ],
+)
+def test_each_game_plays_in_japanese_and_every_screen_fits(
+    tmp_path, game, options, seats, moves, expected
+):
+    set_language("ja")
+    out = io.StringIO()
+    session = TerminalSession(
+        stairgames.load(game, **options),
+        seats,
+        seed=3,
+        record_path=tmp_path / "game.json",
+        input_fn=scripted(moves),
+        output=out,
+    )
+    session.run()
+    text = out.getvalue()
+    for fragment in expected:
+        assert fragment in text, fragment
+    for english in ("to move", "Legal moves", "Not accepted", "Record saved", "Game stopped"):
+        assert english not in text, english
+    picture = session.spec.render(session.state, colour=False, viewer=0).splitlines()
+    assert len(picture) + 1 <= 24
+    from stairgames.i18n import display_width
+
+    assert max(display_width(line) for line in picture) <= 80, "\n".join(picture)
+
+
+def test_cli_lang_ja_shows_usage_results_and_errors_in_japanese(tmp_path, capsys):
+    assert main(["--lang", "ja"]) == 2
+    assert "使い方: stairgames コマンド" in capsys.readouterr().out
+    assert main(["play", "stairs", "--seats", "random,dragon", "--lang=ja"]) == 2
+    assert "不明なプレイヤー「dragon」" in capsys.readouterr().err
+    record = tmp_path / "game.json"
+    assert (
+        main(
+            ["--lang", "ja", "play", "stairs", "--seats", "random,random", "--record", str(record)]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "ゲーム終了。" in out and "の勝ち" in out and "棋譜を保存しました" in out
+    assert main(["--lang", "xx", "list"]) == 2
+    assert "unknown language 'xx'" in capsys.readouterr().err
+
+
+def test_cli_without_lang_follows_the_locale(monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    assert main(["list"]) == 0
+    assert "階段の街" in capsys.readouterr().out
+    assert _("Stairs") == "ステアー"
+
+
+def test_bad_positions_options_and_records_are_refused_in_japanese(tmp_path, capsys):
+    assert main(["--lang", "ja", "show", "ishigaki_race", "race ninjas=3,99 turn=red dice=-"]) == 2
+    assert "局面「race ninjas=3,99 turn=red dice=-」: 青が99段目にいて、ごおる（20）より上です" in (
+        capsys.readouterr().err
+    )
+    assert main(["--lang", "ja", "play", "ishigaki_race", "--players", "7"]) == 2
+    assert "いしがき・れえすは2〜4人用です（7人が指定されました）" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    assert main(["--lang", "ja", "replay", str(bad)]) == 2
+    assert "棋譜は JSON のオブジェクトでなければなりません" in capsys.readouterr().err
+    with pytest.raises(StairgamesError) as raised:
+        stairgames.load("ishigaki_race").state_from_position("race ninjas=3,99 turn=red dice=-")
+    assert str(raised.value) == (
+        "position 'race ninjas=3,99 turn=red dice=-': blue stands on step 99, above the goal (20)"
+    )
