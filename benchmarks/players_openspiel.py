@@ -49,9 +49,19 @@ def make_bot(game: Any, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
     )
 
 
+MOVES_OF_PLAY_ONLY: dict[str, dict[str, Any]] = {"stairs": {"agreement": False}}
+"""Options that leave out offers to end by agreement (Stairs S7): our players search
+moves of play only and decide agreement apart, so OpenSpiel's bot gets the same game
+(its random rollouts would otherwise end games by random offers and answers)."""
+
+
+def load_for_play(name: str) -> Any:
+    return bridge.load_game(name, **MOVES_OF_PLAY_ONLY.get(name, {}))
+
+
 def calibrate(name: str, seconds: float) -> int:
     """Simulations of OpenSpiel's bot that take ``seconds`` on early positions of ``name``."""
-    game = bridge.load_game(name)
+    game = load_for_play(name)
     bot = make_bot(game, 200, 0)
     state = game.new_initial_state()
     rng = random.Random(0)
@@ -87,7 +97,7 @@ def our_player(spec: str, game: Any, seconds: float) -> str:
 def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
     name, seed, seconds, simulations, ours_first, kind = task
     bridge.register_all()
-    game = bridge.load_game(name)
+    game = load_for_play(name)
     state = game.new_initial_state()
     ours_seat = 0 if ours_first else 1
     inner_game = state.inner.get_game()

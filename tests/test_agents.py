@@ -140,6 +140,8 @@ def solve(state: State, seat: int) -> float:
 
 
 def winning_moves(state: State) -> set[str]:
+    """The moves of play that win by force (offers to end by agreement, S7, aside)."""
+    state = state.without_agreement()
     seat = state.current_player()
     wins = set()
     for action in state.legal_actions():
@@ -162,7 +164,7 @@ def test_mcts_finds_the_forced_win(position, wins):
     state = stairgames.load("stairs").state_from_position(position)
     for seed in range(3):
         agent = MctsAgent(state.current_player(), seed=seed, time_limit=None, iterations=3000)
-        assert state.action_to_string(agent.step(state.clone())) in wins
+        assert state.action_to_string(agent.act(state)) in wins
 
 
 @pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
@@ -171,14 +173,14 @@ def test_mcts_without_the_solver_finds_the_forced_win(position, wins):
     agent = MctsAgent(
         state.current_player(), seed=1, time_limit=None, iterations=3000, solver=False
     )
-    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert state.action_to_string(agent.act(state)) in wins
 
 
 @pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
 def test_alphabeta_finds_the_forced_win(position, wins):
     state = stairgames.load("stairs").state_from_position(position)
     agent = AlphaBetaAgent(state.current_player(), seed=0, time_limit=None, max_depth=16)
-    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert state.action_to_string(agent.act(state)) in wins
     assert agent.last_depth <= 16
 
 
@@ -194,7 +196,7 @@ def test_mcts_takes_an_immediate_win_at_once():
             finishing = [a for a in legal if _ends_with_win(state, a, seat)]
             if finishing and len(finishing) < len(legal):
                 agent = MctsAgent(seat, seed=0, time_limit=None, iterations=1)
-                assert agent.step(state.clone()) in finishing
+                assert agent.act(state) in finishing
                 assert agent.last_iterations == 0
                 return
             state.apply_action(rng.choice(legal))
@@ -257,8 +259,8 @@ def test_a_choice_does_not_change_when_only_hidden_information_changes(name, opt
             continue
         assert twin.observation_string(seat) == state.observation_string(seat)
         assert twin.legal_actions() == state.legal_actions()
-        choice = make_agent(player, seat, seed=9).step(state.clone())
-        assert make_agent(player, seat, seed=9).step(twin.clone()) == choice
+        choice = make_agent(player, seat, seed=9).act(state)
+        assert make_agent(player, seat, seed=9).act(twin) == choice
         checked += 1
     assert checked > 0, "no position with hidden data to vary was reached"
 
@@ -333,7 +335,7 @@ def test_expert_is_alphabeta_exactly_in_two_player_perfect_information_games(nam
 def test_a_level_resolves_to_its_player_on_the_first_move():
     state = stairgames.load("stairs").new_initial_state()
     agent = make_agent("easy", 0, seed=1)
-    assert state.is_legal(agent.step(state))
+    assert state.is_legal(agent.act(state))
     assert agent.describe() == "easy"
 
 
@@ -355,7 +357,7 @@ def test_the_stairs_evaluation_is_found_and_bounded():
 def test_stairs_fast_playout_plays_the_same_game_as_random_play_through_the_protocol():
     from stairgames.games.stairs.evaluate import playout
 
-    game = stairgames.load("stairs")
+    game = stairgames.load("stairs", agreement=False)  # what players search (S7 aside)
     walk = random.Random(3)
     checked = 0
     for seed in range(60):
@@ -383,7 +385,7 @@ def test_mcts_chooses_the_same_with_and_without_the_fast_playout():
     seat = state.current_player()
     fast = MctsAgent(seat, seed=5, time_limit=None, iterations=150)
     slow = MctsAgent(seat, seed=5, time_limit=None, iterations=150, fast=False)
-    assert fast.step(state.clone()) == slow.step(state.clone())
+    assert fast.act(state) == slow.act(state)
 
 
 # ----- mcts settings: rave (all moves as first) and implicit minimax backups -----
@@ -394,7 +396,7 @@ def test_stairs_fast_playout_records_the_moves_it_plays():
     are legal at every step, reach the end, and give the same returns and the same draws."""
     from stairgames.games.stairs.evaluate import playout
 
-    game = stairgames.load("stairs")
+    game = stairgames.load("stairs", agreement=False)  # what players search (S7 aside)
     walk = random.Random(6)
     for seed in range(20):
         state = game.new_initial_state()
@@ -450,7 +452,7 @@ def test_mcts_with_rave_or_implicit_finds_the_forced_win(position, wins, setting
         agent = MctsAgent(
             state.current_player(), seed=seed, time_limit=None, iterations=3000, **setting
         )
-        assert state.action_to_string(agent.step(state.clone())) in wins
+        assert state.action_to_string(agent.act(state)) in wins
 
 
 def searched_stairs_root(

@@ -7,7 +7,7 @@ import pytest
 import stairgames
 from stairgames import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from stairgames.core.errors import InvalidRecordError, StairgamesError
-from stairgames.core.record import GameRecord, make_record, replay
+from stairgames.core.record import GameRecord, final_state, make_record, replay
 from stairgames.games.stairs import StairsState
 
 
@@ -55,7 +55,7 @@ def test_text_options_are_converted():
 def test_list_games_includes_options():
     listing = {g["name"]: g for g in stairgames.list_games()}
     assert "stairs" in listing
-    assert listing["stairs"]["options"] == "pie_rule=False"
+    assert listing["stairs"]["options"] == "pie_rule=False, agreement=True"
 
 
 def test_game_info_for_stairs():
@@ -69,20 +69,46 @@ def test_record_hides_the_seed_until_the_game_is_over():
     state.apply_move("d3-c4")
     assert make_record(state, seed=42).seed is None
     state.apply_move("c3-b3")
-    state.end_by_agreement()
+    state.apply_move("offer")
+    assert make_record(state, seed=42).seed is None  # an offer is not the end
+    state.apply_move("accept")
     record = make_record(state, seed=42)
     assert record.seed == 42
-    assert record.ended_by_agreement
+    assert record.moves[-2:] == ("offer", "accept")
     assert record.returns == (1.0, -1.0)
 
 
 def test_record_with_agreement_replays():
     state = new_stairs()
     state.apply_move("d3-c4")
-    state.end_by_agreement()
+    state.apply_move("c3-b3")
+    state.apply_move("offer")
+    state.apply_move("accept")
     steps = list(replay(GameRecord.from_json(make_record(state).to_json())))
-    assert steps[-1][1].is_terminal()
+    assert steps[-1][0] == "accept"
+    assert steps[-1][1].is_terminal() and "agreement" in str(steps[-1][1].outcome())
     assert steps[-1][1].returns() == state.returns()
+
+
+def test_agreement_ends_the_history_and_the_position_text_too():
+    """Defect: an agreed end happened outside apply_action, so the history did not show
+    it and state_from_position(position()) of an agreed end was not over."""
+    state = new_stairs()
+    for move in ("d3-c4", "c3-b3", "offer", "accept"):
+        state.apply_move(move)
+    assert state.history_strings()[-2:] == ["offer", "accept"]
+    again = state.get_game().state_from_position(state.position())
+    assert again.is_terminal() and again.returns() == state.returns()
+
+
+def test_a_record_written_with_the_old_agreement_flag_still_replays():
+    old = (
+        '{"game": "stairs", "options": {"pie_rule": false}, "moves": ["d3-c4", "c3-b3"], '
+        '"ended_by_agreement": true}'
+    )
+    record = GameRecord.from_json(old)
+    assert record.moves == ("d3-c4", "c3-b3", "offer", "accept")
+    assert final_state(record).returns() == [1.0, -1.0]
 
 
 @pytest.mark.parametrize(

@@ -249,7 +249,7 @@ def test_on_a_fresh_install_the_first_move_keeps_its_endgame_solver(tmp_path):
         agent.prepare(game, on_compiling=lambda: said.append("preparing"))
         compiled = KERNEL.compiled_signatures()
         started = time.perf_counter()
-        move = state.action_to_string(agent.step(state.clone()))
+        move = state.action_to_string(agent.act(state))
         print(json.dumps({{
             "cold": cold, "said": said, "move": move, "nodes": agent.nodes,
             "compiled_in_the_move": KERNEL.compiled_signatures() - compiled,
@@ -288,7 +288,7 @@ def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
             warmed = kernel.compiled_signatures()
             state = game.new_initial_state()
             while not state.is_terminal():
-                state.apply_action(players[state.current_player()].step(state.clone()))
+                state.apply_action(players[state.current_player()].act(state))
             print(name, warmed, kernel.compiled_signatures())
         """
     )

@@ -13,10 +13,13 @@ from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state, make_record
 from stairgames.games.stairs import StairsState
 from stairgames.games.stairs.game import MAX_GAME_LENGTH, MAX_MOVES
-from stairgames.games.stairs.notation import PASS, SWAP
+from stairgames.games.stairs.notation import ACCEPT, DECLINE, OFFER, PASS, SWAP
 from stairgames.games.stairs.rules import NEIGHBOURS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+NOT_MOVES = (PASS, SWAP, OFFER, ACCEPT, DECLINE)
+"""Actions that move no piece: pass, swap (S4, S6) and the agreement actions (S7)."""
 
 
 def random_game(seed: int, *, pie_rule: bool = False) -> StairsState:
@@ -61,7 +64,7 @@ def test_pieces_18_and_18_always_and_each_move_raises_one_piece_one_level(seed, 
         state.apply_action(action)
         after = state.board
         assert after.count("L") == 18 and after.count("D") == 18
-        if action in (PASS, SWAP):
+        if action in NOT_MOVES:
             assert after.stacks == before.stacks
             continue
         changed = [i for i in range(36) if before.stacks[i] != after.stacks[i]]
@@ -75,18 +78,20 @@ def test_pieces_18_and_18_always_and_each_move_raises_one_piece_one_level(seed, 
         assert level_sum(after.stacks) == level_sum(before.stacks) + 1
 
 
-@given(seeds)
-def test_legal_moves_match_an_independent_reading_of_s2_s3_s4(seed):
-    state = stairgames.load("stairs").new_initial_state()
+@given(seeds, st.booleans())
+def test_legal_moves_match_an_independent_reading_of_s2_s3_s4(seed, agreement):
+    state = stairgames.load("stairs", agreement=agreement).new_initial_state()
     assert isinstance(state, StairsState)
     rng = random.Random(seed)
     while not state.is_terminal():
         board = state.board
         expected = oracle_moves(board.stacks, board.to_move)
         actions = state.legal_actions()
-        if expected:
+        if state.offer_pending():
+            assert actions == [ACCEPT, DECLINE]
+        elif expected:
             got = set()
-            for a in actions:
+            for a in (a for a in actions if a != OFFER):
                 src, direction = divmod(a, 8)
                 got.add((src, NEIGHBOURS[src][direction]))
             assert got == expected
@@ -96,21 +101,22 @@ def test_legal_moves_match_an_independent_reading_of_s2_s3_s4(seed):
             assert oracle_moves(board.stacks, other)
         state.apply_action(rng.choice(actions))
     board = state.board
-    assert not oracle_moves(board.stacks, "L") and not oracle_moves(board.stacks, "D")
+    if not state.ended_by_agreement():
+        assert not oracle_moves(board.stacks, "L") and not oracle_moves(board.stacks, "D")
 
 
 @given(seeds, st.booleans())
 def test_games_end_within_the_proven_bound(seed, pie_rule):
     state = random_game(seed, pie_rule=pie_rule)
-    moves = [a for a in state.history() if a not in (PASS, SWAP)]
+    moves = [a for a in state.history() if a not in NOT_MOVES]
     assert len(moves) <= MAX_MOVES
     assert len(state.history()) <= MAX_GAME_LENGTH
     assert state.returns() in ([1.0, -1.0], [-1.0, 1.0])
 
 
-@given(seeds)
-def test_position_round_trips_along_a_playout(seed):
-    game = stairgames.load("stairs")
+@given(seeds, st.booleans())
+def test_position_round_trips_along_a_playout(seed, pie_rule):
+    game = stairgames.load("stairs", pie_rule=pie_rule)
     state = game.new_initial_state()
     rng = random.Random(seed)
     while not state.is_terminal():
@@ -118,8 +124,10 @@ def test_position_round_trips_along_a_playout(seed):
         again = game.state_from_position(text)
         assert again.position() == text
         assert again.legal_actions() == state.legal_actions()
+        assert again.current_player() == state.current_player()
         state.apply_action(rng.choice(state.legal_actions()))
-    assert game.state_from_position(state.position()).is_terminal()
+    again = game.state_from_position(state.position())
+    assert again.is_terminal() and again.returns() == state.returns()
 
 
 @given(seeds, st.booleans())
@@ -189,7 +197,7 @@ def s5_oracle(state: StairsState) -> tuple[str, str]:
     last_arrival_at: dict[int, str] = {}
     for action in state.history():
         mover = replay.board.to_move
-        if action not in (PASS, SWAP):
+        if action not in NOT_MOVES:
             src, direction = divmod(action, 8)
             height = len(replay.board.stacks[NEIGHBOURS[src][direction]]) + 1
             last_arrival_at[height] = mover

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import stairgames
-from stairgames import IllegalMoveError
+from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.core.game import TERMINAL
-from stairgames.games.stairs import INITIAL_POSITION, StairsState
+from stairgames.games.stairs import INITIAL_POSITION, PASS, StairsState
 from stairgames.games.stairs.rules import (
     DARK,
     LIGHT,
@@ -284,48 +284,155 @@ def test_s6_after_a_swap_returns_follow_the_seats():
     state = new_state(pie_rule=True)
     state.apply_move("d3-c4")
     state.apply_move("swap")
-    state.end_by_agreement()  # light (seat 1 now) leads at height 2
+    state.apply_move("offer")  # seat 0 (dark now) offers; light (seat 1) leads at height 2
+    state.apply_move("accept")
     assert state.returns() == [-1.0, 1.0]
 
 
-def test_s6_a_state_built_from_a_position_has_no_swap():
+def test_s6_a_state_built_from_a_position_keeps_the_pending_swap():
     game = stairgames.load("stairs", pie_rule=True)
     start = game.new_initial_state()
     start.apply_move("d3-c4")
     state = game.state_from_position(start.position())
     assert isinstance(state, StairsState)
-    assert "swap" not in moves_of(state)
-    assert state.colour_of(0) == LIGHT
+    assert start.position().endswith(" D L 0 swap")
+    assert "swap" in moves_of(state) and state.current_player() == 1
+
+
+def test_s6_a_state_built_from_a_position_after_a_swap_keeps_the_seats():
+    game = stairgames.load("stairs", pie_rule=True)
+    start = game.new_initial_state()
+    start.apply_move("d3-c4")
+    start.apply_move("swap")
+    state = game.state_from_position(start.position())
+    assert isinstance(state, StairsState)
+    assert start.position().endswith(" D L 1")
+    assert state.colour_of(0) == DARK and state.current_player() == 0
+    assert state.legal_actions() == start.legal_actions()
+
+
+def test_s6_a_swapped_position_needs_the_pie_rule():
+    swapped = new_state(pie_rule=True)
+    swapped.apply_move("d3-c4")
+    swapped.apply_move("swap")
+    with pytest.raises(InvalidPositionError, match="without the pie rule"):
+        stairgames.load("stairs").state_from_position(swapped.position())
 
 
 # ----- ending by agreement (S7) -------------------------------------------------
 
 
-def test_s7_ending_by_agreement_scores_the_position_by_s5():
-    state = new_state()
+def two_moves_played(**options: bool) -> StairsState:
+    """Both players have climbed once; dark arrived last, so light (seat 0) leads (S5)."""
+    state = new_state(**options)
     state.apply_move("d3-c4")
     state.apply_move("c3-b3")
-    assert state.legal_actions()  # moves remain
-    state.end_by_agreement()
+    return state
+
+
+def test_s7_ending_by_agreement_scores_the_position_by_s5():
+    state = two_moves_played()
+    state.apply_move("offer")
+    state.apply_move("accept")
     assert state.is_terminal() and state.legal_actions() == []
     # one stack each at height 2; dark arrived last, so light (seat 0) wins
     assert state.returns() == [1.0, -1.0]
     outcome = state.outcome()
     assert outcome is not None and "agreement" in outcome.reason
+    assert state.ended_by_agreement()
 
 
-def test_s7_agreement_is_not_an_action():
+def test_s7_offering_accepting_and_declining_are_moves_of_the_record():
+    state = two_moves_played()
+    assert "offer" in [state.action_to_string(a) for a in state.legal_actions()]
+    state.apply_move("offer")
+    state.apply_move("decline")
+    state.apply_move("e2-f3")
+    state.apply_move("offer")
+    state.apply_move("accept")
+    assert state.history_strings()[2:] == ["offer", "decline", "e2-f3", "offer", "accept"]
+
+
+def test_s7_the_other_player_answers_an_offer_with_accept_or_decline_only():
+    state = two_moves_played()
+    state.apply_move("offer")
+    assert state.current_player() == 1
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["accept", "decline"]
+    with pytest.raises(IllegalMoveError, match="answer the offer"):
+        state.apply_move("e2-f3")
+
+
+def test_s7_after_a_declined_offer_the_offerer_moves_and_may_not_offer_again_first():
+    state = two_moves_played()
+    state.apply_move("offer")
+    state.apply_move("decline")
+    assert state.current_player() == 0
+    assert "offer" not in [state.action_to_string(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalMoveError, match="declined"):
+        state.apply_move("offer")
+    state.apply_move("e2-f3")
+    assert "offer" in [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_s7_no_offer_before_any_piece_has_climbed():
     state = new_state()
-    assert all(state.action_to_string(a) not in ("agree", "end") for a in state.legal_actions())
-    with pytest.raises(IllegalMoveError):
-        state.apply_move("agree")
+    assert "offer" not in [state.action_to_string(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalMoveError, match="no piece has climbed"):
+        state.apply_move("offer")
+    assert state.history() == []
 
 
-def test_s7_no_agreement_before_any_piece_has_climbed():
-    state = new_state()
-    with pytest.raises(IllegalMoveError, match="no winner yet"):
-        state.end_by_agreement()
-    assert not state.is_terminal()
+def test_s7_no_offer_while_the_player_must_pass():
+    # light has no move (S4): pass is the only action, an offer waits for a real turn
+    state = build({"c2": "L", "b2": "DD", "c3": "DD"})
+    assert state.board.max_height() > 1 and state.legal_actions() == [PASS]
+    with pytest.raises(IllegalMoveError, match="must pass"):
+        state.apply_move("offer")
+
+
+def test_s7_answers_without_an_offer_are_illegal():
+    state = two_moves_played()
+    for word in ("accept", "decline"):
+        with pytest.raises(IllegalMoveError, match="no offer to answer"):
+            state.apply_move(word)
+
+
+def test_s7_the_agreement_option_off_has_no_offers():
+    state = two_moves_played(agreement=False)
+    assert "offer" not in [state.action_to_string(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalMoveError, match="without ending by agreement"):
+        state.apply_move("offer")
+
+
+def test_s7_a_pending_offer_survives_the_position_text():
+    state = two_moves_played()
+    state.apply_move("offer")
+    assert state.position().endswith(" L D 0 offer")
+    again = stairgames.load("stairs").state_from_position(state.position())
+    assert again.current_player() == 1 and again.legal_actions() == state.legal_actions()
+    offer = again.agreement_offer()
+    assert offer is not None and offer.returns == (1.0, -1.0)
+    state.apply_move("decline")
+    assert state.position().endswith(" L D 0 declined")
+    again = stairgames.load("stairs").state_from_position(state.position())
+    assert again.legal_actions() == state.legal_actions()
+
+
+def test_s7_an_offer_in_a_position_needs_the_agreement_option():
+    state = two_moves_played()
+    state.apply_move("offer")
+    with pytest.raises(InvalidPositionError, match="without agreement"):
+        stairgames.load("stairs", agreement=False).state_from_position(state.position())
+
+
+def test_s7_the_view_players_search_has_no_offers():
+    state = two_moves_played()
+    state.apply_move("offer")
+    view = state.without_agreement()
+    assert view.current_player() == 0
+    assert "offer" not in [view.action_to_string(a) for a in view.legal_actions()]
+    assert view.history_strings() == ["d3-c4", "c3-b3"]
+    assert state.current_player() == 1  # the original is untouched
 
 
 # ----- the lowest-piece rule across heights (rule 4, S3) -------------------------

@@ -258,7 +258,7 @@ def test_mcts_never_plays_an_action_the_endgame_solver_proved_lost(seed):
         if not lost or len(lost) == len(state.legal_actions()):
             continue
         agent = MctsAgent(seat, seed=seed, time_limit=None, iterations=100, endgame=1.0)
-        assert agent.step(state.clone()) not in lost
+        assert agent.act(state) not in lost
         checked += 1
     assert checked
 
@@ -268,7 +268,7 @@ def test_mcts_with_the_endgame_solver_plays_the_proven_win_before_searching(posi
     state = stairgames.load("stairs").state_from_position(position)
     seat = state.current_player()
     agent = MctsAgent(seat, seed=0, time_limit=None, iterations=1000, endgame=1.0)
-    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert state.action_to_string(agent.act(state)) in wins
     assert agent.last_iterations == 0  # proven before any search
 
 
@@ -277,7 +277,7 @@ def test_alphabeta_with_the_endgame_solver_plays_the_proven_win_before_searching
     state = stairgames.load("stairs").state_from_position(position)
     agent = make_agent("alphabeta:time=5,endgame=0.5", state.current_player(), seed=0)
     assert isinstance(agent, AlphaBetaAgent)
-    assert state.action_to_string(agent.step(state.clone())) in wins
+    assert state.action_to_string(agent.act(state)) in wins
     assert agent.nodes == 0  # proven before any search
 
 
@@ -299,7 +299,7 @@ def test_mcts_endgame_solver_budget_follows_the_iteration_budget():
     position, _ = FORCED_WINS[0]
     state = stairgames.load("stairs").state_from_position(position)
     agent = MctsAgent(state.current_player(), seed=0, time_limit=None, iterations=1, endgame=1.0)
-    agent.step(state.clone())
+    agent.act(state)
     assert agent.last_iterations == 1
 
 
@@ -310,7 +310,7 @@ def test_mcts_endgame_is_repeatable_and_completes_games_with_the_pie_rule():
         players = [make_agent("mcts:iterations=40,endgame=0.5", s, seed=4 + s) for s in (0, 1)]
         state = game.new_initial_state()
         while not state.is_terminal():
-            state.apply_action(players[state.current_player()].step(state.clone()))
+            state.apply_action(players[state.current_player()].act(state))
         runs.append(state.history())
     assert runs[0] == runs[1]
 
@@ -328,7 +328,7 @@ def test_mcts_endgame_is_ignored_by_games_without_a_solver():
     players = [make_agent("mcts:iterations=10,endgame=0.5", s, seed=s) for s in (0, 1)]
     state = game.new_initial_state()
     while not state.is_terminal():
-        state.apply_action(players[state.current_player()].step(state.clone()))
+        state.apply_action(players[state.current_player()].act(state))
     assert state.is_terminal()
 
 

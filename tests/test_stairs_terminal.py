@@ -60,18 +60,30 @@ def test_terminal_undo_takes_back_the_move_and_the_reply(tmp_path):
     assert state.history() == []
 
 
-def test_terminal_lists_moves_and_ends_by_agreement_with_the_reason(tmp_path):
-    play, out = session(["moves", "d3-c4", "agree"], tmp_path)
+def test_terminal_lists_moves_and_the_computer_declines_an_offer_it_could_lose(tmp_path):
+    """Defect: the computer accepted every offer. Light leads by S5 after two moves, and
+    nothing is proven this early, so the computer declines and the game goes on."""
+    play, out = session(["moves", "d3-c4", "agree", "quit"], tmp_path)
     state = play.run()
     text = out.getvalue()
     assert "Legal moves (110) by piece, typed like b1-b2:" in text
     assert "d3 → d4 e4 e3 e2 d2 c2 c3 c4" in text
-    assert state.is_terminal()
-    assert "agreement" in text
+    assert "light (human) offers to end the game here." in text
+    assert "dark (random) does not agree; the game goes on." in text
+    assert not state.is_terminal()
     record = json.loads((tmp_path / "game.json").read_text())
-    assert record["ended_by_agreement"] is True
-    assert record["seed"] == 5
-    assert record["moves"][0] == "d3-c4"
+    assert record["moves"][0] == "d3-c4" and record["moves"][-2:] == ["offer", "decline"]
+    assert record["seed"] is None  # unfinished: the seed stays hidden
+
+
+def test_terminal_expert_declines_the_offer_after_d3_c4_and_the_game_goes_on(tmp_path):
+    """The issue's check: `stairgames play stairs --dark expert`, d3-c4, agree."""
+    play, out = session(["d3-c4", "agree", "quit"], tmp_path, players=("human", "expert"))
+    state = play.run()
+    text = out.getvalue()
+    assert "dark (expert) does not agree; the game goes on." in text
+    assert not state.is_terminal()
+    assert state.history_strings()[-2:] == ["offer", "decline"]
 
 
 def test_computer_against_computer_finishes_and_saves_a_replayable_record(tmp_path, capsys):
@@ -132,7 +144,7 @@ def test_cli_play_pie_rule_game_between_two_computers_saves_a_finished_record(tm
     assert main([*argv, "--seed", "7", "--record", str(path), "--no-color"]) == 0
     assert "Game over." in capsys.readouterr().out
     record = json.loads(path.read_text())
-    assert record["options"] == {"pie_rule": True}
+    assert record["options"] == {"pie_rule": True, "agreement": True}
     assert record["seed"] == 7 and record["players"] == ["random", "random"]
     assert record["returns"] in ([1.0, -1.0], [-1.0, 1.0])
 
@@ -164,18 +176,22 @@ def test_terminal_agreement_between_two_people_needs_the_other_to_agree(tmp_path
     play, out = session(lines, tmp_path, players=("human", "human"))
     state = play.run()
     text = out.getvalue()
+    assert "If you agree: Light wins" in text
     assert "light (human) does not agree; the game goes on." in text
-    assert state.history_strings() == ["d3-c4", "c3-b3"]
+    assert "dark (human) agrees: the game ends here." in text
+    assert state.history_strings() == ["d3-c4", "offer", "decline", "c3-b3", "offer", "accept"]
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
     assert "(game ended by agreement)" in text
 
 
 def test_terminal_agreement_is_refused_with_the_reason_before_any_climb(tmp_path):
-    play, out = session(["agree", "d3-c4", "quit"], tmp_path)
-    play.run()
+    """The other person is asked only when the offer is allowed."""
+    play, out = session(["agree", "d3-c4", "quit"], tmp_path, players=("human", "human"))
+    state = play.run()
     text = out.getvalue()
-    assert "Not accepted: cannot end by agreement before any piece has climbed" in text
-    assert "The computer agrees" not in text
+    assert "Not accepted: illegal move 'offer': no piece has climbed yet" in text
+    assert "do you agree" not in text
+    assert state.history_strings() == ["d3-c4"]
 
 
 def test_terminal_undo_with_nothing_to_take_back_and_between_two_people(tmp_path):

@@ -81,7 +81,15 @@ def test_repr_pastes_back():
 
 
 BAD_POSITIONS = [
-    ("", "3 space-separated fields"),
+    ("", "3 to 5 space-separated fields"),
+    (INITIAL_POSITION + " 0 - extra", "3 to 5 space-separated fields"),
+    (INITIAL_POSITION + " 2", "seat playing light must be 0 or 1"),
+    (INITIAL_POSITION + " 1", "light is seat 1 only after a swap"),
+    (INITIAL_POSITION + " 0 maybe", "what is pending must be"),
+    (INITIAL_POSITION + " 0 offer+declined", "at most one of offer, declined, agreed"),
+    (INITIAL_POSITION + " 0 swap+swap", "what is pending must be"),
+    (INITIAL_POSITION + " 0 swap", "swap can be pending only right after"),
+    (INITIAL_POSITION + " 0 offer", "no offer to end by agreement before"),
     ("L,D,L,D,L,D L -", "6 ranks"),
     (INITIAL_POSITION.replace("L,D,L,D,L,D/", "L,D,L,D,L/", 1) + "", "6 squares"),
     (INITIAL_POSITION.replace(" L -", " X -"), "colour to move"),

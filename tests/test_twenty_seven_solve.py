@@ -226,7 +226,7 @@ def test_players_use_the_27_solver_through_the_hook():
     state = state_of(line, "expert")
     seat = state.current_player()
     for spec in ("mcts:iterations=50,endgame=1", "alphabeta:time=0.5,endgame=0.9"):
-        action = make_agent(spec, seat, seed=0).step(state.clone())
+        action = make_agent(spec, seat, seed=0).act(state)
         child = state.clone()
         child.apply_action(action)
         assert (child.is_terminal() and child.returns()[seat] == 1) or (

@@ -21,7 +21,7 @@ from typing import TextIO
 from stairgames.agents import Agent, make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
-from stairgames.core.game import Game, State
+from stairgames.core.game import AgreementOffer, Game, State
 from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
 from stairgames.i18n import N_, Text, _, display_width, translate, wrap
@@ -47,8 +47,9 @@ def help_text() -> str:
   <move>     play a move in the game's notation (see below and 'moves')
   moves      list the legal moves
   undo       take back your last move (vs the computer; no dice or hidden cards)
-  agree      end the game by agreement, where the game allows it (the other
-             people at the keyboard are asked; computer players agree)
+  agree      offer to end the game by agreement, where the rules allow it now (the
+             other player answers: a person is asked, a computer accepts only a
+             result it cannot do better than, proven by search)
   help       this text
   quit       stop (Ctrl-C too); the record of the game so far is saved"""
     )
@@ -256,6 +257,12 @@ class TerminalSession:
     def _computer_turn(self, seat: int) -> None:
         agent = self.agents[seat]
         label = self.seat_label(seat)
+        offer = self.state.agreement_offer()
+        if offer is not None:
+            action = agent.act(self.state)
+            self._apply(action)
+            self._say_answer(seat, action == offer.accept)
+            return
         if not self._has_human():
             self._apply(agent.act(self.state))
             return
@@ -278,6 +285,9 @@ class TerminalSession:
         """Ask for a move until one is legal; ``False`` when the human quits (``quit``,
         end of input, or Ctrl-C)."""
         lines = self.show()
+        offer = self.state.agreement_offer()
+        if offer is not None:
+            return self._answer_offer(seat, offer)
         if self._pass_if_forced(seat):
             return True
         self._hint_moves(room=self._screen_lines() - lines - 1)
@@ -301,8 +311,8 @@ class TerminalSession:
             if command == "undo":
                 self._undo()
                 return True
-            if command == "agree":
-                if self._agree(seat):
+            if command in ("agree", "offer"):
+                if self._offer(seat):
                     return True
                 continue
             try:
@@ -385,38 +395,52 @@ class TerminalSession:
             self.state = self.undo_stack.pop()
             self.say(_("Took back your last move."))
 
-    def _agree(self, seat: int) -> bool:
-        """End the game by agreement when every other human agrees too (computer
-        players always agree); ``False`` when it does not end."""
-        end = getattr(self.state, "end_by_agreement", None)
-        if end is None:
-            self.say(_("This game cannot end by agreement."))
-            return False
-        for other, kind in enumerate(self.players):
-            if other == seat or kind != HUMAN:
-                continue
-            question = _("{player}, do you agree to end the game here? (yes/no) ").format(
-                player=self.seat_label(other)
-            )
-            try:
-                answer = self.input_fn(question).strip().lower()
-            except EOFError:
-                answer = ""
-            if answer not in ("y", "yes", _("y"), _("yes")):
-                self.say(
-                    _("{player} does not agree; the game goes on.").format(
-                        player=self.seat_label(other)
-                    )
-                )
-                return False
+    def _offer(self, seat: int) -> bool:
+        """Offer to end the game by agreement, where the rules allow it now (the reason
+        is said where they do not); ``True`` when the offer was made. The other player
+        answers on its turn: a person at the keyboard is asked, a computer answers by
+        its rule."""
         try:
-            end()
+            action = self.state.offer_action()
         except StairgamesError as exc:
             self.say(_("Not accepted: {reason}").format(reason=translate(exc)))
             return False
-        if self.agents:
-            self.say(_("The computer agrees to stop here."))
+        self._apply(action)
+        self.say(_("{player} offers to end the game here.").format(player=self.seat_label(seat)))
         return True
+
+    def _answer_offer(self, seat: int, offer: AgreementOffer) -> bool:
+        """Ask ``seat``, a person, to accept or decline an offer; ``False`` on quit."""
+        self.say(_("If you agree: {result}").format(result=self._result_if_accepted(offer)))
+        question = _("{player}, do you agree to end the game here? (yes/no) ").format(
+            player=self.seat_label(seat)
+        )
+        try:
+            answer = self.input_fn(question).strip().lower()
+        except EOFError:
+            self.say()
+            return False
+        if answer in ("quit", "exit", "q"):
+            return False
+        accepted = answer in ("y", "yes", "accept", _("y"), _("yes"))
+        self._apply(offer.accept if accepted else offer.decline)
+        self._say_answer(seat, accepted)
+        return True
+
+    def _result_if_accepted(self, offer: AgreementOffer) -> str:
+        accepted = self.state.clone()
+        accepted.apply_action(offer.accept)
+        outcome = accepted.outcome()
+        assert outcome is not None
+        return outcome.localized()
+
+    def _say_answer(self, seat: int, accepted: bool) -> None:
+        message = (
+            _("{player} agrees: the game ends here.")
+            if accepted
+            else _("{player} does not agree; the game goes on.")
+        )
+        self.say(message.format(player=self.seat_label(seat)))
 
     def _record_viewer(self) -> int | None:
         """Whose view an unfinished game's record holds: the one human's, else (several

@@ -12,8 +12,9 @@ import math
 import random
 from collections.abc import Callable, Mapping
 
+from stairgames.agents.agreement import answer_offer
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
-from stairgames.core.game import Game, State
+from stairgames.core.game import AgreementOffer, Game, State
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import player_hooks
 from stairgames.core.views import seat_view
@@ -51,7 +52,9 @@ class Agent(abc.ABC):
 
         The one entry point drivers call: ``step`` receives the seat's view, never
         ``state`` itself, and ``state`` is not changed. (The errors name no position:
-        the true one may hold what the seat may not know.)
+        the true one may hold what the seat may not know.) The view has no offers to
+        end by agreement (:meth:`State.without_agreement`): players search moves of
+        play, and never offer; an offer to answer goes to :meth:`answer_offer`.
 
         :raises IllegalMoveError: it is not this seat's turn in ``state``, or the
             player chose an action that is not legal there.
@@ -61,13 +64,24 @@ class Agent(abc.ABC):
                 f"{self.describe()} plays seat {self.seat}, but after move "
                 f"{state.move_number()} the player to act is {state.current_player()}"
             )
-        action = self.step(seat_view(state, self.seat, self.rng))
+        view = seat_view(state, self.seat, self.rng)
+        offer = state.agreement_offer()
+        if offer is not None:
+            action = self.answer_offer(view, offer)
+        else:
+            action = self.step(view.without_agreement())
         if not state.is_legal(action):
             raise IllegalMoveError(
                 f"{self.describe()} (seat {self.seat}) chose {action!r}, which is not legal "
                 f"after move {state.move_number()}; legal: {state.legal_actions()}"
             )
         return action
+
+    def answer_offer(self, view: State, offer: AgreementOffer) -> int:
+        """Accept or decline an offer to end the game by agreement: accept only a
+        result no worse than the game's value proven by its endgame solver
+        (:mod:`stairgames.agents.agreement`)."""
+        return answer_offer(view, self.seat, offer)
 
     @abc.abstractmethod
     def step(self, state: State) -> int:

@@ -92,6 +92,18 @@ class Outcome:
         return self.reason if self.text is None else localize(self.text)
 
 
+@dataclasses.dataclass(frozen=True)
+class AgreementOffer:
+    """An offer to end the game by agreement, awaiting the answer of the player to act."""
+
+    accept: int
+    """The action that accepts: the game ends with :attr:`returns`."""
+    decline: int
+    """The action that declines: the game goes on."""
+    returns: tuple[float, ...]
+    """What accepting gives each seat."""
+
+
 class Game(abc.ABC):
     """A game with its options. Cheap to create; holds no play state."""
 
@@ -119,8 +131,19 @@ class Game(abc.ABC):
         :raises InvalidPositionError: the text is malformed or impossible.
         """
 
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they are the same game with equal options."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return type(self) is type(other) and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.options))
+
     def __repr__(self) -> str:
-        return f"stairgames.load({self.name!r}, **{self.options!r})"
+        """Code that builds this game again: ``stairgames.load('stairs', pie_rule=True)``."""
+        arguments = "".join(f", {k}={v!r}" for k, v in _options_as_dict(self.options).items())
+        return f"stairgames.load({self.name!r}{arguments})"
 
 
 class State(abc.ABC):
@@ -379,8 +402,58 @@ class State(abc.ABC):
                 f"illegal action {action} in {self.position()}; legal: {self._legal_actions()}"
             )
 
+    # ----- agreement ----------------------------------------------------------
+
+    def agreement_offer(self) -> AgreementOffer | None:
+        """An offer to end the game by agreement that the player to act must answer, or
+        ``None``. Games where the rules allow ending by agreement override this."""
+        return None
+
+    def offer_action(self) -> int:
+        """The action that offers to end the game by agreement, legal now.
+
+        :raises IllegalMoveError: no offer may be made now; the message says why (the
+            default: the game has no ending by agreement).
+        """
+        raise IllegalMoveError(
+            message_id=N_("{game} cannot end by agreement"),
+            arguments={"game": Text(self._game.info().title)},
+        )
+
+    def without_agreement(self) -> State:
+        """This position in the same game played without offers to end by agreement:
+        what players search (agreement is decided apart, see :meth:`agreement_offer`).
+        A copy; games without such a rule return :meth:`clone`."""
+        return self.clone()
+
+    # ----- comparison and text ------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        """States are equal when their games are equal and their positions are the same
+        (history aside, as with python-chess boards); compare :meth:`history` for that."""
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._game == other._game and self.position() == other.position()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: not usable as a key
+
     def __str__(self) -> str:
         return self.position()
 
     def __repr__(self) -> str:
-        return f"stairgames.load({self._game.name!r}).state_from_position({self.position()!r})"
+        """Code that builds this state again (history aside), e.g.
+        ``stairgames.load('stairs').state_from_position('...')``."""
+        return f"{self._game!r}.state_from_position({self.position()!r})"
+
+
+def _options_as_dict(options: Any) -> dict[str, Any]:
+    """The options that differ from their defaults, by name (for ``repr``)."""
+    if not dataclasses.is_dataclass(options) or isinstance(options, type):
+        return {}
+    result = {}
+    for field in dataclasses.fields(options):
+        value = getattr(options, field.name)
+        if field.default is not dataclasses.MISSING and value == field.default:
+            continue
+        result[field.name] = value
+    return result

@@ -58,7 +58,6 @@ class GameRecord:
     players: tuple[str, ...] = ()
     result: str | None = None
     returns: tuple[float, ...] | None = None
-    ended_by_agreement: bool = False
 
     def __post_init__(self) -> None:
         _checked_view(self.view)
@@ -73,7 +72,6 @@ class GameRecord:
             "view": self.view,
             "start_position": self.start_position,
             "moves": list(self.moves),
-            "ended_by_agreement": self.ended_by_agreement,
             "result": self.result,
             "returns": None if self.returns is None else list(self.returns),
         }
@@ -105,6 +103,9 @@ class GameRecord:
         if not isinstance(options, dict):
             raise InvalidRecordError(message_id=N_("record field 'options' must be an object"))
         returns = data.get("returns")
+        if data.get("ended_by_agreement"):
+            # records written before agreement became moves (S7) ended with this flag
+            moves = [*moves, "offer", "accept"]
         return cls(
             game=data["game"],
             options={k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
@@ -115,7 +116,6 @@ class GameRecord:
             players=tuple(data.get("players") or ()),
             result=data.get("result"),
             returns=None if returns is None else tuple(float(r) for r in returns),
-            ended_by_agreement=bool(data.get("ended_by_agreement", False)),
         )
 
     @property
@@ -198,7 +198,6 @@ def make_record(
         state.seat_name(viewer)  # refuses a seat the game does not have
     game = state.get_game()
     outcome = state.outcome()
-    agreed = bool(getattr(state, "ended_by_agreement", lambda: False)())
     return GameRecord(
         game=game.name,
         options=options_to_dict(game.options),
@@ -209,7 +208,6 @@ def make_record(
         players=players,
         result=None if outcome is None else outcome.reason,
         returns=None if outcome is None else outcome.returns,
-        ended_by_agreement=agreed,
     )
 
 
@@ -245,15 +243,6 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
     for move, action in zip(record.moves, _replayed_actions(record, state), strict=True):
         state.apply_action(action)
         yield move, state.clone()
-    if record.ended_by_agreement:
-        end = getattr(state, "end_by_agreement", None)
-        if end is None:
-            raise InvalidRecordError(
-                message_id=N_("game {game!r} cannot end by agreement"),
-                arguments={"game": record.game},
-            )
-        end()
-        yield "(ended by agreement)", state.clone()
 
 
 def final_state(record: GameRecord) -> State:

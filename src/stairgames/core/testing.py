@@ -3,17 +3,21 @@
 Every game's tests call :func:`check_game`; it plays random games (chance
 sampled from ``chance_outcomes``) and checks at every step what the protocol
 promises: sorted legal actions, probabilities summing to one, notation that
-round-trips, position text that round-trips, clones that are equal and
-independent, records that replay exactly (a finished game's in full; an
-unfinished game's record for each seat, and the public one, to that seat's
-observation and history), illegal input refused with the state unchanged, and
-returns inside the declared bounds.
+round-trips, position text that round-trips (the state read back acts alike:
+player, legal actions, chance outcomes, returns, every seat's observation),
+``eval(repr(...))`` of games and states, clones that are equal and independent
+(even after every list they returned is mutated), records that replay exactly
+(a finished game's in full; an unfinished game's record for each seat, and the
+public one, to that seat's observation and history), illegal input refused with
+the state unchanged, and returns inside the declared bounds.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
+from typing import Any
 
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError
@@ -29,10 +33,12 @@ def check_state(state: State) -> None:
     assert player in (CHANCE, TERMINAL) or 0 <= player < info.num_players, player
     assert state.is_terminal() == (player == TERMINAL)
     assert state.is_chance_node() == (player == CHANCE)
-    # position text round-trips to a fixed point
+    # position text round-trips to a fixed point, and the state read back behaves alike
     text = state.position()
     again = game.state_from_position(text)
     assert again.position() == text, (text, again.position())
+    check_same_behaviour(state, again)
+    check_repr_round_trips(state)
     if state.is_terminal():
         assert state.legal_actions() == []
         assert state.chance_outcomes() == []
@@ -64,6 +70,83 @@ def check_state(state: State) -> None:
         assert state.string_to_action(state.action_to_string(action)) == action
     for observer in range(info.num_players):
         assert isinstance(state.observation_string(observer), str)
+
+
+def check_same_behaviour(state: State, again: State) -> None:
+    """``again`` (``state`` read back from its position text) decides everything that
+    happens next the same way: player to act, legal actions, chance outcomes, returns,
+    every seat's observation."""
+    assert again.current_player() == state.current_player(), state.position()
+    assert again.legal_actions() == state.legal_actions(), state.position()
+    assert again.chance_outcomes() == state.chance_outcomes(), state.position()
+    assert again.returns() == state.returns(), state.position()
+    for seat in range(state.get_game().num_players()):
+        assert again.observation_string(seat) == state.observation_string(seat), seat
+    assert again == state
+
+
+def check_repr_round_trips(state: State) -> None:
+    """``eval(repr(game))`` and ``eval(repr(state))`` give equal objects."""
+    import stairgames
+
+    namespace = {"stairgames": stairgames}
+    game = state.get_game()
+    assert eval(repr(game), namespace) == game, repr(game)
+    assert eval(repr(state), namespace) == state, repr(state)
+
+
+def _snapshot(state: State) -> tuple[object, ...]:
+    seats = range(state.get_game().num_players())
+    return (
+        state.position(),
+        state.current_player(),
+        state.legal_actions(),
+        state.chance_outcomes(),
+        state.returns(),
+        state.history(),
+        state.history_strings(),
+        [state.history_strings(seat) for seat in seats],
+        [state.observation_string(seat) for seat in seats],
+    )
+
+
+def _returned_lists(state: State) -> list[list[Any]]:
+    """Every list the state's public getters return: the protocol's, and a game's own
+    (methods of no arguments annotated to return a list, such as 27's ``moves()``)."""
+    seats = range(state.get_game().num_players())
+    lists: list[list[Any]] = [
+        state.legal_actions(),
+        state.chance_outcomes(),
+        state.returns(),
+        state.history(),
+        state.history_strings(),
+        *(state.history_strings(seat) for seat in seats),
+    ]
+    for name in dir(type(state)):
+        method = getattr(type(state), name)
+        if name.startswith("_") or not inspect.isfunction(method):
+            continue
+        signature = inspect.signature(method)
+        takes_nothing = all(
+            p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            for p in list(signature.parameters.values())[1:]
+        )
+        if takes_nothing and str(signature.return_annotation).startswith("list["):
+            lists.append(getattr(state, name)())
+    return lists
+
+
+def check_clone_independent(state: State, action: int) -> None:
+    """A clone is equal, and independent: clearing every list it returned and applying
+    ``action`` to it leave ``state`` unchanged."""
+    before = _snapshot(state)
+    twin = state.clone()
+    assert twin == state and twin.history() == state.history()
+    for returned in _returned_lists(twin):
+        returned.clear()
+    twin.apply_action(action)
+    assert twin.history() != state.history()
+    assert _snapshot(state) == before
 
 
 def check_rejects_bad_input(state: State, rng: random.Random) -> None:
@@ -103,10 +186,7 @@ def random_playout(state: State, rng: random.Random, *, check: bool = True) -> S
         else:
             action = rng.choice(state.legal_actions())
         if check and rng.random() < 0.1:
-            twin = state.clone()
-            assert twin.position() == state.position()
-            twin.apply_action(action)
-            assert twin.history() != state.history()
+            check_clone_independent(state, action)
             check_rejects_bad_input(state, rng)
         state.apply_action(action)
         steps += 1

@@ -499,12 +499,6 @@ class CityOfStairsState(State):
 
         return render_state(self, colour=False, viewers=frozenset(range(self._table.players)))
 
-    def __repr__(self) -> str:
-        return (
-            f"stairgames.load('city_of_stairs', **{dataclasses.asdict(self._game.options)!r})"
-            f".state_from_position({self.position()!r})"
-        )
-
 
 __all__ = [
     "CHOICE_BASE",

@@ -54,7 +54,7 @@ register(
             "The board shows each square's top colour and height (L2: light on a stack of\n"
             "2); * marks the stacks at the greatest height."
         ),
-        option_sets=({}, {"pie_rule": True}),
+        option_sets=({}, {"pie_rule": True}, {"pie_rule": True, "agreement": False}),
         player_hooks=_player_hooks,
     )
 )

@@ -158,7 +158,9 @@ def playout(
     protocol (same moves in the same order, the same draws from ``rng``, a pass
     drawn from a one-element list too), played on plain lists instead of
     immutable boards, for computer players' playouts. A ``swap`` (pie rule) is
-    never chosen here. ``tests/test_agents.py`` checks the equivalence.
+    never chosen here, nor an offer to end by agreement (S7): players search the
+    game without agreement (:meth:`State.without_agreement`), where it is the same.
+    ``tests/test_agents.py`` checks the equivalence.
 
     With ``record``, every (seat, action) played is appended to it, passes
     included (for ``mcts``'s all-moves-as-first statistics).

@@ -4,6 +4,11 @@ Seat 0 is the first player, light at the start; seat 1 the second. With the
 pie rule, right after seat 0's first move seat 1 may ``swap``: colours are
 exchanged (seat 0 now plays dark) and seat 0 moves next. Seats stay seats;
 only the colour each seat plays changes.
+
+Ending by agreement (S7) is played with actions: the player to move may
+``offer`` (once a piece has climbed, and not while it must pass); the other
+player then has only ``accept`` (the game ends, scored by S5) and ``decline``
+(the offerer moves on, and may not offer again before its move).
 """
 
 from __future__ import annotations
@@ -12,17 +17,26 @@ import dataclasses
 from typing import Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidPositionError
-from stairgames.core.game import TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.game import TERMINAL, AgreementOffer, Game, GameInfo, Outcome, State
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.notation import (
+    ACCEPT,
+    DECLINE,
     NUM_ACTIONS,
+    OFFER,
     PASS,
     SWAP,
     format_action,
     normalise,
     parse_move_text,
 )
-from stairgames.games.stairs.position import format_position, parse_position
+from stairgames.games.stairs.position import (
+    NOTHING_PENDING,
+    Pending,
+    PositionText,
+    format_position,
+    parse_position,
+)
 from stairgames.games.stairs.rules import DARK, LIGHT, Board
 from stairgames.i18n import N_, Text
 
@@ -30,11 +44,18 @@ MAX_MOVES = 630
 """A move raises one piece by one level; the level sum starts at 36 and is at most
 1 + 2 + ... + 36 = 666 (all pieces in one stack), so there are at most 630 moves."""
 
-MAX_GAME_LENGTH = 2 * MAX_MOVES + 1
-"""A pass is followed by a move of the other player, so passes never outnumber moves;
-one swap at most."""
+MAX_TURNS = 2 * MAX_MOVES + 1
+"""Moves, passes and the swap: a pass is followed by a move of the other player, so
+passes never outnumber moves; one swap at most."""
+
+MAX_GAME_LENGTH = 3 * MAX_TURNS + 2
+"""Each turn may be preceded by one declined offer (``offer``, ``decline``: after a
+decline the offerer must play before offering again), and one accepted offer ends the
+game."""
 
 SEAT_NAMES = ("light", "dark")
+
+AGREEMENT_ACTIONS = frozenset((OFFER, ACCEPT, DECLINE))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +64,9 @@ class StairsOptions:
 
     pie_rule: bool = False
     """S6: after the first move the second player may swap colours."""
+    agreement: bool = True
+    """S7: players may offer to end the game by agreement (``offer``, ``accept``,
+    ``decline``). Off, the game has moves of play only (research use, fast search)."""
 
 
 class StairsGame(Game):
@@ -68,16 +92,39 @@ class StairsGame(Game):
         )
 
     def new_initial_state(self) -> StairsState:
-        return StairsState(self, rules.initial_board(), pie_available=self.options.pie_rule)
+        return StairsState(self, rules.initial_board())
 
     def state_from_position(self, text: str) -> StairsState:
-        """A state from a position text: seat 0 plays light, and no swap is available."""
+        """A state from a position text (see :mod:`.position`), checked against the
+        options: a swap needs the pie rule, an offer needs ending by agreement.
+
+        :raises InvalidPositionError: the text is malformed, impossible, or impossible
+            with these options.
+        """
         if not isinstance(text, str):
             raise InvalidPositionError(
                 message_id=N_("a position is text, got {text!r}"),
                 arguments={"text": text},
             )
-        return StairsState(self, parse_position(text), pie_available=False)
+        parsed = parse_position(text)
+        self._check_options_allow(text, parsed)
+        return StairsState(self, parsed.board, light_seat=parsed.light_seat, pending=parsed.pending)
+
+    def _check_options_allow(self, text: str, parsed: PositionText) -> None:
+        if not self.options.pie_rule and (parsed.light_seat == 1 or parsed.pending.swap):
+            raise InvalidPositionError(
+                message_id=N_(
+                    "position {text!r} has a swap, but this game is played without the pie rule"
+                ),
+                arguments={"text": text},
+            )
+        if not self.options.agreement and parsed.pending.agreement is not None:
+            raise InvalidPositionError(
+                message_id=N_(
+                    "position {text!r} has an offer, but this game is played without agreement"
+                ),
+                arguments={"text": text},
+            )
 
 
 class StairsState(State):
@@ -85,14 +132,20 @@ class StairsState(State):
 
     _game: StairsGame
 
-    def __init__(self, game: StairsGame, board: Board, *, pie_available: bool) -> None:
+    def __init__(
+        self,
+        game: StairsGame,
+        board: Board,
+        *,
+        light_seat: int = 0,
+        pending: Pending = NOTHING_PENDING,
+    ) -> None:
         super().__init__(game)
         self._board = board
-        self._light_seat = 0
-        self._swap_pending = False
-        self._pie_available = pie_available
-        self._agreed = False
-        self._steps_cache: list[int] | None = None
+        self._light_seat = light_seat
+        self._swap_pending = pending.swap
+        self._agreement = pending.agreement
+        self._steps_cache: tuple[int, ...] | None = None
         self._player_cache: int | None = None
 
     # ----- board access -------------------------------------------------------
@@ -122,12 +175,31 @@ class StairsState(State):
         return self._light_seat == 1
 
     def ended_by_agreement(self) -> bool:
-        return self._agreed
+        """Whether the game ended by an accepted offer (S7)."""
+        return self._agreement == "agreed"
 
-    def _lowest_moves(self) -> list[int]:
+    def offer_pending(self) -> bool:
+        """Whether an offer to end by agreement awaits the answer of the player to act."""
+        return self._agreement == "offer"
+
+    def _pie_available(self) -> bool:
+        """S6: the next move is the first of the game, so a swap may follow it."""
+        return self._game.options.pie_rule and self._board.max_height() == 1
+
+    def _may_offer(self) -> bool:
+        """S7: an offer needs the option, a climbed piece (S5 names a winner), a move to
+        make (a player who must pass just passes), and no offer declined this turn."""
+        return (
+            self._game.options.agreement
+            and self._agreement is None
+            and self._board.max_height() > 1
+            and bool(self._lowest_moves())
+        )
+
+    def _lowest_moves(self) -> tuple[int, ...]:
         """The player to move's legal moves as step codes (= action ids), cached."""
         if self._steps_cache is None:
-            self._steps_cache = rules.lowest_steps(self._board, self._board.to_move)
+            self._steps_cache = tuple(rules.lowest_steps(self._board, self._board.to_move))
         return self._steps_cache
 
     # ----- protocol hooks -----------------------------------------------------
@@ -138,22 +210,42 @@ class StairsState(State):
         return self._player_cache
 
     def _compute_current_player(self) -> int:
-        if self._agreed:
+        if self._agreement == "agreed":
             return TERMINAL
+        mover = self.seat_of(self._board.to_move)
+        if self._agreement == "offer":
+            return 1 - mover
         if self._lowest_moves() or rules.has_move(self._board, rules.opponent(self._board.to_move)):
-            return self.seat_of(self._board.to_move)
+            return mover
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
+        if self._agreement == "offer":
+            return [ACCEPT, DECLINE]
         steps = self._lowest_moves()
         if not steps:
             return [PASS]
+        actions = list(steps)
         if self._swap_pending:
-            return [*steps, SWAP]
-        return list(steps)
+            actions.append(SWAP)
+        if self._may_offer():
+            actions.append(OFFER)
+        return actions
 
     def _apply_action(self, action: int) -> None:
-        first_move = self._pie_available and not self._history
+        if action == OFFER:
+            self._agreement = "offer"
+        elif action == DECLINE:
+            self._agreement = "declined"
+        elif action == ACCEPT:
+            self._agreement = "agreed"
+        else:
+            self._apply_turn(action)
+        self._player_cache = None
+
+    def _apply_turn(self, action: int) -> None:
+        """A move, a pass or the swap: the turn passes, and the offer state is cleared."""
+        first_move = self._pie_available()
         if action == SWAP:
             self._light_seat = 1 - self._light_seat
         elif action == PASS:
@@ -161,8 +253,8 @@ class StairsState(State):
         else:
             self._board = rules.apply_move(self._board, rules.step_move(action))
         self._swap_pending = first_move
+        self._agreement = None
         self._steps_cache = None
-        self._player_cache = None
 
     def _action_to_string(self, action: int) -> str:
         return format_action(action)
@@ -174,22 +266,19 @@ class StairsState(State):
         parsed = parse_move_text(text)
         if self.is_terminal():
             return
-        if parsed == "pass":
+        if isinstance(parsed, str):
+            raise IllegalMoveError(
+                message_id=N_("illegal move {text!r}: {reason}"),
+                arguments={"text": parsed, "reason": self._why_word_illegal(parsed)},
+            )
+        if self._agreement == "offer":
             raise IllegalMoveError(
                 message_id=N_(
-                    "illegal move 'pass': passing is allowed only with no move to make (S4); "
-                    "you have {count} legal moves"
+                    "illegal move {text!r}: answer the offer to end the game first "
+                    "(accept or decline)"
                 ),
-                arguments={"count": len(self._lowest_moves())},
+                arguments={"text": text},
             )
-        if parsed == "swap":
-            raise IllegalMoveError(
-                message_id=N_(
-                    "illegal move 'swap': only the second player may swap, right after the "
-                    "first move, and only with the pie rule"
-                )
-            )
-        assert isinstance(parsed, rules.Move)
         if not self._lowest_moves():
             raise IllegalMoveError(
                 message_id=N_("illegal move {text!r}: you have no move and must pass"),
@@ -201,6 +290,38 @@ class StairsState(State):
             arguments={"text": text, "reason": reason},
         )
 
+    def _why_word_illegal(self, word: str) -> Text:
+        """Why ``pass``, ``swap``, ``offer``, ``accept`` or ``decline`` is illegal here."""
+        if self._agreement == "offer":
+            return Text(N_("answer the offer to end the game first (accept or decline)"))
+        if word == "pass":
+            return Text(
+                N_(
+                    "passing is allowed only with no move to make (S4); "
+                    "you have {count} legal moves"
+                ),
+                {"count": len(self._lowest_moves())},
+            )
+        if word == "swap":
+            return Text(
+                N_(
+                    "only the second player may swap, right after the first move, and only "
+                    "with the pie rule"
+                )
+            )
+        if word in ("accept", "decline"):
+            return Text(N_("there is no offer to answer"))
+        return self._why_no_offer()
+
+    def _why_no_offer(self) -> Text:
+        if not self._game.options.agreement:
+            return Text(N_("this game is played without ending by agreement"))
+        if self._agreement == "declined":
+            return Text(N_("your offer was declined; make your move before offering again"))
+        if self._board.max_height() == 1:
+            return Text(N_("no piece has climbed yet, so there is no winner to agree on (S5)"))
+        return Text(N_("you have no move and must pass; offer on a turn with a move to make"))
+
     def _returns(self) -> list[float]:
         outcome = self.outcome()
         assert outcome is not None
@@ -210,10 +331,53 @@ class StairsState(State):
         other._board = self._board
         other._light_seat = self._light_seat
         other._swap_pending = self._swap_pending
-        other._pie_available = self._pie_available
-        other._agreed = self._agreed
+        other._agreement = self._agreement
         other._steps_cache = self._steps_cache
         other._player_cache = self._player_cache
+
+    # ----- agreement (S7) -----------------------------------------------------
+
+    def agreement_offer(self) -> AgreementOffer | None:
+        """The offer awaiting an answer: accepting ends the game scored by S5 now."""
+        if self._agreement != "offer":
+            return None
+        verdict = self.verdict()
+        assert verdict is not None, "an offer needs a climbed piece"
+        return AgreementOffer(
+            accept=ACCEPT, decline=DECLINE, returns=self._returns_for(self.seat_of(verdict.winner))
+        )
+
+    def offer_action(self) -> int:
+        """``offer`` when the player to move may offer now (S7).
+
+        :raises IllegalMoveError: why no offer may be made now.
+        """
+        if OFFER in self.legal_actions():
+            return OFFER
+        reason = self._why_word_illegal("offer") if not self.is_terminal() else None
+        if reason is None:
+            raise IllegalMoveError(message_id=N_("the game is already over"))
+        raise IllegalMoveError(
+            message_id=N_("illegal move {text!r}: {reason}"),
+            arguments={"text": "offer", "reason": reason},
+        )
+
+    def without_agreement(self) -> StairsState:
+        """This position in the same game played without agreement (``agreement=False``):
+        what players search. A pending offer is dropped, as if declined."""
+        game = StairsGame(dataclasses.replace(self._game.options, agreement=False))
+        other = StairsState(
+            game, self._board, light_seat=self._light_seat, pending=Pending(self._swap_pending)
+        )
+        for action, text in zip(self._history, self._history_strings, strict=True):
+            if action not in AGREEMENT_ACTIONS:
+                other._history.append(action)
+                other._history_strings.append(text)
+        return other
+
+    @staticmethod
+    def _returns_for(winner: int) -> tuple[float, float]:
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
 
     # ----- results ------------------------------------------------------------
 
@@ -227,9 +391,9 @@ class StairsState(State):
         verdict = self.verdict()
         assert verdict is not None, "a finished game has a climbed piece"
         winner = self.seat_of(verdict.winner)
-        returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        returns = self._returns_for(winner)
         text = verdict.text()
-        if self._agreed:
+        if self.ended_by_agreement():
             text = Text(N_("{result} (game ended by agreement)"), {"result": text})
         return Outcome(
             returns=returns,
@@ -239,27 +403,11 @@ class StairsState(State):
             details={"decision": verdict.decision.value, "height": verdict.height},
         )
 
-    def end_by_agreement(self) -> None:
-        """S7: both players agree to stop; the position is scored by S5 as it stands.
-
-        :raises IllegalMoveError: the game is already over, or no piece has climbed yet
-            (S5 would have no winner).
-        """
-        if self.is_terminal():
-            raise IllegalMoveError(message_id=N_("the game is already over"))
-        if self.verdict() is None:
-            raise IllegalMoveError(
-                message_id=N_(
-                    "cannot end by agreement before any piece has climbed: there is no winner yet"
-                )
-            )
-        self._agreed = True
-        self._player_cache = None
-
     # ----- text forms ---------------------------------------------------------
 
     def position(self) -> str:
-        return format_position(self._board)
+        pending = Pending(self._swap_pending, self._agreement)
+        return format_position(PositionText(self._board, self._light_seat, pending))
 
     def observation_string(self, player: int) -> str:
         """Stairs has no hidden information: the position and the colour ``player`` plays.

@@ -1,7 +1,9 @@
-"""Stairs move notation: ``c3-d4`` (from, to), ``pass`` and ``swap``.
+"""Stairs move notation: ``c3-d4`` (from, to), ``pass``, ``swap``, and the agreement
+actions ``offer``, ``accept`` and ``decline`` (S7).
 
 Actions are integers: ``source * 8 + direction`` for a move (directions N, NE,
-E, SE, S, SW, W, NW), then :data:`PASS` and :data:`SWAP`.
+E, SE, S, SW, W, NW), then :data:`PASS`, :data:`SWAP`, :data:`OFFER`,
+:data:`ACCEPT` and :data:`DECLINE`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ from stairgames.i18n import N_
 
 PASS: Final = NUM_SQUARES * NUM_DIRECTIONS
 SWAP: Final = PASS + 1
-NUM_ACTIONS: Final = SWAP + 1
+OFFER: Final = SWAP + 1
+"""S7: offer to end the game by agreement; the other player answers."""
+ACCEPT: Final = OFFER + 1
+"""S7: accept the offer; the game ends and the position is scored by S5."""
+DECLINE: Final = ACCEPT + 1
+"""S7: decline the offer; the player who offered moves on."""
+NUM_ACTIONS: Final = DECLINE + 1
+
+WORDS: Final = {PASS: "pass", SWAP: "swap", OFFER: "offer", ACCEPT: "accept", DECLINE: "decline"}
+"""The actions written as words."""
 
 _MOVE_RE = re.compile(r"^([a-f])([1-6])-([a-f])([1-6])$")
 
@@ -45,10 +56,8 @@ def decode_move(action: int) -> Move | None:
 
 
 def format_action(action: int) -> str:
-    if action == PASS:
-        return "pass"
-    if action == SWAP:
-        return "swap"
+    if action in WORDS:
+        return WORDS[action]
     move = decode_move(action)
     if move is None:
         raise IllegalMoveError(
@@ -64,19 +73,20 @@ def normalise(text: str) -> str:
 
 
 def parse_move_text(text: str) -> Move | str:
-    """The move written in ``text``, or ``"pass"`` / ``"swap"``; legality is not checked.
+    """The move written in ``text``, or one of the words (``"pass"``, ``"swap"``,
+    ``"offer"``, ``"accept"``, ``"decline"``); legality is not checked.
 
     :raises IllegalMoveError: the text is not in the notation.
     """
     cleaned = normalise(text)
-    if cleaned in ("pass", "swap"):
+    if cleaned in WORDS.values():
         return cleaned
     match = _MOVE_RE.match(cleaned)
     if match is None:
         raise IllegalMoveError(
             message_id=N_(
                 "malformed move {text!r}: write a move as from-to squares like c3-d4 "
-                "(files a-f, ranks 1-6), or 'pass' or 'swap'"
+                "(files a-f, ranks 1-6), or pass, swap, offer, accept or decline"
             ),
             arguments={"text": text},
         )

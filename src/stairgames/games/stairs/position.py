@@ -7,9 +7,25 @@ move, then a space and the colour that made the most recent arrival at the
 greatest height, or ``-``. The initial position::
 
     L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L L -
+
+Two more fields follow when they differ from their defaults (written only then,
+so the text of an ordinary position stays short):
+
+- the seat that plays light, ``0`` (the default) or ``1`` after a ``swap`` (S6);
+- what is pending, ``-`` (the default) or a ``+``-joined list of: ``swap`` (the
+  second player may swap now, S6), ``offer`` (an offer to end by agreement awaits
+  the other player's answer, S7), ``declined`` (the player to move had an offer
+  declined this turn and must move before offering again, S7), ``agreed`` (the
+  players agreed to end the game here: it is over, scored by S5, S7).
+
+For example, after ``d3-c4`` in a game with the pie rule the second player may
+swap: ``... D L 0 swap``; after the swap, seat 1 plays light: ``... D L 1``.
 """
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Final, Literal, cast
 
 from stairgames.core.errors import InvalidPositionError
 from stairgames.games.stairs.rules import (
@@ -26,33 +42,79 @@ from stairgames.games.stairs.rules import (
 )
 from stairgames.i18n import N_, Text
 
+AgreementStage = Literal["offer", "declined", "agreed"]
+"""Where an agreement to end the game stands (S7)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    """What waits for an answer besides the next move (S6, S7)."""
+
+    swap: bool = False
+    """S6: the second player may swap colours now."""
+    agreement: AgreementStage | None = None
+    """S7: ``"offer"``: an offer awaits the answer of the player not to move;
+    ``"declined"``: the player to move had its offer declined this turn;
+    ``"agreed"``: the offer was accepted and the game is over."""
+
+    def text(self) -> str:
+        words = (["swap"] if self.swap else []) + ([self.agreement] if self.agreement else [])
+        return "+".join(words) or "-"
+
+
+NOTHING_PENDING: Final = Pending()
+
+
+@dataclasses.dataclass(frozen=True)
+class PositionText:
+    """Everything the position text holds: the board, who plays light, what is pending."""
+
+    board: Board
+    light_seat: int = 0
+    pending: Pending = NOTHING_PENDING
+
+
 INITIAL_POSITION = "L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L L -"
 
 
-def format_position(board: Board) -> str:
+def format_position(position: Board | PositionText) -> str:
+    """The text of a position (a bare board: seat 0 light, nothing pending)."""
+    if isinstance(position, Board):
+        position = PositionText(position)
+    board = position.board
     ranks = []
     for rank in reversed(range(SIZE)):
         squares = [board.stacks[square_index(f, rank)] or "." for f in range(SIZE)]
         ranks.append(",".join(squares))
     arrival = board.last_arrival or "-"
-    return f"{'/'.join(ranks)} {board.to_move} {arrival}"
+    fields = ["/".join(ranks), board.to_move, arrival, str(position.light_seat)]
+    fields.append(position.pending.text())
+    while len(fields) > 3 and fields[-1] == _DEFAULT_FIELDS[len(fields) - 4]:
+        fields.pop()
+    return " ".join(fields)
 
 
-def parse_position(text: str) -> Board:
+_DEFAULT_FIELDS = ("0", "-")
+"""The defaults of the two optional fields: seat 0 plays light, nothing pending."""
+
+
+def parse_position(text: str) -> PositionText:
     """Read a position text, checking its form and that the position is possible.
 
     :raises InvalidPositionError: with what is wrong and where.
     """
     fields = text.split()
-    if len(fields) != 3:
+    if not 3 <= len(fields) <= 5:
         raise InvalidPositionError(
             message_id=N_(
-                "position {text!r} must have 3 space-separated fields (board, colour to "
-                "move, last arrival), found {found}"
+                "position {text!r} must have 3 to 5 space-separated fields (board, colour to "
+                "move, last arrival, then maybe the seat playing light and what is pending), "
+                "found {found}"
             ),
             arguments={"text": text, "found": len(fields)},
         )
-    board_text, to_move, arrival = fields
+    fields += _DEFAULT_FIELDS[len(fields) - 3 :]
+    board_text, to_move, arrival, light_text, pending_text = fields
     stacks = _parse_board(text, board_text)
     if to_move not in COLOURS:
         raise InvalidPositionError(
@@ -66,7 +128,68 @@ def parse_position(text: str) -> Board:
         )
     board = Board(stacks, to_move, None if arrival == "-" else arrival)
     _check_possible(text, board)
-    return board
+    if light_text not in ("0", "1"):
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: the seat playing light must be 0 or 1, not {light_text!r}"
+            ),
+            arguments={"text": text, "light_text": light_text},
+        )
+    position = PositionText(board, int(light_text), _parse_pending(text, pending_text))
+    _check_pending_possible(text, position)
+    return position
+
+
+def _parse_pending(text: str, pending_text: str) -> Pending:
+    words = [] if pending_text == "-" else pending_text.split("+")
+    agreement_words = ("offer", "declined", "agreed")
+    if any(w not in ("swap", *agreement_words) for w in words) or len(set(words)) != len(words):
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: what is pending must be '-' or a '+'-joined "
+                "list of swap, offer, declined, agreed, not {pending_text!r}"
+            ),
+            arguments={"text": text, "pending_text": pending_text},
+        )
+    agreement = [w for w in words if w in agreement_words]
+    if len(agreement) > 1:
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: at most one of offer, declined, agreed, not {pending_text!r}"
+            ),
+            arguments={"text": text, "pending_text": pending_text},
+        )
+    found = cast(AgreementStage, agreement[0]) if agreement else None
+    return Pending(swap="swap" in words, agreement=found)
+
+
+def _check_pending_possible(text: str, position: PositionText) -> None:
+    """S6: a swap is pending only right after the first move, before any swap; a swap
+    happened only after a move. S7: offers only once a piece has climbed."""
+    board, pending = position.board, position.pending
+    heights = sorted(len(stack) for stack in board.stacks)
+    one_move = board.to_move == DARK and heights == [0] + [1] * (len(heights) - 2) + [2]
+    if pending.swap and not (one_move and position.light_seat == 0):
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: a swap can be pending only right after light's first move"
+            ),
+            arguments={"text": text},
+        )
+    if position.light_seat == 1 and board.max_height() == 1:
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: light is seat 1 only after a swap, which follows a move"
+            ),
+            arguments={"text": text},
+        )
+    if pending.agreement is not None and board.max_height() == 1:
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r}: no offer to end by agreement before any piece has climbed"
+            ),
+            arguments={"text": text},
+        )
 
 
 def _parse_board(text: str, board_text: str) -> tuple[str, ...]:

@@ -198,6 +198,7 @@ class EndgameSolver:
         """
         assert isinstance(state, StairsState)
         self.nodes = 0
+        state = state.without_agreement()  # the solver proves moves of play (S7 aside)
         board = state.board
         legal = [] if state.is_terminal() else state.legal_actions()
         if not legal or board.max_height() < 2 or any(action > PASS for action in legal):
@@ -232,7 +233,7 @@ class EndgameSolver:
         for action, returns in proven.items():
             if returns[seat] > 0:
                 return returns, action
-        if proven and len(proven) == len(state.legal_actions()):
+        if proven and len(proven) == len(state.without_agreement().legal_actions()):
             return next(iter(proven.values())), None
         return None
 

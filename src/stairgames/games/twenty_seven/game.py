@@ -126,7 +126,7 @@ class TwentySevenState(State):
     def __init__(self, game: TwentySevenGame, line: Line) -> None:
         super().__init__(game)
         self._line = line
-        self._moves_cache: list[rules.Move] | None = None
+        self._moves_cache: tuple[rules.Move, ...] | None = None
         self._player_cache: int | None = None
 
     # ----- access -------------------------------------------------------------
@@ -158,9 +158,17 @@ class TwentySevenState(State):
         return rules.score(self._line, colour)
 
     def moves(self) -> list[rules.Move]:
-        """The legal moves of the colour to move (empty when it must pass or the game is over)."""
+        """The legal moves of the colour to move (empty when it must pass or the game is over).
+
+        A new list each call: the cache behind it is immutable and may be shared by clones.
+        """
+        return list(self._moves())
+
+    def _moves(self) -> tuple[rules.Move, ...]:
         if self._moves_cache is None:
-            self._moves_cache = rules.legal_moves(self._line, self._line.to_move, self.variant)
+            self._moves_cache = tuple(
+                rules.legal_moves(self._line, self._line.to_move, self.variant)
+            )
         return self._moves_cache
 
     # ----- protocol hooks -----------------------------------------------------
@@ -172,12 +180,12 @@ class TwentySevenState(State):
 
     def _compute_current_player(self) -> int:
         to_move = self._line.to_move
-        if self.moves() or rules.has_move(self._line, rules.opponent(to_move), self.variant):
+        if self._moves() or rules.has_move(self._line, rules.opponent(to_move), self.variant):
             return self.seat_of(to_move)
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
-        moves = self.moves()
+        moves = self._moves()
         if not moves:
             return [PASS]
         return [encode_move(m) for m in moves]
