@@ -584,3 +584,10 @@ def test_s6_after_a_swap_seat_0_is_named_dark():
     state.apply_move("swap")
     assert [state.seat_name(s) for s in (0, 1)] == ["dark", "light"]
     assert state.observation_string(0).endswith(" you:D")
+
+
+def test_s7_the_drawing_says_who_answers_a_pending_offer():
+    state = new_state()
+    state.apply_move("d3-c4")
+    state.apply_move("offer")  # dark offers; light answers
+    assert "Dark offers to end the game here; light answers: seat 0" in str(state)

@@ -182,7 +182,7 @@ def winning_actions(state: StairsState) -> set[int]:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
     """Returns by seat (also after a swap) and a winning action exactly when one exists."""
-    game = stairgames.load("stairs", pie_rule=True)
+    game = stairgames.load("stairs", pie_rule=True, agreement=False)
     rng = random.Random(seed)
     state = game.new_initial_state()
     states: list[StairsState] = []
@@ -205,7 +205,7 @@ def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
 
 
 def test_the_endgame_solver_leaves_the_opening_and_the_swap_alone():
-    game = stairgames.load("stairs", pie_rule=True)
+    game = stairgames.load("stairs", pie_rule=True, agreement=False)
     state = game.new_initial_state()
     assert EndgameSolver().solve(state) is None
     state.apply_action(state.legal_actions()[0])
@@ -213,7 +213,7 @@ def test_the_endgame_solver_leaves_the_opening_and_the_swap_alone():
 
 
 def test_the_endgame_solver_says_unproven_when_its_budget_runs_out():
-    state = stairgames.load("stairs").new_initial_state()
+    state = stairgames.load("stairs", agreement=False).new_initial_state()
     rng = random.Random(1)
     for _ in range(8):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -223,9 +223,10 @@ def test_the_endgame_solver_says_unproven_when_its_budget_runs_out():
 
 
 def late_states(seed: int, count: int) -> list[StairsState]:
-    """The last ``count`` states before the end of a random game of Stairs."""
+    """The last ``count`` states before the end of a random game of Stairs (moves of
+    play only: a random offer accepted would end it early, S7)."""
     rng = random.Random(seed)
-    state = stairgames.load("stairs").new_initial_state()
+    state = stairgames.load("stairs", agreement=False).new_initial_state()
     states = []
     while not state.is_terminal():
         assert isinstance(state, StairsState)

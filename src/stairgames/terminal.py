@@ -47,9 +47,9 @@ def help_text() -> str:
   <move>     play a move in the game's notation (see below and 'moves')
   moves      list the legal moves
   undo       take back your last move (vs the computer; no dice or hidden cards)
-  agree      offer to end the game by agreement, where the rules allow it now (the
-             other player answers: a person is asked, a computer accepts only a
-             result it cannot do better than, proven by search)
+  agree      offer to end the game by agreement, where the rules allow it now;
+             the other player answers (a person is asked; a computer accepts
+             only a result it is proven unable to beat)
   help       this text
   quit       stop (Ctrl-C too); the record of the game so far is saved"""
     )

@@ -57,7 +57,13 @@ def render_board(state: StairsState, *, colour: bool = False) -> str:
         lines += wrap(_("Game over. {result}").format(result=outcome.localized()), 80)
     else:
         seat = state.current_player()
-        if board.to_move == LIGHT:
+        if state.offer_pending():
+            to_move = (
+                _("Dark offers to end the game here; light answers: seat {seat}")
+                if board.to_move == DARK
+                else _("Light offers to end the game here; dark answers: seat {seat}")
+            ).format(seat=seat)
+        elif board.to_move == LIGHT:
             to_move = _("Light to move: seat {seat}").format(seat=seat)
         else:
             to_move = _("Dark to move: seat {seat}").format(seat=seat)
