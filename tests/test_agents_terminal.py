@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterator
 
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession, ThinkingIndicator
-
-
-def scripted(lines: list[str]) -> Callable[[str], str]:
-    feed: Iterator[str] = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return answer
+from tests.scripted import scripted
 
 
 def test_a_computer_opponent_shows_that_it_is_thinking_and_what_it_played(tmp_path):

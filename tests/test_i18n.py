@@ -30,6 +30,7 @@ from stairgames.i18n import (
     wrap,
 )
 from stairgames.terminal import TerminalSession
+from tests.scripted import scripted
 
 SOURCES = Path(stairgames.__file__).parent
 ROOT = SOURCES.parent.parent
@@ -164,19 +165,6 @@ def test_the_catalogs_are_package_data():
     assert any(
         dependency.startswith("babel") for dependency in pyproject["project"]["dependencies"]
     )
-
-
-def scripted(lines: list[str]):
-    feed = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return answer
 
 
 @pytest.mark.parametrize(

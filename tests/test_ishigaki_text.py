@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from stairgames.core.registry import get_spec
 from stairgames.games.ishigaki_race import IshigakiRaceState, narrate, render_race
 from stairgames.games.ishigaki_race.evaluate import evaluate, height_lead
 from stairgames.terminal import TerminalSession
+from tests.scripted import scripted
 
 
 def at(text: str, **options: object) -> IshigakiRaceState:
@@ -392,19 +392,6 @@ def test_evaluate_prefers_the_leader_and_knows_the_result():
 # ----- play in the terminal ------------------------------------------------------------------
 
 
-def scripted(lines: list[str]) -> object:
-    feed: Iterator[str] = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return answer
-
-
 def test_a_human_plays_against_random_players_with_the_dice_shown(tmp_path: Path):
     out = io.StringIO()
     session = TerminalSession(
@@ -412,7 +399,7 @@ def test_a_human_plays_against_random_players_with_the_dice_shown(tmp_path: Path
         ["human", "random", "random"],
         seed=5,
         record_path=tmp_path / "game.json",
-        input_fn=scripted(["jump", "roll", "stop"]),  # type: ignore[arg-type]
+        input_fn=scripted(["jump", "roll", "stop"]),
         output=out,
     )
     session.run()

@@ -59,7 +59,7 @@ def test_evaluate_scores_each_seat_by_the_colour_it_plays_also_after_a_swap():
     state = game.new_initial_state()
     assert isinstance(state, StairsState)
     state.apply_action(state.legal_actions()[0])
-    state.apply_action(state.legal_actions()[-1])  # swap: seat 0 now plays dark
+    state.apply_move("swap")  # seat 0 now plays dark
     assert state.swapped()
     for seat in (0, 1):
         expected = math.tanh(log_odds(state.board, state.colour_of(seat)) / 2)

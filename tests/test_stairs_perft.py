@@ -32,7 +32,8 @@ def oracle_perft(stacks: tuple[str, ...], colour: str, depth: int) -> int:
 
 
 def test_perft_from_the_initial_position():
-    state = stairgames.load("stairs").new_initial_state()
+    # moves of play: offers to end by agreement (S7) are no moves
+    state = stairgames.load("stairs", agreement=False).new_initial_state()
     stacks = state.position().split()[0]
     assert [perft(state, d) for d in (1, 2)] == [110, 11024]
     board = tuple(
@@ -44,5 +45,11 @@ def test_perft_from_the_initial_position():
 
 
 def test_perft_with_the_pie_rule_adds_one_swap_after_each_first_move():
-    state = stairgames.load("stairs", pie_rule=True).new_initial_state()
+    state = stairgames.load("stairs", pie_rule=True, agreement=False).new_initial_state()
+    assert perft(state, 2) == 11024 + 110
+
+
+def test_perft_with_agreement_adds_one_offer_after_each_first_move():
+    """S7: after any first move a piece has climbed, so the reply may be an offer."""
+    state = stairgames.load("stairs").new_initial_state()
     assert perft(state, 2) == 11024 + 110

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,19 +11,7 @@ import pytest
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession
-
-
-def scripted(lines: list[str]) -> object:
-    feed: Iterator[str] = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return answer
+from tests.scripted import scripted
 
 
 def session(
@@ -37,7 +24,7 @@ def session(
         list(players),
         seed=5,
         record_path=tmp_path / "game.json",
-        input_fn=scripted(lines),  # type: ignore[arg-type]
+        input_fn=scripted(lines),
         output=out,
     )
     return play, out

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,22 +13,8 @@ import pytest
 import stairgames
 from stairgames.cli import main
 from stairgames.terminal import TerminalSession, group_moves
+from tests.scripted import scripted
 from tests.stairs_helpers import build
-
-
-def scripted(lines: list[str | type[BaseException]]) -> Callable[[str], str]:
-    """Answers the prompts with ``lines``; an exception class in the list is raised
-    (``KeyboardInterrupt`` for Ctrl-C); end of input after the last."""
-    feed = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        item = next(feed, EOFError)
-        if isinstance(item, str):
-            return item
-        raise item()
-
-    return answer
 
 
 def session(

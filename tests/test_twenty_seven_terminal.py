@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,25 +17,13 @@ from stairgames.games.twenty_seven.evaluate import evaluate
 from stairgames.games.twenty_seven.narrate import narrate
 from stairgames.games.twenty_seven.render import render_line
 from stairgames.terminal import TerminalSession
+from tests.scripted import scripted
 
 
 def at(text: str, variant: str = "basic") -> TwentySevenState:
     state = stairgames.load("twenty_seven", variant=variant).state_from_position(text)
     assert isinstance(state, TwentySevenState)
     return state
-
-
-def scripted(lines: list[str]) -> object:
-    feed: Iterator[str] = iter(lines)
-
-    def answer(prompt: str) -> str:
-        del prompt
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return answer
 
 
 def session(
@@ -48,7 +35,7 @@ def session(
         list(players),
         seed=11,
         record_path=tmp_path / "game.json",
-        input_fn=scripted(lines),  # type: ignore[arg-type]
+        input_fn=scripted(lines),
         output=out,
     )
     return play, out

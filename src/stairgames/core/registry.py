@@ -112,7 +112,7 @@ def load(name: str, **options: Any) -> Game:
 
     >>> import stairgames
     >>> stairgames.load("stairs", pie_rule=True).options
-    StairsOptions(pie_rule=True)
+    StairsOptions(pie_rule=True, agreement=True)
 
     :raises InvalidOptionError: unknown game, unknown option or bad value.
     """
