@@ -250,3 +250,13 @@ def test_fuzzed_position_text_is_refused_or_prints_to_a_fixed_point(seed, edits)
     printed = parsed.position()
     assert game.state_from_position(printed).position() == printed
     assert printed.split() == text.split()
+
+
+@given(seeds)
+def test_a_board_has_climbed_exactly_when_its_greatest_height_is_above_1(seed):
+    state = stairgames.load("stairs").new_initial_state()
+    assert isinstance(state, StairsState)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        assert state.board.climbed() == (state.board.max_height() > 1)
+        state.apply_action(rng.choice(state.legal_actions()))

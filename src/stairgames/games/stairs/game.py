@@ -184,7 +184,7 @@ class StairsState(State):
 
     def _pie_available(self) -> bool:
         """S6: the next move is the first of the game, so a swap may follow it."""
-        return self._game.options.pie_rule and self._board.max_height() == 1
+        return self._game.options.pie_rule and not self._board.climbed()
 
     def _may_offer(self) -> bool:
         """S7: an offer needs the option, a climbed piece (S5 names a winner), a move to
@@ -192,7 +192,7 @@ class StairsState(State):
         return (
             self._game.options.agreement
             and self._agreement is None
-            and self._board.max_height() > 1
+            and self._board.climbed()
             and bool(self._lowest_moves())
         )
 
@@ -318,7 +318,7 @@ class StairsState(State):
             return Text(N_("this game is played without ending by agreement"))
         if self._agreement == "declined":
             return Text(N_("your offer was declined; make your move before offering again"))
-        if self._board.max_height() == 1:
+        if not self._board.climbed():
             return Text(N_("no piece has climbed yet, so there is no winner to agree on (S5)"))
         return Text(N_("you have no move and must pass; offer on a turn with a move to make"))
 

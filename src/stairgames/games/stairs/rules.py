@@ -110,6 +110,11 @@ class Board:
     last_arrival: str | None
     """Colour of the most recent arrival at the greatest height (S5), ``None`` before any."""
 
+    def climbed(self) -> bool:
+        """Whether a piece has climbed (every move makes an arrival at the greatest height,
+        so this is ``max_height() > 1`` without looking at the stacks)."""
+        return self.last_arrival is not None
+
     def height(self, square: int) -> int:
         return len(self.stacks[square])
 
