@@ -368,6 +368,8 @@ class MatchService:
         seed = secrets.randbits(62)
         self.store.create_match(match_id, game.name, stored_options, seed, seats)
         match = self.get(match_id)
+        if match.state.is_chance_node():  # the first dice or deal
+            self.commit(match, [])
         return Created(match, tokens)
 
     def get(self, match_id: str) -> Match:
