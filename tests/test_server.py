@@ -415,3 +415,23 @@ def test_computer_players_think_in_a_process_pool(tmp_path: Path) -> None:
         with client.websocket_connect(url) as ws:
             moved = receive_until(ws, lambda m: m["type"] == "state" and m["history"], 20)
     assert moved["to_act"] == 1 and moved["legal"]
+
+
+def test_two_writers_on_one_database_cannot_both_write_the_same_event(tmp_path: Path) -> None:
+    from stairgames.server.matches import MatchService, ServerError
+    from stairgames.server.migrations import upgrade
+    from stairgames.server.store import Store, make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'shared.db'}")
+    upgrade(engine)
+    first, second = MatchService(Store(engine)), MatchService(Store(engine))
+    created = first.create("stairs", {}, ["human", "human"])
+    stale = second.get(created.match.id)
+    first.move(created.match, 0, "b1-b2")
+    with pytest.raises(ServerError) as refused:
+        second.move(stale, 0, "b1-c2")
+    assert refused.value.status == 409 and refused.value.message_id == (
+        "the match changed meanwhile; try again"
+    )
+    assert second.get(created.match.id).state.history_strings() == ["b1-b2"]
+    engine.dispose()

@@ -312,7 +312,7 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
         await websocket.accept()
         try:
             async with hub.lock(match_id):
-                match = hub.load(match_id)
+                match = hub.service.refresh(hub.load(match_id))
                 seat = match.seat_of(token)
         except StairgamesError as exc:
             status = exc.status if isinstance(exc, ServerError) else 400
@@ -346,7 +346,11 @@ async def _serve_messages(
         if raw is None:
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
-            match = hub.service.get(match_id)
+            known = hub.service.get(match_id)
+            match = hub.service.refresh(known)
+            if match is not known:  # another server process changed it
+                hub.start_computer(match)
+                await hub.announce(match)
             try:
                 if not connection.may_send():
                     raise ServerError(429, N_("too many messages; wait a moment"))
