@@ -435,3 +435,20 @@ def test_two_writers_on_one_database_cannot_both_write_the_same_event(tmp_path: 
     )
     assert second.get(created.match.id).state.history_strings() == ["b1-b2"]
     engine.dispose()
+
+
+def test_the_quick_start_up_check_knows_alembics_newest_revision(tmp_path: Path) -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
+    from stairgames.server.store import make_engine
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+    engine = make_engine(f"sqlite:///{tmp_path / 'new.db'}")
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert current_revision(engine) == HEAD
+    engine.dispose()
