@@ -115,6 +115,16 @@ def test_two_server_processes_share_one_postgresql_database(
             )
             told = receive_until(on_second, lambda m: m["type"] == "state" and m["history"])
             refused = receive_until(on_second, lambda m: m["type"] == "error")
+            # and a watcher on one process sees moves made through the other
+            dark = f"/ws/matches/{match}?token={joined['token']}"
+            with (
+                second.websocket_connect(dark) as watching,
+                first.websocket_connect(light) as on_first,
+            ):
+                ready = receive_until(watching, lambda m: m["type"] == "state" and m["legal"])
+                on_first.send_json({"type": "resign", "event": ready["event"]})
+                ended = receive_until(watching, lambda m: m["type"] == "state" and m["result"])
         assert refused["error"]["id"] == STALE and told["history"] == moved["history"]
+        assert ended["result"]["winners"] == [1]
         seen = second.get(f"/api/matches/{match}?token={joined['token']}").json()
-    assert seen["history"] == moved["history"] and seen["to_act"] == 1
+    assert seen["history"] == moved["history"] and seen["result"] == ended["result"]

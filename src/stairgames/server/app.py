@@ -6,6 +6,7 @@ contract with the front end (JSON shapes, messages, errors) is ``docs/web.md``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import importlib
@@ -53,6 +54,9 @@ class Settings:
     """What one connection may send: ``messages_per_second`` on average, up to
     ``message_burst`` at once; beyond, messages are refused with 429."""
     refusals_before_close: int = 200
+    follow_seconds: float = 1.0
+    """How often watched matches are checked for events other server processes wrote
+    (0: never, for a server alone on its database)."""
 
     def url(self) -> str:
         if self.database_url:
@@ -70,11 +74,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.url())
         upgrade(engine)
         computers = ComputerPool(settings.computer_workers)
-        app.state.hub = Hub(MatchService(Store(engine)), computers)
+        hub = app.state.hub = Hub(MatchService(Store(engine)), computers)
+        follower = None
+        if settings.follow_seconds > 0:
+            follower = asyncio.get_running_loop().create_task(
+                hub.follow_other_processes(settings.follow_seconds)
+            )
         try:
             yield
         finally:
-            await app.state.hub.close()
+            if follower is not None:
+                follower.cancel()
+            await hub.close()
             computers.shutdown()
             engine.dispose()
 

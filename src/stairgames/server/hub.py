@@ -170,6 +170,29 @@ class Hub:
                     return
             await self.changed(current)
 
+    async def follow_other_processes(self, seconds: float) -> None:
+        """Every ``seconds``, announce the matches someone watches here that another
+        server process changed (several processes on one database); runs until cancelled."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self._announce_changed_elsewhere()
+            except Exception:
+                log.exception("reading other processes' events failed")
+
+    async def _announce_changed_elsewhere(self) -> None:
+        watched = list(self._watchers)
+        known = {i: self.service.cached_event(i) for i in watched}
+        latest = self.service.store.last_events(watched)
+        for match_id in watched:
+            if latest.get(match_id, 0) == known[match_id]:
+                continue
+            async with self.lock(match_id):
+                match = self.service.get(match_id)
+                fresh = self.service.refresh(match)
+                if fresh is not match:
+                    await self.changed(fresh)
+
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()

@@ -388,6 +388,11 @@ class MatchService:
         match = self._matches[match_id] = Match(record)
         return match
 
+    def cached_event(self, match_id: str) -> int:
+        """The last event of the match as this process has it (-1: not in memory)."""
+        match = self._matches.get(match_id)
+        return -1 if match is None else match.event
+
     def refresh(self, match: Match) -> Match:
         """The match with any events other server processes committed since."""
         if self.store.last_event(match.id) == match.event:

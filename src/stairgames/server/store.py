@@ -220,6 +220,19 @@ class Store:
             )
             return int(number or 0)
 
+    def last_events(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """:meth:`last_event` of several matches in one query (matches without events
+        are left out)."""
+        if not match_ids:
+            return {}
+        with self._session() as session:
+            rows = session.execute(
+                select(EventRow.match_id, func.max(EventRow.number))
+                .where(EventRow.match_id.in_(list(match_ids)))
+                .group_by(EventRow.match_id)
+            ).all()
+            return {match_id: int(number) for match_id, number in rows}
+
     def append_events(
         self,
         match_id: str,
