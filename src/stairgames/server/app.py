@@ -54,9 +54,17 @@ class Settings:
     """What one connection may send: ``messages_per_second`` on average, up to
     ``message_burst`` at once; beyond, messages are refused with 429."""
     refusals_before_close: int = 200
+    shared_database: bool | None = None
+    """Whether other server processes write to the same database (``None``: yes for
+    PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
+    events, and watched matches are checked every ``follow_seconds`` for events written
+    elsewhere. (Either way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
-    """How often watched matches are checked for events other server processes wrote
-    (0: never, for a server alone on its database)."""
+
+    def shared(self) -> bool:
+        if self.shared_database is not None:
+            return self.shared_database
+        return not self.url().startswith("sqlite")
 
     def url(self) -> str:
         if self.database_url:
@@ -76,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         computers = ComputerPool(settings.computer_workers)
         hub = app.state.hub = Hub(MatchService(Store(engine)), computers)
         follower = None
-        if settings.follow_seconds > 0:
+        if settings.shared() and settings.follow_seconds > 0:
             follower = asyncio.get_running_loop().create_task(
                 hub.follow_other_processes(settings.follow_seconds)
             )
@@ -358,7 +366,7 @@ async def _serve_messages(
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
             known = hub.service.get(match_id)
-            match = hub.service.refresh(known)
+            match = hub.service.refresh(known) if settings.shared() else known
             if match is not known:  # another server process changed it
                 hub.start_computer(match)
                 await hub.announce(match)
