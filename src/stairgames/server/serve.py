@@ -40,7 +40,13 @@ def serve(argv: Sequence[str]) -> int:
         computer_workers=max(0, args.computer_workers),
     )
     print(_("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port))
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=64 * 1024,  # larger frames are cut off before they are read
+    )
     return 0
 
 
