@@ -452,3 +452,43 @@ def test_the_quick_start_up_check_knows_alembics_newest_revision(tmp_path: Path)
     upgrade(engine)
     assert current_revision(engine) == HEAD
     engine.dispose()
+
+
+def test_serve_reads_postgresql_urls_with_psycopg_3() -> None:
+    from stairgames.server.serve import _with_driver
+
+    assert _with_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert _with_driver("sqlite:///x.db") == "sqlite:///x.db" and _with_driver(None) is None
+
+
+def test_stairgames_serve_answers_on_sqlite_in_its_data_folder(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    entry = "import sys; from stairgames.cli import main; sys.exit(main())"
+    server = subprocess.Popen(
+        [sys.executable, "-c", entry, "serve", "--port", str(port), "--data-dir", "here"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as reply:
+                    games = json.loads(reply.read())
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "stairs" in {g["name"] for g in games}
+    assert (tmp_path / "here" / "stairgames.db").is_file()
