@@ -309,7 +309,20 @@ def _show(argv: Sequence[str]) -> int:
     return 0
 
 
-COMMANDS = {"play": _play, "replay": _replay, "list": _list, "show": _show, "arena": _arena}
+def _serve(argv: Sequence[str]) -> int:
+    from stairgames.server.serve import serve  # the web stack loads only when serving
+
+    return serve(argv)
+
+
+COMMANDS = {
+    "play": _play,
+    "replay": _replay,
+    "list": _list,
+    "show": _show,
+    "arena": _arena,
+    "serve": _serve,
+}
 
 USAGE = N_("""usage: stairgames COMMAND [args]
 
@@ -321,6 +334,7 @@ commands:
   show GAME POSITION        draw a position and list its legal moves
   arena GAME --players A,B  computer players against each other, with ratings
                             (stairgames arena stairs --players random,greedy --games 100)
+  serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")
 

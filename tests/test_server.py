@@ -1,0 +1,494 @@
+"""The web server: HTTP API and WebSocket, bad inputs, restarts (SQLite)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import stairgames
+from stairgames.server import computer
+from tests.server_helpers import (
+    error_reply,
+    new_match,
+    receive_until,
+    running,
+    state_at_rest,
+    token_of,
+)
+
+UNKNOWN_GAME = "unknown game {name!r}; available: {games}"
+UNKNOWN_PLAYER = "unknown player {kind!r}; choose from {allowed}"
+BAD_SEAT = "seat {seat}: say human, online or computer:LEVEL"
+NO_EVENT = "a move must say the last event seen ('event')"
+BAD_MOVE_TEXT = "a move must be a short text in the game's notation"
+STALE = "stale request: it was made at event {seen}, the match is at {event}"
+BAD_ACCEPT = "'accept' must be true or false"
+
+
+def first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal"][0])
+
+
+# ----- the API ---------------------------------------------------------------------
+
+
+def test_games_listing_has_stairs_and_27_with_options_and_levels(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["stairs"]["seat_names"] == ["light", "dark"]
+    assert {o["name"] for o in games["stairs"]["options"]} == {"pie_rule", "agreement"}
+    variant = next(o for o in games["twenty_seven"]["options"] if o["name"] == "variant")
+    assert variant["choices"] == ["basic", "advanced", "expert"]
+    assert games["twenty_seven"]["levels"] == ["easy", "medium", "hard", "expert"]
+
+
+def test_i18n_serves_the_japanese_catalog_and_english_as_identity(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        ja = client.get("/api/i18n/ja").json()
+        en = client.get("/api/i18n/en").json()
+        unknown = client.get("/api/i18n/xx")
+    assert (
+        ja["lang"] == "ja" and ja["messages"]["it is not your turn"] == "あなたの手番ではありません"
+    )
+    assert en == {"lang": "en", "messages": {}}
+    assert unknown.status_code == 404
+
+
+def test_the_app_starts_without_the_static_folder_and_serves_it_when_there(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path) as client:
+        assert client.get("/").status_code == 404
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<html>stairgames</html>")
+    (static / "app.js").write_text("export {};")
+    with running(tmp_path, static_dir=static) as client:
+        assert "stairgames" in client.get("/").text
+        assert "stairgames" in client.get("/m/abc").text
+        assert client.get("/static/app.js").text == "export {};"
+
+
+def test_a_new_match_gives_tokens_for_this_screens_seats_only(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"], pie_rule=True)
+        view = client.get(f"/api/matches/{created['match']}").json()
+    assert [s["seat"] for s in created["seats"]] == [0]
+    assert created["invite"] == f"/m/{created['match']}"
+    assert view["options"] == {"pie_rule": True, "agreement": True}
+    assert view["you"] is None and view["legal"] == [] and view["event"] == 0
+    assert view["board"] == {"position": stairgames.load("stairs").new_initial_state().position()}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message_id"),
+    [
+        ({"game": "chess", "seats": ["human", "human"]}, 400, UNKNOWN_GAME),
+        ({"game": "stairs", "seats": ["human"]}, 400, "{game} needs {count} seats, not {given}"),
+        ({"game": "stairs", "seats": ["human", "wizard"]}, 400, UNKNOWN_PLAYER),
+        ({"game": "stairs", "seats": ["human", 7]}, 400, BAD_SEAT),
+        ({"game": "stairs", "options": {"pie": True}, "seats": ["human", "human"]}, 400, None),
+        ({"game": "stairs"}, 400, "a match needs a list of seats"),
+        ([1, 2], 400, "malformed message: {reason}"),
+    ],
+)
+def test_bad_match_requests_are_refused_with_the_message_id(
+    tmp_path: Path, body: Any, status: int, message_id: str | None
+) -> None:
+    with running(tmp_path) as client:
+        response = client.post("/api/matches", json=body)
+    assert response.status_code == status
+    error = response.json()["error"]
+    assert error["message"]
+    if message_id is not None:
+        assert error["id"] == message_id
+
+
+def test_oversized_and_malformed_bodies_are_refused(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        huge = client.post(
+            "/api/matches", content=json.dumps({"game": "stairs", "pad": "x" * 10_000})
+        )
+        broken = client.post("/api/matches", content=b"{not json")
+    assert huge.status_code == 413
+    assert huge.json()["error"]["id"] == "the message is too large ({size} bytes; at most {limit})"
+    assert broken.status_code == 400
+
+
+def test_unknown_match_and_wrong_token_are_refused(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        match = created["match"]
+        assert client.get("/api/matches/nope").status_code == 404
+        assert client.get(f"/api/matches/{match}?token=forged").status_code == 403
+        assert client.get(f"/api/matches/{match}/record?token=forged").status_code == 403
+        with client.websocket_connect(f"/ws/matches/{match}?token=forged") as ws:
+            assert ws.receive_json()["error"]["id"] == "this token holds no seat in this match"
+        with client.websocket_connect("/ws/matches/nope") as ws:
+            assert ws.receive_json()["error"]["id"] == "no match {match!r}"
+
+
+# ----- playing -----------------------------------------------------------------------
+
+
+def test_against_the_computer_the_reply_arrives_over_the_websocket(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "computer:random"])
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with client.websocket_connect(url) as ws:
+            view = state_at_rest(ws)
+            assert view["you"] == 0 and view["to_act"] == 0 and view["legal"]
+            move = first_legal(view)
+            ws.send_json({"type": "move", "move": move, "event": view["event"]})
+            after = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
+    assert after["history"][0] == move and len(after["history"]) == 2
+    assert after["to_act"] == 0 and after["seats"][1]["kind"] == "computer"
+    assert after["seats"][1]["level"] == "random"
+
+
+def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"])
+        match = created["match"]
+        joined = client.post(f"/api/matches/{match}/join").json()
+        assert joined["seat"] == 1
+        full = client.post(f"/api/matches/{match}/join")
+        assert full.status_code == 409
+        assert full.json()["error"]["id"] == "no seat is free in this match; you can watch"
+        with (
+            client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
+            client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark,
+            client.websocket_connect(f"/ws/matches/{match}") as watcher,
+        ):
+            view = state_at_rest(light)
+            light.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
+            seen = receive_until(dark, lambda m: m["type"] == "state" and m["history"])
+            watched = receive_until(watcher, lambda m: m["type"] == "state" and m["history"])
+            assert seen["you"] == 1 and seen["to_act"] == 1 and seen["legal"]
+            assert watched["you"] is None and watched["legal"] == []
+            assert seen["seats"][0]["connected"] and seen["seats"][1]["connected"]
+            # nobody can move for another seat
+            light.send_json({"type": "move", "move": seen["legal"][0], "event": seen["event"]})
+            assert error_reply(light)["error"]["id"] == "it is not your turn"
+            watcher.send_json({"type": "move", "move": seen["legal"][0], "event": seen["event"]})
+            assert error_reply(watcher)["error"]["id"] == (
+                "spectators cannot play; join a free seat to play"
+            )
+        # the opponent sees when someone has left
+        with client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark:
+            left = receive_until(dark, lambda m: m["type"] == "state")
+            assert left["seats"][1]["connected"] and not left["seats"][0]["connected"]
+
+
+def test_bad_websocket_messages_get_errors_and_change_nothing(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        match = created["match"]
+        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+            view = state_at_rest(ws)
+            bad: list[tuple[str, str | None]] = [
+                ("{not json", "malformed message: {reason}"),
+                ("[1]", "malformed message: {reason}"),
+                (json.dumps({"type": "fly"}), "unknown request type {type!r}"),
+                (json.dumps({"type": "move", "move": "a1-a2"}), NO_EVENT),
+                (json.dumps({"type": "move", "move": "z9-z8", "event": 0}), None),
+                (json.dumps({"type": "move", "move": "c3-d4", "event": 0}), None),
+                (json.dumps({"type": "move", "move": 5, "event": 0}), BAD_MOVE_TEXT),
+                (json.dumps({"type": "move", "move": "b1-b2", "event": 7}), STALE),
+                (json.dumps({"type": "takeback_answer", "accept": "yes"}), BAD_ACCEPT),
+                ("x" * 5000, "the message is too large ({size} bytes; at most {limit})"),
+            ]
+            for text, message_id in bad:
+                ws.send_text(text)
+                error = error_reply(ws)
+                assert error["event"] == 0
+                if message_id is not None:
+                    assert error["error"]["id"] == message_id, text
+                else:  # the engine's own message id
+                    assert "{" in error["error"]["id"] and error["error"]["args"]
+            # a move replayed from an old event is refused
+            ws.send_json({"type": "move", "move": "b1-b2", "event": 0})
+            moved = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
+            ws.send_json({"type": "move", "move": "b1-b2", "event": 0})
+            assert error_reply(ws)["error"]["id"].startswith("stale request")
+        after = client.get(f"/api/matches/{match}").json()
+    assert after["history"] == ["b1-b2"] == moved["history"] and after["event"] == 1
+    assert view["history"] == []
+
+
+def test_one_connection_is_rate_limited(tmp_path: Path) -> None:
+    with running(tmp_path, messages_per_second=0.5, message_burst=3) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        with client.websocket_connect(
+            f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        ) as ws:
+            state_at_rest(ws)
+            for _ in range(6):
+                ws.send_json({"type": "sync"})
+            replies = [ws.receive_json() for _ in range(6)]
+    refused = [r for r in replies if r["type"] == "error"]
+    assert len(refused) == 3
+    assert refused[0]["error"]["id"] == "too many messages; wait a moment"
+
+
+def test_undo_at_one_screen_takes_back_one_move_and_against_the_computer_two(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        with client.websocket_connect(
+            f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        ) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "undo", "event": 0})
+            assert error_reply(ws)["error"]["id"] == "there is no move to take back"
+            ws.send_json({"type": "move", "move": first_legal(view), "event": 0})
+            ws.send_json({"type": "undo", "event": 1})
+            undone = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
+            assert undone["history"] == [] and undone["to_act"] == 0
+        computer_match = new_match(client, "stairs", ["human", "computer:random"])
+        with client.websocket_connect(
+            f"/ws/matches/{computer_match['match']}?token={token_of(computer_match, 0)}"
+        ) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": first_legal(view), "event": 0})
+            replied = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
+            ws.send_json({"type": "undo", "event": replied["event"]})
+            undone = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 3)
+            assert undone["history"] == [] and undone["to_act"] == 0
+
+
+def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"])
+        match = created["match"]
+        joined = client.post(f"/api/matches/{match}/join").json()
+        with (
+            client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
+            client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark,
+        ):
+            view = state_at_rest(light)
+            light.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
+            moved = receive_until(light, lambda m: m["type"] == "state" and m["history"])
+            light.send_json({"type": "undo", "event": moved["event"]})
+            assert error_reply(light)["error"]["id"] == (
+                "online, ask your opponent for a takeback instead"
+            )
+            light.send_json({"type": "takeback", "event": moved["event"]})
+            asked = receive_until(dark, lambda m: m["type"] == "state" and m["takeback"])
+            assert asked["takeback"] == {"by": 0}
+            light.send_json({"type": "takeback_answer", "accept": True})
+            assert error_reply(light)["error"]["id"] == "there is no takeback for you to answer"
+            dark.send_json({"type": "takeback_answer", "accept": False, "event": asked["event"]})
+            declined = receive_until(light, lambda m: m["type"] == "state" and not m["takeback"])
+            assert declined["history"] == moved["history"]
+            light.send_json({"type": "takeback", "event": declined["event"]})
+            asked = receive_until(dark, lambda m: m["type"] == "state" and m["takeback"])
+            dark.send_json({"type": "takeback_answer", "accept": True, "event": asked["event"]})
+            taken = receive_until(
+                light, lambda m: m["type"] == "state" and m["event"] > asked["event"]
+            )
+    assert taken["history"] == [] and taken["to_act"] == 0 and taken["takeback"] is None
+
+
+def test_resign_gives_the_result_the_record_the_replay_and_a_rematch(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        match = created["match"]
+        light, dark = token_of(created, 0), token_of(created, 1)
+        with client.websocket_connect(f"/ws/matches/{match}?token={dark}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "rematch"})
+            assert error_reply(ws)["error"]["id"] == "a rematch can be asked once the game is over"
+            ws.send_json({"type": "resign", "event": view["event"]})
+            over = receive_until(ws, lambda m: m["type"] == "state" and m["result"])
+            ws.send_json({"type": "resign", "event": over["event"]})
+            assert error_reply(ws)["error"]["id"] == "the game is over"
+            ws.send_json({"type": "rematch"})
+            rematched = receive_until(ws, lambda m: m["type"] == "state" and m["rematch"])
+        record = client.get(f"/api/matches/{match}/record?token={light}").json()
+        frames = client.get(f"/api/matches/{match}/replay").json()["frames"]
+        again = rematched["rematch"]
+        # the same people play the rematch with the same tokens, one seat on
+        assert client.get(f"/api/matches/{again}?token={light}").json()["you"] == 1
+        assert client.get(f"/api/matches/{again}?token={dark}").json()["you"] == 0
+    assert over["result"]["returns"] == [1.0, -1.0] and over["result"]["winners"] == [0]
+    assert over["result"]["reason_id"] == "{name} resigns"
+    assert over["to_act"] is None and over["legal"] == []
+    assert record["game"] == "stairs" and record["result"] == "dark resigns"
+    assert record["view"] == "full" and record["seed"] is not None
+    assert len(frames) == 1 and frames[0]["move"] is None
+
+
+def test_record_of_an_unfinished_game_with_dice_hides_the_seed(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "ishigaki_race", ["human", "human"])
+        match = created["match"]
+        view = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+        record = client.get(f"/api/matches/{match}/record").json()
+        replay = client.get(f"/api/matches/{match}/replay")
+    assert view["history"], "the first roll is drawn by the server at once"
+    assert record["seed"] is None and "seed" not in json.dumps(view)
+    assert replay.status_code == 409
+
+
+def test_a_hidden_card_game_sends_each_seat_only_its_own_view(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "city_of_stairs", ["human", "human"])
+        match = created["match"]
+        red = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+        blue = client.get(f"/api/matches/{match}?token={token_of(created, 1)}").json()
+        public = client.get(f"/api/matches/{match}").json()
+        record = client.get(f"/api/matches/{match}/record?token={token_of(created, 1)}").json()
+    assert red["history"] != blue["history"]
+    assert all("?" in move for move in public["history"] if move.startswith("deal"))
+    assert record["view"] == 1 and record["moves"] == blue["history"]
+    assert public["board"] == {}  # no web view: no position, which would show every card
+
+
+# ----- restarts --------------------------------------------------------------------
+
+
+def test_a_server_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "twenty_seven", ["human", "online"], variant="advanced")
+        match = created["match"]
+        joined = client.post(f"/api/matches/{match}/join").json()
+        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
+            before = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
+    with running(tmp_path) as client:  # a new server process on the same database
+        after = client.get(f"/api/matches/{match}?token={joined['token']}").json()
+        assert after["history"] == before["history"] and after["event"] == before["event"]
+        with client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
+            later = receive_until(ws, lambda m: m["type"] == "state" and len(m["history"]) == 2)
+    assert later["to_act"] == 0 and later["options"]["variant"] == "advanced"
+
+
+def test_dice_drawn_before_a_restart_replay_the_same_after_it(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "ishigaki_race", ["human", "human"])
+        match = created["match"]
+        before = client.get(f"/api/matches/{match}").json()
+    with running(tmp_path) as client:
+        after = client.get(f"/api/matches/{match}").json()
+    assert after["history"] == before["history"] and after["board"] == before["board"]
+
+
+def test_a_computer_interrupted_by_a_restart_thinks_again_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+
+    def stuck(*args: Any) -> str:
+        release.wait(10)
+        raise RuntimeError("the server stopped while this computer was thinking")
+
+    monkeypatch.setattr(computer, "choose_move", stuck)
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["computer:random", "human"])
+        match = created["match"]
+        thinking = client.get(f"/api/matches/{match}").json()
+        assert thinking["thinking"] and thinking["to_act"] == 0
+    release.set()
+    monkeypatch.undo()
+    with running(tmp_path) as client:
+        url = f"/ws/matches/{match}?token={token_of(created, 1)}"
+        with client.websocket_connect(url) as ws:
+            moved = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
+    assert moved["to_act"] == 1 and len(moved["history"]) == 1 and not moved["thinking"]
+
+
+def test_computer_players_think_in_a_process_pool(tmp_path: Path) -> None:
+    with running(tmp_path, computer_workers=1) as client:
+        created = new_match(client, "twenty_seven", ["computer:easy", "human"])
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 1)}"
+        with client.websocket_connect(url) as ws:
+            moved = receive_until(ws, lambda m: m["type"] == "state" and m["history"], 20)
+    assert moved["to_act"] == 1 and moved["legal"]
+
+
+def test_two_writers_on_one_database_cannot_both_write_the_same_event(tmp_path: Path) -> None:
+    from stairgames.server.matches import MatchService, ServerError
+    from stairgames.server.migrations import upgrade
+    from stairgames.server.store import Store, make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'shared.db'}")
+    upgrade(engine)
+    first, second = MatchService(Store(engine)), MatchService(Store(engine))
+    created = first.create("stairs", {}, ["human", "human"])
+    stale = second.get(created.match.id)
+    first.move(created.match, 0, "b1-b2")
+    with pytest.raises(ServerError) as refused:
+        second.move(stale, 0, "b1-c2")
+    assert refused.value.status == 409 and refused.value.message_id == (
+        "the match changed meanwhile; try again"
+    )
+    assert second.get(created.match.id).state.history_strings() == ["b1-b2"]
+    engine.dispose()
+
+
+def test_the_quick_start_up_check_knows_alembics_newest_revision(tmp_path: Path) -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
+    from stairgames.server.store import make_engine
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+    engine = make_engine(f"sqlite:///{tmp_path / 'new.db'}")
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert current_revision(engine) == HEAD
+    engine.dispose()
+
+
+def test_serve_reads_postgresql_urls_with_psycopg_3() -> None:
+    from stairgames.server.serve import _with_driver
+
+    assert _with_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert _with_driver("sqlite:///x.db") == "sqlite:///x.db" and _with_driver(None) is None
+
+
+def test_stairgames_serve_answers_on_sqlite_in_its_data_folder(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    entry = "import sys; from stairgames.cli import main; sys.exit(main())"
+    server = subprocess.Popen(
+        [sys.executable, "-c", entry, "serve", "--port", str(port), "--data-dir", "here"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as reply:
+                    games = json.loads(reply.read())
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "stairs" in {g["name"] for g in games}
+    assert (tmp_path / "here" / "stairgames.db").is_file()

@@ -1,0 +1,130 @@
+"""The server on PostgreSQL: a real server started in a temporary folder (Debian's
+``postgresql`` package: initdb and pg_ctl under /usr/lib/postgresql/*/bin); skipped, saying
+why, where those are missing."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server_helpers import new_match, receive_until, running, state_at_rest, token_of
+from tests.test_server import STALE
+
+
+def _postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return Path(found[-1]).parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def postgresql_url() -> Iterator[str]:
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install -y postgresql): skipped")
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install psycopg[binary])")
+    as_user: list[str] = []
+    folder = Path(tempfile.mkdtemp(prefix="stairgames-pg-"))
+    if os.geteuid() == 0:  # initdb refuses root: run the server as the postgres user
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres user: skipped")
+        os.chown(folder, user.pw_uid, user.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = folder / "data", _free_port()
+    subprocess.run(
+        [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F"
+    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
+    subprocess.run(
+        [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*pg_ctl, "-m", "immediate", "stop"], check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def server(tmp_path: Path, url: str) -> Iterator[object]:
+    with running(tmp_path, database_url=url) as client:
+        yield client
+
+
+def test_postgresql_keeps_a_game_across_a_restart(tmp_path: Path, postgresql_url: str) -> None:
+    with running(tmp_path, database_url=postgresql_url) as client:
+        created = new_match(client, "stairs", ["human", "computer:random"])
+        match = created["match"]
+        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": view["legal"][0], "event": 0})
+            before = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
+    assert not (tmp_path / "stairgames.db").exists(), "nothing went to SQLite"
+    with running(tmp_path, database_url=postgresql_url) as client:
+        after = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+    assert after["history"] == before["history"] and after["to_act"] == 0
+
+
+def test_two_server_processes_share_one_postgresql_database(
+    tmp_path: Path, postgresql_url: str
+) -> None:
+    with (
+        running(tmp_path / "a", database_url=postgresql_url) as first,
+        running(tmp_path / "b", database_url=postgresql_url) as second,
+    ):
+        created = new_match(first, "stairs", ["human", "online"])
+        match = created["match"]
+        joined = second.post(f"/api/matches/{match}/join").json()
+        assert second.post(f"/api/matches/{match}/join").status_code == 409
+        light = f"/ws/matches/{match}?token={token_of(created, 0)}"
+        with second.websocket_connect(light) as on_second:
+            stale = state_at_rest(on_second)
+            with first.websocket_connect(light) as on_first:
+                view = state_at_rest(on_first)
+                on_first.send_json(
+                    {"type": "move", "move": view["legal"][0], "event": view["event"]}
+                )
+                moved = receive_until(on_first, lambda m: m["type"] == "state" and m["history"])
+            # the second process had the match before that move: it is told the new
+            # state and refuses the request made on the old one
+            on_second.send_json(
+                {"type": "move", "move": stale["legal"][-1], "event": stale["event"]}
+            )
+            told = receive_until(on_second, lambda m: m["type"] == "state" and m["history"])
+            refused = receive_until(on_second, lambda m: m["type"] == "error")
+            # and a watcher on one process sees moves made through the other
+            dark = f"/ws/matches/{match}?token={joined['token']}"
+            with (
+                second.websocket_connect(dark) as watching,
+                first.websocket_connect(light) as on_first,
+            ):
+                ready = receive_until(watching, lambda m: m["type"] == "state" and m["legal"])
+                on_first.send_json({"type": "resign", "event": ready["event"]})
+                ended = receive_until(watching, lambda m: m["type"] == "state" and m["result"])
+        assert refused["error"]["id"] == STALE and told["history"] == moved["history"]
+        assert ended["result"]["winners"] == [1]
+        seen = second.get(f"/api/matches/{match}?token={joined['token']}").json()
+    assert seen["history"] == moved["history"] and seen["result"] == ended["result"]
