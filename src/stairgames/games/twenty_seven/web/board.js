@@ -15,7 +15,8 @@ const DISC_H = 13;
 const MARGIN = 14;
 const FILL = { W: "#f6f3ea", B: "#1d1d1f", G: "#9a9a9a", R: "#c0392b" };
 const STROKE = { W: "#6e6a5e", B: "#000", G: "#5b5b5b", R: "#7b2116" };
-const NAMES = { W: "white", B: "black", G: "grey", R: "red" };
+const N_ = (id) => id; // marks a message id translated later with t()
+const NAMES = { W: N_("white"), B: N_("black"), G: N_("grey"), R: N_("red") };
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
