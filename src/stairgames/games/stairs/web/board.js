@@ -11,7 +11,7 @@
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
 const MARGIN = 22;
-const DISC_H = 6;
+const DISC_H = 7;
 const COLOURS = { L: ["#f4ead2", "#6b5a3a"], D: ["#3b2a1e", "#e8dcc0"] };
 
 function el(name, attrs = {}, parent = null) {
@@ -35,24 +35,22 @@ function cellPosition(board, name, flipped) {
 
 function drawStack(group, square, x, y) {
   const cx = x + CELL / 2;
-  const base = y + CELL - 12 - Math.max(0, 4 - square.height) * 1;
-  const shown = Math.min(square.height, 6);
-  const stack = square.stack.slice(-shown);
-  const rx = CELL * 0.34;
+  const shown = square.stack.slice(-5);
+  const rx = CELL * 0.36;
   const ry = 8;
-  for (let i = 0; i < stack.length; i++) {
-    const [fill, stroke] = COLOURS[stack[i]];
+  const base = y + CELL - 6 - ry;
+  for (let i = 0; i < shown.length; i++) {
+    const [fill, stroke] = COLOURS[shown[i]];
     const cy = base - i * DISC_H;
-    el("rect", { x: cx - rx, y: cy - DISC_H, width: rx * 2, height: DISC_H, fill,
-      stroke, "stroke-width": 0.8, class: "disc-side" }, group);
-    el("ellipse", { cx, cy, rx, ry: ry * 0.55, fill, stroke, "stroke-width": 0.8 }, group);
+    el("path", { d: `M ${cx - rx} ${cy - DISC_H} v ${DISC_H} a ${rx} ${ry} 0 0 0 ${2 * rx} 0 ` +
+      `v ${-DISC_H} Z`, fill, stroke, "stroke-width": 1, class: "disc-side" }, group);
   }
-  const topY = base - (stack.length - 1) * DISC_H - DISC_H;
+  const topY = base - shown.length * DISC_H;
   const [fill, stroke] = COLOURS[square.top];
-  el("ellipse", { cx, cy: topY, rx, ry: ry * 0.55, fill, stroke, "stroke-width": 1.2,
-    class: "disc-top" }, group);
-  const label = el("text", { x: cx, y: topY + 4, "text-anchor": "middle",
-    "font-size": 13, "font-weight": 700, fill: stroke, class: "height" }, group);
+  el("ellipse", { cx, cy: topY, rx, ry, fill, stroke, "stroke-width": 1.2, class: "disc-top" },
+    group);
+  const label = el("text", { x: cx, y: topY + 5, "text-anchor": "middle",
+    "font-size": 14, "font-weight": 700, fill: stroke, class: "height" }, group);
   label.textContent = String(square.height);
 }
 
