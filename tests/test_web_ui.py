@@ -81,7 +81,7 @@ def test_the_front_end_ships_as_package_data():
 
 # ----- a stand-in server speaking the web contract ---------------------------------
 
-GAMES = [
+GAMES: list[dict[str, Any]] = [
     {
         "name": "stairs",
         "title": "Stairs",
@@ -105,6 +105,14 @@ GAMES = [
         ],
         "seat_names": ["white", "black"],
         "levels": list(LEVELS),
+    },
+    {
+        "name": "ishigaki_race",
+        "title": "Ishigaki Race",
+        "options": [],
+        "seat_names": ["red", "blue"],
+        "levels": list(LEVELS),
+        "web": False,
     },
 ]
 
@@ -192,7 +200,11 @@ def japanese_catalog() -> dict[str, str]:
     path = PACKAGE / "locale" / "ja" / "LC_MESSAGES" / "stairgames.po"
     with path.open("rb") as po:
         catalog = read_po(po)
-    return {m.id: m.string for m in catalog if isinstance(m.id, str) and m.id and m.string}
+    return {
+        m.id: m.string
+        for m in catalog
+        if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string
+    }
 
 
 def make_fake_app() -> Any:
@@ -364,6 +376,18 @@ def targets(page: Any) -> set[str]:
         "nodes => nodes.map(n => n.getAttribute('aria-label'))"
     )
     return set(names)
+
+
+def test_the_home_page_offers_only_games_with_a_browser_board(page):
+    page.goto(page.base_url + "/")
+    page.get_by_label("27", exact=True).wait_for()
+    games = page.locator("#game-list label").all_inner_texts()
+    assert [g.strip() for g in games] == ["Stairs", "27"]
+    assert page.get_by_label("Pie rule (the second player may swap colours)").is_visible()
+    page.get_by_label("27", exact=True).check()
+    variant = page.get_by_label("Variant")
+    assert variant.locator("option").all_inner_texts() == ["basic", "advanced", "expert"]
+    shot(page, "home")
 
 
 # ----- Stairs -----------------------------------------------------------------------

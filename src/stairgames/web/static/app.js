@@ -41,15 +41,17 @@ async function showHome() {
 
 function selectedGame() {
   const checked = document.querySelector('input[name="game"]:checked');
-  return app.games.find((g) => g.name === (checked ? checked.value : app.games[0].name));
+  const playable = app.games.filter((g) => g.web !== false);
+  return playable.find((g) => g.name === (checked ? checked.value : playable[0].name));
 }
 
 function renderHome() {
   const list = $("game-list");
   const chosen = list.querySelector("input:checked");
-  const name = chosen ? chosen.value : app.games[0] && app.games[0].name;
+  const playable = app.games.filter((g) => g.web !== false);
+  const name = chosen ? chosen.value : playable[0] && playable[0].name;
   list.replaceChildren();
-  for (const game of app.games) {
+  for (const game of app.games.filter((g) => g.web !== false)) {
     const label = document.createElement("label");
     const input = document.createElement("input");
     Object.assign(input, { type: "radio", name: "game", value: game.name,
@@ -188,8 +190,12 @@ function connect(seat) {
     setBanner(null);
   };
   socket.onmessage = (message) => receive(seat, JSON.parse(message.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (app.match !== match) return;
+    if (event.code >= 4400 && event.code < 4500) {
+      setBanner(null);
+      return; // refused (unknown match, wrong token): the error message says why
+    }
     setBanner(t("Reconnecting…"));
     const wait = Math.min(5000, 300 * 2 ** app.retry++);
     setTimeout(() => { if (app.match === match) connect(seat); }, wait);
@@ -204,12 +210,14 @@ function setBanner(text) {
 function receive(seat, message) {
   if (message.type === "error") {
     $("match-error").textContent = errorText(message.error);
-    if (message.error && message.error.id === "stale") send({ type: "sync" });
+    if (message.error && String(message.error.id || "").startsWith("stale")) {
+      send({ type: "sync" });
+    }
     return;
   }
   if (message.type !== "state") return;
-  if (message.rematch && message.rematch !== app.match) {
-    rematchTo(message.rematch, seat, message);
+  if (message.rematch && app.view && !app.view.rematch && message.match === app.match) {
+    followRematch(message.rematch, message.seats.length);
     return;
   }
   if (app.view && message.event < app.view.event) return;
@@ -234,11 +242,11 @@ function activeSeat(view) {
   return held.length ? held[0] : null;
 }
 
-function rematchTo(match, seat, message) {
-  const seats = loadTokens(app.match).length ? loadTokens(app.match) : [];
-  const tokens = message.tokens || null;
-  if (tokens) saveTokens(match, tokens);
-  else if (message.you !== null && seats.length) saveTokens(match, seats);
+// A rematch keeps the tokens; each person plays one seat on (the server's rule).
+function followRematch(match, seatCount) {
+  const moved = loadTokens(app.match).map((s) => ({ seat: (s.seat + 1) % seatCount,
+    token: s.token }));
+  if (moved.length && !loadTokens(match).length) saveTokens(match, moved);
   history.pushState({}, "", `/m/${match}`);
   route();
 }
@@ -514,7 +522,10 @@ function wire() {
   $("resign").addEventListener("click", () => {
     if (confirm(t("Resign this game?"))) send({ type: "resign" });
   });
-  $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("rematch").addEventListener("click", () => {
+    if (app.view && app.view.rematch) followRematch(app.view.rematch, app.view.seats.length);
+    else send({ type: "rematch" });
+  });
   $("record").addEventListener("click", downloadRecord);
   $("copy-invite").addEventListener("click", () => {
     $("invite-link").select();

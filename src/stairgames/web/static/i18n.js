@@ -8,12 +8,16 @@ let messages = {};
 let current = "en";
 const listeners = [];
 
+// t(id, args): the message in the current language with {name} (also {name!r}, as
+// Python's repr of a string, and {name:spec}, the spec ignored) filled from args.
 export function t(id, args = {}) {
   let text = messages[id] || id;
-  for (const [name, value] of Object.entries(args || {})) {
-    text = text.split(`{${name}}`).join(String(value));
-  }
-  return text;
+  if (Array.isArray(text)) text = text[0];
+  return text.replace(/\{(\w+)(![rsa])?(:[^{}]*)?\}/g, (whole, name, conversion) => {
+    if (!args || !(name in args)) return whole;
+    const value = args[name];
+    return conversion === "!r" && typeof value === "string" ? `'${value}'` : String(value);
+  });
 }
 
 export function language() {

@@ -79,7 +79,7 @@ export function draw(svg, board, ui) {
 
   const peak = Math.max(12, ...fields.map((f) => f.stack.length));
   const width = fields.length * FIELD_W + 2 * MARGIN;
-  const height = peak * DISC_H + 60;
+  const height = peak * DISC_H + 86;
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("role", "group");
@@ -100,7 +100,7 @@ export function draw(svg, board, ui) {
       "aria-label": String(field.index), "data-field": String(field.index),
       "aria-description": describe(field, t) }, svg);
     if (memory.selected === field.index) group.setAttribute("aria-pressed", "true");
-    el("rect", { x: x + 2, y: 4, width: FIELD_W - 4, height: floor - 2, rx: 6, class: "cell" },
+    el("rect", { x: x + 2, y: 30, width: FIELD_W - 4, height: floor - 28, rx: 6, class: "cell" },
       group);
     const discs = el("g", { class: "stack" }, group);
     const n = field.stack.length;
