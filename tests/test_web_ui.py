@@ -474,7 +474,7 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     page.get_by_role("button", name="Resign").click()
     result = page.locator("#result")
     result.wait_for()
-    assert result.inner_text() == "You lose. The other player resigned."
+    assert result.inner_text().split("\n") == ["You lose", "The other player resigned."]
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.get_by_role("button", name="First").click()
     assert square(page, "c4").locator(".height").text_content() == "1"

@@ -151,7 +151,7 @@ async function showMatch(match) {
   $("match").hidden = false;
   closeSockets();
   Object.assign(app, { match, view: null, memory: {}, boards: [], previous: null,
-    replayAt: null, draw: null, lastEvent: -1 });
+    replayAt: null, lastEvent: -1 });
   let seats = loadTokens(match);
   if (!seats.length) {
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
@@ -224,8 +224,10 @@ function receive(seat, message) {
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older && older.event !== message.event) noticeConnections(older, message);
-  app.previous = older && message.history.length === older.history.length + 1
-    ? older.board : null;
+  if (!older || older.event !== message.event) {
+    app.previous = older && message.history.length === older.history.length + 1
+      ? older.board : null;
+  }
   app.boards[message.history.length] = message.board;
   app.boards.length = message.history.length + 1;
   app.view = message;
@@ -423,9 +425,17 @@ function renderResult(view) {
   else if (view.you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
-  const reason = view.result.reason_id
-    ? t(view.result.reason_id, view.result.reason_args || {}) : view.result.reason || "";
-  box.textContent = `${head}. ${reason}`;
+  // Names in the reason (a seat's colour) are message ids too.
+  const args = Object.fromEntries(Object.entries(view.result.reason_args || {}).map(
+    ([name, value]) => [name, typeof value === "string" ? t(value) : value]));
+  const reason = view.result.reason_id ? t(view.result.reason_id, args)
+    : view.result.reason || "";
+  const strong = document.createElement("strong");
+  strong.textContent = head;
+  const because = document.createElement("span");
+  because.className = "reason";
+  because.textContent = reason;
+  box.replaceChildren(strong, because);
 }
 
 function renderRules(view) {

@@ -128,13 +128,13 @@ export function draw(svg, board, ui) {
         ui.play(move);
       } else if (memory.selected === square.name) {
         memory.selected = null;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       } else if (selectable) {
         memory.selected = square.name;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       } else if (memory.selected) {
         memory.selected = null;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       }
     };
     group.addEventListener("click", activate);

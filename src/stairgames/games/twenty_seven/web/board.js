@@ -118,7 +118,7 @@ export function draw(svg, board, ui) {
         rect.addEventListener("click", (event) => {
           event.stopPropagation();
           memory.count = fromTop;
-          draw(svg, board, ui);
+          draw(svg, board, { ...ui, animate: false });
         });
       }
     }
@@ -137,14 +137,14 @@ export function draw(svg, board, ui) {
         ui.play(move);
       } else if (memory.selected === field.index) {
         memory.selected = null;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       } else if (movable) {
         memory.selected = field.index;
         memory.count = null;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       } else if (memory.selected !== null) {
         memory.selected = null;
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
       }
     };
     group.addEventListener("click", activate);
@@ -164,12 +164,12 @@ export function draw(svg, board, ui) {
         const next = event.key === "ArrowUp" ? Math.min(counts.length - 1, at + 1)
           : Math.max(0, at - 1);
         memory.count = counts[next];
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
         refocus();
       } else if (memory.selected === field.index && /^[1-9]$/.test(event.key) &&
                  counts.includes(Number(event.key))) {
         memory.count = Number(event.key);
-        draw(svg, board, ui);
+        draw(svg, board, { ...ui, animate: false });
         refocus();
       } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
         event.preventDefault();
