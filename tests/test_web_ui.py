@@ -301,6 +301,7 @@ def make_fake_app() -> Any:
                     await websocket.send_json(match.view(seat))
         except WebSocketDisconnect:
             match.sockets = [(w, s) for w, s in match.sockets if w is not websocket]
+            await announce(match)
 
     return app
 
@@ -515,6 +516,48 @@ def test_invite_link_is_shown_for_a_friend_online(page):
     assert link.input_value() == page.url
 
 
+def test_a_friend_joins_through_the_invite_link_and_leaves(page, browser):
+    start(page, "Stairs", opponent="A friend online (invite link)")
+    link = page.get_by_label("Invite link", exact=True)
+    link.wait_for()
+    friend_context = browser.new_context()
+    friend = friend_context.new_page()
+    friend.goto(link.input_value())
+    friend.locator("#seats").wait_for()
+    page.get_by_text("dark joined").wait_for()
+    assert page.get_by_label("Invite link", exact=True).is_hidden()
+    assert friend.locator("#seats li").nth(1).inner_text() == "dark (you)"
+    square(page, "d3").click()
+    square(page, "c4").click()
+    friend.locator("#moves li").nth(0).wait_for()
+    assert friend.locator("#turn").inner_text() == "Your move"
+    friend_context.close()
+    page.get_by_text("dark left").wait_for()
+
+
+def test_spectators_watch_without_controls(page, browser):
+    start(page, "Stairs")
+    watcher_context = browser.new_context()
+    watcher = watcher_context.new_page()
+    watcher.goto(page.url)
+    watcher.locator("#board [aria-label=a1]").wait_for()
+    assert watcher.get_by_role("button", name="Resign").is_hidden()
+    assert watcher.locator("#turn").inner_text() == "light to move"
+    watcher.get_by_role("button", name="d3", exact=True).click()
+    assert watcher.locator("#board .target").count() == 0
+    watcher_context.close()
+
+
+def test_placeholders_are_filled_as_python_formats_them(page):
+    page.goto(page.base_url + "/")
+    page.locator("#game-list label").first.wait_for()
+    filled = page.evaluate(
+        "import('/static/i18n.js').then(m => m.t("
+        "'unknown game {name!r}; available: {games}', {name: 'chess', games: 'stairs'}))"
+    )
+    assert filled == "unknown game 'chess'; available: stairs"
+
+
 # ----- 27 ---------------------------------------------------------------------------
 
 
@@ -547,6 +590,22 @@ def test_twenty_seven_plays_by_keyboard(page):
     page.keyboard.press("Enter")
     page.locator("#moves li").nth(1).wait_for()
     assert page.locator("#moves li").nth(0).inner_text() == "0:3"
+
+
+def test_two_people_at_one_screen_play_both_sides(page):
+    start(page, "27", opponent="A person at this screen")
+    square(page, "0").click()
+    page.keyboard.press("3")
+    square(page, "1").click()
+    page.locator("#moves li").nth(0).wait_for()
+    square(page, "8").click()
+    assert targets(page) == {"7"}
+    square(page, "7").click()
+    page.locator("#moves li").nth(1).wait_for()
+    assert page.locator("#moves li").all_inner_texts() == ["0:3", "8:1"]
+    assert "last-to" in (square(page, "7").get_attribute("class") or "")
+    assert page.get_by_role("button", name="Undo").is_visible()
+    shot(page, "twenty_seven-one-screen")
 
 
 # ----- language and layout ----------------------------------------------------------

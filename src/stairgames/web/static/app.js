@@ -223,7 +223,7 @@ function receive(seat, message) {
   if (app.view && message.event < app.view.event) return;
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
   const older = app.view;
-  if (older && older.event !== message.event) noticeConnections(older, message);
+  if (older) noticeConnections(older, message);
   if (!older || older.event !== message.event) {
     app.previous = older && message.history.length === older.history.length + 1
       ? older.board : null;
