@@ -131,6 +131,7 @@ class FakeMatch:
         self.joined = {seat for seat, kind in enumerate(self.kinds) if kind == "human"}
         self.event = 0
         self.result: dict[str, Any] | None = None
+        self.rematch: str | None = None
         self.sockets: list[tuple[Any, int | None]] = []
 
     def seat_of(self, token: str | None) -> int | None:
@@ -181,6 +182,7 @@ class FakeMatch:
             "offer": None,
             "takeback": None,
             "thinking": False,
+            "rematch": self.rematch,
         }
 
     def play(self, move: str) -> None:
@@ -297,6 +299,23 @@ def make_fake_app() -> Any:
                     match.result = {"returns": returns, "winners": [winner], "reason": reason}
                     match.event += 1
                     await announce(match)
+                elif request["type"] == "rematch":
+                    # the server's rule: the same tokens, each person one seat on
+                    kinds = [match.kinds[-1], *match.kinds[:-1]]
+                    seats = [
+                        f"computer:{level}" if k == "computer" else k
+                        for k, level in zip(
+                            kinds, [match.levels[-1], *match.levels[:-1]], strict=True
+                        )
+                    ]
+                    new = FakeMatch(match.game, match.options, seats)
+                    new.tokens = {(s + 1) % 2: token for s, token in match.tokens.items()}
+                    if new.kinds[0] == "computer":
+                        new.play(new.state.action_to_string(new.state.legal_actions()[0]))
+                    matches[new.id] = new
+                    match.rematch = new.id
+                    match.event += 1
+                    await announce(match)
                 else:
                     await websocket.send_json(match.view(seat))
         except WebSocketDisconnect:
@@ -353,6 +372,13 @@ def page(browser: Any, server: tuple[str, Any]) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+def expect(locator: Any) -> Any:
+    """Playwright's retrying assertions (the page redraws after a fetch or a message)."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
 
 
 def shot(page: Any, name: str) -> None:
@@ -478,11 +504,29 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     assert result.inner_text().split("\n") == ["You lose", "The other player resigned."]
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.get_by_role("button", name="First").click()
-    assert square(page, "c4").locator(".height").text_content() == "1"
-    assert page.locator("#replay-step").inner_text() == "Move 0 of 2"
+    expect(page.locator("#replay-step")).to_have_text("Move 0 of 2")
+    expect(square(page, "c4").locator(".height")).to_have_text("1")
     page.get_by_role("button", name="Next").click()
-    assert square(page, "c4").locator(".height").text_content() == "2"
+    expect(page.locator("#replay-step")).to_have_text("Move 2 of 2")
+    expect(square(page, "c4").locator(".height")).to_have_text("2")
     shot(page, "stairs-replay")
+
+
+def test_a_rematch_is_followed_with_the_seat_moved_one_on(page):
+    start(page, "Stairs")
+    first = page.url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: url != first)
+    page.locator("#moves li").nth(0).wait_for()
+    assert page.locator("#seats li").nth(1).inner_text() == "dark (you)"
+    assert page.locator("#turn").inner_text() == "Your move"
+    # the board turns for dark: a1 at the top right
+    a1 = square(page, "a1").bounding_box()
+    f6 = square(page, "f6").bounding_box()
+    assert a1 is not None and f6 is not None and a1["x"] > f6["x"] and a1["y"] < f6["y"]
+    shot(page, "stairs-rematch-as-dark")
 
 
 def test_reconnecting_banner_shows_while_the_connection_is_lost(page, server):

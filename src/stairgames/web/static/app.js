@@ -217,7 +217,7 @@ function receive(seat, message) {
   }
   if (message.type !== "state") return;
   if (message.rematch && app.view && !app.view.rematch && message.match === app.match) {
-    followRematch(message.rematch, message.seats.length);
+    followRematch(message.rematch, message.seats.length, message.tokens);
     return;
   }
   if (app.view && message.event < app.view.event) return;
@@ -245,9 +245,10 @@ function activeSeat(view) {
 }
 
 // A rematch keeps the tokens; each person plays one seat on (the server's rule).
-function followRematch(match, seatCount) {
-  const moved = loadTokens(app.match).map((s) => ({ seat: (s.seat + 1) % seatCount,
-    token: s.token }));
+// The server may send the new seats' tokens instead ("tokens": [{seat, token}]).
+function followRematch(match, seatCount, tokens = null) {
+  const moved = Array.isArray(tokens) ? tokens : loadTokens(app.match).map((s) => ({
+    seat: (s.seat + 1) % seatCount, token: s.token }));
   if (moved.length && !loadTokens(match).length) saveTokens(match, moved);
   history.pushState({}, "", `/m/${match}`);
   route();
