@@ -12,6 +12,7 @@ import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
+from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
 from stairgames.core.errors import InvalidOptionError
@@ -33,6 +34,10 @@ class Renderer(Protocol):
 
 Narrator = Callable[[State, int, State], list[str]]
 """``narrate(before, action, after)``: sentences telling people what an action did."""
+
+WebView = Callable[[State, int | None], dict[str, Any]]
+"""``board_view(state, viewer)``: JSON-ready drawing data for the browser's ``board.js``,
+holding only what ``viewer`` may see (``None``: a spectator)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +66,12 @@ class GameSpec:
     help: str = ""
     """Optional: how a move is written and what the drawing shows, for the terminal's
     ``help`` (an English message id, translated where it is shown)."""
+    web_view: WebView | None = None
+    """Optional: the board as JSON-ready drawing data for the browser (``board_view(state,
+    viewer)``, only what ``viewer`` may see), read by the game's ``board.js``."""
+    web_assets: Traversable | None = None
+    """Optional: the package folder holding the game's browser files (``board.js``, an ES
+    module exporting ``draw(svg, board, ui)``), served at ``/games/<name>/board.js``."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}

@@ -15,6 +15,7 @@ from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION
 from stairgames.games.stairs.render import render_board, render_terminal
 from stairgames.games.stairs.rules import DARK, LIGHT, Board, Move
+from stairgames.games.stairs.web import WEB_ASSETS, board_view
 from stairgames.i18n import N_
 
 __all__ = [
@@ -56,5 +57,7 @@ register(
         ),
         option_sets=({}, {"pie_rule": True}, {"pie_rule": True, "agreement": False}),
         player_hooks=_player_hooks,
+        web_view=board_view,
+        web_assets=WEB_ASSETS,
     )
 )

@@ -24,6 +24,7 @@ from stairgames.games.twenty_seven.notation import PASS
 from stairgames.games.twenty_seven.position import INITIAL_POSITION
 from stairgames.games.twenty_seven.render import render_line, render_terminal
 from stairgames.games.twenty_seven.rules import BLACK, GREY, RED, WHITE, Line, Move
+from stairgames.games.twenty_seven.web import WEB_ASSETS, board_view
 from stairgames.i18n import N_
 
 __all__ = [
@@ -68,5 +69,7 @@ register(
         narrate=narrate,
         option_sets=({"variant": "basic"}, {"variant": "advanced"}, {"variant": "expert"}),
         player_hooks=_player_hooks,
+        web_view=board_view,
+        web_assets=WEB_ASSETS,
     )
 )

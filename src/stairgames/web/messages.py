@@ -1,0 +1,111 @@
+"""Every text the browser shows, by its message id (the English text).
+
+The front end (``web/static/*.js``, ``index.html`` and each game's ``web/board.js``)
+looks its texts up in the catalog that ``GET /api/i18n/{lang}`` serves. ``make messages``
+extracts Python sources only, so the ids are listed here, marked with ``N_``; tests in
+``tests/test_web_ui.py`` check that every id the front end uses is listed.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from stairgames.i18n import N_
+
+BROWSER_MESSAGES: Final = (
+    N_("27 discs on a line of 9 fields: 9 white, 9 black, 7 grey and 2 red bases."),
+    N_("27 line"),
+    N_("A friend online (invite link)"),
+    N_(
+        "A move takes the top piece of a stack your colour tops onto a neighbouring stack"
+        " (8 directions) of exactly the same height: it climbs one level."
+    ),
+    N_("A person at this screen"),
+    N_("Accept the offer"),
+    N_("Allow"),
+    N_("Ask for a takeback"),
+    N_(
+        "At the greatest height, more stacks topped by your colour win; on equal counts "
+        "whoever arrived there last loses."
+    ),
+    N_("Back"),
+    N_("Copy"),
+    N_("Decline the offer"),
+    N_("Download the record"),
+    N_("Draw"),
+    N_("Each player has 18 pieces on a checkered 6×6 board."),
+    N_("First"),
+    N_("Game"),
+    N_("Game over"),
+    N_("Invite a friend with this link:"),
+    N_("Invite link"),
+    N_("Language"),
+    N_("Last"),
+    N_("Level"),
+    N_("Move {count} of field {field}: choose where"),
+    N_("Move {n} of {total}"),
+    N_("Moves"),
+    N_("New game"),
+    N_("Next"),
+    N_("Not connected; trying again…"),
+    N_("Offer to end by agreement"),
+    N_(
+        "Only your lowest movable pieces may move. Who cannot move passes; the game ends "
+        "when neither can move."
+    ),
+    N_("Opponent"),
+    N_("Options"),
+    N_("Pass"),
+    N_("Pie rule (the second player may swap colours)"),
+    N_("Play in the browser"),
+    N_("Reconnecting…"),
+    N_("Refuse"),
+    N_("Rematch"),
+    N_("Resign"),
+    N_("Resign this game?"),
+    N_("Rules"),
+    N_("Something went wrong."),
+    N_("Stairs board"),
+    N_("Start"),
+    N_("Swap colours"),
+    N_("The computer"),
+    N_("The computer is thinking…"),
+    N_("The record could not be downloaded."),
+    N_("Undo"),
+    N_("Variant"),
+    N_(
+        "Who cannot move passes; the game ends when neither can move. You score the discs"
+        " on your target field above its base."
+    ),
+    N_("You lose"),
+    N_("You play"),
+    N_("You win"),
+    N_("Your move"),
+    N_("Your opponent asks to take back the last move."),
+    N_("Your opponent offers to end the game by agreement."),
+    N_(
+        "Your stacks are the stacks your colour tops. Move the top discs of one of them "
+        "exactly as many fields as you have stacks, towards your far end."
+    ),
+    N_("black"),
+    N_("computer"),
+    N_("dark"),
+    N_("easy"),
+    N_("empty"),
+    N_("expert"),
+    N_("grey"),
+    N_("hard"),
+    N_("light"),
+    N_("medium"),
+    N_("not connected"),
+    N_("red"),
+    N_("white"),
+    N_("you"),
+    N_("{colour} on top, height {height}"),
+    N_("{count} discs, {colour} on top"),
+    N_("{name} joined"),
+    N_("{name} left"),
+    N_("{name} to move"),
+    N_("{name} wins"),
+)
+"""The message ids of the browser front end."""

@@ -1,0 +1,558 @@
+// stairgames in the browser: the home page (pick a game and an opponent) and the match
+// page (board, moves, controls), speaking the web contract (HTTP + WebSocket). No game
+// logic lives here: the server sends the legal moves and each game's board.js draws.
+
+import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t }
+  from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+// N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
+const N_ = (id) => id;
+const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), accept: N_("Accept the offer"),
+  decline: N_("Decline the offer") };
+const RULES = {
+  stairs: [
+    N_("Each player has 18 pieces on a checkered 6×6 board."),
+    N_("A move takes the top piece of a stack your colour tops onto a neighbouring stack (8 directions) of exactly the same height: it climbs one level."),
+    N_("Only your lowest movable pieces may move. Who cannot move passes; the game ends when neither can move."),
+    N_("At the greatest height, more stacks topped by your colour win; on equal counts whoever arrived there last loses."),
+  ],
+  twenty_seven: [
+    N_("27 discs on a line of 9 fields: 9 white, 9 black, 7 grey and 2 red bases."),
+    N_("Your stacks are the stacks your colour tops. Move the top discs of one of them exactly as many fields as you have stacks, towards your far end."),
+    N_("Who cannot move passes; the game ends when neither can move. You score the discs on your target field above its base."),
+  ],
+};
+
+const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
+  boards: [], previous: null, replayAt: null, draw: null, lastEvent: -1, retry: 0 };
+
+// ----- home -----------------------------------------------------------------------
+
+async function showHome() {
+  $("home").hidden = false;
+  $("match").hidden = true;
+  if (!app.games.length) {
+    const response = await fetch("/api/games");
+    app.games = await response.json();
+  }
+  renderHome();
+}
+
+function selectedGame() {
+  const checked = document.querySelector('input[name="game"]:checked');
+  const playable = app.games.filter((g) => g.web !== false);
+  return playable.find((g) => g.name === (checked ? checked.value : playable[0].name));
+}
+
+function renderHome() {
+  const list = $("game-list");
+  const chosen = list.querySelector("input:checked");
+  const playable = app.games.filter((g) => g.web !== false);
+  const name = chosen ? chosen.value : playable[0] && playable[0].name;
+  list.replaceChildren();
+  for (const game of app.games.filter((g) => g.web !== false)) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    Object.assign(input, { type: "radio", name: "game", value: game.name,
+      checked: game.name === name });
+    input.addEventListener("change", renderHome);
+    label.append(input, " ", t(game.title));
+    list.append(label);
+  }
+  const game = selectedGame();
+  const options = $("options");
+  options.replaceChildren();
+  for (const option of game.options) options.append(optionInput(option));
+  const level = $("level");
+  const levelNow = level.value || "medium";
+  level.replaceChildren(...game.levels.map((l) => new Option(t(l), l, false, l === levelNow)));
+  const seat = $("my-seat");
+  const seatNow = seat.value || "0";
+  seat.replaceChildren(...game.seat_names.map((s, i) =>
+    new Option(t(s), String(i), false, String(i) === seatNow)));
+}
+
+function optionLabel(name) {
+  return { pie_rule: N_("Pie rule (the second player may swap colours)"),
+    agreement: N_("Offer to end by agreement"), variant: N_("Variant") }[name] || name;
+}
+
+function optionInput(option) {
+  const label = document.createElement("label");
+  label.className = "option";
+  let input;
+  if (option.type === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = Boolean(option.default);
+    label.append(input, " ", t(optionLabel(option.name)));
+  } else if (option.choices && option.choices.length) {
+    input = document.createElement("select");
+    for (const choice of option.choices) {
+      input.append(new Option(t(String(choice)), String(choice), false,
+        choice === option.default));
+    }
+    label.append(t(optionLabel(option.name)), " ", input);
+  } else {
+    input = document.createElement("input");
+    input.value = option.default === null ? "" : String(option.default);
+    label.append(t(optionLabel(option.name)), " ", input);
+  }
+  input.dataset.option = option.name;
+  input.dataset.type = option.type;
+  return label;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const game = selectedGame();
+  const options = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const type = input.dataset.type;
+    options[input.dataset.option] = type === "bool" ? input.checked
+      : type === "int" ? Number(input.value) : input.value;
+  }
+  const opponent = document.querySelector('input[name="opponent"]:checked').value;
+  const mine = Number($("my-seat").value);
+  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
+  const seats = game.seat_names.map((_, i) => (i === mine ? "human" : other));
+  const response = await fetch("/api/matches", { method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ game: game.name, options, seats }) });
+  const data = await response.json();
+  if (!response.ok) {
+    $("home-error").textContent = errorText(data.error);
+    return;
+  }
+  saveTokens(data.match, data.seats);
+  history.pushState({}, "", `/m/${data.match}`);
+  route();
+}
+
+// ----- tokens ---------------------------------------------------------------------
+
+function saveTokens(match, seats) {
+  localStorage.setItem(`stairgames.match.${match}`, JSON.stringify(seats));
+}
+
+function loadTokens(match) {
+  try {
+    return JSON.parse(localStorage.getItem(`stairgames.match.${match}`) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+// ----- match ----------------------------------------------------------------------
+
+async function showMatch(match) {
+  $("home").hidden = true;
+  $("match").hidden = false;
+  closeSockets();
+  Object.assign(app, { match, view: null, memory: {}, boards: [], previous: null,
+    replayAt: null, lastEvent: -1 });
+  let seats = loadTokens(match);
+  if (!seats.length) {
+    const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
+    if (response.ok) {
+      const joined = await response.json();
+      seats = [joined];
+      saveTokens(match, seats);
+    }
+  }
+  app.tokens = Object.fromEntries(seats.map((s) => [s.seat, s.token]));
+  if (!seats.length) connect(null);
+  for (const seat of seats) connect(seat.seat);
+}
+
+function closeSockets() {
+  for (const socket of Object.values(app.sockets)) {
+    socket.onclose = null;
+    socket.close();
+  }
+  app.sockets = {};
+}
+
+function socketUrl(seat) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  return `${scheme}://${location.host}/ws/matches/${app.match}${token}`;
+}
+
+function connect(seat) {
+  const match = app.match;
+  const socket = new WebSocket(socketUrl(seat));
+  app.sockets[seat] = socket;
+  socket.onopen = () => {
+    app.retry = 0;
+    if (app.lastEvent >= 0) socket.send(JSON.stringify({ type: "sync", event: app.lastEvent }));
+    setBanner(null);
+  };
+  socket.onmessage = (message) => receive(seat, JSON.parse(message.data));
+  socket.onclose = (event) => {
+    if (app.match !== match) return;
+    if (event.code >= 4400 && event.code < 4500) {
+      setBanner(null);
+      return; // refused (unknown match, wrong token): the error message says why
+    }
+    setBanner(t("Reconnecting…"));
+    const wait = Math.min(5000, 300 * 2 ** app.retry++);
+    setTimeout(() => { if (app.match === match) connect(seat); }, wait);
+  };
+}
+
+function setBanner(text) {
+  $("banner").hidden = !text;
+  $("banner").textContent = text || "";
+}
+
+function receive(seat, message) {
+  if (message.type === "error") {
+    $("match-error").textContent = errorText(message.error);
+    if (message.error && String(message.error.id || "").startsWith("stale")) {
+      send({ type: "sync" });
+    }
+    return;
+  }
+  if (message.type !== "state") return;
+  if (message.rematch && app.view && !app.view.rematch && message.match === app.match) {
+    followRematch(message.rematch, message.seats.length, message.tokens);
+    return;
+  }
+  if (app.view && message.event < app.view.event) return;
+  if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
+  const older = app.view;
+  if (older) noticeConnections(older, message);
+  if (!older || older.event !== message.event) {
+    app.previous = older && message.history.length === older.history.length + 1
+      ? older.board : null;
+  }
+  app.boards[message.history.length] = message.board;
+  app.boards.length = message.history.length + 1;
+  app.view = message;
+  app.viewSeat = seat;
+  app.lastEvent = message.event;
+  $("match-error").textContent = "";
+  render(older ? older.event !== message.event : false);
+}
+
+// At one screen this browser holds several seats: show the view of the seat to act.
+function activeSeat(view) {
+  const held = Object.keys(app.tokens).map(Number);
+  if (held.includes(view.to_act)) return view.to_act;
+  return held.length ? held[0] : null;
+}
+
+// A rematch keeps the tokens; each person plays one seat on (the server's rule).
+// The server may send the new seats' tokens instead ("tokens": [{seat, token}]).
+function followRematch(match, seatCount, tokens = null) {
+  const moved = Array.isArray(tokens) ? tokens : loadTokens(app.match).map((s) => ({
+    seat: (s.seat + 1) % seatCount, token: s.token }));
+  if (moved.length && !loadTokens(match).length) saveTokens(match, moved);
+  history.pushState({}, "", `/m/${match}`);
+  route();
+}
+
+function noticeConnections(older, view) {
+  for (const seat of view.seats) {
+    const before = older.seats.find((s) => s.seat === seat.seat);
+    if (!before || before.connected === seat.connected || seat.seat === view.you) continue;
+    const text = seat.connected ? t("{name} joined", { name: seatName(seat) })
+      : t("{name} left", { name: seatName(seat) });
+    showNotice(text);
+  }
+}
+
+function showNotice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = false;
+  clearTimeout(app.noticeTimer);
+  app.noticeTimer = setTimeout(() => { $("notice").hidden = true; }, 5000);
+}
+
+function seatName(seat) {
+  return t(seat.name);
+}
+
+function send(request) {
+  const seat = app.view ? activeSeat(app.view) : null;
+  const socket = app.sockets[seat] || Object.values(app.sockets)[0];
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("match-error").textContent = t("Not connected; trying again…");
+    return;
+  }
+  socket.send(JSON.stringify({ ...request, event: app.lastEvent }));
+}
+
+function play(move) {
+  send({ type: "move", move });
+}
+
+async function loadBoardScript(game) {
+  if (!app.drawFor || app.drawFor !== game) {
+    const module = await import(`/games/${game}/board.js`);
+    app.draw = module.draw;
+    app.drawFor = game;
+  }
+  return app.draw;
+}
+
+async function render(animate) {
+  const view = app.view;
+  if (!view) return;
+  document.title = `${t(view.title)} · stairgames`;
+  $("match-title").textContent = t(view.title);
+  renderSeats(view);
+  renderTurn(view);
+  renderMoves(view);
+  renderControls(view);
+  renderResult(view);
+  renderRules(view);
+  const draw = await loadBoardScript(view.game);
+  const replaying = app.replayAt !== null;
+  const board = replaying ? app.boards[app.replayAt] : view.board;
+  const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
+  draw($("board"), board, {
+    legal: atTurn ? view.legal : [],
+    lastMove: replaying ? view.history[app.replayAt - 1] || null : view.last_move,
+    previous: replaying ? app.boards[app.replayAt - 1] || null : app.previous,
+    play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
+    animate,
+  });
+}
+
+function holdsEverySeat(view) {
+  return view.seats.every((s) => s.seat in app.tokens || s.kind === "computer") &&
+    Object.keys(app.tokens).length > 1;
+}
+
+function renderSeats(view) {
+  const list = $("seats");
+  list.replaceChildren();
+  for (const seat of view.seats) {
+    const item = document.createElement("li");
+    item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
+    let text = t(seat.name);
+    if (seat.seat === view.you) text += ` (${t("you")})`;
+    if (seat.kind === "computer") {
+      text += ` · ${t("computer")}${seat.level ? ` (${t(seat.level)})` : ""}`;
+    }
+    if (seat.kind === "online" && !seat.connected) text += ` · ${t("not connected")}`;
+    item.textContent = text;
+    list.append(item);
+  }
+  const waiting = view.seats.some((s) => s.kind === "online" && !s.connected) &&
+    view.you !== null && view.result === null;
+  $("invite").hidden = !waiting;
+  $("invite-link").value = `${location.origin}/m/${view.match}`;
+}
+
+function renderTurn(view) {
+  let text = "";
+  if (view.result) text = t("Game over");
+  else if (view.to_act !== null && view.to_act === view.you) text = t("Your move");
+  else if (view.to_act !== null) {
+    const seat = view.seats.find((s) => s.seat === view.to_act);
+    text = t("{name} to move", { name: seat ? seatName(seat) : String(view.to_act) });
+  }
+  $("turn").textContent = text;
+  $("thinking").hidden = !view.thinking;
+  const prompt = $("prompt");
+  prompt.textContent = "";
+  if (view.offer && view.offer.by !== view.you && view.legal.includes("accept")) {
+    prompt.textContent = t("Your opponent offers to end the game by agreement.");
+  }
+  if (view.takeback && view.takeback.by !== view.you && view.you !== null) {
+    prompt.textContent = t("Your opponent asks to take back the last move.");
+    prompt.append(button(t("Allow"), () => send({ type: "takeback_answer", accept: true })),
+      button(t("Refuse"), () => send({ type: "takeback_answer", accept: false })));
+  }
+  const words = $("words");
+  words.replaceChildren();
+  const atTurn = view.to_act !== null && view.to_act === view.you && app.replayAt === null;
+  for (const move of atTurn ? view.legal : []) {
+    if (move in WORDS) words.append(button(t(WORDS[move]), () => play(move)));
+  }
+}
+
+function button(text, onClick) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = text;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function renderMoves(view) {
+  const list = $("moves");
+  list.replaceChildren();
+  view.history.forEach((move, i) => {
+    const item = document.createElement("li");
+    item.textContent = move;
+    if (app.replayAt !== null && i === app.replayAt - 1) item.className = "current";
+    list.append(item);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderControls(view) {
+  const over = view.result !== null;
+  const player = view.you !== null;
+  const computer = view.seats.some((s) => s.kind === "computer");
+  const online = view.seats.some((s) => s.kind === "online");
+  $("undo").hidden = !player || over || online || !(computer || holdsEverySeat(view));
+  $("undo").disabled = view.history.length === 0;
+  $("takeback").hidden = !player || over || !online;
+  $("takeback").disabled = view.history.length === 0 || Boolean(view.takeback);
+  $("offer").hidden = !(view.legal || []).includes("offer") || over;
+  $("resign").hidden = !player || over;
+  $("rematch").hidden = !player || !over;
+  $("replay").hidden = !over;
+  if (over) {
+    const at = app.replayAt === null ? view.history.length : app.replayAt;
+    $("replay-step").textContent = t("Move {n} of {total}",
+      { n: at, total: view.history.length });
+  }
+}
+
+function renderResult(view) {
+  const box = $("result");
+  box.hidden = !view.result;
+  if (!view.result) return;
+  const winners = view.result.winners || [];
+  let head;
+  if (view.you !== null && winners.includes(view.you)) head = t("You win");
+  else if (view.you !== null && winners.length) head = t("You lose");
+  else if (!winners.length) head = t("Draw");
+  else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
+  // Names in the reason (a seat's colour) are message ids too.
+  const args = Object.fromEntries(Object.entries(view.result.reason_args || {}).map(
+    ([name, value]) => [name, typeof value === "string" ? t(value) : value]));
+  const reason = view.result.reason_id ? t(view.result.reason_id, args)
+    : view.result.reason || "";
+  const strong = document.createElement("strong");
+  strong.textContent = head;
+  const because = document.createElement("span");
+  because.className = "reason";
+  because.textContent = reason;
+  box.replaceChildren(strong, because);
+}
+
+function renderRules(view) {
+  const text = $("rules-text");
+  text.replaceChildren(...(RULES[view.game] || []).map((line) => {
+    const p = document.createElement("p");
+    p.textContent = t(line);
+    return p;
+  }));
+}
+
+function errorText(error) {
+  if (!error) return t("Something went wrong.");
+  return t(error.id || error.message, error.args || {}) || error.message;
+}
+
+async function downloadRecord() {
+  const seat = app.view ? app.view.you : null;
+  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  const response = await fetch(`/api/matches/${app.match}/record${token}`);
+  if (!response.ok) {
+    $("match-error").textContent = t("The record could not be downloaded.");
+    return;
+  }
+  const blob = new Blob([JSON.stringify(await response.json(), null, 2)],
+    { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `${app.view.game}-${app.match}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+async function loadReplayBoards() {
+  if (app.replayLoaded === app.match) return;
+  app.replayLoaded = app.match;
+  const seat = app.view.you;
+  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  try {
+    const response = await fetch(`/api/matches/${app.match}/replay${token}`);
+    if (response.ok) {
+      const data = await response.json();
+      if (Array.isArray(data.boards)) app.boards = data.boards;
+    }
+  } catch {
+    // the boards seen during the game stay
+  }
+}
+
+async function replayTo(step) {
+  if (!app.view || !app.view.result) return;
+  await loadReplayBoards();
+  const total = app.view.history.length;
+  let at = Math.max(0, Math.min(total, step));
+  while (at < total && !app.boards[at]) at++;
+  app.replayAt = at === total ? null : at;
+  app.memory = {};
+  render(true);
+}
+
+function replayStep(delta) {
+  const at = app.replayAt === null ? app.view.history.length : app.replayAt;
+  let next = at + delta;
+  while (delta < 0 && next > 0 && !app.boards[next]) next--;
+  replayTo(next);
+}
+
+// ----- start ----------------------------------------------------------------------
+
+function route() {
+  const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
+  if (match) showMatch(match[1]);
+  else {
+    closeSockets();
+    app.match = null;
+    showHome();
+  }
+}
+
+function wire() {
+  const select = $("lang");
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
+    new Option(name, code, false, code === language())));
+  select.addEventListener("change", () => setLanguage(select.value));
+  onLanguageChange(() => {
+    select.value = language();
+    if (!$("home").hidden && app.games.length) renderHome();
+    if (app.view) render(false);
+  });
+  $("new-game").addEventListener("submit", startGame);
+  $("undo").addEventListener("click", () => send({ type: "undo" }));
+  $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+  $("offer").addEventListener("click", () => play("offer"));
+  $("resign").addEventListener("click", () => {
+    if (confirm(t("Resign this game?"))) send({ type: "resign" });
+  });
+  $("rematch").addEventListener("click", () => {
+    if (app.view && app.view.rematch) followRematch(app.view.rematch, app.view.seats.length);
+    else send({ type: "rematch" });
+  });
+  $("record").addEventListener("click", downloadRecord);
+  $("copy-invite").addEventListener("click", () => {
+    $("invite-link").select();
+    if (navigator.clipboard) navigator.clipboard.writeText($("invite-link").value);
+  });
+  $("rules-toggle").addEventListener("click", () => {
+    const open = $("rules").hidden;
+    $("rules").hidden = !open;
+    $("rules-toggle").setAttribute("aria-expanded", String(open));
+  });
+  $("replay-first").addEventListener("click", () => replayTo(0));
+  $("replay-back").addEventListener("click", () => replayStep(-1));
+  $("replay-next").addEventListener("click", () => replayStep(1));
+  $("replay-last").addEventListener("click", () => replayTo(app.view.history.length));
+  window.addEventListener("popstate", route);
+}
+
+wire();
+setLanguage(preferredLanguage()).then(route);
