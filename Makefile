@@ -1,6 +1,7 @@
 # Two entry points for a fresh machine with Python 3.11+ and make:
-#   make play   - a game of Stairs in the terminal against the computer
+#   make serve  - the web app at http://127.0.0.1:8000 (SQLite in data/)
 #   make test   - lint, type-check and run the whole test suite
+# (make play: a game of Stairs in the terminal against the computer)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: play test bench messages clean
+.PHONY: serve play test bench messages clean
 
 $(PLAY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +23,9 @@ $(DEV_STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(PLAY_STAMP) $(DEV_STAMP)
+
+serve: $(PLAY_STAMP)
+	$(BIN)/stairgames serve
 
 play: $(PLAY_STAMP)
 	$(BIN)/stairgames play stairs --light human --dark medium

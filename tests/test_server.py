@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import stairgames
+from stairgames.core.registry import get_spec
 from stairgames.server import computer
 from tests.server_helpers import (
     error_reply,
@@ -81,7 +82,9 @@ def test_a_new_match_gives_tokens_for_this_screens_seats_only(tmp_path: Path) ->
     assert created["invite"] == f"/m/{created['match']}"
     assert view["options"] == {"pie_rule": True, "agreement": True}
     assert view["you"] is None and view["legal"] == [] and view["event"] == 0
-    assert view["board"] == {"position": stairgames.load("stairs").new_initial_state().position()}
+    draw = get_spec("stairs").web_view
+    assert draw is not None  # the game's own drawing data (games/stairs/web.py)
+    assert view["board"] == draw(stairgames.load("stairs").new_initial_state(), None)
 
 
 @pytest.mark.parametrize(
