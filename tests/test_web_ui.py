@@ -269,7 +269,7 @@ def make_fake_app() -> Any:
         spec = get_spec(match.game)
         assert spec.web_view is not None
         state = stairgames.load(match.game, **match.options).new_initial_state()
-        frames = [{"move": None, "board": spec.web_view(state, None)}]
+        frames: list[dict[str, Any]] = [{"move": None, "board": spec.web_view(state, None)}]
         for move in match.state.history_strings():
             state.apply_move(move)
             frames.append({"move": move, "board": spec.web_view(state, None)})
