@@ -263,6 +263,18 @@ def make_fake_app() -> Any:
         error = {"id": "no free seat", "message": "no free seat", "args": {}}
         return JSONResponse({"error": error}, status_code=409)
 
+    @app.get("/api/matches/{match_id}/replay")
+    def replay(match_id: str) -> Any:
+        match = matches[match_id]
+        spec = get_spec(match.game)
+        assert spec.web_view is not None
+        state = stairgames.load(match.game, **match.options).new_initial_state()
+        frames: list[dict[str, Any]] = [{"move": None, "board": spec.web_view(state, None)}]
+        for move in match.state.history_strings():
+            state.apply_move(move)
+            frames.append({"move": move, "board": spec.web_view(state, None)})
+        return {"match": match_id, "frames": frames}
+
     @app.post("/test/drop/{match_id}")
     async def drop(match_id: str) -> dict[str, int]:
         match = matches[match_id]
@@ -507,8 +519,11 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     expect(page.locator("#replay-step")).to_have_text("Move 0 of 2")
     expect(square(page, "c4").locator(".height")).to_have_text("1")
     page.get_by_role("button", name="Next").click()
-    expect(page.locator("#replay-step")).to_have_text("Move 2 of 2")
+    expect(page.locator("#replay-step")).to_have_text("Move 1 of 2")
     expect(square(page, "c4").locator(".height")).to_have_text("2")
+    assert "current" in (page.locator("#moves li").nth(0).get_attribute("class") or "")
+    page.get_by_role("button", name="Last").click()
+    expect(page.locator("#replay-step")).to_have_text("Move 2 of 2")
     shot(page, "stairs-replay")
 
 

@@ -342,7 +342,7 @@ function renderSeats(view) {
     item.textContent = text;
     list.append(item);
   }
-  const waiting = view.seats.some((s) => s.kind === "online" && !s.connected) &&
+  const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
     view.you !== null && view.result === null;
   $("invite").hidden = !waiting;
   $("invite-link").value = `${location.origin}/m/${view.match}`;
@@ -479,7 +479,9 @@ async function loadReplayBoards() {
     const response = await fetch(`/api/matches/${app.match}/replay${token}`);
     if (response.ok) {
       const data = await response.json();
-      if (Array.isArray(data.boards)) app.boards = data.boards;
+      // {"frames": [{"move", "board"}, ...]}: the board of every position, the first
+      // before any move.
+      if (Array.isArray(data.frames)) app.boards = data.frames.map((frame) => frame.board);
     }
   } catch {
     // the boards seen during the game stay
