@@ -495,3 +495,22 @@ def test_stairgames_serve_answers_on_sqlite_in_its_data_folder(tmp_path: Path) -
         server.wait(10)
     assert "stairs" in {g["name"] for g in games}
     assert (tmp_path / "here" / "stairgames.db").is_file()
+
+
+def test_the_computer_answers_an_offer_to_end_by_agreement_and_declines_a_loss(
+    tmp_path: Path,
+) -> None:
+    """Stairs S7 online: an offer is an ordinary move; the computer answers through
+    Agent.act, declining a result it is not proven to deserve."""
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "computer:random"])
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with client.websocket_connect(url) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": "d3-c4", "event": view["event"]})
+            after = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
+            assert "offer" in after["legal"]
+            ws.send_json({"type": "move", "move": "offer", "event": after["event"]})
+            answered = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 4)
+    assert answered["history"][-2:] == ["offer", "decline"]
+    assert answered["to_act"] == 0 and answered["result"] is None
