@@ -116,12 +116,8 @@ class Agent(abc.ABC):
     def ensure_prepared(self, game: Game) -> None:
         """:meth:`prepare` for ``game`` unless already done for it (or the same game
         with the same options)."""
-        prepared = self.prepared_for
-        if prepared is game or (
-            prepared is not None and prepared.name == game.name and prepared.info() == game.info()
-        ):
-            return
-        self.prepare(game)
+        if self.prepared_for != game:  # Game equality: the same game, equal options
+            self.prepare(game)
 
     def check_game(self, game: Game) -> None:
         """Refuse a game this player cannot play.
