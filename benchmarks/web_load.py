@@ -1,11 +1,16 @@
 """Load benchmark of the web server (not a test): many simultaneous online games of Stairs
 on loopback, two WebSocket clients each, against a real `stairgames serve` process.
 
-Prints moves per second, the median and 99th percentile of the time from a move sent to
-the opponent receiving it, the count of lost or duplicated moves (must be 0), and the
-time from `stairgames serve` to its first answered request.
+Two runs of the same games, one table: "paced", where each player thinks before moving
+(a random time, ``--think`` seconds on average; people take longer), and "flat out", where
+every player answers at once. Paced, the server has spare time and the latency is its cost
+per move; flat out, every game has a move waiting all the time, so the latency is the queue
+(by Little's law about games / moves per second) and the moves per second are the
+capacity. For each: moves per second, the median and 99th percentile of the time from a
+move sent to the opponent receiving it, and the count of lost or duplicated moves (must be
+0). Then the time from `stairgames serve` to its first answered request.
 
-    python benchmarks/web_load.py [--games 200] [--moves 20]
+    python benchmarks/web_load.py [--games 200] [--moves 20] [--think 1.0]
 """
 
 from __future__ import annotations
@@ -81,7 +86,7 @@ class Game:
     sent: int = 0
 
 
-async def play_seat(port: int, game: Game, seat: int, rng: random.Random) -> None:
+async def play_seat(port: int, game: Game, seat: int, rng: random.Random, think: float) -> None:
     url = f"ws://127.0.0.1:{port}/ws/matches/{game.match}?token={game.tokens[seat]}"
     async with websockets.connect(url, max_size=2**22) as ws:
         acted = -1
@@ -106,6 +111,8 @@ async def play_seat(port: int, game: Game, seat: int, rng: random.Random) -> Non
                 break
             if message["to_act"] == seat and event > acted and not over:
                 await game.ready.wait()
+                if think > 0:
+                    await asyncio.sleep(rng.uniform(0.0, 2.0 * think))
                 acted = event
                 game.sent_at[event + 1] = (time.perf_counter(), seat)
                 game.sent += 1
@@ -113,19 +120,72 @@ async def play_seat(port: int, game: Game, seat: int, rng: random.Random) -> Non
                 await ws.send(json.dumps({"type": "move", "move": move, "event": event}))
 
 
-async def run_games(port: int, games: list[Game], seed: int) -> float:
+async def run_games(port: int, games: list[Game], seed: int, think: float) -> float:
     rng = random.Random(seed)
     started = time.perf_counter()
     await asyncio.gather(
-        *(play_seat(port, g, s, random.Random(rng.random())) for g in games for s in (0, 1))
+        *(play_seat(port, g, s, random.Random(rng.random()), think) for g in games for s in (0, 1))
     )
     return time.perf_counter() - started
+
+
+def new_games(port: int, count: int, moves: int) -> list[Game]:
+    games = []
+    for _ in range(count):
+        created = post(port, "/api/matches", {"game": "stairs", "seats": ["human", "online"]})
+        joined = post(port, f"/api/matches/{created['match']}/join")
+        tokens = [created["seats"][0]["token"], joined["token"]]
+        games.append(Game(created["match"], tokens, moves))
+    return games
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    moves: int
+    seconds: float
+    median_ms: float
+    p99_ms: float
+    lost: int
+    duplicated: int
+
+    def row(self) -> str:
+        return (
+            f"| {self.name:<22} | {self.moves:>6} | {self.moves / self.seconds:>8.0f} "
+            f"| {self.median_ms:>9.1f} | {self.p99_ms:>8.1f} | {self.lost:>4} "
+            f"| {self.duplicated:>10} |"
+        )
+
+
+HEADER = (
+    "| run                    |  moves |  moves/s | median ms |   p99 ms | lost | duplicated |\n"
+    "|------------------------|-------:|---------:|----------:|---------:|-----:|-----------:|"
+)
+
+
+def measure(name: str, port: int, args: argparse.Namespace, think: float) -> Run:
+    games = new_games(port, args.games, args.moves)
+    seconds = asyncio.run(run_games(port, games, args.seed, think))
+    latencies = sorted(x for g in games for x in g.latencies)
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+    return Run(
+        name=name,
+        moves=sum(g.sent for g in games),
+        seconds=seconds,
+        median_ms=statistics.median(latencies) * 1000,
+        p99_ms=p99 * 1000,
+        lost=sum(1 for g in games for e in g.sent_at if e not in g.received),
+        duplicated=sum(n - 1 for g in games for n in g.received.values() if n > 1),
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=20, help="moves per game")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a paced player thinks"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data_dir:
@@ -135,30 +195,18 @@ def main() -> None:
         process.wait()
         process, warm = start_server(port, data_dir)
         try:
-            games = []
-            for _ in range(args.games):
-                created = post(
-                    port, "/api/matches", {"game": "stairs", "seats": ["human", "online"]}
-                )
-                joined = post(port, f"/api/matches/{created['match']}/join")
-                tokens = [created["seats"][0]["token"], joined["token"]]
-                games.append(Game(created["match"], tokens, args.moves))
-            seconds = asyncio.run(run_games(port, games, args.seed))
+            runs = [
+                measure(f"paced (think {args.think:g} s)", port, args, args.think),
+                measure("flat out (think 0 s)", port, args, 0.0),
+            ]
         finally:
             process.terminate()
             process.wait()
-    latencies = sorted(x for g in games for x in g.latencies)
-    moves = sum(g.sent for g in games)
-    lost = sum(1 for g in games for e in g.sent_at if e not in g.received)
-    duplicated = sum(n - 1 for g in games for n in g.received.values() if n > 1)
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    print(f"games: {args.games} simultaneous online games of Stairs, 2 clients each, loopback")
-    print(f"moves: {moves} in {seconds:.2f} s = {moves / seconds:.0f} moves/s")
-    print(
-        f"move sent -> opponent received: median {statistics.median(latencies) * 1000:.1f} ms, "
-        f"p99 {p99 * 1000:.1f} ms"
-    )
-    print(f"lost moves: {lost}, duplicated moves: {duplicated}")
+    print(f"{args.games} simultaneous online games of Stairs, 2 clients each, loopback")
+    print("latency: a move sent -> the opponent received it")
+    print(HEADER)
+    for run in runs:
+        print(run.row())
     print(f"stairgames serve -> first answered request: {cold:.2f} s cold, {warm:.2f} s warm")
 
 

@@ -13,7 +13,7 @@ from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state, make_record
 from stairgames.games.stairs import StairsState
 from stairgames.games.stairs.game import MAX_GAME_LENGTH, MAX_MOVES
-from stairgames.games.stairs.notation import ACCEPT, DECLINE, OFFER, PASS, SWAP
+from stairgames.games.stairs.notation import ACCEPT, DECLINE, NUM_ACTIONS, OFFER, PASS, SWAP
 from stairgames.games.stairs.rules import NEIGHBOURS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -260,3 +260,26 @@ def test_a_board_has_climbed_exactly_when_its_greatest_height_is_above_1(seed):
     while not state.is_terminal():
         assert state.board.climbed() == (state.board.max_height() > 1)
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+@given(seeds)
+def test_reading_a_move_directly_agrees_with_searching_the_legal_moves(seed):
+    """string_to_action reads Stairs notation straight to an action (no search); for
+    every action id, legal or not, it must answer exactly what the search would."""
+    state = stairgames.load("stairs", pie_rule=True).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(40)):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    legal = set(state.legal_actions())
+    for action in [a for a in range(NUM_ACTIONS) if a in legal or a % 7 == 0]:
+        try:
+            text = state.action_to_string(action)
+        except IllegalMoveError:
+            continue  # an id that names no move (off the board)
+        if action in legal:
+            assert state.string_to_action(text.upper().replace("-", " - ")) == action
+        else:
+            with pytest.raises(IllegalMoveError):
+                state.string_to_action(text)

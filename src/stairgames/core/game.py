@@ -334,6 +334,9 @@ class State(abc.ABC):
         :raises IllegalMoveError: the text is malformed, or names no legal move here.
         """
         wanted = self._normalise_move_text(text)
+        direct = self._action_from_text(wanted)
+        if direct is not None and self._reads_as(direct, wanted):
+            return direct
         candidates = self._candidate_actions()
         for action in candidates:
             if self._action_to_string(action) == wanted:
@@ -358,6 +361,17 @@ class State(abc.ABC):
 
     def _check_move_syntax(self, text: str) -> None:
         """Games override to raise :class:`IllegalMoveError` for malformed text."""
+        return None
+
+    def _reads_as(self, action: int, normalised: str) -> bool:
+        return self.is_legal(action) and self._action_to_string(action) == normalised
+
+    def _action_from_text(self, normalised: str) -> int | None:
+        """The action that normalised notation names, read directly, or ``None`` to find
+        it by formatting every legal action (a game may override this to skip that
+        search; the result is still checked to be legal and to format back to the text).
+        """
+        del normalised
         return None
 
     def _candidate_actions(self) -> list[int]:

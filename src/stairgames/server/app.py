@@ -64,7 +64,7 @@ class Settings:
     def shared(self) -> bool:
         if self.shared_database is not None:
             return self.shared_database
-        return not self.url().startswith("sqlite")
+        return bool(self.database_url) and not str(self.database_url).startswith("sqlite")
 
     def url(self) -> str:
         if self.database_url:

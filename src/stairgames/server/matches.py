@@ -416,7 +416,13 @@ class MatchService:
         :raises ServerError: 409, another server process changed the match first (the
             match is reloaded; nothing of this request was written).
         """
-        records = self._numbered_with_chance(match, events)
+        if match.game.info().chance:
+            records = self._numbered_with_chance(match, events)
+        else:
+            records = [
+                EventRecord(match.event + offset, kind, seat, data)
+                for offset, (kind, seat, data) in enumerate(events, start=1)
+            ]
         try:
             self.store.append_events(match.id, records, claim_seat=claim_seat)
         except EventConflictError as exc:
@@ -478,16 +484,17 @@ class MatchService:
             raise ServerError(400, N_("a move must be a short text in the game's notation"))
         if match.to_act() != seat:
             raise ServerError(409, N_("it is not your turn"))
-        trial = match.state.clone()
-        action = trial.apply_move(move)  # raises IllegalMoveError with the engine's id
-        self.commit(match, [("move", seat, {"move": match.state.action_to_string(action)})])
+        self._commit_move(match, seat, move)
 
     def computer_move(self, match: Match, seat: int, move: str) -> None:
         """Play the move a computer player chose for ``seat`` (checked like any move)."""
         if match.computer_to_act() is None or match.to_act() != seat:
             raise ServerError(409, N_("it is not your turn"))
-        trial = match.state.clone()
-        action = trial.apply_move(move)
+        self._commit_move(match, seat, move)
+
+    def _commit_move(self, match: Match, seat: int | None, move: str) -> None:
+        """Commit ``move`` in full notation once the rules engine has found it legal."""
+        action = match.state.string_to_action(move)  # IllegalMoveError with the engine's id
         self.commit(match, [("move", seat, {"move": match.state.action_to_string(action)})])
 
     def undo(self, match: Match, seat: int | None) -> None:

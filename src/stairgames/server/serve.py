@@ -46,6 +46,9 @@ def serve(argv: Sequence[str]) -> int:
         port=args.port,
         log_level="warning",
         ws_max_size=64 * 1024,  # larger frames are cut off before they are read
+        # The views are a few kilobytes: compressing every one of them cost the server
+        # (and each browser) more time than the bytes it saved on a link.
+        ws_per_message_deflate=False,
     )
     return 0
 

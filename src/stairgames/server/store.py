@@ -35,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
     update,
 )
@@ -246,11 +247,24 @@ class Store:
         :raises EventConflictError: an event number is taken already, or the seat is no
             longer free: nothing was written.
         """
+        rows = [
+            {
+                "match_id": match_id,
+                "number": record.number,
+                "kind": record.kind,
+                "seat": record.seat,
+                "data": json.dumps(record.data, sort_keys=True),
+                "created_at": _now(),
+            }
+            for record in events
+        ]
         try:
-            with self._session() as session:
+            # Core statements on one connection, not the ORM's unit of work: this runs
+            # on every move, and the flush machinery cost more than the insert itself.
+            with self.engine.begin() as connection:
                 if claim_seat is not None:
                     seat, token_hash = claim_seat
-                    claimed = session.execute(
+                    claimed = connection.execute(
                         update(SeatRow)
                         .where(
                             SeatRow.match_id == match_id,
@@ -259,19 +273,10 @@ class Store:
                         )
                         .values(token_hash=token_hash)
                     )
-                    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                    if claimed.rowcount != 1:
                         raise EventConflictError(f"seat {seat} of {match_id} is taken")
-                for record in events:
-                    session.add(
-                        EventRow(
-                            match_id=match_id,
-                            number=record.number,
-                            kind=record.kind,
-                            seat=record.seat,
-                            data=json.dumps(record.data, sort_keys=True),
-                            created_at=_now(),
-                        )
-                    )
+                if rows:
+                    connection.execute(insert(EventRow), rows)
         except IntegrityError as exc:
             raise EventConflictError(
                 f"event numbers of {match_id} taken by another writer"

@@ -26,6 +26,7 @@ from stairgames.games.stairs.notation import (
     OFFER,
     PASS,
     SWAP,
+    action_from_text,
     format_action,
     normalise,
     parse_move_text,
@@ -261,6 +262,9 @@ class StairsState(State):
 
     def _normalise_move_text(self, text: str) -> str:
         return normalise(text)
+
+    def _action_from_text(self, normalised: str) -> int | None:
+        return action_from_text(normalised)
 
     def _check_move_syntax(self, text: str) -> None:
         parsed = parse_move_text(text)

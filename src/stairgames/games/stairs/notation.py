@@ -55,16 +55,45 @@ def decode_move(action: int) -> Move | None:
     return None if target < 0 else Move(source, target)
 
 
-def format_action(action: int) -> str:
+def _spelled(action: int) -> str | None:
     if action in WORDS:
         return WORDS[action]
     move = decode_move(action)
     if move is None:
+        return None
+    return f"{square_name(move.source)}-{square_name(move.target)}"
+
+
+_TEXTS: Final = tuple(_spelled(action) for action in range(NUM_ACTIONS))
+"""The notation of every action id, spelled once (``None``: the id names no move)."""
+
+
+def format_action(action: int) -> str:
+    text = _TEXTS[action] if 0 <= action < NUM_ACTIONS else None
+    if text is None:
         raise IllegalMoveError(
             message_id=N_("{action} is not a Stairs action"),
             arguments={"action": action},
         )
-    return f"{square_name(move.source)}-{square_name(move.target)}"
+    return text
+
+
+_ACTIONS_BY_WORD: Final = {word: action for action, word in WORDS.items()}
+
+
+def action_from_text(normalised: str) -> int | None:
+    """The action written in normalised notation, ``None`` when it names none (such as
+    two squares that are not neighbours); legality is not checked."""
+    if normalised in _ACTIONS_BY_WORD:
+        return _ACTIONS_BY_WORD[normalised]
+    match = _MOVE_RE.match(normalised)
+    if match is None:
+        return None
+    sf, sr, tf, tr = match.groups()
+    source = RANKS.index(sr) * 6 + FILES.index(sf)
+    target = RANKS.index(tr) * 6 + FILES.index(tf)
+    direction = direction_between(source, target)
+    return None if direction is None else source * NUM_DIRECTIONS + direction
 
 
 def normalise(text: str) -> str:
