@@ -18,6 +18,7 @@ from stairgames.core.errors import IllegalMoveError, StairgamesError
 from stairgames.i18n import (
     LOCALE_DIR,
     Count,
+    Lines,
     Names,
     Text,
     _,
@@ -141,6 +142,17 @@ def test_nested_texts_names_and_counts_are_localized():
     assert str(text) == "red 5: blue and green share the win with 1 point"
     set_language("ja")
     assert localize(text) == "赤 5：青と緑が1点で勝利を分けあいます"
+
+
+def test_lines_list_texts_one_a_line_and_translate_each_inside_an_error():
+    lines = Lines((Text("{name} {points}", {"name": Text("red"), "points": 5}), "red"))
+    error = StairgamesError(
+        message_id="{count} problems:\n{lines}", arguments={"lines": lines, "count": 2}
+    )
+    assert str(error) == "2 problems:\n  - red 5\n  - red"
+    set_language("ja")
+    assert localize(lines) == "  - 赤 5\n  - red"
+    assert translate(error) == "2 problems:\n  - 赤 5\n  - red"  # an unknown id stays English
 
 
 def test_japanese_lines_wrap_between_wide_characters_within_the_width():

@@ -160,13 +160,28 @@ class Names:
         return join_and(words) if self.conjunction else _(", ").join(words)
 
 
+@dataclasses.dataclass(frozen=True)
+class Lines:
+    """Texts shown one a line, each after ``bullet``: the problems of a file, say. An item
+    is a :class:`Text` (or anything :func:`localize` takes); ``str(lines)`` is the English."""
+
+    items: tuple[object, ...]
+    bullet: str = "  - "
+
+    def __str__(self) -> str:
+        return "\n".join(self.bullet + str(item) for item in self.items)
+
+    def localized(self) -> str:
+        return "\n".join(self.bullet + localize(item) for item in self.items)
+
+
 def localize(value: object) -> str:
     """``value`` for players in the current language: a :class:`Text` translated (with its
     arguments localized too), an error through :func:`translate`, anything else as it is."""
     if isinstance(value, Text):
         arguments = {name: _localized_argument(arg) for name, arg in value.arguments.items()}
         return _(value.message_id).format(**arguments)
-    if isinstance(value, Names | Count):
+    if isinstance(value, Names | Count | Lines):
         return value.localized()
     if isinstance(value, BaseException):
         return translate(value)
@@ -174,7 +189,8 @@ def localize(value: object) -> str:
 
 
 def _localized_argument(value: object) -> object:
-    return localize(value) if isinstance(value, Text | Names | Count | BaseException) else value
+    localizable = Text | Names | Count | Lines | BaseException
+    return localize(value) if isinstance(value, localizable) else value
 
 
 def translate(error: BaseException) -> str:
@@ -245,6 +261,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "Count",
+    "Lines",
     "Names",
     "Text",
     "_",
