@@ -269,3 +269,18 @@ def test_bad_positions_options_and_records_are_refused_in_japanese(tmp_path, cap
     assert str(raised.value) == (
         "position 'race ninjas=3,99 turn=red dice=-': blue stands on step 99, above the goal (20)"
     )
+
+
+def test_the_usual_reasons_a_file_cannot_be_read_are_translated(tmp_path, capsys):
+    missing = tmp_path / "nowhere.json"
+    assert main(["replay", str(missing)]) == 2
+    assert "[Errno 2] No such file or directory" in capsys.readouterr().err
+    assert main(["--lang", "ja", "replay", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("エラー: 棋譜「") and "ファイルもフォルダもありません" in err
+    assert "No such file" not in err
+    set_language("ja")
+    assert translate(IsADirectoryError(21, "Is a directory", str(tmp_path))).endswith(
+        "フォルダです"
+    )
+    assert translate(OSError(28, "No space left on device")) == "[Errno 28] No space left on device"

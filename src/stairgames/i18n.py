@@ -20,6 +20,7 @@ player's text in the current language.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import gettext
 import io
@@ -195,12 +196,31 @@ def _localized_argument(value: object) -> object:
 
 def translate(error: BaseException) -> str:
     """An error's text for players in the current language: its message id translated and
-    filled with its arguments; the English message where it has no id."""
+    filled with its arguments; the English message where it has no id (but the usual
+    reasons a file cannot be read are translated: "No such file or directory")."""
     message_id = getattr(error, "message_id", None)
     if not message_id:
-        return str(error)
+        return _file_error(error) if isinstance(error, OSError) else str(error)
     arguments: Mapping[str, Any] = getattr(error, "arguments", {})
     return localize(Text(message_id, arguments))
+
+
+_FILE_ERRORS = {
+    errno.ENOENT: N_("no such file or directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+}
+
+
+def _file_error(error: OSError) -> str:
+    """Why a file cannot be read: the system's English (``[Errno 2] No such file or
+    directory: 'x'``) in English, else the reason translated where it is a usual one
+    (the file's name is in the message around it)."""
+    reason = _FILE_ERRORS.get(error.errno or 0)
+    if reason is None or current_language() == DEFAULT_LANGUAGE:
+        return str(error)
+    return _(reason)
 
 
 def join_and(items: list[str]) -> str:
