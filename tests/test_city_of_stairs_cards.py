@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import stairgames
+from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.city_of_stairs import load_card_set
 from stairgames.games.city_of_stairs.analysis import measure, resolved_icons
@@ -25,6 +27,7 @@ from stairgames.games.city_of_stairs.cards import (
     parse_card_set,
 )
 from stairgames.games.city_of_stairs.rules import movement_options
+from stairgames.i18n import set_language, translate
 from tests.test_city_of_stairs_helpers import (
     card_file,
     default_data,
@@ -409,3 +412,100 @@ def test_any_card_file_is_loaded_or_refused_with_card_and_field(data: st.DataObj
         path.write_text(text, encoding="utf-8")
         state = stairgames.load("city_of_stairs", players=4, cards=str(path)).new_initial_state()
         assert play_random(state, 1).is_terminal()  # type: ignore[arg-type]
+
+
+# ----- the problems of a card file in the player's language --------------------------------
+
+
+def _many_problems(d: dict[str, Any]) -> None:
+    """A card file with one problem of nearly every kind."""
+    d["version"] = 99
+    d["colour_scheme"] = "dark"
+    d["icons"] = [*d["icons"], "lighthouse"]
+    d["character"][1]["interests"] = ["flowers", "pizza", "flowers"]
+    d["character"][2]["name"] = 3
+    d["seaside"][0]["offers"] = ["nw"]
+    d["departure"][1]["seaside"] = d["departure"][0]["seaside"]
+    d["diary"]["icons"] = d["diary"]["icons"][:-1]
+    d["lighthouse"] = {"points": 0}
+    passage(d, "P02")["cost"] = 3
+    passage(d, "P03").update(left=["up"])
+    passage(d, "P04").update(left=["nw", "nw"])
+    passage(d, "P07").update(right=["purple:nw"])
+    passage(d, "P09").update(right=["red:ignore"])
+    passage(d, "P13").update(left=["turn"])
+    d["experience"][0]["icon"] = "dragon"
+    d["experience"][1].update(stairs="yes", id="E01")
+    d["experience"][3]["id"] = "-bad"
+
+
+def test_bad_card_file_problems_carry_message_ids_and_english_is_unchanged(tmp_path: Path):
+    message = refused(tmp_path, _many_problems)
+    lines = message.splitlines()
+    assert lines[0].endswith("is not a valid City of Stairs card set:")
+    assert "  - field 'version': this program reads version 1, got 99" in lines
+    assert "  - passage card 4 (P04) field 'left': icon 'nw' is listed twice" in lines
+    assert "  - experience card E01: field 'id': this id is used twice" in lines
+    data = default_data()
+    _many_problems(data)
+    with pytest.raises(InvalidOptionError) as info:
+        parse_card_set(to_toml(data), source="bad.toml")
+    error = info.value
+    assert error.message_id == "{source} is not a valid City of Stairs card set:\n{problems}"
+    problems = error.arguments["problems"]
+    assert [str(problem) for problem in problems.items] == [line[4:] for line in lines[1:]]
+    first = problems.items[1]
+    assert (first.message_id, first.arguments["problem"].message_id) == (
+        "{where}: {problem}",
+        "this program reads version {version}, got {value!r}",
+    )
+    assert translate(error) == str(error)
+
+
+def test_bad_card_file_is_refused_all_in_japanese(tmp_path: Path):
+    """Every problem is translated, where and what: only the file's own values (quoted,
+    or names of keys and icons) stay as written."""
+    path = card_file(tmp_path, _many_problems)
+    with pytest.raises(InvalidOptionError) as info:
+        stairgames.load("city_of_stairs", cards=path)
+    english = str(info.value).splitlines()
+    set_language("ja")
+    japanese = translate(info.value).splitlines()
+    assert japanese[0] == f"{path} は階段の街のカードセットとして正しくありません："
+    assert len(japanese) == len(english) > 15
+    assert "  - 項目 'version'：このプログラムが読めるのはバージョン1です（99 でした）" in japanese
+    assert (
+        "  - 4枚目の通路カード（P04）の項目 'left'：アイコン 'nw' が2回書かれています" in japanese
+    )
+    assert "  - 体験カード E01：項目 'id'：この id は2回使われています" in japanese
+    for line in japanese[1:]:
+        assert line.startswith("  - ") and re.search("[ぁ-んァ-ン一-龥]", line), line
+        words = re.sub(r"'[^']*'|\[[^]]*\]", "", line)  # values as written in the file
+        assert not re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", words), line
+
+
+def test_bad_card_file_is_refused_in_japanese_on_the_command_line(tmp_path: Path, capsys):
+    path = card_file(tmp_path, lambda d: passage(d, "P03").update(left=["up"]))
+    assert main(["--lang", "ja", "play", "city_of_stairs", "--cards", path]) == 2
+    assert capsys.readouterr().err == (
+        f"エラー: {path} は階段の街のカードセットとして正しくありません：\n"
+        "  - 3枚目の通路カード（P03）の項目 'left'：不明なアイコン 'up' です。"
+        "nw、ne、色名:nw、色名:ne、色名:ignore、色名:turn のどれかを書いてください\n"
+        "  - 3枚目の通路カード（P03）：階段のあるカードには ↖ か ↗ のアイコンが要ります"
+        "（階段は上へ続きます）\n"
+    )
+
+
+def test_bad_card_file_with_too_many_problems_says_how_many_more_in_either_language():
+    data = default_data()
+    for number in range(30):
+        data[f"extra{number}"] = number
+    with pytest.raises(InvalidOptionError) as info:
+        parse_card_set(to_toml(data))
+    lines = str(info.value).splitlines()
+    assert lines[0] == "card file is not a valid City of Stairs card set:"
+    assert len(lines) == 1 + 25 + 1 and lines[-1] == "  ... and 5 more"
+    set_language("ja")
+    japanese = translate(info.value).splitlines()
+    assert japanese[0] == "カードファイル は階段の街のカードセットとして正しくありません："
+    assert japanese[-1] == "  …ほかに5件"

@@ -18,6 +18,7 @@ from stairgames.core.errors import IllegalMoveError, StairgamesError
 from stairgames.i18n import (
     LOCALE_DIR,
     Count,
+    Lines,
     Names,
     Text,
     _,
@@ -143,6 +144,17 @@ def test_nested_texts_names_and_counts_are_localized():
     assert localize(text) == "赤 5：青と緑が1点で勝利を分けあいます"
 
 
+def test_lines_list_texts_one_a_line_and_translate_each_inside_an_error():
+    lines = Lines((Text("{name} {points}", {"name": Text("red"), "points": 5}), "red"))
+    error = StairgamesError(
+        message_id="{count} problems:\n{lines}", arguments={"lines": lines, "count": 2}
+    )
+    assert str(error) == "2 problems:\n  - red 5\n  - red"
+    set_language("ja")
+    assert localize(lines) == "  - 赤 5\n  - red"
+    assert translate(error) == "2 problems:\n  - 赤 5\n  - red"  # an unknown id stays English
+
+
 def test_japanese_lines_wrap_between_wide_characters_within_the_width():
     lines = wrap("あいうえお" * 10, 20)
     assert all(len(line) * 2 <= 20 for line in lines) and "".join(lines) == "あいうえお" * 10
@@ -257,3 +269,18 @@ def test_bad_positions_options_and_records_are_refused_in_japanese(tmp_path, cap
     assert str(raised.value) == (
         "position 'race ninjas=3,99 turn=red dice=-': blue stands on step 99, above the goal (20)"
     )
+
+
+def test_the_usual_reasons_a_file_cannot_be_read_are_translated(tmp_path, capsys):
+    missing = tmp_path / "nowhere.json"
+    assert main(["replay", str(missing)]) == 2
+    assert "[Errno 2] No such file or directory" in capsys.readouterr().err
+    assert main(["--lang", "ja", "replay", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("エラー: 棋譜「") and "ファイルもフォルダもありません" in err
+    assert "No such file" not in err
+    set_language("ja")
+    assert translate(IsADirectoryError(21, "Is a directory", str(tmp_path))).endswith(
+        "フォルダです"
+    )
+    assert translate(OSError(28, "No space left on device")) == "[Errno 28] No space left on device"

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from stairgames.agents import LEVEL_NAMES, make_agent, player_kinds
 from stairgames.arena import ArenaRun, format_report, run_arena
+from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.record import GameRecord, replay
@@ -44,7 +45,12 @@ def _add_option_flags(parser: argparse.ArgumentParser, options_class: type[Any])
         if typing.get_origin(hint) is typing.Literal:
             choices = [str(v) for v in typing.get_args(hint)]
         parser.add_argument(
-            _flag(field.name), dest=f"opt_{field.name}", default=None, choices=choices, help=doc
+            _flag(field.name),
+            dest=f"opt_{field.name}",
+            default=None,
+            choices=choices,
+            metavar=None if choices else field.name.upper(),
+            help=doc,
         )
 
 
@@ -74,9 +80,12 @@ def _play_parser(
         epilog=_(PLAYERS_HELP),
         add_help=bool(seat_names),
         allow_abbrev=False,
+        formatter_class=HelpFormatter,
     )
     _add_option_flags(parser, spec.options_class)
-    parser.add_argument("--option", action="append", help=_("game option NAME=VALUE"))
+    parser.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
+    )
     for seat, name in enumerate(seat_names):
         default = HUMAN if seat == 0 else computer
         parser.add_argument(
@@ -85,9 +94,15 @@ def _play_parser(
             metavar="PLAYER",
             help=_("seat {seat} (default {default})").format(seat=seat, default=default),
         )
-    parser.add_argument("--seats", help=_("comma-separated players for every seat, in seat order"))
+    parser.add_argument(
+        "--seats",
+        metavar="PLAYERS",
+        help=_("comma-separated players for every seat, in seat order"),
+    )
     parser.add_argument("--seed", type=int, help=_("seed for dice, draws and computer players"))
-    parser.add_argument("--record", type=Path, help=_("where to save the game record (JSON)"))
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE", help=_("where to save the game record (JSON)")
+    )
     parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
     parser.add_argument(
         "--level",
@@ -128,8 +143,10 @@ def _play(argv: Sequence[str]) -> int:
 
 
 def _replay(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="stairgames replay", description=_("Replay a record."))
-    parser.add_argument("file", type=Path)
+    parser = argparse.ArgumentParser(
+        prog="stairgames replay", description=_("Replay a record."), formatter_class=HelpFormatter
+    )
+    parser.add_argument("file", type=Path, metavar="FILE", help=_("a saved game record (JSON)"))
     parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
     parser.add_argument(
         "--step",
@@ -211,23 +228,34 @@ def _arena(argv: Sequence[str]) -> int:
         prog="stairgames arena",
         description=_("Computer players against each other, with ratings."),
         epilog=_(PLAYERS_HELP),
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("game", nargs="?", help="the game (not needed with --show)")
     parser.add_argument(
-        "--players", help="comma-separated players, e.g. random,greedy,mcts:time=0.5"
+        "game", nargs="?", metavar="GAME", help=_("the game (not needed with --show)")
     )
-    parser.add_argument("--games", type=int, default=100, help="games per pairing (or table)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
-    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
-    parser.add_argument("--out", type=Path, help="save the results as JSON")
-    parser.add_argument("--show", type=Path, help="print the tables of a saved run")
+    parser.add_argument(
+        "--players",
+        metavar="PLAYERS",
+        help=_("comma-separated players, e.g. random,greedy,mcts:time=0.5"),
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, metavar="N", help=_("games per pairing (or table)")
+    )
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help=_("processes to play in"))
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the whole run"))
+    parser.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
+    )
+    parser.add_argument("--out", type=Path, metavar="FILE", help=_("save the results as JSON"))
+    parser.add_argument(
+        "--show", type=Path, metavar="FILE", help=_("print the tables of a saved run")
+    )
     args = parser.parse_args(argv)
     if args.show is not None:
         print(format_report(ArenaRun.load(args.show)))
         return 0
     if args.game is None or not args.players:
-        parser.error("give a game and --players (or --show FILE)")
+        parser.error(_("give a game and --players (or --show FILE)"))
     players = _split_players(args.players)
     for player in players:
         make_agent(player, 0)
@@ -294,11 +322,15 @@ def _list(argv: Sequence[str]) -> int:
 
 
 def _show(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="stairgames show", description=_("Draw a position."))
-    parser.add_argument("game")
-    parser.add_argument("position")
-    parser.add_argument("--option", action="append", help="game option NAME=VALUE")
-    parser.add_argument("--no-color", action="store_true", help="plain text without colours")
+    parser = argparse.ArgumentParser(
+        prog="stairgames show", description=_("Draw a position."), formatter_class=HelpFormatter
+    )
+    parser.add_argument("game", metavar="GAME", help=_("the game"))
+    parser.add_argument("position", metavar="POSITION", help=_("the position, in its notation"))
+    parser.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
+    )
+    parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
     args = parser.parse_args(argv)
     game = load_with_text_options(args.game, _collect_options(args))
     state = game.state_from_position(args.position)
@@ -365,6 +397,13 @@ def _take_language(args: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``stairgames`` command; returns its exit status. argparse's own words are in
+    the chosen language too (:mod:`stairgames.argparse_i18n`)."""
+    with argparse_in_current_language():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         args = _take_language(list(sys.argv[1:] if argv is None else argv))
     except StairgamesError as exc:

@@ -20,6 +20,7 @@ player's text in the current language.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import gettext
 import io
@@ -160,13 +161,28 @@ class Names:
         return join_and(words) if self.conjunction else _(", ").join(words)
 
 
+@dataclasses.dataclass(frozen=True)
+class Lines:
+    """Texts shown one a line, each after ``bullet``: the problems of a file, say. An item
+    is a :class:`Text` (or anything :func:`localize` takes); ``str(lines)`` is the English."""
+
+    items: tuple[object, ...]
+    bullet: str = "  - "
+
+    def __str__(self) -> str:
+        return "\n".join(self.bullet + str(item) for item in self.items)
+
+    def localized(self) -> str:
+        return "\n".join(self.bullet + localize(item) for item in self.items)
+
+
 def localize(value: object) -> str:
     """``value`` for players in the current language: a :class:`Text` translated (with its
     arguments localized too), an error through :func:`translate`, anything else as it is."""
     if isinstance(value, Text):
         arguments = {name: _localized_argument(arg) for name, arg in value.arguments.items()}
         return _(value.message_id).format(**arguments)
-    if isinstance(value, Names | Count):
+    if isinstance(value, Names | Count | Lines):
         return value.localized()
     if isinstance(value, BaseException):
         return translate(value)
@@ -174,17 +190,37 @@ def localize(value: object) -> str:
 
 
 def _localized_argument(value: object) -> object:
-    return localize(value) if isinstance(value, Text | Names | Count | BaseException) else value
+    localizable = Text | Names | Count | Lines | BaseException
+    return localize(value) if isinstance(value, localizable) else value
 
 
 def translate(error: BaseException) -> str:
     """An error's text for players in the current language: its message id translated and
-    filled with its arguments; the English message where it has no id."""
+    filled with its arguments; the English message where it has no id (but the usual
+    reasons a file cannot be read are translated: "No such file or directory")."""
     message_id = getattr(error, "message_id", None)
     if not message_id:
-        return str(error)
+        return _file_error(error) if isinstance(error, OSError) else str(error)
     arguments: Mapping[str, Any] = getattr(error, "arguments", {})
     return localize(Text(message_id, arguments))
+
+
+_FILE_ERRORS = {
+    errno.ENOENT: N_("no such file or directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+}
+
+
+def _file_error(error: OSError) -> str:
+    """Why a file cannot be read: the system's English (``[Errno 2] No such file or
+    directory: 'x'``) in English, else the reason translated where it is a usual one
+    (the file's name is in the message around it)."""
+    reason = _FILE_ERRORS.get(error.errno or 0)
+    if reason is None or current_language() == DEFAULT_LANGUAGE:
+        return str(error)
+    return _(reason)
 
 
 def join_and(items: list[str]) -> str:
@@ -245,6 +281,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "Count",
+    "Lines",
     "Names",
     "Text",
     "_",

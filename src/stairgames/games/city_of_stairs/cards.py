@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from stairgames.core.errors import InvalidOptionError
-from stairgames.i18n import N_
+from stairgames.i18n import N_, Lines, Text
 
 FORMAT: Final = "city-of-stairs-cards"
 VERSION: Final = 1
@@ -192,7 +192,7 @@ def load_card_set(path: str | None = None) -> CardSet:
 
 @functools.cache
 def _default_card_set() -> CardSet:
-    return parse_card_set(default_cards_text(), source="default card set")
+    return parse_card_set(default_cards_text(), source=DEFAULT_SOURCE)
 
 
 @functools.lru_cache(maxsize=16)
@@ -208,10 +208,21 @@ def _load_file(path: str, stamp: int) -> CardSet:
     return parse_card_set(text, source=path)
 
 
-def parse_card_set(text: str, *, source: str = "card file") -> CardSet:
-    """Read and check a card set from TOML text.
+DEFAULT_SOURCE: Final = Text(N_("default card set"))
+"""The name of the default set in messages (``CardSet.source`` holds its English)."""
+_SOME_FILE: Final = Text(N_("card file"))
+
+
+def parse_card_set(text: str, *, source: str | Text = _SOME_FILE) -> CardSet:
+    """Read and check a card set from TOML text; ``source`` names it in messages (a path,
+    or a :class:`~stairgames.i18n.Text`).
 
     :raises InvalidOptionError: with every problem found, each naming card and field.
+        Its ``message_id`` is :data:`INVALID_CARD_SET` (or :data:`INVALID_CARD_SET_AND_MORE`
+        when more than 25 problems were found); its ``arguments`` are ``source``,
+        ``problems`` (an :class:`~stairgames.i18n.Lines` of texts ``{where}: {problem}``,
+        each a message id with arguments) and ``more`` (how many were left out), so that
+        :func:`stairgames.i18n.translate` gives it whole in the player's language.
     """
     try:
         data = tomllib.loads(text)
@@ -227,26 +238,67 @@ def parse_card_set(text: str, *, source: str = "card file") -> CardSet:
     return card_set
 
 
+INVALID_CARD_SET: Final = N_("{source} is not a valid City of Stairs card set:\n{problems}")
+INVALID_CARD_SET_AND_MORE: Final = N_(
+    "{source} is not a valid City of Stairs card set:\n{problems}\n  ... and {more} more"
+)
+PROBLEM: Final = N_("{where}: {problem}")
+"""One problem of a card file: where (section, card, field) and what is wrong."""
+
+_CARD_BY_NUMBER: Final = {
+    "passage": N_("passage card {number}"),
+    "experience": N_("experience card {number}"),
+}
+_CARD_BY_NUMBER_AND_ID: Final = {
+    "passage": N_("passage card {number} ({id})"),
+    "experience": N_("experience card {number} ({id})"),
+}
+_CARD_BY_ID: Final = {"passage": N_("passage card {id}"), "experience": N_("experience card {id}")}
+
+
+def _field(name: str, where: Text | None = None) -> Text:
+    """``field 'name'`` of the document, or of ``where`` (a section, a card)."""
+    if where is None:
+        return Text(N_("field {field!r}"), {"field": name})
+    return Text(N_("{where} field {field!r}"), {"where": where, "field": name})
+
+
+def _array_section(name: str) -> Text:
+    """An array of tables, ``[[passage]]``."""
+    return Text(N_("section [[{section}]]"), {"section": name})
+
+
+def _table_section(name: str) -> Text:
+    """A table, ``[diary]``."""
+    return Text(N_("section [{section}]"), {"section": name})
+
+
+def _names(names: Iterable[str]) -> str:
+    """Keys or icon names as written in a card file, for a message: ``a, b, c``."""
+    return ", ".join(names)
+
+
 class _Checker:
     """Reads a parsed TOML document into a :class:`CardSet`, collecting every problem."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str | Text) -> None:
         self.source = source
-        self.problems: list[str] = []
+        self.problems: list[Text] = []
 
-    def fail(self, where: str, message: str) -> None:
-        self.problems.append(f"{where}: {message}")
+    def fail(self, where: Text, problem: str, **arguments: Any) -> None:
+        """Note a problem: ``where`` it is, and a message id ``problem`` filled with
+        ``arguments``."""
+        self.problems.append(Text(PROBLEM, {"where": where, "problem": Text(problem, arguments)}))
 
     def raise_if_problems(self) -> None:
         if not self.problems:
             return
-        shown = self.problems[:_MAX_REPORTED]
-        more = len(self.problems) - len(shown)
-        lines = [f"{self.source} is not a valid City of Stairs card set:"]
-        lines += [f"  - {p}" for p in shown]
-        if more:
-            lines.append(f"  ... and {more} more")
-        raise InvalidOptionError("\n".join(lines))
+        shown = Lines(tuple(self.problems[:_MAX_REPORTED]))
+        more = len(self.problems) - len(shown.items)
+        raise InvalidOptionError(
+            message_id=INVALID_CARD_SET_AND_MORE if more else INVALID_CARD_SET,
+            arguments={"source": self.source, "problems": shown, "more": more},
+        )
 
     # ----- the document -----------------------------------------------------
 
@@ -266,17 +318,28 @@ class _Checker:
         }
         for key in data:
             if key not in known:
-                self.fail(f"top level key {key!r}", f"unknown; expected {', '.join(sorted(known))}")
+                self.fail(
+                    Text(N_("top level key {key!r}"), {"key": key}),
+                    N_("unknown; expected {names}"),
+                    names=_names(sorted(known)),
+                )
         if data.get("format") != FORMAT:
-            self.fail("field 'format'", f"must be {FORMAT!r}, got {data.get('format')!r}")
+            self.fail(
+                _field("format"),
+                N_("must be {expected!r}, got {value!r}"),
+                expected=FORMAT,
+                value=data.get("format"),
+            )
         if data.get("version") != VERSION:
             self.fail(
-                "field 'version'",
-                f"this program reads version {VERSION}, got {data.get('version')!r}",
+                _field("version"),
+                N_("this program reads version {version}, got {value!r}"),
+                version=VERSION,
+                value=data.get("version"),
             )
         name = data.get("name", "unnamed card set")
         if not isinstance(name, str):
-            self.fail("field 'name'", f"must be a string, got {name!r}")
+            self.fail(_field("name"), N_("must be a string, got {value!r}"), value=name)
             name = "unnamed card set"
         icons = self.read_icons(data.get("icons"))
         characters = self.read_characters(data.get("character"), icons)
@@ -296,7 +359,7 @@ class _Checker:
             return None
         return CardSet(
             name=name,
-            source=self.source,
+            source=str(self.source),
             icons=icons,
             characters=characters,
             seaside=seaside,
@@ -308,145 +371,184 @@ class _Checker:
 
     def table_list(self, value: Any, section: str) -> list[Mapping[str, Any]]:
         if value is None:
-            self.fail(f"section [[{section}]]", "missing")
+            self.fail(_array_section(section), N_("missing"))
             return []
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            self.fail(f"section [[{section}]]", "must be an array of tables")
+            self.fail(_array_section(section), N_("must be an array of tables"))
             return []
         return value
 
-    def check_keys(self, where: str, table: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    def check_keys(self, where: Text, table: Mapping[str, Any], allowed: Iterable[str]) -> None:
         allowed = tuple(allowed)
         for key in table:
             if key not in allowed:
-                self.fail(f"{where} field {key!r}", f"unknown; expected {', '.join(allowed)}")
+                self.fail(
+                    _field(key, where), N_("unknown; expected {names}"), names=_names(allowed)
+                )
 
     def read_icons(self, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.fail("field 'icons'", "must be a list of experience icon names")
+            self.fail(_field("icons"), N_("must be a list of experience icon names"))
             return ()
         for icon in value:
             if not _NAME_RE.match(icon):
                 self.fail(
-                    f"field 'icons' entry {icon!r}",
-                    "an icon name is lower case letters, digits and _",
+                    Text(N_("field 'icons' entry {icon!r}"), {"icon": icon}),
+                    N_("an icon name is lower case letters, digits and _"),
                 )
             if icon == LIGHTHOUSE:
-                self.fail("field 'icons'", "the lighthouse is not an experience icon")
+                self.fail(_field("icons"), N_("the lighthouse is not an experience icon"))
         if len(set(value)) != len(value):
-            self.fail("field 'icons'", "an icon is listed twice")
+            self.fail(_field("icons"), N_("an icon is listed twice"))
         if len(value) != NUM_ICONS:
             self.fail(
-                "field 'icons'", f"C1: there are {NUM_ICONS} experience icons, got {len(value)}"
+                _field("icons"),
+                N_("C1: there are {expected} experience icons, got {count}"),
+                expected=NUM_ICONS,
+                count=len(value),
             )
         return tuple(value)
 
     def read_characters(self, value: Any, icons: tuple[str, ...]) -> tuple[Character, ...]:
         characters = []
         for number, table in enumerate(self.table_list(value, "character"), start=1):
-            where = f"character {number}"
+            where = Text(N_("character {number}"), {"number": number})
             self.check_keys(where, table, ("colour", "name", "interests"))
             colour = table.get("colour")
             if not isinstance(colour, str) or not _NAME_RE.match(colour):
-                self.fail(f"{where} field 'colour'", f"a lower-case name is needed, got {colour!r}")
+                self.fail(
+                    _field("colour", where),
+                    N_("a lower-case name is needed, got {value!r}"),
+                    value=colour,
+                )
                 continue
-            where = f"character {number} ({colour})"
+            where = Text(N_("character {number} ({colour})"), {"number": number, "colour": colour})
             name = table.get("name", colour.capitalize())
             if not isinstance(name, str):
-                self.fail(f"{where} field 'name'", f"must be a string, got {name!r}")
+                self.fail(_field("name", where), N_("must be a string, got {value!r}"), value=name)
                 name = colour
             interests = table.get("interests")
             if not isinstance(interests, list) or not interests:
-                self.fail(f"{where} field 'interests'", "must be a non-empty list of icons")
+                self.fail(_field("interests", where), N_("must be a non-empty list of icons"))
                 interests = []
             for interest in interests:
                 if interest not in icons:
-                    self.fail(f"{where} field 'interests'", f"{interest!r} is not one of the icons")
+                    self.fail(
+                        _field("interests", where),
+                        N_("{value!r} is not one of the icons"),
+                        value=interest,
+                    )
             if len(set(map(str, interests))) != len(interests):
-                self.fail(f"{where} field 'interests'", "an interest is listed twice")
+                self.fail(_field("interests", where), N_("an interest is listed twice"))
             characters.append(Character(colour, name, tuple(map(str, interests))))
         colours = [c.colour for c in characters]
         initials = [c[0] for c in colours]
         if len(set(colours)) != len(colours):
-            self.fail("section [[character]]", "two characters share a colour")
+            self.fail(_array_section("character"), N_("two characters share a colour"))
         elif len(set(initials)) != len(initials):
-            self.fail("section [[character]]", "colours must start with different letters")
+            self.fail(_array_section("character"), N_("colours must start with different letters"))
         if len(characters) != NUM_CHARACTERS and value is not None:
             self.fail(
-                "section [[character]]",
-                f"C1: there are {NUM_CHARACTERS} characters, got {len(characters)}",
+                _array_section("character"),
+                N_("C1: there are {expected} characters, got {count}"),
+                expected=NUM_CHARACTERS,
+                count=len(characters),
             )
         return tuple(characters)
 
     def read_seaside(self, value: Any) -> tuple[int, ...]:
         numbers = []
         for position, table in enumerate(self.table_list(value, "seaside"), start=1):
-            where = f"seaside card {position}"
+            where = Text(N_("seaside card {number}"), {"number": position})
             self.check_keys(where, table, ("number", "offers"))
             number = table.get("number")
             if number != position:
                 self.fail(
-                    f"{where} field 'number'",
-                    f"seaside cards are numbered 1-{NUM_SEASIDE} in order, got {number!r}",
+                    _field("number", where),
+                    N_("seaside cards are numbered 1-{last} in order, got {value!r}"),
+                    last=NUM_SEASIDE,
+                    value=number,
                 )
             offers = table.get("offers", [UP_LEFT, UP_RIGHT])
             if not isinstance(offers, list) or sorted(map(str, offers)) != [UP_RIGHT, UP_LEFT]:
-                self.fail(f"{where} field 'offers'", f"C1: must be ['nw', 'ne'], got {offers!r}")
+                self.fail(
+                    _field("offers", where),
+                    N_("C1: must be ['nw', 'ne'], got {value!r}"),
+                    value=offers,
+                )
             numbers.append(position)
         if value is not None and len(numbers) != NUM_SEASIDE:
             self.fail(
-                "section [[seaside]]",
-                f"C1: there are {NUM_SEASIDE} seaside cards, got {len(numbers)}",
+                _array_section("seaside"),
+                N_("C1: there are {expected} seaside cards, got {count}"),
+                expected=NUM_SEASIDE,
+                count=len(numbers),
             )
         return tuple(numbers)
 
     def read_departures(self, value: Any, seaside: tuple[int, ...]) -> tuple[int, ...]:
         numbers: list[int] = []
         for position, table in enumerate(self.table_list(value, "departure"), start=1):
-            where = f"departure card {position}"
+            where = Text(N_("departure card {number}"), {"number": position})
             self.check_keys(where, table, ("seaside",))
             number = table.get("seaside")
             if not isinstance(number, int) or isinstance(number, bool) or number not in seaside:
                 self.fail(
-                    f"{where} field 'seaside'", f"must name a seaside card 1-7, got {number!r}"
+                    _field("seaside", where),
+                    N_("must name a seaside card 1-7, got {value!r}"),
+                    value=number,
                 )
                 continue
             if number in numbers:
-                self.fail(f"{where} field 'seaside'", f"seaside card {number} is named twice")
+                self.fail(
+                    _field("seaside", where),
+                    N_("seaside card {number} is named twice"),
+                    number=number,
+                )
             numbers.append(number)
         if isinstance(value, list) and len(value) != NUM_SEASIDE:
             self.fail(
-                "section [[departure]]",
-                f"C1: there are {NUM_SEASIDE} departure cards, got {len(value)}",
+                _array_section("departure"),
+                N_("C1: there are {expected} departure cards, got {count}"),
+                expected=NUM_SEASIDE,
+                count=len(value),
             )
         return tuple(numbers)
 
     def read_diary(self, value: Any, icons: tuple[str, ...]) -> tuple[str, ...]:
+        section = _table_section("diary")
         if not isinstance(value, dict):
-            self.fail("section [diary]", "missing, or not a table")
+            self.fail(section, N_("missing, or not a table"))
             return ()
-        self.check_keys("section [diary]", value, ("icons",))
+        self.check_keys(section, value, ("icons",))
         entries = value.get("icons")
         if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-            self.fail("section [diary] field 'icons'", "must be a list of icon names")
+            self.fail(_field("icons", section), N_("must be a list of icon names"))
             return ()
         expected = set(icons) | {LIGHTHOUSE}
         if sorted(entries) != sorted(expected):
             self.fail(
-                "section [diary] field 'icons'",
-                f"C1: one diary card per experience icon plus the lighthouse "
-                f"({len(expected)} cards), got {entries!r}",
+                _field("icons", section),
+                N_(
+                    "C1: one diary card per experience icon plus the lighthouse "
+                    "({expected} cards), got {value!r}"
+                ),
+                expected=len(expected),
+                value=entries,
             )
         return tuple(entries)
 
     def read_lighthouse(self, value: Any) -> int:
+        section = _table_section("lighthouse")
         if not isinstance(value, dict):
-            self.fail("section [lighthouse]", "missing, or not a table")
+            self.fail(section, N_("missing, or not a table"))
             return 3
-        self.check_keys("section [lighthouse]", value, ("points",))
+        self.check_keys(section, value, ("points",))
         points = value.get("points", 3)
         if not isinstance(points, int) or isinstance(points, bool) or points < 1:
-            self.fail("section [lighthouse] field 'points'", f"a positive integer, got {points!r}")
+            self.fail(
+                _field("points", section), N_("a positive integer, got {value!r}"), value=points
+            )
             return 3
         return points
 
@@ -462,32 +564,34 @@ class _Checker:
         allowed = ("id", "stairs", "left", "right") + (("icon",) if kind == "experience" else ())
         for number, table in enumerate(self.table_list(value, kind), start=1):
             card_id = table.get("id")
-            where = f"{kind} card {number}"
+            where = Text(_CARD_BY_NUMBER[kind], {"number": number})
             if not isinstance(card_id, str) or not _ID_RE.match(card_id):
                 self.fail(
-                    f"{where} field 'id'",
-                    f"letters, digits, _ and - starting with a letter or digit, got {card_id!r}",
+                    _field("id", where),
+                    N_("letters, digits, _ and - starting with a letter or digit, got {value!r}"),
+                    value=card_id,
                 )
                 card_id = f"?{number}"
             else:
-                where = f"{kind} card {number} ({card_id})"
+                where = Text(_CARD_BY_NUMBER_AND_ID[kind], {"number": number, "id": card_id})
             self.check_keys(where, table, allowed)
             stairs = table.get("stairs", False)
             if not isinstance(stairs, bool):
-                self.fail(f"{where} field 'stairs'", f"true or false, got {stairs!r}")
+                self.fail(_field("stairs", where), N_("true or false, got {value!r}"), value=stairs)
                 stairs = False
             experience = None
             if kind == "experience":
                 experience = table.get("icon")
                 if experience not in icons:
                     self.fail(
-                        f"{where} field 'icon'",
-                        f"C1: an experience card has one of the icons, got {experience!r}",
+                        _field("icon", where),
+                        N_("C1: an experience card has one of the icons, got {value!r}"),
+                        value=experience,
                     )
                 if stairs:
-                    self.fail(f"{where} field 'stairs'", "experience cards have no stairs")
-            left = self.read_corner(table.get("left", []), f"{where} field 'left'", colours)
-            right = self.read_corner(table.get("right", []), f"{where} field 'right'", colours)
+                    self.fail(_field("stairs", where), N_("experience cards have no stairs"))
+            left = self.read_corner(table.get("left", []), _field("left", where), colours)
+            right = self.read_corner(table.get("right", []), _field("right", where), colours)
             card = CityCard(
                 index=first_index + len(cards),
                 id=card_id,
@@ -501,44 +605,54 @@ class _Checker:
             cards.append(card)
         return tuple(cards)
 
-    def read_corner(self, value: Any, where: str, colours: tuple[str, ...]) -> tuple[Icon, ...]:
+    def read_corner(self, value: Any, where: Text, colours: tuple[str, ...]) -> tuple[Icon, ...]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.fail(where, f"must be a list of movement icons, got {value!r}")
+            self.fail(where, N_("must be a list of movement icons, got {value!r}"), value=value)
             return ()
         result = []
         for token in value:
             icon = self.read_icon(token, where, colours)
             if icon is not None:
                 if icon in result:
-                    self.fail(where, f"icon {token!r} is listed twice")
+                    self.fail(where, N_("icon {token!r} is listed twice"), token=token)
                 result.append(icon)
         return tuple(result)
 
-    def read_icon(self, token: str, where: str, colours: tuple[str, ...]) -> Icon | None:
+    def read_icon(self, token: str, where: Text, colours: tuple[str, ...]) -> Icon | None:
         colour, _, kind = token.rpartition(":")
         if kind not in (UP_LEFT, UP_RIGHT, IGNORE, TURN):
             self.fail(
                 where,
-                f"unknown icon {token!r}; write nw, ne, COLOUR:nw, COLOUR:ne, "
-                "COLOUR:ignore or COLOUR:turn",
+                N_(
+                    "unknown icon {token!r}; write nw, ne, COLOUR:nw, COLOUR:ne, "
+                    "COLOUR:ignore or COLOUR:turn"
+                ),
+                token=token,
             )
             return None
         if not colour:
             if kind in (IGNORE, TURN):
-                self.fail(where, f"C2: {kind!r} belongs to a colour; write COLOUR:{kind}")
+                self.fail(
+                    where, N_("C2: {kind!r} belongs to a colour; write COLOUR:{kind}"), kind=kind
+                )
                 return None
             return Icon(kind)  # type: ignore[arg-type]
         if colour not in colours:
-            self.fail(where, f"icon {token!r} names colour {colour!r}, not a character's colour")
+            self.fail(
+                where,
+                N_("icon {token!r} names colour {colour!r}, not a character's colour"),
+                token=token,
+                colour=colour,
+            )
             return None
         return Icon(kind, colour)  # type: ignore[arg-type]
 
-    def check_card_consistency(self, card: CityCard, where: str) -> None:
+    def check_card_consistency(self, card: CityCard, where: Text) -> None:
         arrows = [i for i in card.left + card.right if i.is_arrow()]
         if card.stairs and not arrows:
-            self.fail(where, "a card with stairs needs a ↖ or ↗ icon (the stairs lead up)")
+            self.fail(where, N_("a card with stairs needs a ↖ or ↗ icon (the stairs lead up)"))
         if arrows and not card.stairs:
-            self.fail(where, "a card with a ↖ or ↗ icon has stairs: set stairs = true")
+            self.fail(where, N_("a card with a ↖ or ↗ icon has stairs: set stairs = true"))
         for side in ("left", "right"):
             corner = card.corner(side)
             for icon in corner:
@@ -546,9 +660,10 @@ class _Checker:
                     other.is_arrow() and other.applies_to(icon.colour or "") for other in corner
                 ):
                     self.fail(
-                        f"{where} field {side!r}",
-                        f"{icon.token()!r} has no ↖ or ↗ for {icon.colour} to ignore in "
-                        "that corner",
+                        _field(side, where),
+                        N_("{icon!r} has no ↖ or ↗ for {colour} to ignore in that corner"),
+                        icon=icon.token(),
+                        colour=icon.colour,
                     )
 
     def check_counts(
@@ -559,35 +674,52 @@ class _Checker:
     ) -> None:
         if len(passage) != NUM_PASSAGE:
             self.fail(
-                "section [[passage]]",
-                f"C1: there are {NUM_PASSAGE} passage cards, got {len(passage)}",
+                _array_section("passage"),
+                N_("C1: there are {expected} passage cards, got {count}"),
+                expected=NUM_PASSAGE,
+                count=len(passage),
             )
         stairs = sum(card.stairs for card in passage)
         if stairs != NUM_STAIRS:
             self.fail(
-                "section [[passage]]",
-                f"C1: {NUM_STAIRS} passage cards have stairs, got {stairs} (every row of the "
-                "7x4 city ends with exactly 3)",
+                _array_section("passage"),
+                N_(
+                    "C1: {expected} passage cards have stairs, got {count} (every row of the "
+                    "7x4 city ends with exactly 3)"
+                ),
+                expected=NUM_STAIRS,
+                count=stairs,
             )
         if len(experience) != NUM_EXPERIENCE:
             self.fail(
-                "section [[experience]]",
-                f"C1: there are {NUM_EXPERIENCE} experience cards, got {len(experience)}",
+                _array_section("experience"),
+                N_("C1: there are {expected} experience cards, got {count}"),
+                expected=NUM_EXPERIENCE,
+                count=len(experience),
             )
         for card in passage:
             if card.experience is not None:
-                self.fail(f"passage card {card.id}", "passage cards have no experience icon")
+                self.fail(
+                    Text(_CARD_BY_ID["passage"], {"id": card.id}),
+                    N_("passage cards have no experience icon"),
+                )
         shown = {card.experience for card in experience}
         for icon in icons:
             if icon not in shown:
                 self.fail(
-                    "section [[experience]]",
-                    f"icon {icon!r} is on no experience card: its diary card could never turn up",
+                    _array_section("experience"),
+                    N_(
+                        "icon {icon!r} is on no experience card: its diary card could never turn up"
+                    ),
+                    icon=icon,
                 )
 
     def check_unique_ids(self, cards: tuple[CityCard, ...]) -> None:
         seen: set[str] = set()
         for card in cards:
             if card.id in seen:
-                self.fail(f"{card.kind} card {card.id}", "field 'id': this id is used twice")
+                self.fail(
+                    Text(_CARD_BY_ID[card.kind], {"id": card.id}),
+                    N_("field 'id': this id is used twice"),
+                )
             seen.add(card.id)
