@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -514,3 +515,27 @@ def test_the_computer_answers_an_offer_to_end_by_agreement_and_declines_a_loss(
             answered = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 4)
     assert answered["history"][-2:] == ["offer", "decline"]
     assert answered["to_act"] == 0 and answered["result"] is None
+
+
+def test_idle_matches_leave_memory_and_come_back_from_the_database(tmp_path: Path) -> None:
+    """The in-memory matches and their locks are bounded: a sweep forgets those nobody
+    watches or used for the idle time, never a watched one, and a forgotten match loads
+    again from the database as it was."""
+    with running(tmp_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        idle = [new_match(client, "stairs", ["human", "human"])["match"] for _ in range(3)]
+        created = new_match(client, "stairs", ["human", "online"])
+        watched = created["match"]
+        with client.websocket_connect(f"/ws/matches/{watched}?token={token_of(created, 0)}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
+            before = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
+            assert hub.sweep(idle_seconds=60.0) == 0  # all used just now
+            later = time.monotonic() + 61.0
+            assert hub.sweep(idle_seconds=60.0, now=later) == 3
+            assert hub.service.cached_ids() == {watched}
+        assert hub.sweep(idle_seconds=60.0, now=later + 61.0) == 1
+        assert hub.cached() == (0, 0)
+        again = client.get(f"/api/matches/{watched}?token={token_of(created, 0)}").json()
+        assert again["history"] == before["history"] and again["event"] == before["event"]
+        assert client.get(f"/api/matches/{idle[0]}").status_code == 200

@@ -60,6 +60,10 @@ class Settings:
     events, and watched matches are checked every ``follow_seconds`` for events written
     elsewhere. (Either way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
+    idle_seconds: float = 600.0
+    """A match nobody watches or uses for this long is dropped from memory (it stays in
+    the database and is loaded again when asked for); checked every ``sweep_seconds``."""
+    sweep_seconds: float = 60.0
 
     def shared(self) -> bool:
         if self.shared_database is not None:
@@ -83,16 +87,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upgrade(engine)
         computers = ComputerPool(settings.computer_workers)
         hub = app.state.hub = Hub(MatchService(Store(engine)), computers)
-        follower = None
+        loop = asyncio.get_running_loop()
+        background = [
+            loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds))
+        ]
         if settings.shared() and settings.follow_seconds > 0:
-            follower = asyncio.get_running_loop().create_task(
-                hub.follow_other_processes(settings.follow_seconds)
-            )
+            background.append(loop.create_task(hub.follow_other_processes(settings.follow_seconds)))
         try:
             yield
         finally:
-            if follower is not None:
-                follower.cancel()
+            for task in background:
+                task.cancel()
             await hub.close()
             computers.shutdown()
             engine.dispose()

@@ -71,15 +71,19 @@ class Hub:
         self.computers = computers
         self._watchers: dict[str, set[Connection]] = defaultdict(set)
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._used: dict[str, float] = {}
+        """When each match was last locked or loaded (``time.monotonic``)."""
         self._thinking: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def lock(self, match_id: str) -> asyncio.Lock:
+        self._used[match_id] = time.monotonic()
         return self._locks[match_id]
 
     def load(self, match_id: str) -> Match:
         """The match (see :meth:`MatchService.get`); a computer to act starts thinking
         (after a restart, on the match's first use)."""
+        self._used[match_id] = time.monotonic()
         match = self.service.get(match_id)
         self.start_computer(match)
         return match
@@ -192,6 +196,41 @@ class Hub:
                 fresh = self.service.refresh(match)
                 if fresh is not match:
                     await self.changed(fresh)
+
+    # ----- memory ----------------------------------------------------------------
+
+    def sweep(self, idle_seconds: float, now: float | None = None) -> int:
+        """Forget the matches (and their locks) that nobody watches, no computer thinks
+        about and nobody used for ``idle_seconds``; the number forgotten. They stay in
+        the database: the next request loads them again."""
+        now = time.monotonic() if now is None else now
+        forgotten = 0
+        for match_id in self.service.cached_ids() | set(self._locks) | set(self._used):
+            if match_id in self._watchers or match_id in self._thinking:
+                continue
+            lock = self._locks.get(match_id)
+            if lock is not None and lock.locked():
+                continue
+            last = self._used.setdefault(match_id, now)
+            if now - last < idle_seconds:
+                continue
+            self.service.forget(match_id)
+            self._locks.pop(match_id, None)
+            del self._used[match_id]
+            forgotten += 1
+        return forgotten
+
+    async def sweep_every(self, seconds: float, idle_seconds: float) -> None:
+        """:meth:`sweep` every ``seconds``; runs until cancelled."""
+        while True:
+            await asyncio.sleep(seconds)
+            forgotten = self.sweep(idle_seconds)
+            if forgotten:
+                log.debug("forgot %d idle matches", forgotten)
+
+    def cached(self) -> tuple[int, int]:
+        """(matches in memory, locks): what :meth:`sweep` keeps bounded."""
+        return len(self.service.cached_ids()), len(self._locks)
 
     async def close(self) -> None:
         for task in list(self._tasks):

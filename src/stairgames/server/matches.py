@@ -388,6 +388,14 @@ class MatchService:
         match = self._matches[match_id] = Match(record)
         return match
 
+    def cached_ids(self) -> set[str]:
+        """The matches held in memory."""
+        return set(self._matches)
+
+    def forget(self, match_id: str) -> None:
+        """Drop a match from memory (it stays in the database)."""
+        self._matches.pop(match_id, None)
+
     def cached_event(self, match_id: str) -> int:
         """The last event of the match as this process has it (-1: not in memory)."""
         match = self._matches.get(match_id)
