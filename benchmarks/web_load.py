@@ -1,5 +1,5 @@
-"""Load benchmark of the web server (not a test): many simultaneous online games of Stairs
-on loopback, two WebSocket clients each, against a real `stairgames serve` process.
+"""Load benchmark of the web server (not a test): many simultaneous online games on
+loopback, one WebSocket client per seat, against a real `stairgames serve` process.
 
 Two runs of the same games, one table: "paced", where each player thinks before moving
 (a random time, ``--think`` seconds on average; people take longer), and "flat out", where
@@ -77,36 +77,65 @@ class Game:
     tokens: list[str]
     moves: int
     sent_at: dict[int, tuple[float, int]] = field(default_factory=dict)
-    """Event number a move will make -> when it was sent, and by which seat."""
-    received: dict[int, int] = field(default_factory=dict)
-    """Event number -> how many times the opponent received it."""
+    """The event number a move made -> when it was sent, and by which seat (dice and
+    draws that follow a move are later events of the same commit)."""
+    received: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(move's event, seat) -> how many times that seat received it."""
     latencies: list[float] = field(default_factory=list)
+    duplicated: int = 0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     sent: int = 0
+
+    def missing(self) -> int:
+        """Moves some other seat has not received (yet: lost, once the game is done)."""
+        seats = range(len(self.tokens))
+        return sum(
+            1
+            for event, (_, sender) in self.sent_at.items()
+            for seat in seats
+            if seat != sender and (event, seat) not in self.received
+        )
+
+    def note_received(self, seat: int, event: int, previous: int) -> None:
+        """A state at ``event`` reached ``seat``, whose last one was at ``previous``."""
+        now = time.perf_counter()
+        for move, (sent, sender) in self.sent_at.items():
+            if sender == seat or move > event:
+                continue
+            key = (move, seat)
+            if key not in self.received:
+                self.received[key] = 1
+                self.latencies.append(now - sent)
+            elif event == previous == move:
+                self.received[key] += 1
+                self.duplicated += 1
 
 
 async def play_seat(port: int, game: Game, seat: int, rng: random.Random, think: float) -> None:
     url = f"ws://127.0.0.1:{port}/ws/matches/{game.match}?token={game.tokens[seat]}"
     async with websockets.connect(url, max_size=2**22) as ws:
         acted = -1
+        previous = (-1, ())
         while not game.done.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
                 continue
             message = json.loads(raw)
-            if message["type"] != "state":
+            if message["type"] != "state" or game.done.is_set():
                 continue
             event = message["event"]
-            if all(s["connected"] for s in message["seats"]):
+            connected = tuple(s["connected"] for s in message["seats"])
+            if all(connected):
                 game.ready.set()
-            if event in game.sent_at and game.sent_at[event][1] != seat:
-                game.received[event] = game.received.get(event, 0) + 1
-                if game.received[event] == 1:
-                    game.latencies.append(time.perf_counter() - game.sent_at[event][0])
+            if (event, connected) == previous:
+                game.note_received(seat, event, event)  # the same state again
+            elif event != previous[0]:
+                game.note_received(seat, event, -1)
+            previous = (event, connected)
             over = message["result"] is not None or game.sent >= game.moves
-            if over and game.sent == len(game.received):
+            if over and game.missing() == 0:
                 game.done.set()
                 break
             if message["to_act"] == seat and event > acted and not over:
@@ -124,19 +153,45 @@ async def run_games(port: int, games: list[Game], seed: int, think: float) -> fl
     rng = random.Random(seed)
     started = time.perf_counter()
     await asyncio.gather(
-        *(play_seat(port, g, s, random.Random(rng.random()), think) for g in games for s in (0, 1))
+        *(
+            play_seat(port, g, s, random.Random(rng.random()), think)
+            for g in games
+            for s in range(len(g.tokens))
+        )
     )
     return time.perf_counter() - started
 
 
-def new_games(port: int, count: int, moves: int) -> list[Game]:
+def new_games(port: int, kind: Kind, count: int, moves: int) -> list[Game]:
+    """``count`` online games of ``kind``, every seat taken by its own client."""
+    options = {"players": kind.seats} if kind.seats != 2 else {}
+    seats = ["human"] + ["online"] * (kind.seats - 1)
     games = []
     for _ in range(count):
-        created = post(port, "/api/matches", {"game": "stairs", "seats": ["human", "online"]})
-        joined = post(port, f"/api/matches/{created['match']}/join")
-        tokens = [created["seats"][0]["token"], joined["token"]]
+        created = post(
+            port, "/api/matches", {"game": kind.game, "options": options, "seats": seats}
+        )
+        tokens = [created["seats"][0]["token"]]
+        for _ in range(kind.seats - 1):
+            tokens.append(post(port, f"/api/matches/{created['match']}/join")["token"])
         games.append(Game(created["match"], tokens, moves))
     return games
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A game and its number of seats, written ``stairs:2``."""
+
+    game: str
+    seats: int
+
+    @classmethod
+    def parse(cls, text: str) -> Kind:
+        game, _, seats = text.partition(":")
+        return cls(game, int(seats or 2))
+
+    def __str__(self) -> str:
+        return f"{self.game}:{self.seats}"
 
 
 @dataclass(frozen=True)
@@ -151,20 +206,22 @@ class Run:
 
     def row(self) -> str:
         return (
-            f"| {self.name:<22} | {self.moves:>6} | {self.moves / self.seconds:>8.0f} "
+            f"| {self.name:<38} | {self.moves:>6} | {self.moves / self.seconds:>8.0f} "
             f"| {self.median_ms:>9.1f} | {self.p99_ms:>8.1f} | {self.lost:>4} "
             f"| {self.duplicated:>10} |"
         )
 
 
 HEADER = (
-    "| run                    |  moves |  moves/s | median ms |   p99 ms | lost | duplicated |\n"
-    "|------------------------|-------:|---------:|----------:|---------:|-----:|-----------:|"
+    "| run                                    |  moves |  moves/s | median ms |   p99 ms | lost "
+    "| duplicated |\n"
+    "|----------------------------------------|-------:|---------:|----------:|---------:|-----:"
+    "|-----------:|"
 )
 
 
-def measure(name: str, port: int, args: argparse.Namespace, think: float) -> Run:
-    games = new_games(port, args.games, args.moves)
+def measure(name: str, port: int, args: argparse.Namespace, kind: Kind, think: float) -> Run:
+    games = new_games(port, kind, args.games, args.moves)
     seconds = asyncio.run(run_games(port, games, args.seed, think))
     latencies = sorted(x for g in games for x in g.latencies)
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
@@ -174,8 +231,8 @@ def measure(name: str, port: int, args: argparse.Namespace, think: float) -> Run
         seconds=seconds,
         median_ms=statistics.median(latencies) * 1000,
         p99_ms=p99 * 1000,
-        lost=sum(1 for g in games for e in g.sent_at if e not in g.received),
-        duplicated=sum(n - 1 for g in games for n in g.received.values() if n > 1),
+        lost=sum(g.missing() for g in games),
+        duplicated=sum(g.duplicated for g in games),
     )
 
 
@@ -187,7 +244,13 @@ def main() -> None:
         "--think", type=float, default=1.0, help="mean seconds a paced player thinks"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--kinds",
+        default="stairs:2,ishigaki_race:4,city_of_stairs:4",
+        help="games and seat counts to run, e.g. stairs:2,city_of_stairs:4",
+    )
     args = parser.parse_args()
+    kinds = [Kind.parse(text) for text in args.kinds.split(",")]
     with tempfile.TemporaryDirectory() as data_dir:
         port = free_port()
         process, cold = start_server(port, data_dir)
@@ -195,15 +258,16 @@ def main() -> None:
         process.wait()
         process, warm = start_server(port, data_dir)
         try:
-            runs = [
-                measure(f"paced (think {args.think:g} s)", port, args, args.think),
-                measure("flat out (think 0 s)", port, args, 0.0),
-            ]
+            runs = []
+            for kind in kinds:
+                paced = f"{kind} paced (think {args.think:g} s)"
+                runs.append(measure(paced, port, args, kind, args.think))
+                runs.append(measure(f"{kind} flat out (think 0 s)", port, args, kind, 0.0))
         finally:
             process.terminate()
             process.wait()
-    print(f"{args.games} simultaneous online games of Stairs, 2 clients each, loopback")
-    print("latency: a move sent -> the opponent received it")
+    print(f"{args.games} simultaneous online games per run, one client per seat, loopback")
+    print("latency: a move sent -> each other seat received it; lost: never received")
     print(HEADER)
     for run in runs:
         print(run.row())
