@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 import threading
 import time
 from pathlib import Path
@@ -11,8 +13,11 @@ from typing import Any
 import pytest
 
 import stairgames
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.server import computer
+from stairgames.server.matches import chance_seed
 from tests.server_helpers import (
     error_reply,
     new_match,
@@ -539,3 +544,44 @@ def test_idle_matches_leave_memory_and_come_back_from_the_database(tmp_path: Pat
         again = client.get(f"/api/matches/{watched}?token={token_of(created, 0)}").json()
         assert again["history"] == before["history"] and again["event"] == before["event"]
         assert client.get(f"/api/matches/{idle[0]}").status_code == 200
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_finished_game_with_dice_records_the_seed_that_draws_every_roll_again(
+    tmp_path: Path, players: int
+) -> None:
+    """I-rules dice come from the server's generator seeded by the match's seed and the
+    move number (chance_seed); the finished game's record carries the seed, and drawing
+    again from it gives every roll in the record, and the record replays to the end."""
+    with running(tmp_path) as client:
+        created = new_match(client, "ishigaki_race", ["human"] * players, players=players)
+        match = created["match"]
+        sockets = {}
+        with contextlib.ExitStack() as stack:
+            for seat in range(players):
+                url = f"/ws/matches/{match}?token={token_of(created, seat)}"
+                sockets[seat] = stack.enter_context(client.websocket_connect(url))
+            view = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+            for _ in range(2000):
+                if view["result"] is not None:
+                    break
+                seat = view["to_act"]
+                mine = client.get(f"/api/matches/{match}?token={token_of(created, seat)}").json()
+                move = sorted(mine["legal"])[-1]  # "stop" before "roll": games end
+                sockets[seat].send_json({"type": "move", "move": move, "event": view["event"]})
+                seen = view["event"]
+                view = receive_until(
+                    sockets[seat], lambda m, seen=seen: m["type"] == "state" and m["event"] > seen
+                )
+        record = GameRecord.from_json(client.get(f"/api/matches/{match}/record").text)
+    assert view["result"] is not None and record.seed is not None
+    state = stairgames.load("ishigaki_race", players=players).new_initial_state()
+    rolls = 0
+    for move in record.moves:
+        if state.is_chance_node():
+            rng = random.Random(chance_seed(record.seed, state.move_number()))
+            assert state.action_to_string(sample_chance_outcome(state, rng)) == move
+            rolls += 1
+        state.apply_move(move)
+    assert rolls > players and state.is_terminal()
+    assert list(final_state(record).returns()) == list(view["result"]["returns"])
