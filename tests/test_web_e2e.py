@@ -1,0 +1,302 @@
+"""The web app end to end: the real server (``stairgames serve``) driven in Chromium.
+
+One server runs for the whole file, started as a person starts it (``stairgames serve
+--port N --data-dir TMP`` through the command's entry point: SQLite in a temporary folder, the
+computer players in the real process pool of one worker). Pages are driven as a person
+would, finding squares, fields and buttons by their role and accessible name (a Stairs
+square is named by its notation, ``c3``; a 27 field by its number). Screenshots of each
+board are kept under ``test-artifacts/e2e-*.png`` (git-ignored). Without Debian's
+Chromium or Playwright the tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stairgames.core.record import GameRecord, final_state
+from tests.browser_helpers import chromium, expect, free_port, shot
+
+DESKTOP = {"width": 1100, "height": 800}
+PHONE = {"width": 360, "height": 740}
+SEAT_OF_RESULT = {"You win": 1.0, "You lose": -1.0, "Draw": 0.0}
+THE_STAIRGAMES_COMMAND = "import sys; from stairgames.cli import main; sys.exit(main())"
+"""What the installed ``stairgames`` command runs (its console-script entry point)."""
+
+# ----- the server and the browser -------------------------------------------------------
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], url: str) -> None:
+    """Poll ``url`` until the server answers (or fail with what it printed)."""
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            output = process.stdout.read().decode() if process.stdout else ""
+            pytest.fail(f"stairgames serve stopped (exit {process.returncode}):\n{output}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail("stairgames serve did not answer within 30 s")
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``stairgames serve`` on a free loopback port: its base URL."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn: pip install stairgames[web]")
+    data = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    command = [sys.executable, "-c", THE_STAIRGAMES_COMMAND, "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--data-dir", str(data)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(process, base + "/api/games")
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+class Pages:
+    """Opens pages, each in its own browser context (its own storage: one person), and
+    checks at the end that none had a script error."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, path: str = "/", **context_options: Any) -> Any:
+        context_options.setdefault("viewport", DESKTOP)
+        context_options.setdefault("locale", "en-GB")
+        context = self.browser.new_context(base_url=self.base, **context_options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.goto(path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, server: str) -> Iterator[Pages]:
+    opened = Pages(browser, server)
+    yield opened
+    opened.close()
+    assert not opened.errors, f"errors in the page: {opened.errors}"
+
+
+# ----- what a person does ------------------------------------------------------------------
+
+
+def start(
+    page: Any,
+    game: str,
+    opponent: str = "The computer",
+    level: str | None = "easy",
+    options: dict[str, str] | None = None,
+    seat: str | None = None,
+) -> None:
+    """Fill the home page's form and start: game, options (label: choice), opponent.
+
+    (A list's accessible name holds its label and its chosen entry, "Level medium":
+    lists are found by the start of their name.)"""
+    page.get_by_label(game, exact=True).check()
+    for label, choice in (options or {}).items():
+        page.get_by_label(label).select_option(choice)
+    page.get_by_label(opponent, exact=True).check()
+    if level is not None and opponent == "The computer":
+        page.get_by_label("Level").select_option(level)
+    if seat is not None:
+        page.get_by_label("You play").select_option(label=seat)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+
+
+def button(page: Any, name: str) -> Any:
+    """A square (``c3``), a 27 field (``4``) or any other button, by its exact name."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def names_of(page: Any, selector: str) -> list[str]:
+    """The accessible names of the board's buttons that look a certain way (``.movable``:
+    a piece that has a move, ``.target``: where the chosen piece may go)."""
+    names: list[str] = page.locator(f"#board [role=button]{selector}").evaluate_all(
+        "nodes => nodes.map(node => node.getAttribute('aria-label'))"
+    )
+    return names
+
+
+def moves_shown(page: Any) -> list[str]:
+    moves: list[str] = page.locator("#moves li").all_inner_texts()
+    return moves
+
+
+def board_shown(page: Any) -> dict[str, str]:
+    """Every square or field by name, with what it holds (its accessible description)."""
+    described: list[list[str]] = page.locator("#board [role=button]").evaluate_all(
+        "nodes => nodes.map(n => [n.getAttribute('aria-label'),"
+        " n.getAttribute('aria-description')])"
+    )
+    return dict(described)
+
+
+def last_move_marks(page: Any) -> dict[str, str]:
+    """The squares or fields marked as the last move: name -> ``last-from`` / ``last-to``."""
+    marked: list[list[str]] = page.locator("#board .last-from, #board .last-to").evaluate_all(
+        "nodes => nodes.map(n => [n.getAttribute('aria-label'),"
+        " n.classList.contains('last-to') ? 'last-to' : 'last-from'])"
+    )
+    return dict(marked)
+
+
+def await_turn(page: Any, moves_before: int) -> None:
+    """Wait until this page's seat may play after more than ``moves_before`` moves (its
+    pieces ready to click, or a word such as Pass offered) or the game is over."""
+    page.wait_for_function(
+        """(before) => {
+            const $ = (id) => document.getElementById(id);
+            if (!$("result").hidden) return true;
+            const moves = document.querySelectorAll("#moves li").length;
+            const ready = document.querySelector("#board .movable") || $("words").children.length;
+            return moves > before && $("turn").textContent === "Your move" && Boolean(ready);
+        }""",
+        arg=moves_before,
+    )
+
+
+def wait_for_moves(page: Any, count: int) -> None:
+    """Wait until the move list shows ``count`` moves or more."""
+    page.wait_for_function("(n) => document.querySelectorAll('#moves li').length >= n", arg=count)
+
+
+def play_a_move(page: Any) -> None:
+    """Play the first move offered: pass or decline an offer when that is the choice,
+    otherwise click the first piece that can move, then the first place it reaches."""
+    for word in ("Pass", "Decline the offer"):
+        if button(page, word).count():
+            button(page, word).click()
+            return
+    piece = names_of(page, ".movable")[0]
+    button(page, piece).click()
+    expect(button(page, piece)).to_have_attribute("aria-pressed", "true")
+    button(page, names_of(page, ".target")[0]).click()
+
+
+def play_to_the_end(page: Any, limit: int = 200) -> None:
+    """Play the page's seat until the game is over (the computer answers each move)."""
+    seen = -1
+    for _ in range(limit):
+        await_turn(page, seen)
+        if page.locator("#result").is_visible():
+            return
+        seen = len(moves_shown(page))
+        play_a_move(page)
+        wait_for_moves(page, seen + 1)
+        seen += 1
+    pytest.fail(f"the game did not end within {limit} moves")
+
+
+def result_shown(page: Any) -> list[str]:
+    """The result as shown: its head (You win, ...) and its reason."""
+    box = page.locator("#result")
+    expect(box).to_be_visible()
+    return [box.locator("strong").inner_text(), box.locator(".reason").inner_text()]
+
+
+def download_record(page: Any, folder: Path) -> GameRecord:
+    with page.expect_download() as download:
+        button(page, "Download the record").click()
+    path = folder / download.value.suggested_filename
+    download.value.save_as(path)
+    return GameRecord.load(path)
+
+
+def check_the_record_replays(record: GameRecord, page: Any, seat: int) -> None:
+    """The record holds the game shown, replays to its end, and says what the page says."""
+    head, reason = result_shown(page)
+    assert list(record.moves) == moves_shown(page)
+    assert record.is_full
+    end = final_state(record)
+    assert end.is_terminal()
+    assert end.history_strings() == list(record.moves)
+    assert record.returns is not None and record.returns[seat] == SEAT_OF_RESULT[head]
+    assert list(end.returns()) == list(record.returns)
+    assert reason and record.result == reason
+
+
+# ----- 1 and 2: whole games against the computer ---------------------------------------------
+
+
+def test_a_whole_game_of_stairs_against_the_computer_and_its_record(pages, tmp_path):
+    page = pages.open("/")
+    start(page, "Stairs", level="easy")
+    expect(page.locator("#seats li").nth(0)).to_have_text("light (you)")
+    expect(page.locator("#seats li").nth(1)).to_have_text("dark · computer (easy)")
+    play_to_the_end(page)
+    head, reason = result_shown(page)
+    assert head in SEAT_OF_RESULT and reason
+    expect(page.locator("#turn")).to_have_text("Game over")
+    expect(button(page, "Rematch")).to_be_visible()
+    shot(page, "e2e-stairs-desktop")
+    check_the_record_replays(download_record(page, tmp_path), page, seat=0)
+
+
+def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(pages, tmp_path):
+    page = pages.open("/")
+    start(page, "27", level="easy", options={"Variant": "advanced"}, seat="black")
+    expect(page.locator("#seats li").nth(1)).to_have_text("black (you)")
+    play_to_the_end(page)
+    head, reason = result_shown(page)
+    assert head in SEAT_OF_RESULT and reason
+    shot(page, "e2e-twenty_seven-desktop")
+    record = download_record(page, tmp_path)
+    assert record.game == "twenty_seven" and record.options == {"variant": "advanced"}
+    check_the_record_replays(record, page, seat=1)
+
+
+def test_the_newest_position_is_drawn_when_the_board_script_arrives_late(pages):
+    """A state that arrives while the board's script still loads is the one drawn (the
+    computer's first move used to be hidden behind the starting position, with no piece
+    to move)."""
+    page = pages.open("/")
+    held: list[Any] = []
+    page.route("**/games/twenty_seven/board.js", lambda route: held.append(route))
+    start(page, "27", seat="black")
+    wait_for_moves(page, 1)
+    expect(page.locator("#turn")).to_have_text("Your move")
+    assert held, "the board script was asked for"
+    for route in held:
+        route.continue_()
+    await_turn(page, 0)
+    assert names_of(page, ".movable")
