@@ -51,9 +51,10 @@ def expect(locator: Any) -> Any:
 
 
 def shot(page: Any, name: str) -> None:
-    """Keep a screenshot of the whole page as ``test-artifacts/{name}.png``."""
+    """Keep a screenshot of the whole page as ``test-artifacts/{name}.png`` (moves that
+    are still animating are shown where they end)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
 def free_port() -> int:

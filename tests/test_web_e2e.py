@@ -300,3 +300,27 @@ def test_the_newest_position_is_drawn_when_the_board_script_arrives_late(pages):
         route.continue_()
     await_turn(page, 0)
     assert names_of(page, ".movable")
+
+
+# ----- 4: a reload in the middle of a game ------------------------------------------------------
+
+
+def what_the_seat_sees(page: Any) -> tuple[list[str], list[str], dict[str, str], dict[str, str]]:
+    """Seats, moves, board and last-move marks as the page shows them."""
+    seats: list[str] = page.locator("#seats li").all_inner_texts()
+    return seats, moves_shown(page), board_shown(page), last_move_marks(page)
+
+
+@pytest.mark.parametrize("game", ["Stairs", "27"])
+def test_a_reload_against_the_computer_keeps_the_seat_position_and_last_move_mark(pages, game):
+    page = pages.open("/")
+    start(page, game)
+    for moves_before in (-1, 1):
+        await_turn(page, moves_before)
+        play_a_move(page)
+    await_turn(page, 3)
+    before = what_the_seat_sees(page)
+    assert before[3], "the computer's reply is marked"
+    page.reload()
+    await_turn(page, 3)
+    assert what_the_seat_sees(page) == before

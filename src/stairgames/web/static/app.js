@@ -25,7 +25,7 @@ const RULES = {
 };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
-  boards: [], previous: null, replayAt: null, draw: null, lastEvent: -1, retry: 0 };
+  boards: [], replayAt: null, draw: null, lastEvent: -1, retry: 0 };
 
 // ----- home -----------------------------------------------------------------------
 
@@ -150,8 +150,8 @@ async function showMatch(match) {
   $("home").hidden = true;
   $("match").hidden = false;
   closeSockets();
-  Object.assign(app, { match, view: null, memory: {}, boards: [], previous: null,
-    replayAt: null, lastEvent: -1 });
+  Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
+    lastEvent: -1 });
   let seats = loadTokens(match);
   if (!seats.length) {
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
@@ -224,10 +224,6 @@ function receive(seat, message) {
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older) noticeConnections(older, message);
-  if (!older || older.event !== message.event) {
-    app.previous = older && message.history.length === older.history.length + 1
-      ? older.board : null;
-  }
   app.boards[message.history.length] = message.board;
   app.boards.length = message.history.length + 1;
   app.view = message;
@@ -318,7 +314,6 @@ async function render(animate) {
   draw($("board"), board, {
     legal: atTurn ? view.legal : [],
     lastMove: replaying ? view.history[app.replayAt - 1] || null : view.last_move,
-    previous: replaying ? app.boards[app.replayAt - 1] || null : app.previous,
     play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
     animate,
   });
