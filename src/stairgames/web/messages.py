@@ -88,7 +88,6 @@ BROWSER_MESSAGES: Final = (
         "exactly as many fields as you have stacks, towards your far end."
     ),
     N_("black"),
-    N_("computer"),
     N_("dark"),
     N_("easy"),
     N_("empty"),
@@ -97,15 +96,17 @@ BROWSER_MESSAGES: Final = (
     N_("hard"),
     N_("light"),
     N_("medium"),
-    N_("not connected"),
     N_("red"),
     N_("white"),
-    N_("you"),
     N_("{colour} on top, height {height}"),
     N_("{count} discs, {colour} on top"),
+    N_("{name} (you)"),
     N_("{name} joined"),
     N_("{name} left"),
     N_("{name} to move"),
     N_("{name} wins"),
+    N_("{name} · computer"),
+    N_("{name} · computer ({level})"),
+    N_("{name} · not connected"),
 )
 """The message ids of the browser front end."""

@@ -330,19 +330,25 @@ function renderSeats(view) {
   for (const seat of view.seats) {
     const item = document.createElement("li");
     item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
-    let text = t(seat.name);
-    if (seat.seat === view.you) text += ` (${t("you")})`;
-    if (seat.kind === "computer") {
-      text += ` · ${t("computer")}${seat.level ? ` (${t(seat.level)})` : ""}`;
-    }
-    if (seat.kind === "online" && !seat.connected) text += ` · ${t("not connected")}`;
-    item.textContent = text;
+    item.textContent = seatLabel(seat, view);
     list.append(item);
   }
   const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
     view.you !== null && view.result === null;
   $("invite").hidden = !waiting;
   $("invite-link").value = `${location.origin}/m/${view.match}`;
+}
+
+// A seat as its list shows it, whole sentences from the catalog ("light (you)").
+function seatLabel(seat, view) {
+  const name = seatName(seat);
+  if (seat.seat === view.you) return t("{name} (you)", { name });
+  if (seat.kind === "computer" && seat.level) {
+    return t("{name} · computer ({level})", { name, level: t(seat.level) });
+  }
+  if (seat.kind === "computer") return t("{name} · computer", { name });
+  if (seat.kind === "online" && !seat.connected) return t("{name} · not connected", { name });
+  return name;
 }
 
 function renderTurn(view) {
