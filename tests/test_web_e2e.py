@@ -324,3 +324,152 @@ def test_a_reload_against_the_computer_keeps_the_seat_position_and_last_move_mar
     page.reload()
     await_turn(page, 3)
     assert what_the_seat_sees(page) == before
+
+
+# ----- 3 (and 4 online): two people online and a spectator ---------------------------------------
+
+
+def all_see_the_same_game(watching: list[Any], moves: int) -> None:
+    """Every page shows ``moves`` moves, the same ones, on the same board, marked alike."""
+    for page in watching:
+        wait_for_moves(page, moves)
+    first = watching[0]
+    for page in watching[1:]:
+        assert moves_shown(page) == moves_shown(first)
+        expect(page.locator("#board [role=button]").first).to_be_attached()
+        assert board_shown(page) == board_shown(first)
+        assert last_move_marks(page) == last_move_marks(first)
+
+
+def test_online_two_browsers_play_a_third_watches_a_reload_then_a_resignation(pages):
+    light = pages.open("/")
+    start(light, "Stairs", opponent="A friend online (invite link)")
+    invite = light.get_by_label("Invite link", exact=True)
+    expect(invite).to_be_visible()
+    link = invite.input_value()
+    dark = pages.open(link)
+    expect(dark.locator("#seats li")).to_have_text(["light", "dark (you)"])
+    expect(light.get_by_text("dark joined")).to_be_visible()
+    expect(invite).to_be_hidden()
+    spectator = pages.open(link)
+    expect(spectator.locator("#seats li")).to_have_text(["light", "dark"])
+    expect(spectator.locator("#turn")).to_have_text("light to move")
+    expect(button(spectator, "Resign")).to_be_hidden()
+    expect(button(spectator, "Ask for a takeback")).to_be_hidden()
+    watching = [light, dark, spectator]
+
+    for number, mover in enumerate([light, dark, light, dark]):
+        await_turn(mover, number - 1)
+        piece = names_of(mover, ".movable")[0]
+        assert names_of(spectator, ".movable") == []
+        button(spectator, piece).click()  # the spectator cannot pick it up
+        assert names_of(spectator, ".target") == []
+        assert button(spectator, piece).get_attribute("aria-pressed") is None
+        play_a_move(mover)
+        all_see_the_same_game(watching, number + 1)
+        if number == 1:
+            shot(spectator, "e2e-stairs-spectator")
+
+    # a reload in the middle of an online game: the same seat, position and mark
+    before = what_the_seat_sees(dark)
+    dark.reload()
+    expect(dark.locator("#seats li")).to_have_text(["light", "dark (you)"])
+    wait_for_moves(dark, 4)
+    assert what_the_seat_sees(dark) == before
+    await_turn(light, 3)
+    play_a_move(light)
+    all_see_the_same_game(watching, 5)
+
+    dark.once("dialog", lambda dialog: dialog.accept())
+    button(dark, "Resign").click()
+    results = [result_shown(page) for page in watching]
+    assert [head for head, _ in results] == ["You win", "You lose", "light wins"]
+    assert results[0][1] == results[1][1] == results[2][1] != ""
+    for page in watching:
+        expect(page.locator("#turn")).to_have_text("Game over")
+    expect(button(spectator, "Rematch")).to_be_hidden()
+
+
+# ----- 5: the Japanese interface ------------------------------------------------------------------
+
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def japanese_catalog() -> dict[str, str]:
+    from stairgames.server.app import catalog_messages
+
+    return {key: value for key, value in catalog_messages("ja").items() if isinstance(value, str)}
+
+
+def english_words_left(page: Any) -> set[str]:
+    """Latin words in the page's visible text, but for the move list (notation), the
+    language list (English is offered by its name) and the brand name."""
+    text = page.evaluate(
+        """() => {
+            const hidden = ["moves", "lang"].map((id) => document.getElementById(id));
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const parts = [];
+            while (walker.nextNode()) {
+                const node = walker.currentNode;
+                const box = node.parentElement;
+                if (!box || hidden.some((h) => h.contains(box))) continue;
+                if (box.closest("[hidden]") || !box.getClientRects().length) continue;
+                parts.push(node.textContent);
+            }
+            return parts.join(" ");
+        }"""
+    )
+    return set(LATIN_WORD.findall(text))
+
+
+def test_the_japanese_interface_shows_japanese_and_is_remembered(pages):
+    ja = japanese_catalog()
+    page = pages.open("/")
+    page.get_by_label("Language").select_option("ja")
+    expect(page.get_by_role("button", name=ja["Start"])).to_be_visible()
+    assert english_words_left(page) == set()
+    page.get_by_label(ja["Stairs"], exact=True).check()
+    page.get_by_label(ja["The computer"], exact=True).check()
+    page.get_by_label(ja["Level"]).select_option("easy")
+    page.get_by_role("button", name=ja["Start"]).click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    seats = [
+        ja["{name} (you)"].format(name=ja["light"]),
+        ja["{name} · computer ({level})"].format(name=ja["dark"], level=ja["easy"]),
+    ]
+    expect(page.locator("#seats li")).to_have_text(seats)
+    expect(button(page, ja["Resign"])).to_be_visible()
+    assert english_words_left(page) == set()
+    description = button(page, "a1").get_attribute("aria-description") or ""
+    assert LATIN_WORD.search(description) is None
+    shot(page, "e2e-stairs-japanese")
+    page.reload()
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert english_words_left(page) == set()
+    page.get_by_label(ja["Language"]).select_option("en")
+    expect(page.locator("#turn")).to_have_text("Your move")
+
+
+# ----- 6: a phone-sized screen ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["Stairs", "27"])
+def test_on_a_phone_the_whole_board_fits_and_a_move_is_played_by_tapping(pages, game):
+    page = pages.open("/", viewport=PHONE, has_touch=True, is_mobile=True)
+    start(page, game)
+    await_turn(page, -1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    boxes = page.locator("#board [role=button]").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.right]; })"
+    )
+    assert boxes and all(left >= 0 and right <= PHONE["width"] for left, right in boxes)
+    piece = names_of(page, ".movable")[0]
+    button(page, piece).tap()
+    expect(button(page, piece)).to_have_attribute("aria-pressed", "true")
+    button(page, names_of(page, ".target")[0]).tap()
+    await_turn(page, 1)
+    name = "stairs" if game == "Stairs" else "twenty_seven"
+    shot(page, f"e2e-{name}-phone")
