@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from stairgames.cli import main
 from stairgames.core.record import GameRecord, final_state
 from tests.browser_helpers import chromium, expect, free_port, shot
 
@@ -234,16 +235,22 @@ def result_shown(page: Any) -> list[str]:
     return [box.locator("strong").inner_text(), box.locator(".reason").inner_text()]
 
 
-def download_record(page: Any, folder: Path) -> GameRecord:
+def download_record(page: Any, folder: Path) -> Path:
+    """Click "Download the record": the file saved."""
     with page.expect_download() as download:
         button(page, "Download the record").click()
     path = folder / download.value.suggested_filename
     download.value.save_as(path)
-    return GameRecord.load(path)
+    return path
 
 
-def check_the_record_replays(record: GameRecord, page: Any, seat: int) -> None:
-    """The record holds the game shown, replays to its end, and says what the page says."""
+def check_the_record_replays(path: Path, page: Any, seat: int, capsys: Any) -> GameRecord:
+    """The record holds the game shown, replays to its end (``stairgames replay`` too)
+    and says what the page says."""
+    capsys.readouterr()
+    assert main(["replay", str(path), "--no-color"]) == 0
+    printed = capsys.readouterr().out
+    record = GameRecord.load(path)
     head, reason = result_shown(page)
     assert list(record.moves) == moves_shown(page)
     assert record.is_full
@@ -253,12 +260,14 @@ def check_the_record_replays(record: GameRecord, page: Any, seat: int) -> None:
     assert record.returns is not None and record.returns[seat] == SEAT_OF_RESULT[head]
     assert list(end.returns()) == list(record.returns)
     assert reason and record.result == reason
+    assert f"{len(record.moves)}. {record.moves[-1]}" in printed
+    return record
 
 
 # ----- 1 and 2: whole games against the computer ---------------------------------------------
 
 
-def test_a_whole_game_of_stairs_against_the_computer_and_its_record(pages, tmp_path):
+def test_a_whole_game_of_stairs_against_the_computer_and_its_record(pages, tmp_path, capsys):
     page = pages.open("/")
     start(page, "Stairs", level="easy")
     expect(page.locator("#seats li").nth(0)).to_have_text("light (you)")
@@ -269,10 +278,12 @@ def test_a_whole_game_of_stairs_against_the_computer_and_its_record(pages, tmp_p
     expect(page.locator("#turn")).to_have_text("Game over")
     expect(button(page, "Rematch")).to_be_visible()
     shot(page, "e2e-stairs-desktop")
-    check_the_record_replays(download_record(page, tmp_path), page, seat=0)
+    check_the_record_replays(download_record(page, tmp_path), page, 0, capsys)
 
 
-def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(pages, tmp_path):
+def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(
+    pages, tmp_path, capsys
+):
     page = pages.open("/")
     start(page, "27", level="easy", options={"Variant": "advanced"}, seat="black")
     expect(page.locator("#seats li").nth(1)).to_have_text("black (you)")
@@ -280,9 +291,8 @@ def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(p
     head, reason = result_shown(page)
     assert head in SEAT_OF_RESULT and reason
     shot(page, "e2e-twenty_seven-desktop")
-    record = download_record(page, tmp_path)
+    record = check_the_record_replays(download_record(page, tmp_path), page, 1, capsys)
     assert record.game == "twenty_seven" and record.options == {"variant": "advanced"}
-    check_the_record_replays(record, page, seat=1)
 
 
 def test_the_newest_position_is_drawn_when_the_board_script_arrives_late(pages):
@@ -354,6 +364,8 @@ def test_online_two_browsers_play_a_third_watches_a_reload_then_a_resignation(pa
     spectator = pages.open(link)
     expect(spectator.locator("#seats li")).to_have_text(["light", "dark"])
     expect(spectator.locator("#turn")).to_have_text("light to move")
+    expect(spectator.get_by_text("You are watching this game.")).to_be_visible()
+    expect(dark.get_by_text("You are watching this game.")).to_be_hidden()
     expect(button(spectator, "Resign")).to_be_hidden()
     expect(button(spectator, "Ask for a takeback")).to_be_hidden()
     watching = [light, dark, spectator]

@@ -77,6 +77,7 @@ BROWSER_MESSAGES: Final = (
         "Who cannot move passes; the game ends when neither can move. You score the discs"
         " on your target field above its base."
     ),
+    N_("You are watching this game."),
     N_("You lose"),
     N_("You play"),
     N_("You win"),

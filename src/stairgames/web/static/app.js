@@ -360,6 +360,7 @@ function renderTurn(view) {
     text = t("{name} to move", { name: seat ? seatName(seat) : String(view.to_act) });
   }
   $("turn").textContent = text;
+  $("watching").hidden = view.you !== null;
   $("thinking").hidden = !view.thinking;
   const prompt = $("prompt");
   prompt.textContent = "";
