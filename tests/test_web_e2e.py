@@ -239,7 +239,7 @@ def download_record(page: Any, folder: Path) -> Path:
     """Click "Download the record": the file saved."""
     with page.expect_download() as download:
         button(page, "Download the record").click()
-    path = folder / download.value.suggested_filename
+    path: Path = folder / download.value.suggested_filename
     download.value.save_as(path)
     return path
 
