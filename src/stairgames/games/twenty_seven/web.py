@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -62,7 +63,7 @@ def last_move(state: TwentySevenState) -> dict[str, int] | None:
     move = decode_move(history[-1]) if history else None
     if move is None:
         return None
-    before = _line_after(history[:-1])
+    before = _line_after(tuple(history[:-1]))
     if rules.apply_move(before, move) != state.line:
         return None
     to = rules.destination(before, move)
@@ -71,10 +72,13 @@ def last_move(state: TwentySevenState) -> dict[str, int] | None:
     return {"from": move.field, "count": move.count, "to": to}
 
 
-def _line_after(actions: list[int]) -> Line:
-    """The line after ``actions`` from the start (passes included)."""
-    line = rules.initial_line()
-    for action in actions:
-        move = decode_move(action)
-        line = rules.pass_turn(line) if move is None else rules.apply_move(line, move)
-    return line
+@functools.lru_cache(maxsize=4096)
+def _line_after(actions: tuple[int, ...]) -> Line:
+    """The line after ``actions`` from the start (passes included). Cached: a position is
+    drawn for every viewer after every move, and the line before it was the one drawn
+    before, so a game costs one step a move."""
+    if not actions:
+        return rules.initial_line()
+    line = _line_after(actions[:-1])
+    move = decode_move(actions[-1])
+    return rules.pass_turn(line) if move is None else rules.apply_move(line, move)
