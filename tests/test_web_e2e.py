@@ -128,18 +128,15 @@ def start(
     options: dict[str, str] | None = None,
     seat: str | None = None,
 ) -> None:
-    """Fill the home page's form and start: game, options (label: choice), opponent.
-
-    (A list's accessible name holds its label and its chosen entry, "Level medium":
-    lists are found by the start of their name.)"""
+    """Fill the home page's form and start: game, options (label: choice), opponent."""
     page.get_by_label(game, exact=True).check()
     for label, choice in (options or {}).items():
-        page.get_by_label(label).select_option(choice)
+        page.get_by_label(label, exact=True).select_option(choice)
     page.get_by_label(opponent, exact=True).check()
     if level is not None and opponent == "The computer":
-        page.get_by_label("Level").select_option(level)
+        page.get_by_label("Level", exact=True).select_option(level)
     if seat is not None:
-        page.get_by_label("You play").select_option(label=seat)
+        page.get_by_label("You play", exact=True).select_option(label=seat)
     page.get_by_role("button", name="Start").click()
     page.wait_for_url(re.compile(r"/m/[\w-]+$"))
 
@@ -437,12 +434,12 @@ def english_words_left(page: Any) -> set[str]:
 def test_the_japanese_interface_shows_japanese_and_is_remembered(pages):
     ja = japanese_catalog()
     page = pages.open("/")
-    page.get_by_label("Language").select_option("ja")
+    page.get_by_label("Language", exact=True).select_option("ja")
     expect(page.get_by_role("button", name=ja["Start"])).to_be_visible()
     assert english_words_left(page) == set()
     page.get_by_label(ja["Stairs"], exact=True).check()
     page.get_by_label(ja["The computer"], exact=True).check()
-    page.get_by_label(ja["Level"]).select_option("easy")
+    page.get_by_label(ja["Level"], exact=True).select_option("easy")
     page.get_by_role("button", name=ja["Start"]).click()
     page.wait_for_url(re.compile(r"/m/[\w-]+$"))
     expect(page.locator("#turn")).to_have_text(ja["Your move"])
@@ -460,7 +457,7 @@ def test_the_japanese_interface_shows_japanese_and_is_remembered(pages):
     expect(page.locator("#turn")).to_have_text(ja["Your move"])
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert english_words_left(page) == set()
-    page.get_by_label(ja["Language"]).select_option("en")
+    page.get_by_label(ja["Language"], exact=True).select_option("en")
     expect(page.locator("#turn")).to_have_text("Your move")
 
 

@@ -93,7 +93,12 @@ function optionInput(option) {
       input.append(new Option(t(String(choice)), String(choice), false,
         choice === option.default));
     }
-    label.append(t(optionLabel(option.name)), " ", input);
+    // named by its label alone (wrapped in the label, it would be "Variant basic")
+    const text = document.createElement("span");
+    text.id = `option-${option.name}-label`;
+    text.textContent = t(optionLabel(option.name));
+    input.setAttribute("aria-labelledby", text.id);
+    label.append(text, " ", input);
   } else {
     input = document.createElement("input");
     input.value = option.default === null ? "" : String(option.default);
