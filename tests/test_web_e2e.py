@@ -457,6 +457,15 @@ def test_the_japanese_interface_shows_japanese_and_is_remembered(pages):
     expect(page.locator("#turn")).to_have_text(ja["Your move"])
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert english_words_left(page) == set()
+
+    page.get_by_role("link", name=ja["Play in the browser"]).click()
+    page.get_by_label("27", exact=True).check()
+    expect(page.get_by_label(ja["Variant"], exact=True)).to_be_visible()
+    page.get_by_role("button", name=ja["Start"]).click()
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    expect(button(page, "0")).to_have_attribute("aria-description", re.compile(ja["white"]))
+    assert english_words_left(page) == set()
+    shot(page, "e2e-twenty_seven-japanese")
     page.get_by_label(ja["Language"], exact=True).select_option("en")
     expect(page.locator("#turn")).to_have_text("Your move")
 
