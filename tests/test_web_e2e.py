@@ -11,7 +11,11 @@ Chromium or Playwright the tests skip and say why.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -36,12 +40,12 @@ THE_STAIRGAMES_COMMAND = "import sys; from stairgames.cli import main; sys.exit(
 # ----- the server and the browser -------------------------------------------------------
 
 
-def wait_until_serving(process: subprocess.Popen[bytes], url: str) -> None:
+def wait_until_serving(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
     """Poll ``url`` until the server answers (or fail with what it printed)."""
     deadline = time.monotonic() + 30
     while True:
         if process.poll() is not None:
-            output = process.stdout.read().decode() if process.stdout else ""
+            output = log.read_text(errors="replace")
             pytest.fail(f"stairgames serve stopped (exit {process.returncode}):\n{output}")
         try:
             with urllib.request.urlopen(url, timeout=1) as response:
@@ -54,20 +58,24 @@ def wait_until_serving(process: subprocess.Popen[bytes], url: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``stairgames serve`` on a free loopback port: its base URL."""
-    pytest.importorskip("uvicorn", reason="the web app needs uvicorn: pip install stairgames[web]")
-    data = tmp_path_factory.mktemp("serve")
+@contextlib.contextmanager
+def serving(data: Path) -> Iterator[tuple[str, Path]]:
+    """``stairgames serve`` on a free loopback port with its data in ``data``: its base
+    URL and the file of what it prints; stopped as a person stops it (SIGTERM)."""
     port = free_port()
     command = [sys.executable, "-c", THE_STAIRGAMES_COMMAND, "serve", "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--data-dir", str(data)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
+    log = data / "serve.log"  # a file, not a pipe nobody reads, which could fill and stall it
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*command, "--data-dir", str(data)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: its helpers can be awaited
+        )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_serving(process, base + "/api/games")
-        yield base
+        wait_until_serving(process, base + "/api/games", log)
+        yield base, log
     finally:
         process.terminate()
         try:
@@ -75,6 +83,39 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        wait_for_the_process_group(process.pid)
+
+
+def wait_for_the_process_group(group: int) -> None:
+    """Wait until every process of ``group`` has ended (the computer players' processes,
+    multiprocessing's resource tracker, which prints its warnings last); kill them after
+    10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        if time.monotonic() > deadline:
+            os.killpg(group, signal.SIGKILL)
+            return
+        time.sleep(0.02)
+
+
+def troubles(log: Path) -> list[str]:
+    """Lines of a server's output that tell of an error or a warning."""
+    lines = log.read_text(errors="replace").splitlines()
+    return [line for line in lines if re.search(r"Traceback|Error|Warning|leaked", line)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server every test of the file plays on: its base URL. Once stopped, it must
+    have printed no error nor warning."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn (pip install -e .)")
+    with serving(tmp_path_factory.mktemp("serve")) as (base, log):
+        yield base
+    assert not troubles(log), log.read_text(errors="replace")
 
 
 @pytest.fixture(scope="module")
@@ -491,3 +532,29 @@ def test_on_a_phone_the_whole_board_fits_and_a_move_is_played_by_tapping(pages, 
     await_turn(page, 1)
     name = "stairs" if game == "Stairs" else "twenty_seven"
     shot(page, f"e2e-{name}-phone")
+
+
+# ----- stopping the server ----------------------------------------------------------------
+
+
+def test_stopping_the_server_after_a_computer_move_leaks_no_process_pool_semaphores(tmp_path):
+    """Stopping ``stairgames serve`` waits for its computer players' processes: it used to
+    leave without them, and Python warned of leaked semaphores."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn (pip install -e .)")
+    with serving(tmp_path) as (base, log):
+        body = {"game": "stairs", "options": {}, "seats": ["computer:easy", "human"]}
+        request = urllib.request.Request(
+            base + "/api/matches",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            match = json.load(response)["match"]
+        deadline = time.monotonic() + 30
+        while True:  # until the computer, in its own process, has played
+            with urllib.request.urlopen(f"{base}/api/matches/{match}", timeout=10) as response:
+                if json.load(response)["history"]:
+                    break
+            assert time.monotonic() < deadline, "the computer did not play"
+            time.sleep(0.05)
+    assert troubles(log) == []
