@@ -11,7 +11,6 @@ kept under ``test-artifacts/`` (git-ignored). They need Debian's Chromium at
 import asyncio
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ import stairgames
 from stairgames.core.game import State
 from stairgames.core.registry import get_spec
 from stairgames.web.messages import BROWSER_MESSAGES
+from tests.browser_helpers import chromium, expect, free_port, shot
 
 PACKAGE = Path(stairgames.__file__).parent
 STATIC = PACKAGE / "web" / "static"
@@ -32,18 +32,6 @@ FRONT_END_FILES = [
     *sorted(STATIC.glob("*.html")),
     *sorted(PACKAGE.glob("games/*/web/*.js")),
 ]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 _CALL = re.compile(r'\b(?:t|N_)\(\s*"((?:[^"\\]|\\.)*)"')
 _ATTRIBUTE = re.compile(r'data-i18n(?:-label)?="([^"]*)"')
@@ -337,13 +325,6 @@ def make_fake_app() -> Any:
     return app
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, Any]]:
     pytest.importorskip("fastapi", reason="the stand-in server needs fastapi")
@@ -365,13 +346,8 @@ def server() -> Iterator[tuple[str, Any]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -384,18 +360,6 @@ def page(browser: Any, server: tuple[str, Any]) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, f"errors in the page: {errors}"
-
-
-def expect(locator: Any) -> Any:
-    """Playwright's retrying assertions (the page redraws after a fetch or a message)."""
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect(locator)
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def start(page: Any, game_title: str, opponent: str = "The computer") -> None:

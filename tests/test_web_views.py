@@ -139,3 +139,28 @@ def test_twenty_seven_view_numbers_the_fields_as_they_are_after_a_base_leaves():
     assert [field["index"] for field in data["fields"]] == list(range(8))
     data = view(stairgames.load("twenty_seven", variant="expert").new_initial_state())
     assert data["variant"] == "expert"
+
+
+def test_twenty_seven_view_says_where_the_last_move_went_without_the_board_before():
+    """The browser marks the last move from the view alone (after a reload it has no
+    earlier board): its source, count and landing field, numbered as the line is now."""
+    state = stairgames.load("twenty_seven", variant="advanced").new_initial_state()
+    assert view(state)["last"] is None
+    state.apply_move("0:3")
+    assert view(state)["last"] == {"from": 0, "count": 3, "to": 1}
+    state.apply_move("8:2")
+    assert view(state)["last"] == {"from": 8, "count": 2, "to": 7}
+    state.apply_move("1:4")  # white has 2 stacks: from field 1 to 3, which is 2 once 1 leaves
+    assert view(state)["last"] == {"from": 1, "count": 4, "to": 2}
+    assert view(state)["fields"][2]["stack"] == "GGWWW"
+
+
+def test_twenty_seven_view_marks_nothing_after_a_pass_or_from_a_set_up_position():
+    game = stairgames.load("twenty_seven")
+    state = game.new_initial_state()
+    for move in ("0:8", "8:9", "1:5", "7:9", "3:4", "pass"):
+        state.apply_move(move)
+    assert view(state)["last"] is None
+    set_up = game.state_from_position(state.position())
+    set_up.apply_move(legal(set_up)[0])
+    assert view(set_up)["last"] is None

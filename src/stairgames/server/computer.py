@@ -77,5 +77,7 @@ class ComputerPool:
 
     def shutdown(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # waits for a move being thought (queued ones are dropped): a process left
+            # behind leaks its semaphores, and Python warns as the server stops
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

@@ -77,6 +77,7 @@ BROWSER_MESSAGES: Final = (
         "Who cannot move passes; the game ends when neither can move. You score the discs"
         " on your target field above its base."
     ),
+    N_("You are watching this game."),
     N_("You lose"),
     N_("You play"),
     N_("You win"),
@@ -88,7 +89,6 @@ BROWSER_MESSAGES: Final = (
         "exactly as many fields as you have stacks, towards your far end."
     ),
     N_("black"),
-    N_("computer"),
     N_("dark"),
     N_("easy"),
     N_("empty"),
@@ -97,15 +97,17 @@ BROWSER_MESSAGES: Final = (
     N_("hard"),
     N_("light"),
     N_("medium"),
-    N_("not connected"),
     N_("red"),
     N_("white"),
-    N_("you"),
     N_("{colour} on top, height {height}"),
     N_("{count} discs, {colour} on top"),
+    N_("{name} (you)"),
     N_("{name} joined"),
     N_("{name} left"),
     N_("{name} to move"),
     N_("{name} wins"),
+    N_("{name} · computer"),
+    N_("{name} · computer ({level})"),
+    N_("{name} · not connected"),
 )
 """The message ids of the browser front end."""

@@ -25,7 +25,7 @@ const RULES = {
 };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
-  boards: [], previous: null, replayAt: null, draw: null, lastEvent: -1, retry: 0 };
+  boards: [], replayAt: null, draw: null, lastEvent: -1, retry: 0 };
 
 // ----- home -----------------------------------------------------------------------
 
@@ -93,7 +93,12 @@ function optionInput(option) {
       input.append(new Option(t(String(choice)), String(choice), false,
         choice === option.default));
     }
-    label.append(t(optionLabel(option.name)), " ", input);
+    // named by its label alone (wrapped in the label, it would be "Variant basic")
+    const text = document.createElement("span");
+    text.id = `option-${option.name}-label`;
+    text.textContent = t(optionLabel(option.name));
+    input.setAttribute("aria-labelledby", text.id);
+    label.append(text, " ", input);
   } else {
     input = document.createElement("input");
     input.value = option.default === null ? "" : String(option.default);
@@ -150,8 +155,8 @@ async function showMatch(match) {
   $("home").hidden = true;
   $("match").hidden = false;
   closeSockets();
-  Object.assign(app, { match, view: null, memory: {}, boards: [], previous: null,
-    replayAt: null, lastEvent: -1 });
+  Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
+    lastEvent: -1 });
   let seats = loadTokens(match);
   if (!seats.length) {
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
@@ -224,10 +229,6 @@ function receive(seat, message) {
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older) noticeConnections(older, message);
-  if (!older || older.event !== message.event) {
-    app.previous = older && message.history.length === older.history.length + 1
-      ? older.board : null;
-  }
   app.boards[message.history.length] = message.board;
   app.boards.length = message.history.length + 1;
   app.view = message;
@@ -310,13 +311,14 @@ async function render(animate) {
   renderResult(view);
   renderRules(view);
   const draw = await loadBoardScript(view.game);
+  // A newer view may have come while the board's script loaded: only its render draws.
+  if (app.view !== view) return;
   const replaying = app.replayAt !== null;
   const board = replaying ? app.boards[app.replayAt] : view.board;
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
   draw($("board"), board, {
     legal: atTurn ? view.legal : [],
     lastMove: replaying ? view.history[app.replayAt - 1] || null : view.last_move,
-    previous: replaying ? app.boards[app.replayAt - 1] || null : app.previous,
     play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
     animate,
   });
@@ -333,19 +335,25 @@ function renderSeats(view) {
   for (const seat of view.seats) {
     const item = document.createElement("li");
     item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
-    let text = t(seat.name);
-    if (seat.seat === view.you) text += ` (${t("you")})`;
-    if (seat.kind === "computer") {
-      text += ` · ${t("computer")}${seat.level ? ` (${t(seat.level)})` : ""}`;
-    }
-    if (seat.kind === "online" && !seat.connected) text += ` · ${t("not connected")}`;
-    item.textContent = text;
+    item.textContent = seatLabel(seat, view);
     list.append(item);
   }
   const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
     view.you !== null && view.result === null;
   $("invite").hidden = !waiting;
   $("invite-link").value = `${location.origin}/m/${view.match}`;
+}
+
+// A seat as its list shows it, whole sentences from the catalog ("light (you)").
+function seatLabel(seat, view) {
+  const name = seatName(seat);
+  if (seat.seat === view.you) return t("{name} (you)", { name });
+  if (seat.kind === "computer" && seat.level) {
+    return t("{name} · computer ({level})", { name, level: t(seat.level) });
+  }
+  if (seat.kind === "computer") return t("{name} · computer", { name });
+  if (seat.kind === "online" && !seat.connected) return t("{name} · not connected", { name });
+  return name;
 }
 
 function renderTurn(view) {
@@ -357,6 +365,7 @@ function renderTurn(view) {
     text = t("{name} to move", { name: seat ? seatName(seat) : String(view.to_act) });
   }
   $("turn").textContent = text;
+  $("watching").hidden = view.you !== null;
   $("thinking").hidden = !view.thinking;
   const prompt = $("prompt");
   prompt.textContent = "";

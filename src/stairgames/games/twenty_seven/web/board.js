@@ -2,9 +2,9 @@
 // and the grey and red base discs), drawn as SVG from the board view of
 // games/twenty_seven/web.py. Each field is a button named by its number.
 //
-// draw(svg, board, ui): ui = {legal: [move texts], lastMove: "F:K" | null,
-//   previous: the board before lastMove or null, play(move), t(msgid),
-//   memory: {} kept between draws, animate: bool}. A move "F:K" moves the top K
+// draw(svg, board, ui): ui = {legal: [move texts], play(move), t(msgid),
+//   memory: {} kept between draws, animate: bool}; board.last says where the last
+//   move's discs went, to mark them. A move "F:K" moves the top K
 //   discs of field F: click a field to select it (its legal moves start with
 //   "F:"), pick how many discs with a click on a disc of the stack (or the
 //   arrow keys, or the digit keys), then click the highlighted field they reach.
@@ -38,20 +38,6 @@ function direction(colour) {
   return colour === "W" ? 1 : -1;
 }
 
-// Where the discs of "F:K" land, in the numbering of the line after the move.
-function lastDestination(previous, move) {
-  const match = /^(\d+):(\d+)$/.exec(move || "");
-  if (!previous || !match) return null;
-  const from = Number(match[1]);
-  const count = Number(match[2]);
-  const mover = previous.to_move;
-  const field = previous.fields[from];
-  if (!field) return null;
-  const reached = from + direction(mover) * previous.stacks[mover];
-  const baseLeft = count === field.stack.length;
-  return { to: baseLeft && reached > from ? reached - 1 : reached, count, from, baseLeft };
-}
-
 function describe(field, t) {
   const colour = t(NAMES[field.top]);
   return t("{count} discs, {colour} on top")
@@ -73,7 +59,8 @@ export function draw(svg, board, ui) {
   if (counts.length && !counts.includes(memory.count)) memory.count = counts[0];
   const reach = board.stacks[board.to_move] || 0;
   const target = counts.length ? memory.selected + direction(board.to_move) * reach : null;
-  const last = lastDestination(ui.previous, ui.lastMove);
+  // Where the last move's discs went ({from, count, to}), as the server worked it out.
+  const last = board.last || null;
   const focused = svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-field") : null;
 

@@ -1,0 +1,65 @@
+"""Shared pieces of the browser tests: Debian's Chromium through Playwright, screenshots.
+
+The browser tests drive the Chromium of Debian's ``chromium`` package (``apt-get install
+-y chromium``; ``.ci/run`` does it), never a downloaded browser, and skip with a message
+where it or Playwright is missing. Screenshots go to ``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium under Playwright (the test skips, saying why, without either)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def expect(locator: Any) -> Any:
+    """Playwright's retrying assertions (the page redraws after a fetch or a message)."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+def shot(page: Any, name: str) -> None:
+    """Keep a screenshot of the whole page as ``test-artifacts/{name}.png`` (moves that
+    are still animating are shown where they end)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")
+
+
+def free_port() -> int:
+    """A loopback port free at the time of asking."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

@@ -1,0 +1,560 @@
+"""The web app end to end: the real server (``stairgames serve``) driven in Chromium.
+
+One server runs for the whole file, started as a person starts it (``stairgames serve
+--port N --data-dir TMP`` through the command's entry point: SQLite in a temporary folder, the
+computer players in the real process pool of one worker). Pages are driven as a person
+would, finding squares, fields and buttons by their role and accessible name (a Stairs
+square is named by its notation, ``c3``; a 27 field by its number). Screenshots of each
+board are kept under ``test-artifacts/e2e-*.png`` (git-ignored). Without Debian's
+Chromium or Playwright the tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stairgames.cli import main
+from stairgames.core.record import GameRecord, final_state
+from tests.browser_helpers import chromium, expect, free_port, shot
+
+DESKTOP = {"width": 1100, "height": 800}
+PHONE = {"width": 360, "height": 740}
+SEAT_OF_RESULT = {"You win": 1.0, "You lose": -1.0, "Draw": 0.0}
+THE_STAIRGAMES_COMMAND = "import sys; from stairgames.cli import main; sys.exit(main())"
+"""What the installed ``stairgames`` command runs (its console-script entry point)."""
+
+# ----- the server and the browser -------------------------------------------------------
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    """Poll ``url`` until the server answers (or fail with what it printed)."""
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            output = log.read_text(errors="replace")
+            pytest.fail(f"stairgames serve stopped (exit {process.returncode}):\n{output}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail("stairgames serve did not answer within 30 s")
+        time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def serving(data: Path) -> Iterator[tuple[str, Path]]:
+    """``stairgames serve`` on a free loopback port with its data in ``data``: its base
+    URL and the file of what it prints; stopped as a person stops it (SIGTERM)."""
+    port = free_port()
+    command = [sys.executable, "-c", THE_STAIRGAMES_COMMAND, "serve", "--port", str(port)]
+    log = data / "serve.log"  # a file, not a pipe nobody reads, which could fill and stall it
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*command, "--data-dir", str(data)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: its helpers can be awaited
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(process, base + "/api/games", log)
+        yield base, log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        wait_for_the_process_group(process.pid)
+
+
+def wait_for_the_process_group(group: int) -> None:
+    """Wait until every process of ``group`` has ended (the computer players' processes,
+    multiprocessing's resource tracker, which prints its warnings last); kill them after
+    10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        if time.monotonic() > deadline:
+            os.killpg(group, signal.SIGKILL)
+            return
+        time.sleep(0.02)
+
+
+def troubles(log: Path) -> list[str]:
+    """Lines of a server's output that tell of an error or a warning."""
+    lines = log.read_text(errors="replace").splitlines()
+    return [line for line in lines if re.search(r"Traceback|Error|Warning|leaked", line)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server every test of the file plays on: its base URL. Once stopped, it must
+    have printed no error nor warning."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn (pip install -e .)")
+    with serving(tmp_path_factory.mktemp("serve")) as (base, log):
+        yield base
+    assert not troubles(log), log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+class Pages:
+    """Opens pages, each in its own browser context (its own storage: one person), and
+    checks at the end that none had a script error."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, path: str = "/", **context_options: Any) -> Any:
+        context_options.setdefault("viewport", DESKTOP)
+        context_options.setdefault("locale", "en-GB")
+        context = self.browser.new_context(base_url=self.base, **context_options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.goto(path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, server: str) -> Iterator[Pages]:
+    opened = Pages(browser, server)
+    yield opened
+    opened.close()
+    assert not opened.errors, f"errors in the page: {opened.errors}"
+
+
+# ----- what a person does ------------------------------------------------------------------
+
+
+def start(
+    page: Any,
+    game: str,
+    opponent: str = "The computer",
+    level: str | None = "easy",
+    options: dict[str, str] | None = None,
+    seat: str | None = None,
+) -> None:
+    """Fill the home page's form and start: game, options (label: choice), opponent."""
+    page.get_by_label(game, exact=True).check()
+    for label, choice in (options or {}).items():
+        page.get_by_label(label, exact=True).select_option(choice)
+    page.get_by_label(opponent, exact=True).check()
+    if level is not None and opponent == "The computer":
+        page.get_by_label("Level", exact=True).select_option(level)
+    if seat is not None:
+        page.get_by_label("You play", exact=True).select_option(label=seat)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+
+
+def button(page: Any, name: str) -> Any:
+    """A square (``c3``), a 27 field (``4``) or any other button, by its exact name."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def names_of(page: Any, selector: str) -> list[str]:
+    """The accessible names of the board's buttons that look a certain way (``.movable``:
+    a piece that has a move, ``.target``: where the chosen piece may go)."""
+    names: list[str] = page.locator(f"#board [role=button]{selector}").evaluate_all(
+        "nodes => nodes.map(node => node.getAttribute('aria-label'))"
+    )
+    return names
+
+
+def moves_shown(page: Any) -> list[str]:
+    moves: list[str] = page.locator("#moves li").all_inner_texts()
+    return moves
+
+
+def board_shown(page: Any) -> dict[str, str]:
+    """Every square or field by name, with what it holds (its accessible description)."""
+    described: list[list[str]] = page.locator("#board [role=button]").evaluate_all(
+        "nodes => nodes.map(n => [n.getAttribute('aria-label'),"
+        " n.getAttribute('aria-description')])"
+    )
+    return dict(described)
+
+
+def last_move_marks(page: Any) -> dict[str, str]:
+    """The squares or fields marked as the last move: name -> ``last-from`` / ``last-to``."""
+    marked: list[list[str]] = page.locator("#board .last-from, #board .last-to").evaluate_all(
+        "nodes => nodes.map(n => [n.getAttribute('aria-label'),"
+        " n.classList.contains('last-to') ? 'last-to' : 'last-from'])"
+    )
+    return dict(marked)
+
+
+def await_turn(page: Any, moves_before: int) -> None:
+    """Wait until this page's seat may play after more than ``moves_before`` moves (its
+    pieces ready to click, or a word such as Pass offered) or the game is over."""
+    page.wait_for_function(
+        """(before) => {
+            const $ = (id) => document.getElementById(id);
+            if (!$("result").hidden) return true;
+            const moves = document.querySelectorAll("#moves li").length;
+            const ready = document.querySelector("#board .movable") || $("words").children.length;
+            return moves > before && $("turn").textContent === "Your move" && Boolean(ready);
+        }""",
+        arg=moves_before,
+    )
+
+
+def wait_for_moves(page: Any, count: int) -> None:
+    """Wait until the move list shows ``count`` moves or more."""
+    page.wait_for_function("(n) => document.querySelectorAll('#moves li').length >= n", arg=count)
+
+
+def play_a_move(page: Any) -> None:
+    """Play the first move offered: pass or decline an offer when that is the choice,
+    otherwise click the first piece that can move, then the first place it reaches."""
+    for word in ("Pass", "Decline the offer"):
+        if button(page, word).count():
+            button(page, word).click()
+            return
+    piece = names_of(page, ".movable")[0]
+    button(page, piece).click()
+    expect(button(page, piece)).to_have_attribute("aria-pressed", "true")
+    button(page, names_of(page, ".target")[0]).click()
+
+
+def play_to_the_end(page: Any, limit: int = 200) -> None:
+    """Play the page's seat until the game is over (the computer answers each move)."""
+    seen = -1
+    for _ in range(limit):
+        await_turn(page, seen)
+        if page.locator("#result").is_visible():
+            return
+        seen = len(moves_shown(page))
+        play_a_move(page)
+        wait_for_moves(page, seen + 1)
+        seen += 1
+    pytest.fail(f"the game did not end within {limit} moves")
+
+
+def result_shown(page: Any) -> list[str]:
+    """The result as shown: its head (You win, ...) and its reason."""
+    box = page.locator("#result")
+    expect(box).to_be_visible()
+    return [box.locator("strong").inner_text(), box.locator(".reason").inner_text()]
+
+
+def download_record(page: Any, folder: Path) -> Path:
+    """Click "Download the record": the file saved."""
+    with page.expect_download() as download:
+        button(page, "Download the record").click()
+    path: Path = folder / download.value.suggested_filename
+    download.value.save_as(path)
+    return path
+
+
+def check_the_record_replays(path: Path, page: Any, seat: int, capsys: Any) -> GameRecord:
+    """The record holds the game shown, replays to its end (``stairgames replay`` too)
+    and says what the page says."""
+    capsys.readouterr()
+    assert main(["replay", str(path), "--no-color"]) == 0
+    printed = capsys.readouterr().out
+    record = GameRecord.load(path)
+    head, reason = result_shown(page)
+    assert list(record.moves) == moves_shown(page)
+    assert record.is_full
+    end = final_state(record)
+    assert end.is_terminal()
+    assert end.history_strings() == list(record.moves)
+    assert record.returns is not None and record.returns[seat] == SEAT_OF_RESULT[head]
+    assert list(end.returns()) == list(record.returns)
+    assert reason and record.result == reason
+    assert f"{len(record.moves)}. {record.moves[-1]}" in printed
+    return record
+
+
+# ----- 1 and 2: whole games against the computer ---------------------------------------------
+
+
+def test_a_whole_game_of_stairs_against_the_computer_and_its_record(pages, tmp_path, capsys):
+    page = pages.open("/")
+    start(page, "Stairs", level="easy")
+    expect(page.locator("#seats li").nth(0)).to_have_text("light (you)")
+    expect(page.locator("#seats li").nth(1)).to_have_text("dark · computer (easy)")
+    play_to_the_end(page)
+    head, reason = result_shown(page)
+    assert head in SEAT_OF_RESULT and reason
+    expect(page.locator("#turn")).to_have_text("Game over")
+    expect(button(page, "Rematch")).to_be_visible()
+    shot(page, "e2e-stairs-desktop")
+    check_the_record_replays(download_record(page, tmp_path), page, 0, capsys)
+
+
+def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(
+    pages, tmp_path, capsys
+):
+    page = pages.open("/")
+    start(page, "27", level="easy", options={"Variant": "advanced"}, seat="black")
+    expect(page.locator("#seats li").nth(1)).to_have_text("black (you)")
+    play_to_the_end(page)
+    head, reason = result_shown(page)
+    assert head in SEAT_OF_RESULT and reason
+    shot(page, "e2e-twenty_seven-desktop")
+    record = check_the_record_replays(download_record(page, tmp_path), page, 1, capsys)
+    assert record.game == "twenty_seven" and record.options == {"variant": "advanced"}
+
+
+def test_the_newest_position_is_drawn_when_the_board_script_arrives_late(pages):
+    """A state that arrives while the board's script still loads is the one drawn (the
+    computer's first move used to be hidden behind the starting position, with no piece
+    to move)."""
+    page = pages.open("/")
+    held: list[Any] = []
+    page.route("**/games/twenty_seven/board.js", lambda route: held.append(route))
+    start(page, "27", seat="black")
+    wait_for_moves(page, 1)
+    expect(page.locator("#turn")).to_have_text("Your move")
+    assert held, "the board script was asked for"
+    for route in held:
+        route.continue_()
+    await_turn(page, 0)
+    assert names_of(page, ".movable")
+
+
+# ----- 4: a reload in the middle of a game ------------------------------------------------------
+
+
+def what_the_seat_sees(page: Any) -> tuple[list[str], list[str], dict[str, str], dict[str, str]]:
+    """Seats, moves, board and last-move marks as the page shows them."""
+    seats: list[str] = page.locator("#seats li").all_inner_texts()
+    return seats, moves_shown(page), board_shown(page), last_move_marks(page)
+
+
+@pytest.mark.parametrize("game", ["Stairs", "27"])
+def test_a_reload_against_the_computer_keeps_the_seat_position_and_last_move_mark(pages, game):
+    page = pages.open("/")
+    start(page, game)
+    for moves_before in (-1, 1):
+        await_turn(page, moves_before)
+        play_a_move(page)
+    await_turn(page, 3)
+    before = what_the_seat_sees(page)
+    assert before[3], "the computer's reply is marked"
+    page.reload()
+    await_turn(page, 3)
+    assert what_the_seat_sees(page) == before
+
+
+# ----- 3 (and 4 online): two people online and a spectator ---------------------------------------
+
+
+def all_see_the_same_game(watching: list[Any], moves: int) -> None:
+    """Every page shows ``moves`` moves, the same ones, on the same board, marked alike."""
+    for page in watching:
+        wait_for_moves(page, moves)
+    first = watching[0]
+    for page in watching[1:]:
+        assert moves_shown(page) == moves_shown(first)
+        expect(page.locator("#board [role=button]").first).to_be_attached()
+        assert board_shown(page) == board_shown(first)
+        assert last_move_marks(page) == last_move_marks(first)
+
+
+def test_online_two_browsers_play_a_third_watches_a_reload_then_a_resignation(pages):
+    light = pages.open("/")
+    start(light, "Stairs", opponent="A friend online (invite link)")
+    invite = light.get_by_label("Invite link", exact=True)
+    expect(invite).to_be_visible()
+    link = invite.input_value()
+    dark = pages.open(link)
+    expect(dark.locator("#seats li")).to_have_text(["light", "dark (you)"])
+    expect(light.get_by_text("dark joined")).to_be_visible()
+    expect(invite).to_be_hidden()
+    spectator = pages.open(link)
+    expect(spectator.locator("#seats li")).to_have_text(["light", "dark"])
+    expect(spectator.locator("#turn")).to_have_text("light to move")
+    expect(spectator.get_by_text("You are watching this game.")).to_be_visible()
+    expect(dark.get_by_text("You are watching this game.")).to_be_hidden()
+    expect(button(spectator, "Resign")).to_be_hidden()
+    expect(button(spectator, "Ask for a takeback")).to_be_hidden()
+    watching = [light, dark, spectator]
+
+    for number, mover in enumerate([light, dark, light, dark]):
+        await_turn(mover, number - 1)
+        piece = names_of(mover, ".movable")[0]
+        assert names_of(spectator, ".movable") == []
+        button(spectator, piece).click()  # the spectator cannot pick it up
+        assert names_of(spectator, ".target") == []
+        assert button(spectator, piece).get_attribute("aria-pressed") is None
+        play_a_move(mover)
+        all_see_the_same_game(watching, number + 1)
+        if number == 1:
+            shot(spectator, "e2e-stairs-spectator")
+
+    # a reload in the middle of an online game: the same seat, position and mark
+    before = what_the_seat_sees(dark)
+    dark.reload()
+    expect(dark.locator("#seats li")).to_have_text(["light", "dark (you)"])
+    wait_for_moves(dark, 4)
+    assert what_the_seat_sees(dark) == before
+    await_turn(light, 3)
+    play_a_move(light)
+    all_see_the_same_game(watching, 5)
+
+    dark.once("dialog", lambda dialog: dialog.accept())
+    button(dark, "Resign").click()
+    results = [result_shown(page) for page in watching]
+    assert [head for head, _ in results] == ["You win", "You lose", "light wins"]
+    assert results[0][1] == results[1][1] == results[2][1] != ""
+    for page in watching:
+        expect(page.locator("#turn")).to_have_text("Game over")
+    expect(button(spectator, "Rematch")).to_be_hidden()
+
+
+# ----- 5: the Japanese interface ------------------------------------------------------------------
+
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def japanese_catalog() -> dict[str, str]:
+    from stairgames.server.app import catalog_messages
+
+    return {key: value for key, value in catalog_messages("ja").items() if isinstance(value, str)}
+
+
+def english_words_left(page: Any) -> set[str]:
+    """Latin words in the page's visible text, but for the move list (notation), the
+    language list (English is offered by its name) and the brand name."""
+    text = page.evaluate(
+        """() => {
+            const hidden = ["moves", "lang"].map((id) => document.getElementById(id));
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const parts = [];
+            while (walker.nextNode()) {
+                const node = walker.currentNode;
+                const box = node.parentElement;
+                if (!box || hidden.some((h) => h.contains(box))) continue;
+                if (box.closest("[hidden]") || !box.getClientRects().length) continue;
+                parts.push(node.textContent);
+            }
+            return parts.join(" ");
+        }"""
+    )
+    return set(LATIN_WORD.findall(text))
+
+
+def test_the_japanese_interface_shows_japanese_and_is_remembered(pages):
+    ja = japanese_catalog()
+    page = pages.open("/")
+    page.get_by_label("Language", exact=True).select_option("ja")
+    expect(page.get_by_role("button", name=ja["Start"])).to_be_visible()
+    assert english_words_left(page) == set()
+    page.get_by_label(ja["Stairs"], exact=True).check()
+    page.get_by_label(ja["The computer"], exact=True).check()
+    page.get_by_label(ja["Level"], exact=True).select_option("easy")
+    page.get_by_role("button", name=ja["Start"]).click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    seats = [
+        ja["{name} (you)"].format(name=ja["light"]),
+        ja["{name} · computer ({level})"].format(name=ja["dark"], level=ja["easy"]),
+    ]
+    expect(page.locator("#seats li")).to_have_text(seats)
+    expect(button(page, ja["Resign"])).to_be_visible()
+    assert english_words_left(page) == set()
+    description = button(page, "a1").get_attribute("aria-description") or ""
+    assert LATIN_WORD.search(description) is None
+    shot(page, "e2e-stairs-japanese")
+    page.reload()
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert english_words_left(page) == set()
+
+    page.get_by_role("link", name=ja["Play in the browser"]).click()
+    page.get_by_label("27", exact=True).check()
+    expect(page.get_by_label(ja["Variant"], exact=True)).to_be_visible()
+    page.get_by_role("button", name=ja["Start"]).click()
+    expect(page.locator("#turn")).to_have_text(ja["Your move"])
+    expect(button(page, "0")).to_have_attribute("aria-description", re.compile(ja["white"]))
+    assert english_words_left(page) == set()
+    shot(page, "e2e-twenty_seven-japanese")
+    page.get_by_label(ja["Language"], exact=True).select_option("en")
+    expect(page.locator("#turn")).to_have_text("Your move")
+
+
+# ----- 6: a phone-sized screen ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["Stairs", "27"])
+def test_on_a_phone_the_whole_board_fits_and_a_move_is_played_by_tapping(pages, game):
+    page = pages.open("/", viewport=PHONE, has_touch=True, is_mobile=True)
+    start(page, game)
+    await_turn(page, -1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    boxes = page.locator("#board [role=button]").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.right]; })"
+    )
+    assert boxes and all(left >= 0 and right <= PHONE["width"] for left, right in boxes)
+    piece = names_of(page, ".movable")[0]
+    button(page, piece).tap()
+    expect(button(page, piece)).to_have_attribute("aria-pressed", "true")
+    button(page, names_of(page, ".target")[0]).tap()
+    await_turn(page, 1)
+    name = "stairs" if game == "Stairs" else "twenty_seven"
+    shot(page, f"e2e-{name}-phone")
+
+
+# ----- stopping the server ----------------------------------------------------------------
+
+
+def test_stopping_the_server_after_a_computer_move_leaks_no_process_pool_semaphores(tmp_path):
+    """Stopping ``stairgames serve`` waits for its computer players' processes: it used to
+    leave without them, and Python warned of leaked semaphores."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn (pip install -e .)")
+    with serving(tmp_path) as (base, log):
+        body = {"game": "stairs", "options": {}, "seats": ["computer:easy", "human"]}
+        request = urllib.request.Request(
+            base + "/api/matches",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            match = json.load(response)["match"]
+        deadline = time.monotonic() + 30
+        while True:  # until the computer, in its own process, has played
+            with urllib.request.urlopen(f"{base}/api/matches/{match}", timeout=10) as response:
+                if json.load(response)["history"]:
+                    break
+            assert time.monotonic() < deadline, "the computer did not play"
+            time.sleep(0.05)
+    assert troubles(log) == []
