@@ -51,6 +51,26 @@ class Joined:
     items: tuple[Text, ...]
 
 
+def _plural_forms() -> list[str]:
+    """The plural sentences and counts of the account, as ``ngettext`` calls so that ``make
+    messages`` extracts each pair as one plural message (it finds pairs only there)."""
+    return [
+        ngettext("{count} step", "{count} steps", 2),
+        ngettext(
+            "{name} rolls {value}: doubles! {who} is highest but on the start, "
+            "and nobody falls below it.",
+            "{name} rolls {value}: doubles! {who} are highest but on the start, "
+            "and nobody falls below it.",
+            2,
+        ),
+        ngettext(
+            "{name} rolls {value}: doubles! {who} falls 3.",
+            "{name} rolls {value}: doubles! {who} fall 3.",
+            2,
+        ),
+    ]
+
+
 Said = Text | Plural
 """One sentence of the account, not yet in a language."""
 
@@ -87,7 +107,7 @@ def _names(seats: list[int] | tuple[int, ...], *, capital: bool = False) -> Name
 
 
 def _steps(count: int) -> Count:
-    return Count(N_("{count} step"), N_("{count} steps"), count)
+    return Count("{count} step", "{count} steps", count)
 
 
 def narrate(before: State, action: int, after: State) -> list[str]:
@@ -134,21 +154,17 @@ def _turn_account(board: Board, race: Race, second: int | None) -> list[Said]:
             # Tied highest on the start: nobody falls below it (I3).
             return [
                 Plural(
-                    N_(
-                        "{name} rolls {value}: doubles! {who} is highest but on the start, "
-                        "and nobody falls below it."
-                    ),
-                    N_(
-                        "{name} rolls {value}: doubles! {who} are highest but on the start, "
-                        "and nobody falls below it."
-                    ),
+                    "{name} rolls {value}: doubles! {who} is highest but on the start, "
+                    "and nobody falls below it.",
+                    "{name} rolls {value}: doubles! {who} are highest but on the start, "
+                    "and nobody falls below it.",
                     len(fallers),
                     arguments,
                 )
             ]
         sentence = Plural(
-            N_("{name} rolls {value}: doubles! {who} falls 3."),
-            N_("{name} rolls {value}: doubles! {who} fall 3."),
+            "{name} rolls {value}: doubles! {who} falls 3.",
+            "{name} rolls {value}: doubles! {who} fall 3.",
             len(fallers),
             arguments,
         )
