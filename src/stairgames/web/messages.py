@@ -115,7 +115,6 @@ BROWSER_MESSAGES: Final = (
     N_("Crumbling wall (the −2 steps)"),
     N_("GOAL"),
     N_("Goal round: {arrived} on the goal; {left} play one more turn."),
-    N_("Goal step"),
     N_("Green"),
     N_("Last roll: {name}"),
     N_("Players"),

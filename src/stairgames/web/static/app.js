@@ -64,9 +64,10 @@ function renderHome() {
   const options = $("options");
   options.replaceChildren();
   for (const option of game.options) {
-    // Options the form cannot edit (a tuple of steps, "int | None") keep their default.
-    const editable = (option.choices && option.choices.length) ||
-      ["bool", "int", "str", "choice"].includes(option.type);
+    // Options the form cannot edit (a tuple of steps, "int | None", Ishigaki's goal,
+    // whose "−2" steps must fit it) keep their default.
+    const editable = ((option.choices && option.choices.length) ||
+      ["bool", "int", "str", "choice"].includes(option.type)) && option.name !== "goal";
     if (editable) options.append(optionInput(option, game));
   }
   const level = $("level");
@@ -121,8 +122,7 @@ function renderSeatChoices(game, keep = false) {
 function optionLabel(name) {
   return { pie_rule: N_("Pie rule (the second player may swap colours)"),
     agreement: N_("Offer to end by agreement"), variant: N_("Variant"),
-    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)"),
-    goal: N_("Goal step") }[name] || name;
+    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)") }[name] || name;
 }
 
 function optionInput(option, game) {
@@ -344,7 +344,7 @@ function play(move) {
 async function loadBoardScript(game) {
   if (!app.drawFor || app.drawFor !== game) {
     const module = await import(`/games/${game}/board.js`);
-    $("board-notes").replaceChildren();
+    if (app.drawFor !== game) $("board-notes").replaceChildren(); // another game's notes
     app.draw = module.draw;
     app.drawFor = game;
   }
@@ -363,6 +363,8 @@ async function render(animate) {
   renderResult(view);
   renderRules(view);
   const draw = await loadBoardScript(view.game);
+  // A newer view may have come while the board's script loaded: only its render draws.
+  if (app.view !== view) return;
   const replaying = app.replayAt !== null;
   const board = replaying ? app.boards[app.replayAt] : view.board;
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
@@ -371,7 +373,7 @@ async function render(animate) {
     lastMove: replaying ? view.history[app.replayAt - 1] || null : view.last_move,
     previous: replaying ? app.boards[app.replayAt - 1] || null : app.previous,
     play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
-    animate, notes: $("board-notes"),
+    animate,
   });
 }
 
@@ -474,9 +476,11 @@ function renderResult(view) {
   box.hidden = !view.result;
   if (!view.result) return;
   const winners = view.result.winners || [];
+  // At one screen with several people "you" is nobody in particular: name the winner.
+  const you = holdsEverySeat(view) ? null : view.you;
   let head;
-  if (view.you !== null && winners.includes(view.you)) head = t("You win");
-  else if (view.you !== null && winners.length) head = t("You lose");
+  if (you !== null && winners.includes(you)) head = t("You win");
+  else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
   // Names in the reason (a seat's colour) are message ids too.

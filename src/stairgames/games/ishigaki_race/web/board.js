@@ -6,7 +6,8 @@
 // players) and an account of the last turns, all drawn from games/ishigaki_race/web.py.
 //
 // draw(svg, board, ui): ui = {legal, play(move), t(msgid, args), memory, animate,
-//   notes: an element below the board for texts and buttons (may be missing)}.
+//   notes: the element below the board for texts and buttons, #board-notes when not
+//   given (app.js empties it when another game's board is drawn)}.
 
 const NS = "http://www.w3.org/2000/svg";
 const N_ = (id) => id; // marks a message id translated later with t()
@@ -34,7 +35,7 @@ const STYLE = `
 .minus-two { fill: #b3261e; font-size: 15px; font-weight: 800; paint-order: stroke;
   stroke: #fff; stroke-width: 3px; }
 .crack { fill: none; stroke: #5a2a0a; stroke-width: 1.6; }
-.end-label { fill: #3a2a1a; font-size: 11px; font-weight: 800; letter-spacing: .04em; }
+.end-label { fill: #f3d36b; font-size: 11px; font-weight: 800; }
 .climb-arrow { fill: none; stroke: #f5e6c8; stroke-width: 2.5; }
 .ninja-body { stroke: #111; stroke-width: 1.5; }
 .ninja-eyes { fill: #f4e9d8; stroke: #111; stroke-width: .8; }
@@ -196,8 +197,9 @@ function drawWall(svg, board, t, width, rows) {
       mark.textContent = "−2";
     }
     if (step === 0 || step === board.goal) {
-      const label = el("text", { x: x + STONE_W / 2, y: y + STONE_H - 7, "text-anchor": "middle",
-        class: "end-label" }, stone);
+      // START under its stone, GOAL over its own (the wall's bottom and top rows)
+      const label = el("text", { x: x + STONE_W / 2, y: step === 0 ? y + STONE_H + 11 : y - 4,
+        "text-anchor": "middle", class: "end-label" }, stone);
       label.textContent = step === 0 ? t("START") : t("GOAL");
     }
   }
@@ -205,7 +207,7 @@ function drawWall(svg, board, t, width, rows) {
   for (let row = 0; row + 1 < rows; row++) {
     const last = Math.min(board.goal, row * PER_ROW + PER_ROW - 1);
     const from = stonePlace(last, rows);
-    el("path", { d: `M${from.x + STONE_W / 2} ${from.y + 6} l0 -10 l-5 5 m5 -5 l5 5`,
+    el("path", { d: `M${from.x + STONE_W - 14} ${from.y + 6} l0 -10 l-5 5 m5 -5 l5 5`,
       class: "climb-arrow" }, wall);
   }
   return width;
@@ -218,16 +220,18 @@ function drawNinjas(svg, board, t, rows, memory, animate) {
   const before = memory.steps || {};
   for (const [step, ninjas] of Object.entries(byStep)) {
     const { x, y } = stonePlace(Number(step), rows);
+    const crowded = ninjas.length > 2;
     ninjas.forEach((ninja, i) => {
       const cx = x + 20 + (i % 2) * 24;
-      const cy = y + 26 + Math.floor(i / 2) * 17 - (ninjas.length > 2 ? 4 : 0);
+      const cy = crowded ? y + 29 + Math.floor(i / 2) * 18 : y + 36;
+      const r = crowded ? 8.5 : 11;
       const name = t(CAPITAL[ninja.colour]);
       const group = el("g", { class: `ninja ninja-${ninja.colour}`, role: "img",
         "aria-label": t("{name} on step {step}", { name, step: ninja.step }),
         "data-seat": String(ninja.seat) }, layer);
-      el("circle", { cx, cy, r: 11, fill: COLOURS[ninja.colour], class: "ninja-body" }, group);
-      el("rect", { x: cx - 9, y: cy - 4, width: 18, height: 5, rx: 2, class: "ninja-eyes" },
-        group);
+      el("circle", { cx, cy, r, fill: COLOURS[ninja.colour], class: "ninja-body" }, group);
+      el("rect", { x: cx - r + 2, y: cy - r / 3, width: 2 * r - 4, height: r / 2, rx: 2,
+        class: "ninja-eyes" }, group);
       const was = before[ninja.seat];
       if (animate && was !== undefined && was !== ninja.step) {
         const from = stonePlace(was, rows);
@@ -269,7 +273,7 @@ function drawDice(svg, board, t, x, top, sideBySide, memory, animate) {
       fresh.push([drawDie(tray, x + i * (size + 8), lastTop + 8, size, face, colour,
         t("die {value}", { value: face })), size, face, "last"]);
     });
-    const word = el("text", { x: x + 2 * (size + 8) + 2, y: lastTop + 8 + size / 2 + 5,
+    const word = el("text", { x: x + last.dice.length * (size + 8), y: lastTop + 8 + size / 2 + 5,
       class: `roll-result result-${last.result}` }, tray);
     word.textContent = resultWord(last, t);
   }
@@ -377,8 +381,11 @@ function drawAccount(box, board, t) {
   for (const turn of board.account) {
     const item = html("li", { class: turn.seat === null ? "turn-draw"
       : `turn-${colourOf(board, turn.seat)}` }, list);
-    item.textContent = turn.lines.map((line) => say(line, t)).join(" ");
+    // Japanese sentences end in "。" and follow each other without a space.
+    const gap = document.documentElement.lang === "ja" ? "" : " ";
+    item.textContent = turn.lines.map((line) => say(line, t)).join(gap);
   }
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawNotes(notes, board, ui) {
@@ -400,21 +407,22 @@ export function draw(svg, board, ui) {
   addStyle();
   const rows = Math.ceil((board.goal + 1) / PER_ROW);
   const wallWidth = WALL_X * 2 + PER_ROW * STONE_W;
-  const wallHeight = TOP + rows * STONE_H + 14;
+  const wallHeight = TOP + rows * STONE_H + 16;
   // On a narrow screen the dice go below the wall, so that the stones stay large.
   const narrow = (svg.parentNode ? svg.parentNode.clientWidth : 600) < 520;
   const width = narrow ? wallWidth : wallWidth + 150;
-  const height = narrow ? wallHeight + 80 : Math.max(wallHeight, 220);
+  const height = narrow ? wallHeight + 82 : Math.max(wallHeight, 220);
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("Castle wall"));
   el("rect", { x: 0, y: 0, width, height, rx: 8, class: "board-frame" }, svg);
-  const heading = el("text", { x: WALL_X, y: 28, class: "wall-title" }, svg);
+  const heading = el("text", { x: WALL_X, y: 24, class: "wall-title" }, svg);
   heading.textContent = board.crumbling.length ? t("The crumbling wall") : t("Castle wall");
   drawWall(svg, board, t, wallWidth, rows);
   drawNinjas(svg, board, t, rows, memory, ui.animate);
-  if (narrow) drawDice(svg, board, t, WALL_X, wallHeight - 14, true, memory, ui.animate);
+  if (narrow) drawDice(svg, board, t, WALL_X, wallHeight + 4, true, memory, ui.animate);
   else drawDice(svg, board, t, wallWidth + 6, TOP - 12, false, memory, ui.animate);
-  drawNotes(ui.notes, board, ui);
+  const notes = ui.notes || document.getElementById("board-notes");
+  drawNotes(notes, board, { ...ui, notes });
 }
