@@ -151,6 +151,20 @@ def test_a_three_seat_game_with_two_people_at_one_screen_and_the_computer(page):
     assert page.locator(".ishi-phase.phase-over").inner_text().endswith("wins!")
     assert page.locator(".ishi-account li").count() > 0
     shot(page, "ishigaki-3-seats-over")
+    # the finished game steps back through its positions, the wall as it was
+    page.get_by_role("button", name="First").click()
+    page.wait_for_function(
+        "document.querySelector('#replay-step').textContent.startsWith('Move 0 ')"
+    )
+    labels = page.locator("#board .ninja").evaluate_all(
+        "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    assert labels == ["Red on step 0", "Blue on step 0", "Yellow on step 0"]
+    page.get_by_role("button", name="Next").click()
+    page.wait_for_function(
+        "document.querySelector('#replay-step').textContent.startsWith('Move 1 ')"
+    )
+    assert page.locator(".ishi-account li").first.inner_text().endswith("starts.")
 
 
 def test_a_four_seat_game_with_two_people_and_computer_levels(page):
