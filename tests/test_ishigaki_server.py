@@ -82,7 +82,8 @@ def test_ishigaki_with_a_mix_of_seats_is_played_to_the_end(
     state = game.new_initial_state()
     for move in record["moves"]:
         state.apply_move(move)
-    assert state.is_terminal() and state.outcome().winners == (board["winner"],)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (board["winner"],)
 
 
 def test_the_games_listing_gives_the_seat_counts(tmp_path: Path) -> None:
