@@ -77,7 +77,7 @@ function renderHome() {
   const seatNow = seat.value || "0";
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
-  renderSeatChoices(game);
+  renderSeatChoices(game, true);
 }
 
 // ----- seats: per seat a person at this screen, a friend online or the computer ----------
