@@ -198,6 +198,8 @@ def games_listing() -> list[dict[str, Any]]:
                 "title": spec.title,
                 "options": _describe_options(spec.options_class),
                 "seat_names": list(info.seat_names),
+                "min_players": info.min_players,
+                "max_players": info.max_players,
                 "levels": list(LEVELS),
                 "web": getattr(spec, "web_view", None) is not None,
             }

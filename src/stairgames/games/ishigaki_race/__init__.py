@@ -28,6 +28,7 @@ from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.render import render_race, render_terminal
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race, climb_steps, rolloff_score
+from stairgames.games.ishigaki_race.web import WEB_ASSETS, board_view
 from stairgames.i18n import N_
 
 __all__ = [
@@ -77,5 +78,7 @@ register(
             for crumbling in (False, True)
         ),
         player_hooks=_player_hooks,
+        web_view=board_view,
+        web_assets=WEB_ASSETS,
     )
 )

@@ -63,7 +63,13 @@ function renderHome() {
   const game = selectedGame();
   const options = $("options");
   options.replaceChildren();
-  for (const option of game.options) options.append(optionInput(option));
+  for (const option of game.options) {
+    // Options the form cannot edit (a tuple of steps, "int | None", Ishigaki's goal,
+    // whose "−2" steps must fit it) keep their default.
+    const editable = ((option.choices && option.choices.length) ||
+      ["bool", "int", "str", "choice"].includes(option.type)) && option.name !== "goal";
+    if (editable) options.append(optionInput(option, game));
+  }
   const level = $("level");
   const levelNow = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => new Option(t(l), l, false, l === levelNow)));
@@ -71,18 +77,67 @@ function renderHome() {
   const seatNow = seat.value || "0";
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
+  renderSeatChoices(game, true);
+}
+
+// ----- seats: per seat a person at this screen, a friend online or the computer ----------
+
+function seatCount(game) {
+  const players = $("options").querySelector('[data-option="players"]');
+  return players ? Number(players.value) : game.seat_names.length;
+}
+
+// The opponent, level and "you play" choices above fill every seat; each seat can then
+// be changed on its own (3-4 seats: any mix).
+function presetSeats(game, count) {
+  const opponent = document.querySelector('input[name="opponent"]:checked').value;
+  const mine = Math.min(Number($("my-seat").value), count - 1);
+  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
+  return Array.from({ length: count }, (_, i) => (i === mine ? "human" : other));
+}
+
+function renderSeatChoices(game, keep = false) {
+  const list = $("seat-list");
+  const count = seatCount(game);
+  const before = keep ? [...list.querySelectorAll("select")].map((s) => s.value) : [];
+  const preset = presetSeats(game, count);
+  const kinds = [["human", t("A person at this screen")], ["online", t("A friend online")],
+    ...game.levels.map((l) => [`computer:${l}`, t("The computer ({level})", { level: t(l) })])];
+  list.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const name = t(game.seat_names[i] || String(i + 1));
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.dataset.seat = String(i);
+    select.setAttribute("aria-label", t("Who plays {name}", { name }));
+    const chosen = before[i] || preset[i];
+    for (const [value, text] of kinds) {
+      select.append(new Option(text, value, false, value === chosen));
+    }
+    label.append(name, " ", select);
+    list.append(label);
+  }
 }
 
 function optionLabel(name) {
   return { pie_rule: N_("Pie rule (the second player may swap colours)"),
-    agreement: N_("Offer to end by agreement"), variant: N_("Variant") }[name] || name;
+    agreement: N_("Offer to end by agreement"), variant: N_("Variant"),
+    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)") }[name] || name;
 }
 
-function optionInput(option) {
+function optionInput(option, game) {
   const label = document.createElement("label");
   label.className = "option";
   let input;
-  if (option.type === "bool") {
+  if (option.name === "players" && game) {
+    input = document.createElement("select");
+    const most = game.max_players || game.seat_names.length;
+    for (let n = game.min_players || 2; n <= most; n++) {
+      input.append(new Option(String(n), String(n), false, n === option.default));
+    }
+    input.addEventListener("change", () => renderSeatChoices(game, true));
+    label.append(t(optionLabel(option.name)), " ", input);
+  } else if (option.type === "bool") {
     input = document.createElement("input");
     input.type = "checkbox";
     input.checked = Boolean(option.default);
@@ -118,10 +173,7 @@ async function startGame(event) {
     options[input.dataset.option] = type === "bool" ? input.checked
       : type === "int" ? Number(input.value) : input.value;
   }
-  const opponent = document.querySelector('input[name="opponent"]:checked').value;
-  const mine = Number($("my-seat").value);
-  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
-  const seats = game.seat_names.map((_, i) => (i === mine ? "human" : other));
+  const seats = [...$("seat-list").querySelectorAll("select")].map((s) => s.value);
   const response = await fetch("/api/matches", { method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ game: game.name, options, seats }) });
@@ -293,6 +345,7 @@ function play(move) {
 async function loadBoardScript(game) {
   if (!app.drawFor || app.drawFor !== game) {
     const module = await import(`/games/${game}/board.js`);
+    if (app.drawFor !== game) $("board-notes").replaceChildren(); // another game's notes
     app.draw = module.draw;
     app.drawFor = game;
   }
@@ -430,9 +483,11 @@ function renderResult(view) {
   box.hidden = !view.result;
   if (!view.result) return;
   const winners = view.result.winners || [];
+  // At one screen with several people "you" is nobody in particular: name the winner.
+  const you = holdsEverySeat(view) ? null : view.you;
   let head;
-  if (view.you !== null && winners.includes(view.you)) head = t("You win");
-  else if (view.you !== null && winners.length) head = t("You lose");
+  if (you !== null && winners.includes(you)) head = t("You win");
+  else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
   // Names in the reason (a seat's colour) are message ids too.
@@ -538,6 +593,12 @@ function wire() {
     if (app.view) render(false);
   });
   $("new-game").addEventListener("submit", startGame);
+  for (const id of ["level", "my-seat"]) {
+    $(id).addEventListener("change", () => renderSeatChoices(selectedGame()));
+  }
+  for (const radio of document.querySelectorAll('input[name="opponent"]')) {
+    radio.addEventListener("change", () => renderSeatChoices(selectedGame()));
+  }
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("offer").addEventListener("click", () => play("offer"));
