@@ -585,3 +585,26 @@ def test_a_finished_game_with_dice_records_the_seed_that_draws_every_roll_again(
         state.apply_move(move)
     assert rolls > players and state.is_terminal()
     assert list(final_state(record).returns()) == list(view["result"]["returns"])
+
+
+def test_the_view_says_whether_its_viewer_may_undo_or_ask_a_takeback(tmp_path: Path) -> None:
+    """Undo and takeback are the server's rules: the page shows their buttons from the
+    view's can_undo and can_takeback, never working them out itself."""
+    with running(tmp_path) as client:
+        one_screen = new_match(client, "stairs", ["human", "computer:easy"])
+        online = new_match(client, "stairs", ["human", "online"])
+        dice = new_match(client, "ishigaki_race", ["human", "human"])
+
+        def view(created: dict[str, Any], token: str | None) -> dict[str, Any]:
+            query = f"?token={token}" if token else ""
+            answer: dict[str, Any] = client.get(f"/api/matches/{created['match']}{query}").json()
+            return answer
+
+        at_screen = view(one_screen, token_of(one_screen, 0))
+        assert at_screen["can_undo"] and not at_screen["can_takeback"]
+        friend = view(online, token_of(online, 0))
+        assert friend["can_takeback"] and not friend["can_undo"]
+        watcher = view(online, None)
+        assert not watcher["can_undo"] and not watcher["can_takeback"]
+        rolled = view(dice, token_of(dice, 0))
+        assert not rolled["can_undo"] and not rolled["can_takeback"]

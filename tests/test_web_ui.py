@@ -171,6 +171,8 @@ class FakeMatch:
             "takeback": None,
             "thinking": False,
             "rematch": self.rematch,
+            "can_undo": you is not None and self.result is None and "online" not in self.kinds,
+            "can_takeback": you is not None and self.result is None and "online" in self.kinds,
         }
 
     def play(self, move: str) -> None:

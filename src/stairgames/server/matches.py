@@ -178,6 +178,33 @@ class Match:
                 return seat.seat
         raise ServerError(403, N_("this token holds no seat in this match"))
 
+    def undo_refusal(self, seat: int | None) -> ServerError | None:
+        """Why ``seat`` may not undo here at all (``None``: it may, given a move to take
+        back): a spectator, an online match, dice or hidden cards, a finished game."""
+        return self._take_back_refusal(seat) or (
+            ServerError(409, N_("online, ask your opponent for a takeback instead"))
+            if self.has_online_seats()
+            else None
+        )
+
+    def takeback_refusal(self, seat: int | None) -> ServerError | None:
+        """Why ``seat`` may not ask an online opponent for a takeback at all."""
+        return self._take_back_refusal(seat) or (
+            None
+            if self.has_online_seats()
+            else ServerError(409, N_("takebacks are asked of an online opponent; use undo"))
+        )
+
+    def _take_back_refusal(self, seat: int | None) -> ServerError | None:
+        info = self.game.info()
+        if seat is None:
+            return ServerError(403, N_("spectators cannot play; join a free seat to play"))
+        if info.chance or info.hidden_information:
+            return ServerError(409, N_("moves cannot be taken back in games with dice or cards"))
+        if self.over:
+            return ServerError(409, N_("the game is over"))
+        return None
+
     def moves_back_to(self, seat: int) -> int:
         """How many moves to take back so that ``seat``'s last move is undone (with
         every move after it); 0 when it has made none."""
@@ -255,6 +282,8 @@ class Match:
             "takeback": {"by": self.takeback} if self.takeback is not None else None,
             "thinking": thinking,
             "rematch": self.rematch,
+            "can_undo": self.undo_refusal(viewer) is None,
+            "can_takeback": self.takeback_refusal(viewer) is None,
         }
 
     def _seat_json(self, seat: Seat, viewer: int | None, connected: set[int]) -> dict[str, Any]:
@@ -508,14 +537,9 @@ class MatchService:
     def undo(self, match: Match, seat: int | None) -> None:
         """Take back the last move of a person at this screen (and the computer's reply):
         only in matches without online seats, in games without dice or hidden cards."""
-        self._require_player(match, seat)
-        info = match.game.info()
-        if match.has_online_seats():
-            raise ServerError(409, N_("online, ask your opponent for a takeback instead"))
-        if info.chance or info.hidden_information:
-            raise ServerError(409, N_("moves cannot be taken back in games with dice or cards"))
-        if match.over:
-            raise ServerError(409, N_("the game is over"))
+        refusal = match.undo_refusal(seat)
+        if refusal is not None:
+            raise refusal
         humans = {s.seat for s in match.seats if s.kind == HUMAN}
         count = next(
             (back for back, mover in enumerate(reversed(match.movers), 1) if mover in humans), 0
@@ -526,15 +550,10 @@ class MatchService:
 
     def ask_takeback(self, match: Match, seat: int | None) -> None:
         """Ask the online opponent to let ``seat`` take back its last move."""
-        self._require_player(match, seat)
+        refusal = match.takeback_refusal(seat)
+        if refusal is not None:
+            raise refusal
         assert seat is not None
-        info = match.game.info()
-        if not match.has_online_seats():
-            raise ServerError(409, N_("takebacks are asked of an online opponent; use undo"))
-        if info.chance or info.hidden_information:
-            raise ServerError(409, N_("moves cannot be taken back in games with dice or cards"))
-        if match.over:
-            raise ServerError(409, N_("the game is over"))
         if match.takeback is not None:
             raise ServerError(409, N_("a takeback is already asked"))
         if match.moves_back_to(seat) == 0:

@@ -462,10 +462,10 @@ function renderControls(view) {
   const over = view.result !== null;
   const player = view.you !== null;
   const computer = view.seats.some((s) => s.kind === "computer");
-  const online = view.seats.some((s) => s.kind === "online");
-  $("undo").hidden = !player || over || online || !(computer || holdsEverySeat(view));
+  // Whether taking back is allowed at all is the server's to say (can_undo, can_takeback).
+  $("undo").hidden = !view.can_undo || !(computer || holdsEverySeat(view));
   $("undo").disabled = view.history.length === 0;
-  $("takeback").hidden = !player || over || !online;
+  $("takeback").hidden = !view.can_takeback;
   $("takeback").disabled = view.history.length === 0 || Boolean(view.takeback);
   $("offer").hidden = !(view.legal || []).includes("offer") || over;
   $("resign").hidden = !player || over;
