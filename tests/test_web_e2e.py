@@ -325,12 +325,17 @@ def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(
     page = pages.open("/")
     start(page, "27", level="easy", options={"Variant": "advanced"}, seat="black")
     expect(page.locator("#seats li").nth(1)).to_have_text("black (you)")
+    expect(page.locator("#board-notes .scores")).to_have_text("Score so far: white 9, black 9")
     play_to_the_end(page)
     head, reason = result_shown(page)
     assert head in SEAT_OF_RESULT and reason
     shot(page, "e2e-twenty_seven-desktop")
     record = check_the_record_replays(download_record(page, tmp_path), page, 1, capsys)
     assert record.game == "twenty_seven" and record.options == {"variant": "advanced"}
+    final = final_state(record)
+    expect(page.locator("#board-notes .scores")).to_have_text(
+        f"Score so far: white {final.score('W')}, black {final.score('B')}"
+    )
 
 
 def test_the_newest_position_is_drawn_when_the_board_script_arrives_late(pages):

@@ -103,6 +103,7 @@ BROWSER_MESSAGES: Final = (
     N_("{count} discs, {colour} on top"),
     N_("{name} (you)"),
     N_("{name} joined"),
+    N_("Score so far: white {white}, black {black}"),
     N_("{name} left"),
     N_("{name} to move"),
     N_("{name} wins"),

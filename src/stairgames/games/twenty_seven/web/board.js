@@ -174,6 +174,7 @@ export function draw(svg, board, ui) {
       .replace("{field}", String(memory.selected));
   }
   if (focused !== null && buttons[focused]) buttons[focused].group.focus();
+  showScores(board, ui, t);
 
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (last && ui.animate && !reduce && buttons[last.to]) {
@@ -183,4 +184,16 @@ export function draw(svg, board, ui) {
         { duration: 300, easing: "ease-out" });
     }
   }
+}
+
+// T5 so far: the discs on each player's target field above its base, below the board.
+function showScores(board, ui, t) {
+  const notes = ui.notes || document.getElementById("board-notes");
+  if (!notes || !board.scores) return;
+  const line = document.createElement("p");
+  line.className = "scores";
+  line.setAttribute("aria-live", "polite");
+  line.textContent = t("Score so far: white {white}, black {black}",
+    { white: board.scores.W, black: board.scores.B });
+  notes.replaceChildren(line);
 }
