@@ -132,6 +132,7 @@ class StairsState(State):
     """A Stairs game in progress."""
 
     _game: StairsGame
+    _notation_depends_on_state = False
 
     def __init__(
         self,
@@ -373,10 +374,7 @@ class StairsState(State):
         other = StairsState(
             game, self._board, light_seat=self._light_seat, pending=Pending(self._swap_pending)
         )
-        for action, text in zip(self._history, self._history_strings, strict=True):
-            if action not in AGREEMENT_ACTIONS:
-                other._history.append(action)
-                other._history_strings.append(text)
+        other._history = [a for a in self._history if a not in AGREEMENT_ACTIONS]
         return other
 
     @staticmethod
