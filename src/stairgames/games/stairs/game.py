@@ -58,6 +58,9 @@ SEAT_NAMES = ("light", "dark")
 
 AGREEMENT_ACTIONS = frozenset((OFFER, ACCEPT, DECLINE))
 
+_PASS_ONLY = (PASS,)
+"""S4: the legal actions of a player with no move while the other has one."""
+
 
 @dataclasses.dataclass(frozen=True)
 class StairsOptions:
@@ -148,6 +151,7 @@ class StairsState(State):
         self._swap_pending = pending.swap
         self._agreement = pending.agreement
         self._steps_cache: tuple[int, ...] | None = None
+        self._actions_cache: tuple[int, ...] | None = None
         self._player_cache: int | None = None
 
     # ----- board access -------------------------------------------------------
@@ -200,16 +204,19 @@ class StairsState(State):
 
     def _lowest_moves(self) -> tuple[int, ...]:
         """The player to move's legal moves as step codes (= action ids), cached."""
-        if self._steps_cache is None:
-            self._steps_cache = tuple(rules.lowest_steps(self._board, self._board.to_move))
-        return self._steps_cache
+        steps = self._steps_cache
+        if steps is None:
+            board = self._board
+            steps = self._steps_cache = tuple(rules.lowest_steps(board, board.to_move))
+        return steps
 
     # ----- protocol hooks -----------------------------------------------------
 
     def _current_player(self) -> int:
-        if self._player_cache is None:
-            self._player_cache = self._compute_current_player()
-        return self._player_cache
+        player = self._player_cache
+        if player is None:
+            player = self._player_cache = self._compute_current_player()
+        return player
 
     def _compute_current_player(self) -> int:
         if self._agreement == "agreed":
@@ -222,17 +229,26 @@ class StairsState(State):
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
+        return list(self._legal_action_ids())
+
+    def _legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions, computed once per state (immutable: clones share them)."""
+        actions = self._actions_cache
+        if actions is None:
+            actions = self._actions_cache = self._compute_legal_actions()
+        return actions
+
+    def _compute_legal_actions(self) -> tuple[int, ...]:
         if self._agreement == "offer":
-            return [ACCEPT, DECLINE]
+            return (ACCEPT, DECLINE)
         steps = self._lowest_moves()
         if not steps:
-            return [PASS]
-        actions = list(steps)
+            return _PASS_ONLY
         if self._swap_pending:
-            actions.append(SWAP)
+            steps += (SWAP,)
         if self._may_offer():
-            actions.append(OFFER)
-        return actions
+            steps += (OFFER,)
+        return steps
 
     def _apply_action(self, action: int) -> None:
         if action == OFFER:
@@ -244,6 +260,7 @@ class StairsState(State):
         else:
             self._apply_turn(action)
         self._player_cache = None
+        self._actions_cache = None
 
     def _apply_turn(self, action: int) -> None:
         """A move, a pass or the swap: the turn passes, and the offer state is cleared."""
@@ -253,7 +270,8 @@ class StairsState(State):
         elif action == PASS:
             self._board = rules.pass_turn(self._board)
         else:
-            self._board = rules.apply_move(self._board, rules.step_move(action))
+            source, direction = divmod(action, rules.NUM_DIRECTIONS)
+            self._board = rules.move_piece(self._board, source, rules.NEIGHBOURS[source][direction])
         self._swap_pending = first_move
         self._agreement = None
         self._steps_cache = None
@@ -338,6 +356,7 @@ class StairsState(State):
         other._swap_pending = self._swap_pending
         other._agreement = self._agreement
         other._steps_cache = self._steps_cache
+        other._actions_cache = self._actions_cache
         other._player_cache = self._player_cache
 
     # ----- agreement (S7) -----------------------------------------------------
