@@ -152,6 +152,8 @@ class StairsState(State):
         self._agreement = pending.agreement
         self._steps_cache: tuple[int, ...] | None = None
         self._actions_cache: tuple[int, ...] | None = None
+        self._peak: int | None = None
+        """The board's greatest height, once known (kept up to date by each move)."""
         self._player_cache: int | None = None
 
     # ----- board access -------------------------------------------------------
@@ -188,10 +190,6 @@ class StairsState(State):
         """Whether an offer to end by agreement awaits the answer of the player to act."""
         return self._agreement == "offer"
 
-    def _pie_available(self) -> bool:
-        """S6: the next move is the first of the game, so a swap may follow it."""
-        return self._game.options.pie_rule and not self._board.climbed()
-
     def _may_offer(self) -> bool:
         """S7: an offer needs the option, a climbed piece (S5 names a winner), a move to
         make (a player who must pass just passes), and no offer declined this turn."""
@@ -221,10 +219,11 @@ class StairsState(State):
     def _compute_current_player(self) -> int:
         if self._agreement == "agreed":
             return TERMINAL
-        mover = self.seat_of(self._board.to_move)
+        to_move = self._board.to_move
+        mover = self._light_seat if to_move == LIGHT else 1 - self._light_seat
         if self._agreement == "offer":
             return 1 - mover
-        if self._lowest_moves() or rules.has_move(self._board, rules.opponent(self._board.to_move)):
+        if self._lowest_moves() or rules.has_move(self._board, rules.opponent(to_move)):
             return mover
         return TERMINAL
 
@@ -264,14 +263,23 @@ class StairsState(State):
 
     def _apply_turn(self, action: int) -> None:
         """A move, a pass or the swap: the turn passes, and the offer state is cleared."""
-        first_move = self._pie_available()
-        if action == SWAP:
-            self._light_seat = 1 - self._light_seat
-        elif action == PASS:
-            self._board = rules.pass_turn(self._board)
-        else:
+        board = self._board
+        # S6: with the pie rule, a swap may follow the game's first move (no piece has
+        # climbed before it)
+        first_move = self._game.options.pie_rule and not board.climbed()
+        if action < PASS:
             source, direction = divmod(action, rules.NUM_DIRECTIONS)
-            self._board = rules.move_piece(self._board, source, rules.NEIGHBOURS[source][direction])
+            target = rules.NEIGHBOURS[source][direction]
+            peak = self._peak
+            if peak is None:
+                peak = board.max_height()
+            board = self._board = rules.move_piece(board, source, target, peak)
+            height = len(board.stacks[target])
+            self._peak = height if height > peak else peak
+        elif action == SWAP:
+            self._light_seat = 1 - self._light_seat
+        else:
+            self._board = rules.pass_turn(board)
         self._swap_pending = first_move
         self._agreement = None
         self._steps_cache = None
@@ -357,6 +365,7 @@ class StairsState(State):
         other._agreement = self._agreement
         other._steps_cache = self._steps_cache
         other._actions_cache = self._actions_cache
+        other._peak = self._peak
         other._player_cache = self._player_cache
 
     # ----- agreement (S7) -----------------------------------------------------

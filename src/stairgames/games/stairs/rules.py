@@ -217,15 +217,15 @@ def apply_move(board: Board, move: Move) -> Board:
     The caller guarantees legality. Arriving at or above the greatest height
     makes the mover the most recent arrival at that height (S5).
     """
-    return move_piece(board, move.source, move.target)
+    return move_piece(board, move.source, move.target, board.max_height())
 
 
-def move_piece(board: Board, source: int, target: int) -> Board:
-    """:func:`apply_move` from the squares alone (no :class:`Move` made)."""
+def move_piece(board: Board, source: int, target: int, peak: int) -> Board:
+    """:func:`apply_move` from the squares alone (no :class:`Move` made), given the
+    board's greatest height ``peak`` (which a caller playing many moves may keep)."""
     stacks = list(board.stacks)
     moving = stacks[source]
     piece = moving[-1]
-    peak = max(map(len, stacks))
     stacks[source] = moving[:-1]
     landing = stacks[target] + piece
     stacks[target] = landing
