@@ -16,7 +16,10 @@ The base class keeps the books; a game fills hooks. :meth:`State.apply_action`
 refuses terminal states and illegal or unknown actions before anything
 changes, records the action in the history, then calls the game's
 ``_apply_action``. A game writes ``_current_player``, ``_legal_actions``,
-``_apply_action``, ``_action_to_string``, ``_returns`` and the text forms.
+``_apply_action``, ``_action_to_string``, ``_returns`` and the text forms; for speed it
+may also set ``_notation_depends_on_state = False`` (history text formatted only when
+asked) and give ``_legal_action_ids`` (its cached legal actions, for the legality check);
+see ``docs/engines.md``.
 """
 
 from __future__ import annotations
