@@ -228,15 +228,19 @@ class TwentySevenState(State):
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
-        return list(self._move_actions() or _PASS_ONLY)
+        return list(self._legal_action_ids())
 
     def _legal_action_ids(self) -> tuple[int, ...]:
-        return self._move_actions() or _PASS_ONLY
+        actions = self._actions_cache  # read directly: asked three times a move
+        if actions is None:
+            actions = self._move_actions()
+        return actions or _PASS_ONLY
 
     def _apply_action(self, action: int) -> None:
         to_move = self._to_move
         if action != PASS:
-            self._move_actions()  # knows the step (cached: the legality check asked)
+            if self._actions_cache is None:  # (the legality check has filled it)
+                self._move_actions()  # it knows the step
             field, rest = divmod(action, MAX_COUNT)
             self._fields = rules.move_discs(self._fields, field, rest + 1, field + self._step)
         self._to_move = BLACK if to_move == WHITE else WHITE
