@@ -16,14 +16,17 @@ The base class keeps the books; a game fills hooks. :meth:`State.apply_action`
 refuses terminal states and illegal or unknown actions before anything
 changes, records the action in the history, then calls the game's
 ``_apply_action``. A game writes ``_current_player``, ``_legal_actions``,
-``_apply_action``, ``_action_to_string``, ``_returns`` and the text forms.
+``_apply_action``, ``_action_to_string``, ``_returns`` and the text forms; for speed it
+may also set ``_notation_depends_on_state = False`` (history text formatted only when
+asked) and give ``_legal_action_ids`` (its cached legal actions, for the legality check);
+see ``docs/engines.md``.
 """
 
 from __future__ import annotations
 
 import abc
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, ClassVar, Self
 
 from stairgames.core.errors import IllegalMoveError
@@ -149,10 +152,19 @@ class Game(abc.ABC):
 class State(abc.ABC):
     """A state of a game. Mutable through :meth:`apply_action`; copy with :meth:`clone`."""
 
+    _notation_depends_on_state: ClassVar[bool] = True
+    """Whether an action's notation may depend on the state it is played in (City of
+    Stairs names the card a deal draws). Then :meth:`apply_action` formats each action
+    as it applies it. A game whose notation is a function of the action alone sets this
+    to ``False``: its history strings are formatted only when asked for, from
+    :attr:`_history`, which keeps move text out of playouts."""
+
     def __init__(self, game: Game) -> None:
         self._game = game
         self._history: list[int] = []
         self._history_strings: list[str] = []
+        """The notation of each applied action, kept only where
+        :attr:`_notation_depends_on_state` (else empty)."""
 
     # ----- hooks a game fills -------------------------------------------------
 
@@ -270,9 +282,16 @@ class State(abc.ABC):
         :raises ValueError: ``seat`` is not a seat of this game.
         """
         if seat is None:
-            return list(self._history_strings)
+            return self._full_history_strings()
         self._check_seat(seat)
         return self._redacted_history(seat)
+
+    def _full_history_strings(self) -> list[str]:
+        """The full history in notation (a new list)."""
+        if self._notation_depends_on_state:
+            return list(self._history_strings)
+        action_to_string = self._action_to_string
+        return [action_to_string(action) for action in self._history]
 
     def public_history_strings(self) -> list[str]:
         """The history as a spectator may know it now: what every seat may know.
@@ -291,7 +310,7 @@ class State(abc.ABC):
         know it now. Games with hidden information override it; the default redacts
         nothing."""
         del viewer
-        return list(self._history_strings)
+        return self._full_history_strings()
 
     def move_number(self) -> int:
         """How many actions have been applied to this state."""
@@ -303,7 +322,7 @@ class State(abc.ABC):
             return False
         if current == CHANCE:
             return any(a == action for a, _ in self._chance_outcomes())
-        return action in self._legal_actions()
+        return action in self._legal_action_ids()
 
     def apply_action(self, action: int) -> None:
         """Apply an action of the player to act, or a chance outcome at a chance node.
@@ -312,10 +331,13 @@ class State(abc.ABC):
             the state is unchanged.
         """
         self._check_applicable(action)
-        text = self._action_to_string(action)
-        self._apply_action(action)
+        if self._notation_depends_on_state:
+            text = self._action_to_string(action)
+            self._apply_action(action)
+            self._history_strings.append(text)
+        else:
+            self._apply_action(action)
         self._history.append(action)
-        self._history_strings.append(text)
 
     def apply_move(self, text: str) -> int:
         """Parse a move (or chance outcome) in notation, apply it and return its action."""
@@ -403,7 +425,7 @@ class State(abc.ABC):
             raise IllegalMoveError(
                 f"cannot apply action {action}: the game is over in {self.position()}"
             )
-        if isinstance(action, bool) or not isinstance(action, int):
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
             raise IllegalMoveError(f"an action is an int, got {action!r}")
         if current == CHANCE:
             if not any(a == action for a, _ in self._chance_outcomes()):
@@ -411,10 +433,16 @@ class State(abc.ABC):
                     f"{action} is not a possible chance outcome in {self.position()}"
                 )
             return
-        if action not in self._legal_actions():
+        if action not in self._legal_action_ids():
             raise IllegalMoveError(
                 f"illegal action {action} in {self.position()}; legal: {self._legal_actions()}"
             )
+
+    def _legal_action_ids(self) -> Collection[int]:
+        """The legal actions of the player to act, for membership tests only (never
+        returned to callers, so a game may hand out its cache here instead of the copy
+        that :meth:`_legal_actions` makes)."""
+        return self._legal_actions()
 
     # ----- agreement ----------------------------------------------------------
 

@@ -62,6 +62,7 @@ def check_state(state: State) -> None:
     legal = state.legal_actions()
     assert legal, "a decision node has at least one legal action"
     assert legal == sorted(set(legal)), legal
+    assert sorted(state._legal_action_ids()) == legal, "the legality check's own set differs"
     assert all(0 <= a < info.num_distinct_actions for a in legal), legal
     for other in range(info.num_players):
         if other != player:
@@ -178,6 +179,8 @@ def random_playout(state: State, rng: random.Random, *, check: bool = True) -> S
     """Play ``state`` to the end with uniformly random actions (chance by its odds)."""
     info = state.get_game().info()
     steps = 0
+    earlier = len(state.history())
+    texts = []  # the notation of each action in the state it is played in
     while not state.is_terminal():
         if check:
             check_state(state)
@@ -188,11 +191,16 @@ def random_playout(state: State, rng: random.Random, *, check: bool = True) -> S
         if check and rng.random() < 0.1:
             check_clone_independent(state, action)
             check_rejects_bad_input(state, rng)
+        if check:
+            texts.append(state.action_to_string(action))
         state.apply_action(action)
         steps += 1
         assert steps <= info.max_game_length, f"game longer than {info.max_game_length}"
     if check:
         check_state(state)
+        # history strings, formatted as actions are applied or only when asked, are the
+        # notation each action had when it was played
+        assert state.history_strings()[earlier:] == texts
     return state
 
 

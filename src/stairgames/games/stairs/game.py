@@ -58,6 +58,9 @@ SEAT_NAMES = ("light", "dark")
 
 AGREEMENT_ACTIONS = frozenset((OFFER, ACCEPT, DECLINE))
 
+_PASS_ONLY = (PASS,)
+"""S4: the legal actions of a player with no move while the other has one."""
+
 
 @dataclasses.dataclass(frozen=True)
 class StairsOptions:
@@ -132,6 +135,7 @@ class StairsState(State):
     """A Stairs game in progress."""
 
     _game: StairsGame
+    _notation_depends_on_state = False
 
     def __init__(
         self,
@@ -147,6 +151,9 @@ class StairsState(State):
         self._swap_pending = pending.swap
         self._agreement = pending.agreement
         self._steps_cache: tuple[int, ...] | None = None
+        self._actions_cache: tuple[int, ...] | None = None
+        self._peak: int | None = None
+        """The board's greatest height, once known (kept up to date by each move)."""
         self._player_cache: int | None = None
 
     # ----- board access -------------------------------------------------------
@@ -183,10 +190,6 @@ class StairsState(State):
         """Whether an offer to end by agreement awaits the answer of the player to act."""
         return self._agreement == "offer"
 
-    def _pie_available(self) -> bool:
-        """S6: the next move is the first of the game, so a swap may follow it."""
-        return self._game.options.pie_rule and not self._board.climbed()
-
     def _may_offer(self) -> bool:
         """S7: an offer needs the option, a climbed piece (S5 names a winner), a move to
         make (a player who must pass just passes), and no offer declined this turn."""
@@ -199,39 +202,52 @@ class StairsState(State):
 
     def _lowest_moves(self) -> tuple[int, ...]:
         """The player to move's legal moves as step codes (= action ids), cached."""
-        if self._steps_cache is None:
-            self._steps_cache = tuple(rules.lowest_steps(self._board, self._board.to_move))
-        return self._steps_cache
+        steps = self._steps_cache
+        if steps is None:
+            board = self._board
+            steps = self._steps_cache = tuple(rules.lowest_steps(board, board.to_move))
+        return steps
 
     # ----- protocol hooks -----------------------------------------------------
 
     def _current_player(self) -> int:
-        if self._player_cache is None:
-            self._player_cache = self._compute_current_player()
-        return self._player_cache
+        player = self._player_cache
+        if player is None:
+            player = self._player_cache = self._compute_current_player()
+        return player
 
     def _compute_current_player(self) -> int:
         if self._agreement == "agreed":
             return TERMINAL
-        mover = self.seat_of(self._board.to_move)
+        to_move = self._board.to_move
+        mover = self._light_seat if to_move == LIGHT else 1 - self._light_seat
         if self._agreement == "offer":
             return 1 - mover
-        if self._lowest_moves() or rules.has_move(self._board, rules.opponent(self._board.to_move)):
+        if self._lowest_moves() or rules.has_move(self._board, rules.opponent(to_move)):
             return mover
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
+        return list(self._legal_action_ids())
+
+    def _legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions, computed once per state (immutable: clones share them)."""
+        actions = self._actions_cache
+        if actions is None:
+            actions = self._actions_cache = self._compute_legal_actions()
+        return actions
+
+    def _compute_legal_actions(self) -> tuple[int, ...]:
         if self._agreement == "offer":
-            return [ACCEPT, DECLINE]
+            return (ACCEPT, DECLINE)
         steps = self._lowest_moves()
         if not steps:
-            return [PASS]
-        actions = list(steps)
+            return _PASS_ONLY
         if self._swap_pending:
-            actions.append(SWAP)
+            steps += (SWAP,)
         if self._may_offer():
-            actions.append(OFFER)
-        return actions
+            steps += (OFFER,)
+        return steps
 
     def _apply_action(self, action: int) -> None:
         if action == OFFER:
@@ -243,16 +259,27 @@ class StairsState(State):
         else:
             self._apply_turn(action)
         self._player_cache = None
+        self._actions_cache = None
 
     def _apply_turn(self, action: int) -> None:
         """A move, a pass or the swap: the turn passes, and the offer state is cleared."""
-        first_move = self._pie_available()
-        if action == SWAP:
+        board = self._board
+        # S6: with the pie rule, a swap may follow the game's first move (no piece has
+        # climbed before it)
+        first_move = self._game.options.pie_rule and not board.climbed()
+        if action < PASS:
+            source, direction = divmod(action, rules.NUM_DIRECTIONS)
+            target = rules.NEIGHBOURS[source][direction]
+            peak = self._peak
+            if peak is None:
+                peak = board.max_height()
+            board = self._board = rules.move_piece(board, source, target, peak)
+            height = len(board.stacks[target])
+            self._peak = height if height > peak else peak
+        elif action == SWAP:
             self._light_seat = 1 - self._light_seat
-        elif action == PASS:
-            self._board = rules.pass_turn(self._board)
         else:
-            self._board = rules.apply_move(self._board, rules.step_move(action))
+            self._board = rules.pass_turn(board)
         self._swap_pending = first_move
         self._agreement = None
         self._steps_cache = None
@@ -337,6 +364,8 @@ class StairsState(State):
         other._swap_pending = self._swap_pending
         other._agreement = self._agreement
         other._steps_cache = self._steps_cache
+        other._actions_cache = self._actions_cache
+        other._peak = self._peak
         other._player_cache = self._player_cache
 
     # ----- agreement (S7) -----------------------------------------------------
@@ -373,10 +402,7 @@ class StairsState(State):
         other = StairsState(
             game, self._board, light_seat=self._light_seat, pending=Pending(self._swap_pending)
         )
-        for action, text in zip(self._history, self._history_strings, strict=True):
-            if action not in AGREEMENT_ACTIONS:
-                other._history.append(action)
-                other._history_strings.append(text)
+        other._history = [a for a in self._history if a not in AGREEMENT_ACTIONS]
         return other
 
     @staticmethod

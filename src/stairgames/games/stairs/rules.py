@@ -149,6 +149,17 @@ def movable_moves(board: Board, colour: str) -> list[Move]:
     return moves
 
 
+_STEPS: Final = tuple(
+    tuple(
+        (source * NUM_DIRECTIONS + direction, target)
+        for direction, target in enumerate(NEIGHBOURS[source])
+        if target >= 0
+    )
+    for source in range(NUM_SQUARES)
+)
+"""``_STEPS[source]``: ``(step code, target)`` for each neighbour on the board, by direction."""
+
+
 def lowest_steps(board: Board, colour: str) -> list[int]:
     """S2 + S3 as step codes ``source * 8 + direction``, ascending (the action encoding).
 
@@ -156,21 +167,21 @@ def lowest_steps(board: Board, colour: str) -> list[int]:
     movable pieces are listed.
     """
     stacks = board.stacks
+    heights = [len(stack) for stack in stacks]
     best = NUM_SQUARES + 1
     steps: list[int] = []
-    for source in range(NUM_SQUARES):
-        stack = stacks[source]
-        if not stack or stack[-1] != colour:
+    for source, stack in enumerate(stacks):
+        if stack[-1:] != colour:  # empty, or topped by the other colour
             continue
-        height = len(stack)
+        height = heights[source]
         if height > best:
             continue
-        for direction, target in enumerate(NEIGHBOURS[source]):
-            if target >= 0 and len(stacks[target]) == height:
+        for step, target in _STEPS[source]:
+            if heights[target] == height:
                 if height < best:
                     best = height
                     steps = []
-                steps.append(source * NUM_DIRECTIONS + direction)
+                steps.append(step)
     return steps
 
 
@@ -206,15 +217,20 @@ def apply_move(board: Board, move: Move) -> Board:
     The caller guarantees legality. Arriving at or above the greatest height
     makes the mover the most recent arrival at that height (S5).
     """
+    return move_piece(board, move.source, move.target, board.max_height())
+
+
+def move_piece(board: Board, source: int, target: int, peak: int) -> Board:
+    """:func:`apply_move` from the squares alone (no :class:`Move` made), given the
+    board's greatest height ``peak`` (which a caller playing many moves may keep)."""
     stacks = list(board.stacks)
-    piece = stacks[move.source][-1]
-    peak = board.max_height()
-    stacks[move.source] = stacks[move.source][:-1]
-    stacks[move.target] = stacks[move.target] + piece
-    arrival = board.last_arrival
-    if len(stacks[move.target]) >= peak:
-        arrival = piece
-    return Board(tuple(stacks), opponent(board.to_move), arrival)
+    moving = stacks[source]
+    piece = moving[-1]
+    stacks[source] = moving[:-1]
+    landing = stacks[target] + piece
+    stacks[target] = landing
+    arrival = piece if len(landing) >= peak else board.last_arrival
+    return Board(tuple(stacks), DARK if board.to_move == LIGHT else LIGHT, arrival)
 
 
 def pass_turn(board: Board) -> Board:

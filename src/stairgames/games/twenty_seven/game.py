@@ -16,10 +16,10 @@ from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import TERMINAL, Game, GameInfo, Outcome, State
 from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.notation import (
+    MAX_COUNT,
     NUM_ACTIONS,
     PASS,
     decode_move,
-    encode_move,
     format_action,
     normalise,
     parse_move_text,
@@ -118,15 +118,40 @@ class TwentySevenGame(Game):
         return TwentySevenState(self, parse_position(text, self.variant))
 
 
+_PASS_ONLY: Final = (PASS,)
+"""T4: the legal actions of a player with no move while the other has one."""
+
+
+def _returns_of(white: int, black: int) -> tuple[float, float]:
+    """T5: the returns of final scores: the higher wins, equal draws."""
+    if white > black:
+        return (1.0, -1.0)
+    if black > white:
+        return (-1.0, 1.0)
+    return (0.0, 0.0)
+
+
 class TwentySevenState(State):
-    """A game of 27 in progress."""
+    """A game of 27 in progress.
+
+    The line is kept as its fields and the colour to move (the :attr:`line` value is
+    made when asked for), and the legal moves as action ids, computed once per state:
+    random playouts through the protocol make no :class:`rules.Line` or
+    :class:`rules.Move` and format no move text.
+    """
 
     _game: TwentySevenGame
+    _notation_depends_on_state = False
 
     def __init__(self, game: TwentySevenGame, line: Line) -> None:
         super().__init__(game)
-        self._line = line
-        self._moves_cache: tuple[rules.Move, ...] | None = None
+        self._variant = game.variant
+        self._fields = line.fields
+        self._to_move = line.to_move
+        self._actions_cache: tuple[int, ...] | None = None
+        """The legal moves of the colour to move as action ids, once asked for."""
+        self._step = 0
+        """With the cache: how far (+ for white, - for black) the colour to move moves."""
         self._player_cache: int | None = None
 
     # ----- access -------------------------------------------------------------
@@ -134,7 +159,7 @@ class TwentySevenState(State):
     @property
     def line(self) -> Line:
         """The line as an immutable value."""
-        return self._line
+        return Line(self._fields, self._to_move)
 
     @property
     def variant(self) -> Variant:
@@ -151,53 +176,75 @@ class TwentySevenState(State):
 
     def stacks_of(self, colour: str) -> int:
         """T2: how many stacks ``colour`` has, which is how far its moves go."""
-        return rules.stack_count(self._line, colour)
+        return rules.stack_count(self.line, colour)
 
     def score(self, colour: str) -> int:
         """T5: the discs on ``colour``'s target field above its base (so far)."""
-        return rules.score(self._line, colour)
+        return rules.score(self.line, colour)
 
     def moves(self) -> list[rules.Move]:
         """The legal moves of the colour to move (empty when it must pass or the game is over).
 
-        A new list each call: the cache behind it is immutable and may be shared by clones.
+        A new list each call.
         """
-        return list(self._moves())
+        moves = []
+        for action in self._move_actions():
+            move = decode_move(action)
+            assert move is not None
+            moves.append(move)
+        return moves
 
-    def _moves(self) -> tuple[rules.Move, ...]:
-        if self._moves_cache is None:
-            self._moves_cache = tuple(
-                rules.legal_moves(self._line, self._line.to_move, self.variant)
-            )
-        return self._moves_cache
+    def _move_actions(self) -> tuple[int, ...]:
+        """The legal moves of the colour to move as action ids, ascending; computed once
+        per state (immutable, so clones may share it)."""
+        actions = self._actions_cache
+        if actions is None:
+            found: list[int] = []
+            step, stacks = rules.movable_stacks(self._fields, self._to_move, self._variant)
+            for field, depth in stacks:
+                start = field * MAX_COUNT
+                found.extend(range(start, start + depth))
+            actions = self._actions_cache = tuple(found)
+            self._step = step
+        return actions
 
     # ----- protocol hooks -----------------------------------------------------
 
     def _current_player(self) -> int:
-        if self._player_cache is None:
-            self._player_cache = self._compute_current_player()
-        return self._player_cache
+        player = self._player_cache
+        if player is None:
+            player = self._player_cache = self._compute_current_player()
+        return player
 
     def _compute_current_player(self) -> int:
-        to_move = self._line.to_move
-        if self._moves() or rules.has_move(self._line, rules.opponent(to_move), self.variant):
-            return self.seat_of(to_move)
+        to_move = self._to_move
+        if (
+            self._move_actions()
+            or rules.movable_stacks(
+                self._fields, BLACK if to_move == WHITE else WHITE, self._variant
+            )[1]
+        ):
+            return 0 if to_move == WHITE else 1
         return TERMINAL
 
     def _legal_actions(self) -> list[int]:
-        moves = self._moves()
-        if not moves:
-            return [PASS]
-        return [encode_move(m) for m in moves]
+        return list(self._legal_action_ids())
+
+    def _legal_action_ids(self) -> tuple[int, ...]:
+        actions = self._actions_cache  # read directly: asked three times a move
+        if actions is None:
+            actions = self._move_actions()
+        return actions or _PASS_ONLY
 
     def _apply_action(self, action: int) -> None:
-        if action == PASS:
-            self._line = rules.pass_turn(self._line)
-        else:
-            move = decode_move(action)
-            assert move is not None
-            self._line = rules.apply_move(self._line, move)
-        self._moves_cache = None
+        to_move = self._to_move
+        if action != PASS:
+            if self._actions_cache is None:  # (the legality check has filled it)
+                self._move_actions()  # it knows the step
+            field, rest = divmod(action, MAX_COUNT)
+            self._fields = rules.move_discs(self._fields, field, rest + 1, field + self._step)
+        self._to_move = BLACK if to_move == WHITE else WHITE
+        self._actions_cache = None
         self._player_cache = None
 
     def _action_to_string(self, action: int) -> str:
@@ -210,7 +257,7 @@ class TwentySevenState(State):
         parsed = parse_move_text(text)
         if self.is_terminal():
             return
-        colour = self._line.to_move
+        colour = self._to_move
         if parsed == "pass":
             raise IllegalMoveError(
                 message_id=N_(
@@ -225,20 +272,21 @@ class TwentySevenState(State):
                 message_id=N_("illegal move {text!r}: {colour} has no move and must pass"),
                 arguments={"text": text, "colour": rules.colour_text(colour)},
             )
-        reason = rules.why_illegal(self._line, colour, parsed, self.variant)
+        reason = rules.why_illegal(self.line, colour, parsed, self.variant)
         raise IllegalMoveError(
             message_id=N_("illegal move {text!r}: {reason}"),
             arguments={"text": text, "reason": reason},
         )
 
     def _returns(self) -> list[float]:
-        outcome = self.outcome()
-        assert outcome is not None
-        return list(outcome.returns)
+        return list(_returns_of(self.score(WHITE), self.score(BLACK)))
 
     def _copy_into(self, other: Self) -> None:
-        other._line = self._line
-        other._moves_cache = self._moves_cache
+        other._variant = self._variant
+        other._fields = self._fields
+        other._to_move = self._to_move
+        other._actions_cache = self._actions_cache
+        other._step = self._step
         other._player_cache = self._player_cache
 
     # ----- results ------------------------------------------------------------
@@ -250,20 +298,21 @@ class TwentySevenState(State):
         white, black = self.score(WHITE), self.score(BLACK)
         winners: tuple[int, ...]
         scores = {"white": white, "black": black}
+        returns = _returns_of(white, black)
         if white > black:
-            returns, winners = (1.0, -1.0), (0,)
+            winners = (0,)
             message = N_(
                 "White wins {white} to {black} (discs on each player's target field, "
                 "above its base)"
             )
         elif black > white:
-            returns, winners = (-1.0, 1.0), (1,)
+            winners = (1,)
             message = N_(
                 "Black wins {black} to {white} (discs on each player's target field, "
                 "above its base)"
             )
         else:
-            returns, winners = (0.0, 0.0), ()
+            winners = ()
             message = N_(
                 "Draw: {white} to {black} (discs on each player's target field, above its base)"
             )
@@ -279,7 +328,7 @@ class TwentySevenState(State):
     # ----- text forms ---------------------------------------------------------
 
     def position(self) -> str:
-        return format_position(self._line)
+        return format_position(self.line)
 
     def observation_string(self, player: int) -> str:
         """27 has no hidden information: the position and the colour ``player`` plays."""

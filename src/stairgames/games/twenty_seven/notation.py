@@ -45,6 +45,12 @@ def decode_move(action: int) -> Move | None:
 
 
 def format_action(action: int) -> str:
+    if type(action) is int and 0 <= action < NUM_ACTIONS:
+        return _TEXTS[action]
+    return _spelled(action)
+
+
+def _spelled(action: int) -> str:
     if action == PASS:
         return "pass"
     move = decode_move(action)
@@ -54,6 +60,10 @@ def format_action(action: int) -> str:
             arguments={"action": action},
         )
     return str(move)
+
+
+_TEXTS: Final = tuple(_spelled(action) for action in range(NUM_ACTIONS))
+"""The notation of every action id, spelled once (what :func:`format_action` reads)."""
 
 
 def parse_move_text(text: str) -> Move | str:

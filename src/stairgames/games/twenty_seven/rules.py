@@ -130,28 +130,48 @@ def movable_depth(stack: str, variant: Variant) -> int:
     return len(stack) - 1
 
 
+def movable_stacks(
+    fields: tuple[str, ...], colour: str, variant: Variant
+) -> tuple[int, list[tuple[int, int]]]:
+    """T2 + T3 (+ T6/T7): the step of ``colour``'s moves (+N fields for white, -N for
+    black, with N its stacks) and ``(field, depth)`` for every stack of ``colour`` that may
+    move, by field: a move takes its top 1 to ``depth`` discs (``depth >= 1``).
+
+    The core of :func:`legal_moves`, :func:`has_move` and the engine's playouts, on the
+    fields alone and with no :class:`Move` made.
+
+    >>> movable_stacks(("RWWB", "GW", "G", "RBW"), WHITE, "basic")
+    (2, [(1, 1)])
+    """
+    tops = [stack[-1] for stack in fields]
+    distance = tops.count(colour)
+    size = len(fields)
+    # T3: the destination, field + step, must stay on the line.
+    if colour == WHITE:
+        step, sources = distance, range(size - distance)
+    else:
+        step, sources = -distance, range(distance, size)
+    every_base_moves = variant == "expert"
+    grey_bases_move = variant == "advanced"
+    stacks = []
+    for field in sources:
+        if tops[field] == colour:
+            stack = fields[field]
+            if every_base_moves or (grey_bases_move and stack[0] == GREY):
+                stacks.append((field, len(stack)))
+            else:
+                stacks.append((field, len(stack) - 1))
+    return step, stacks
+
+
 def legal_moves(line: Line, colour: str, variant: Variant) -> list[Move]:
     """T2 + T3 (+ T6/T7): every move of ``colour``, sorted by field, then by count."""
-    distance = stack_count(line, colour)
-    step = direction(colour) * distance
-    size = len(line.fields)
-    moves = []
-    for field, stack in enumerate(line.fields):
-        if stack[-1] != colour or not 0 <= field + step < size:
-            continue
-        for count in range(1, movable_depth(stack, variant) + 1):
-            moves.append(Move(field, count))
-    return moves
+    _, stacks = movable_stacks(line.fields, colour, variant)
+    return [Move(field, count) for field, depth in stacks for count in range(1, depth + 1)]
 
 
 def has_move(line: Line, colour: str, variant: Variant) -> bool:
-    distance = stack_count(line, colour)
-    step = direction(colour) * distance
-    size = len(line.fields)
-    return any(
-        stack[-1] == colour and 0 <= field + step < size and movable_depth(stack, variant) > 0
-        for field, stack in enumerate(line.fields)
-    )
+    return bool(movable_stacks(line.fields, colour, variant)[1])
 
 
 def destination(line: Line, move: Move) -> int:
@@ -165,15 +185,23 @@ def apply_move(line: Line, move: Move) -> Line:
     The caller guarantees legality. A field whose every disc moved (its base
     included, T6/T7) leaves the line.
     """
-    fields = list(line.fields)
-    target = destination(line, move)
-    source_stack = fields[move.field]
-    moved = source_stack[len(source_stack) - move.count :]
-    fields[move.field] = source_stack[: len(source_stack) - move.count]
-    fields[target] = fields[target] + moved
-    if not fields[move.field]:
-        del fields[move.field]
-    return Line(tuple(fields), opponent(line.to_move))
+    fields = move_discs(line.fields, move.field, move.count, destination(line, move))
+    return Line(fields, opponent(line.to_move))
+
+
+def move_discs(fields: tuple[str, ...], field: int, count: int, target: int) -> tuple[str, ...]:
+    """The fields after the top ``count`` discs of ``field`` go onto ``target`` (both
+    numbered before the move); a field whose every disc moved leaves the line. The core of
+    :func:`apply_move`, on the fields alone; the caller guarantees legality."""
+    source_stack = fields[field]
+    cut = len(source_stack) - count
+    result = list(fields)
+    result[target] += source_stack[cut:]
+    if cut:
+        result[field] = source_stack[:cut]
+    else:
+        del result[field]
+    return tuple(result)
 
 
 def pass_turn(line: Line) -> Line:
