@@ -29,6 +29,7 @@ import pytest
 
 from stairgames.cli import main
 from stairgames.core.record import GameRecord, final_state
+from stairgames.games.twenty_seven import TwentySevenState
 from tests.browser_helpers import chromium, expect, free_port, shot
 
 DESKTOP = {"width": 1100, "height": 800}
@@ -333,6 +334,7 @@ def test_a_whole_game_of_27_against_the_computer_with_a_variant_and_its_record(
     record = check_the_record_replays(download_record(page, tmp_path), page, 1, capsys)
     assert record.game == "twenty_seven" and record.options == {"variant": "advanced"}
     final = final_state(record)
+    assert isinstance(final, TwentySevenState)
     expect(page.locator("#board-notes .scores")).to_have_text(
         f"Score so far: white {final.score('W')}, black {final.score('B')}"
     )
