@@ -4,6 +4,7 @@
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t }
   from "/static/i18n.js";
+import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -30,6 +31,7 @@ const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memor
 // ----- home -----------------------------------------------------------------------
 
 async function showHome() {
+  $("pass-cover").hidden = true;
   $("home").hidden = false;
   $("match").hidden = true;
   if (!app.games.length) {
@@ -63,7 +65,11 @@ function renderHome() {
   const game = selectedGame();
   const options = $("options");
   options.replaceChildren();
-  for (const option of game.options) options.append(optionInput(option));
+  const seatsChanged = () => renderSeatList(selectedGame(), options.closest("fieldset"),
+    selectedGame().levels);
+  for (const option of game.options) {
+    options.append(specialOption(option, game, seatsChanged) || optionInput(option));
+  }
   const level = $("level");
   const levelNow = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => new Option(t(l), l, false, l === levelNow)));
@@ -71,6 +77,7 @@ function renderHome() {
   const seatNow = seat.value || "0";
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
+  renderSeatList(game, options.closest("fieldset"), game.levels);
 }
 
 function optionLabel(name) {
@@ -110,13 +117,14 @@ async function startGame(event) {
   const options = {};
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const type = input.dataset.type;
+    if (input.dataset.optional && input.value === "") continue;
     options[input.dataset.option] = type === "bool" ? input.checked
       : type === "int" ? Number(input.value) : input.value;
   }
   const opponent = document.querySelector('input[name="opponent"]:checked').value;
   const mine = Number($("my-seat").value);
   const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
-  const seats = game.seat_names.map((_, i) => (i === mine ? "human" : other));
+  const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
   const response = await fetch("/api/matches", { method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ game: game.name, options, seats }) });
@@ -151,7 +159,7 @@ async function showMatch(match) {
   $("match").hidden = false;
   closeSockets();
   Object.assign(app, { match, view: null, memory: {}, boards: [], previous: null,
-    replayAt: null, lastEvent: -1 });
+    replayAt: null, lastEvent: -1, confirmedSeat: null });
   let seats = loadTokens(match);
   if (!seats.length) {
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
@@ -222,6 +230,9 @@ function receive(seat, message) {
   }
   if (app.view && message.event < app.view.event) return;
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
+  // Several people at one screen with cards of their own: only the view of the seat
+  // the device is passed to is ever shown.
+  if (hasPrivateBoards(message) && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older) noticeConnections(older, message);
   if (!older || older.event !== message.event) {
@@ -241,6 +252,7 @@ function receive(seat, message) {
 function activeSeat(view) {
   const held = Object.keys(app.tokens).map(Number);
   if (held.includes(view.to_act)) return view.to_act;
+  if (held.includes(app.confirmedSeat)) return app.confirmedSeat;
   return held.length ? held[0] : null;
 }
 
@@ -298,9 +310,33 @@ async function loadBoardScript(game) {
   return app.draw;
 }
 
+// ----- passing the device (several people at one screen, hidden cards) ------------
+
+function hasPrivateBoards(view) {
+  return Boolean(view.board && "private" in view.board) && Object.keys(app.tokens).length > 1;
+}
+
+// The screen covers the board until the person whose view it is taps to see it.
+function coverFor(view) {
+  const cover = $("pass-cover");
+  const needed = hasPrivateBoards(view) && view.board.private && app.replayAt === null &&
+    app.viewSeat !== app.confirmedSeat;
+  cover.hidden = !needed;
+  if (!needed) return false;
+  const seat = view.seats.find((s) => s.seat === app.viewSeat);
+  const name = seat ? seatName(seat) : String(app.viewSeat);
+  $("pass-text").textContent = t("Pass the device to {name}", { name });
+  $("pass-show").textContent = t("I am {name}: show my cards", { name });
+  $("board").replaceChildren();
+  $("moves").replaceChildren();
+  $("pass-show").focus();
+  return true;
+}
+
 async function render(animate) {
   const view = app.view;
   if (!view) return;
+  if (coverFor(view)) return;
   document.title = `${t(view.title)} · stairgames`;
   $("match-title").textContent = t(view.title);
   renderSeats(view);
@@ -450,6 +486,7 @@ function renderRules(view) {
 
 function errorText(error) {
   if (!error) return t("Something went wrong.");
+  if (error.text) return error.text;
   return t(error.id || error.message, error.args || {}) || error.message;
 }
 
@@ -529,6 +566,10 @@ function wire() {
     if (app.view) render(false);
   });
   $("new-game").addEventListener("submit", startGame);
+  $("pass-show").addEventListener("click", () => {
+    app.confirmedSeat = app.viewSeat;
+    render(false);
+  });
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("offer").addEventListener("click", () => play("offer"));
