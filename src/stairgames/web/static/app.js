@@ -458,8 +458,9 @@ function renderResult(view) {
   if (!view.result) return;
   const winners = view.result.winners || [];
   let head;
-  if (view.you !== null && winners.includes(view.you)) head = t("You win");
-  else if (view.you !== null && winners.length) head = t("You lose");
+  const people = holdsEverySeat(view); // several people at this screen: say who
+  if (view.you !== null && !people && winners.includes(view.you)) head = t("You win");
+  else if (view.you !== null && !people && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
   // Names in the reason (a seat's colour) are message ids too.

@@ -28,10 +28,18 @@ function currentPlayers(root) {
   return select ? Number(select.value) : 2;
 }
 
+let labels = 0;
+
+// A label around its input; the input is named by the label's words alone (a select
+// inside a label would otherwise add its chosen option to its name).
 function labelled(text, input) {
   const label = document.createElement("label");
   label.className = "option";
-  label.append(text, " ", input);
+  const words = document.createElement("span");
+  words.id = `setup-label-${++labels}`;
+  words.textContent = text;
+  input.setAttribute("aria-labelledby", words.id);
+  label.append(words, " ", input);
   return label;
 }
 
@@ -110,7 +118,7 @@ async function upload(file, select, status) {
 
 // The seat list: one chooser for each seat of the chosen player count.
 export function renderSeatList(game, root, levels) {
-  let box = root.querySelector("#seat-list");
+  let box = document.getElementById("seat-list");
   const fieldset = document.querySelector("#opponent-fieldset") ||
     document.querySelector('input[name="opponent"]')?.closest("fieldset");
   if (!hasSeatList(game)) {

@@ -77,7 +77,7 @@ function seasideCentre(number) {
   return [cellX(number - 1) + CW / 2, SEASIDE_TOP + SH / 2];
 }
 
-const LIGHTHOUSE_CENTRE = [WIDTH / 2, M + LH / 2];
+const LIGHTHOUSE_CENTRE = [WIDTH / 2 - 85 + 28, M + LH / 2 + 4]; // on the tower
 
 // ----- words -----------------------------------------------------------------------
 
@@ -115,15 +115,19 @@ function drawStairs(group, x, y) {
   el("path", { d, class: "cos-stairs" }, group);
 }
 
-function drawCorner(group, icons, x, y, fromRight) {
+// The icons of a bottom corner, from its edge inwards; narrower when both corners
+// together hold more than three, so that they never overlap.
+function drawCorner(group, icons, x, y, fromRight, total) {
+  const step = Math.min(24, (CW - 6) / Math.max(1, total));
+  const size = step - 2;
   icons.forEach((icon, i) => {
-    const bx = fromRight ? x - (i + 1) * 24 : x + i * 24;
+    const bx = fromRight ? x - (i + 1) * step : x + i * step;
     const coloured = Boolean(icon.colour);
-    el("rect", { x: bx, y, width: 22, height: 22, rx: 5,
+    el("rect", { x: bx, y: y + 22 - size, width: size, height: size, rx: 5,
       fill: coloured ? colourOf(icon.colour) : "#fff",
       stroke: coloured ? "#222" : "#555", "stroke-width": 1 }, group);
-    text(group, bx + 11, y + 17, GLYPH[icon.kind], { "text-anchor": "middle",
-      "font-size": 17, "font-weight": 700, fill: coloured ? "#fff" : "#111",
+    text(group, bx + size / 2, y + 17, GLYPH[icon.kind], { "text-anchor": "middle",
+      "font-size": Math.min(17, size - 3), "font-weight": 700, fill: coloured ? "#fff" : "#111",
       class: "cos-glyph" });
   });
 }
@@ -140,8 +144,9 @@ function drawCard(group, card, x, y, t) {
     text(group, x + 9, y + 17, label, { class: "cos-experience-text",
       textLength: Math.min(CW - 40, label.length * 7.5), lengthAdjust: "spacingAndGlyphs" });
   }
-  drawCorner(group, card.left, x + 3, y + CH - 25, false);
-  drawCorner(group, card.right, x + CW - 3, y + CH - 25, true);
+  const total = card.left.length + card.right.length;
+  drawCorner(group, card.left, x + 3, y + CH - 25, false, total);
+  drawCorner(group, card.right, x + CW - 3, y + CH - 25, true, total);
 }
 
 // ----- the table ---------------------------------------------------------------------
@@ -307,33 +312,34 @@ function drawStock(svg, board, ui, state) {
 }
 
 function traceSegments(seat, offset) {
-  // The stroll as lines between the cards the walker reached, broken where it wraps
-  // from one end of a row to the other.
+  // The stroll as lines between the cards the walker reached; a step that wraps from
+  // one end of a row to the other (g to a, or a to g) leaves by one edge of the city
+  // and comes back by the other, as the rows join there.
   const segments = [];
   let current = [];
   let previous = null;
-  const at = (point) => [point[0] + offset, point[1] + offset];
   for (const event of seat.trace) {
     let point = null;
-    let name = null;
-    if (event.kind === "depart") point = seasideCentre(Number(event.detail));
-    else if (event.kind === "enter") {
+    let column = null;
+    if (event.kind === "depart") {
+      point = seasideCentre(Number(event.detail));
+      column = Number(event.detail) - 1;
+    } else if (event.kind === "enter") {
       point = cellCentre(event.cell);
-      name = event.cell;
+      column = cellAt(event.cell).column;
     } else if (event.kind === "lighthouse") point = LIGHTHOUSE_CENTRE;
     if (!point) continue;
-    point = at(point);
-    if (previous && previous.name && name && previous.name[1] === name[1]) {
-      const jump = "abcdefg".indexOf(name[0]) - "abcdefg".indexOf(previous.name[0]);
-      if (Math.abs(jump) > 1) {
-        const out = jump > 0 ? -1 : 1;
-        current.push([out < 0 ? 0 : WIDTH, previous.point[1]]);
-        segments.push(current);
-        current = [[out < 0 ? WIDTH : 0, point[1]]];
-      }
+    point = [point[0] + offset, point[1] + offset];
+    if (previous && previous.column !== null && column !== null &&
+        Math.abs(column - previous.column) > 1) {
+      const rightward = column < previous.column; // g to a: out on the right
+      const middle = (previous.point[1] + point[1]) / 2;
+      current.push([rightward ? WIDTH : 0, middle]);
+      segments.push(current);
+      current = [[rightward ? 0 : WIDTH, middle]];
     }
     current.push(point);
-    previous = { point, name };
+    previous = { point, column };
   }
   if (current.length) segments.push(current);
   return segments;
@@ -412,7 +418,8 @@ function drawSeats(svg, board, ui) {
   const { t } = ui;
   board.seats.forEach((seat, i) => {
     const y = SEATS_TOP + i * SEAT_H;
-    const g = el("g", { class: "cos-seat", "data-seat": seat.colour }, svg);
+    const g = el("g", { class: "cos-seat", "data-seat": seat.colour,
+      "data-strolled": String(seat.strolled) }, svg);
     const active = board.walker === seat.seat || board.placing === seat.seat;
     el("rect", { x: M, y, width: WIDTH - 2 * M, height: SEAT_H - 6, rx: 8,
       class: active ? "cos-seat-box active" : "cos-seat-box" }, g);
@@ -444,11 +451,11 @@ function drawSeats(svg, board, ui) {
     }
     // the diary cards turned up, and the score
     const diary = el("g", { class: "cos-diary", role: "img" }, g);
-    let x = M + 250;
+    let x = M + 110;
     for (const icon of seat.diary) {
       const label = t(icon);
       const w = 12 + label.length * 8;
-      if (x + w > dx - 70) break;
+      if (x + w > dx - 6) break;
       el("rect", { x, y: y + 9, width: w, height: 22, rx: 6,
         class: seat.interests.includes(icon) || icon === "lighthouse" ? "cos-diary-card interest"
           : "cos-diary-card" }, diary);

@@ -1,0 +1,260 @@
+"""City of Stairs through the page, in Debian's Chromium, against the real web app
+(``create_app`` on a temporary SQLite, served by uvicorn in a thread): whole games with
+people at one screen passing the device, computer levels and friends online; card files
+uploaded from the home page; the phone-sized screen and Japanese. Screenshots go to
+``test-artifacts/`` (git-ignored). Without /usr/bin/chromium or Playwright they skip."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stairgames.games.city_of_stairs.cards import default_cards_text
+from stairgames.server.app import Settings, create_app
+from tests.test_web_ui import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+
+GAME_SECONDS = 25.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
+    data = tmp_path_factory.mktemp("city-web")
+    app = create_app(Settings(data_dir=data, computer_workers=0))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    runner = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(runner.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not runner.started:
+        assert time.monotonic() < deadline, "the web app did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    runner.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Any, server: str, width: int = 1100, height: int = 900) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.base_url = server
+    return page
+
+
+def close(page: Any) -> None:
+    errors = page.errors
+    page.context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def set_up(page: Any, players: int, seats: list[str]) -> None:
+    """The home page: City of Stairs, ``players`` seats of the given kinds."""
+    page.goto(page.base_url + "/")
+    page.get_by_label("City of Stairs", exact=True).check()
+    page.get_by_label("Players", exact=True).select_option(str(players))
+    for seat, kind in enumerate(seats):
+        page.locator(f'#seat-list select[data-seat="{seat}"]').select_option(kind)
+
+
+def start(page: Any) -> None:
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/"))
+
+
+def take_one_step(page: Any) -> str:
+    """Whatever the page asks of the person at it now: tap the cover, choose a way on
+    a stroll, or place a stock card; "" when nothing is asked (someone else's turn)."""
+    cover = page.locator("#pass-cover")
+    if cover.is_visible():
+        assert page.locator("#board > *").count() == 0, "the covered board is drawn"
+        assert page.locator("#moves > *").count() == 0, "the covered moves are shown"
+        page.locator("#pass-show").click()
+        return "cover"
+    choices = page.locator("#board .cos-choice")
+    if choices.count():
+        choices.first.click()
+        return "choice"
+    stock = page.locator("#board .cos-stock[role=button]")
+    if stock.count():
+        if not page.locator("#board .cos-stock[aria-pressed=true]").count():
+            stock.first.click()
+        target = page.locator("#board .cos-cell.target")
+        target.first.wait_for(timeout=2000)
+        target.first.click()
+        return "place"
+    return ""
+
+
+def play_to_the_end(pages: list[Any], seconds: float = GAME_SECONDS) -> list[str]:
+    deadline = time.monotonic() + seconds
+    done: list[str] = []
+    while time.monotonic() < deadline:
+        if all(p.locator("#result").is_visible() for p in pages):
+            return done
+        acted = False
+        for page in pages:
+            before = page.evaluate("() => document.querySelector('#moves').childElementCount")
+            step = take_one_step(page)
+            if step:
+                done.append(step)
+                acted = True
+                if step != "cover":
+                    page.wait_for_function(
+                        "n => document.querySelector('#moves').childElementCount !== n "
+                        "|| document.querySelector('#pass-cover').hidden === false",
+                        arg=before,
+                        timeout=5000,
+                    )
+        if not acted:
+            time.sleep(0.05)
+    raise AssertionError(f"the game did not end in {seconds} s after {len(done)} steps")
+
+
+def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game(
+    browser, server
+):
+    page = new_page(browser, server)
+    try:
+        set_up(page, 3, ["human", "human", "computer:easy"])
+        shot(page, "city-home")
+        start(page)
+        cover = page.locator("#pass-cover")
+        cover.wait_for()
+        assert re.match(r"Pass the device to (red|blue)$", page.locator("#pass-text").inner_text())
+        assert page.locator("#board > *").count() == 0
+        shot(page, "city-pass-the-device")
+        page.locator("#pass-show").click()
+        page.locator("#board .cos-cell").first.wait_for()
+        mine = page.locator("#board .cos-departure[aria-label^='Your departure card']")
+        assert mine.count() == 1
+        shot(page, "city-building")
+        page.locator("#board .cos-stock[role=button]").first.click()
+        assert page.locator("#board .cos-cell.target").count() >= 1
+        shot(page, "city-stock-selected")
+        steps = play_to_the_end([page])
+        assert steps.count("cover") >= 2 and "place" in steps and "choice" in steps
+        result = page.locator("#result").inner_text()
+        assert re.search(r"(red|blue|green) \d+", result), result
+        scores = page.locator("#board .cos-score").all_text_contents()
+        assert len(scores) == 3 and all("points" in s for s in scores)
+        assert page.locator("#board .cos-trace").count() >= 3
+        shot(page, "city-over")
+    finally:
+        close(page)
+
+
+def test_an_online_game_between_browsers_never_shows_a_departure_card_early(browser, server):
+    host = new_page(browser, server)
+    guest = new_page(browser, server)
+    try:
+        set_up(host, 3, ["human", "online", "computer:easy"])
+        start(host)
+        guest.goto(host.url)
+        guest.locator("#board .cos-cell").first.wait_for()
+        host.locator("#board .cos-cell").first.wait_for()
+        assert not host.locator("#pass-cover").is_visible()
+        pages = [host, guest]
+        deadline = time.monotonic() + GAME_SECONDS
+        while not all(p.locator("#result").is_visible() for p in pages):
+            assert time.monotonic() < deadline, "the online game did not end"
+            for page, me in ((host, "red"), (guest, "blue")):
+                assert not board_has_departure_of_someone_else_before_stroll(page, me)
+                take_one_step(page)
+            time.sleep(0.05)
+        shot(guest, "city-online-over")
+        assert host.locator("#result").inner_text() == guest.locator("#result").inner_text()
+    finally:
+        close(host)
+        close(guest)
+
+
+def board_has_departure_of_someone_else_before_stroll(page: Any, me: str) -> bool:
+    """A face-up departure card of another seat that has not begun its stroll."""
+    return bool(
+        page.evaluate(
+            """me => [...document.querySelectorAll('#board .cos-seat')].some(seat =>
+                seat.dataset.seat !== me && seat.dataset.strolled !== 'true' &&
+                seat.querySelector('.cos-departure-up'))""",
+            me,
+        )
+    )
+
+
+def test_a_card_file_is_uploaded_from_the_home_page_or_refused_in_japanese(
+    browser, server, tmp_path: Path
+):
+    good = tmp_path / "mine.toml"
+    good.write_text(default_cards_text().replace("reconstruction 1", "reconstruction mine"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(default_cards_text().replace("points = 3", "points = -3"))
+    page = new_page(browser, server)
+    try:
+        set_up(page, 2, ["human", "computer:easy"])
+        page.locator("#card-file").set_input_files(str(bad))
+        status = page.locator(".card-status")
+        status.filter(has_text="not a valid City of Stairs card set").wait_for()
+        page.locator("#lang").select_option("ja")
+        page.get_by_label("階段の街", exact=True).check()
+        page.locator("#card-file").set_input_files(str(bad))
+        page.locator(".card-status").filter(has_text="階段の街").wait_for()
+        shot(page, "city-card-file-refused-ja")
+        page.locator("#lang").select_option("en")
+        page.get_by_label("City of Stairs", exact=True).check()
+        page.locator("#card-file").set_input_files(str(good))
+        page.locator(".card-status").filter(has_text="is ready").wait_for()
+        assert "reconstruction mine" in page.locator("#card-set").inner_text()
+        start(page)
+        page.locator("#board .cos-cell").first.wait_for()
+        assert page.locator("#board .cos-stock").count() == 2
+    finally:
+        close(page)
+
+
+def test_the_city_fits_a_phone_in_japanese(browser, server):
+    page = new_page(browser, server, 360, 740)
+    try:
+        page.goto(server + "/")
+        page.locator("#lang").select_option("ja")
+        page.get_by_label("階段の街", exact=True).check()
+        page.locator('#seat-list select[data-seat="1"]').select_option("computer:easy")
+        page.get_by_role("button", name="開始").click()
+        page.wait_for_url(re.compile(r"/m/"))
+        page.locator("#board .cos-cell").first.wait_for()
+        box = page.locator("#board").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.locator("#board .cos-stock[role=button]").first.click()
+        shot(page, "city-phone-ja")
+        page.keyboard.press("Tab")
+        cell = page.locator("#board .cos-cell.target").first
+        cell.focus()
+        cell.press("Enter")
+        page.wait_for_function("() => document.querySelector('#moves').childElementCount > 5")
+    finally:
+        close(page)
