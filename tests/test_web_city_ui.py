@@ -111,11 +111,20 @@ def take_one_step(page: Any) -> str:
     return ""
 
 
-def play_to_the_end(pages: list[Any], seconds: float = GAME_SECONDS) -> list[str]:
+def at_a_choice(page: Any) -> bool:
+    return bool(page.locator("#board .cos-choice").count())
+
+
+def play_to_the_end(
+    pages: list[Any], seconds: float = GAME_SECONDS, until: Any = None
+) -> list[str]:
+    """Play every page's turns until the game is over (or ``until(page)`` holds)."""
     deadline = time.monotonic() + seconds
     done: list[str] = []
     while time.monotonic() < deadline:
         if all(p.locator("#result").is_visible() for p in pages):
+            return done
+        if until is not None and any(until(p) for p in pages):
             return done
         acted = False
         for page in pages:
@@ -136,9 +145,7 @@ def play_to_the_end(pages: list[Any], seconds: float = GAME_SECONDS) -> list[str
     raise AssertionError(f"the game did not end in {seconds} s after {len(done)} steps")
 
 
-def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game(
-    browser, server
-):
+def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game(browser, server):
     page = new_page(browser, server)
     try:
         set_up(page, 3, ["human", "human", "computer:easy"])
@@ -157,7 +164,16 @@ def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game
         page.locator("#board .cos-stock[role=button]").first.click()
         assert page.locator("#board .cos-cell.target").count() >= 1
         shot(page, "city-stock-selected")
-        steps = play_to_the_end([page])
+        steps = play_to_the_end([page], until=at_a_choice)
+        shot(page, "city-stroll-choice")
+        walker = page.locator("#board .cos-choice").first.get_attribute("aria-label")
+        assert walker and walker[0] in "↖↗↺≈"
+        traces = page.locator("#board .cos-trace").count()
+        page.reload()  # mid-stroll: the walker's seat again (its card is public now)
+        page.locator("#board .cos-choice").first.wait_for()
+        assert not page.locator("#pass-cover").is_visible()
+        assert page.locator("#board .cos-trace").count() == traces
+        steps += play_to_the_end([page])
         assert steps.count("cover") >= 2 and "place" in steps and "choice" in steps
         result = page.locator("#result").inner_text()
         assert re.search(r"(red|blue|green) \d+", result), result
@@ -188,7 +204,8 @@ def test_an_online_game_between_browsers_never_shows_a_departure_card_early(brow
                 take_one_step(page)
             time.sleep(0.05)
         shot(guest, "city-online-over")
-        assert host.locator("#result").inner_text() == guest.locator("#result").inner_text()
+        reasons = [p.locator("#result .reason").inner_text() for p in pages]
+        assert reasons[0] == reasons[1] and re.search(r"red \d+, blue \d+, green \d+", reasons[0])
     finally:
         close(host)
         close(guest)

@@ -30,6 +30,10 @@ BROWSER_MESSAGES: Final = (
         "whoever arrived there last loses."
     ),
     N_("Back"),
+    N_(
+        "Build the city: on your turn put one of the two stock cards on a ringed cell, "
+        "next to the seaside or a card; every row ends with exactly three stairs."
+    ),
     N_("Card set"),
     N_("Card set {name} is ready."),
     N_("Characters (colours, comma-separated)"),
@@ -43,6 +47,11 @@ BROWSER_MESSAGES: Final = (
     N_("Diary cards turned up: {names}"),
     N_("Download the record"),
     N_("Draw"),
+    N_(
+        "Each experience turns up its diary card: 2 points for an interest of yours, 1 "
+        "otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five "
+        "diary cards, or trapped."
+    ),
     N_("Each player has 18 pieces on a checkered 6×6 board."),
     N_("First"),
     N_("Game"),
@@ -92,6 +101,12 @@ BROWSER_MESSAGES: Final = (
     N_("The computer is thinking…"),
     N_("The lighthouse, above row 4: {points} points"),
     N_("The record could not be downloaded."),
+    N_(
+        "Then each player strolls from the seaside card their departure card names, kept "
+        "secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you ignore an "
+        "arrow; a coloured icon is for that colour only, and a corner acts only on a "
+        "walker entering from its side."
+    ),
     N_("Undo"),
     N_("Upload a card file (TOML)"),
     N_("Variant"),

@@ -23,6 +23,11 @@ const RULES = {
     N_("Your stacks are the stacks your colour tops. Move the top discs of one of them exactly as many fields as you have stacks, towards your far end."),
     N_("Who cannot move passes; the game ends when neither can move. You score the discs on your target field above its base."),
   ],
+  city_of_stairs: [
+    N_("Build the city: on your turn put one of the two stock cards on a ringed cell, next to the seaside or a card; every row ends with exactly three stairs."),
+    N_("Then each player strolls from the seaside card their departure card names, kept secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you ignore an arrow; a coloured icon is for that colour only, and a corner acts only on a walker entering from its side."),
+    N_("Each experience turns up its diary card: 2 points for an interest of yours, 1 otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five diary cards, or trapped."),
+  ],
 };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
@@ -270,6 +275,7 @@ function noticeConnections(older, view) {
   for (const seat of view.seats) {
     const before = older.seats.find((s) => s.seat === seat.seat);
     if (!before || before.connected === seat.connected || seat.seat === view.you) continue;
+    if (seat.seat in app.tokens) continue; // another person at this screen
     const text = seat.connected ? t("{name} joined", { name: seatName(seat) })
       : t("{name} left", { name: seatName(seat) });
     showNotice(text);
