@@ -158,13 +158,16 @@ def test_a_bad_card_file_is_refused_with_the_engines_problems_in_the_asked_langu
     bad = default_cards_text().replace("points = 3", "points = -3")
     with running(tmp_path) as client:
         english = client.post("/api/cards", content=bad.encode())
-        japanese = client.post("/api/cards?lang=ja", content=bad.encode())
+        japanese = client.post("/api/cards?lang=ja&name=C:\\x\\mine.toml", content=bad.encode())
         not_toml = client.post("/api/cards?lang=ja", content=b"[[[")
     assert english.status_code == 400 and japanese.status_code == 400
     assert "is not a valid City of Stairs card set" in english.json()["error"]["text"]
     assert "lighthouse" in english.json()["error"]["text"]
     ja_text = japanese.json()["error"]["text"]
     assert "City of Stairs card set" not in ja_text and "階段の街" in ja_text
+    assert ja_text.startswith("mine.toml ") and english.json()["error"]["text"].startswith(
+        "card file"
+    )
     assert not_toml.status_code == 400 and "TOML" in not_toml.json()["error"]["text"]
     assert not (tmp_path / "cards").exists() or not list((tmp_path / "cards").iterdir())
 

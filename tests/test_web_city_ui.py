@@ -111,6 +111,10 @@ def take_one_step(page: Any) -> str:
     return ""
 
 
+def may_place(page: Any) -> bool:
+    return bool(page.locator("#board .cos-stock[role=button]").count())
+
+
 def at_a_choice(page: Any) -> bool:
     return bool(page.locator("#board .cos-choice").count())
 
@@ -145,27 +149,37 @@ def play_to_the_end(
     raise AssertionError(f"the game did not end in {seconds} s after {len(done)} steps")
 
 
-def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game(browser, server):
+@pytest.mark.parametrize(
+    "seats",
+    [["human", "human", "computer:easy"], ["human", "computer:easy", "human", "human"]],
+    ids=["3-seats", "4-seats"],
+)
+def test_people_at_one_screen_pass_the_device_and_play_a_whole_game_with_the_computer(
+    browser, server, seats
+):
     page = new_page(browser, server)
+    count = len(seats)
     try:
-        set_up(page, 3, ["human", "human", "computer:easy"])
-        shot(page, "city-home")
+        set_up(page, count, seats)
+        shot(page, f"city-home-{count}")
         start(page)
         cover = page.locator("#pass-cover")
         cover.wait_for()
-        assert re.match(r"Pass the device to (red|blue)$", page.locator("#pass-text").inner_text())
+        passed_to = page.locator("#pass-text").inner_text()
+        assert re.match(r"Pass the device to (red|blue|green|yellow)$", passed_to), passed_to
         assert page.locator("#board > *").count() == 0
-        shot(page, "city-pass-the-device")
+        shot(page, f"city-pass-the-device-{count}")
         page.locator("#pass-show").click()
         page.locator("#board .cos-cell").first.wait_for()
         mine = page.locator("#board .cos-departure[aria-label^='Your departure card']")
         assert mine.count() == 1
-        shot(page, "city-building")
+        shot(page, f"city-building-{count}")
+        steps = play_to_the_end([page], until=may_place)  # the computer may start
         page.locator("#board .cos-stock[role=button]").first.click()
         assert page.locator("#board .cos-cell.target").count() >= 1
-        shot(page, "city-stock-selected")
-        steps = play_to_the_end([page], until=at_a_choice)
-        shot(page, "city-stroll-choice")
+        shot(page, f"city-stock-selected-{count}")
+        steps += play_to_the_end([page], until=at_a_choice)
+        shot(page, f"city-stroll-choice-{count}")
         walker = page.locator("#board .cos-choice").first.get_attribute("aria-label")
         assert walker and walker[0] in "↖↗↺≈"
         traces = page.locator("#board .cos-trace").count()
@@ -176,11 +190,11 @@ def test_three_seats_two_people_pass_the_device_and_a_computer_play_a_whole_game
         steps += play_to_the_end([page])
         assert steps.count("cover") >= 2 and "place" in steps and "choice" in steps
         result = page.locator("#result").inner_text()
-        assert re.search(r"(red|blue|green) \d+", result), result
+        assert re.search(r"(red|blue|green|yellow) \d+", result), result
         scores = page.locator("#board .cos-score").all_text_contents()
-        assert len(scores) == 3 and all("points" in s for s in scores)
-        assert page.locator("#board .cos-trace").count() >= 3
-        shot(page, "city-over")
+        assert len(scores) == count and all("points" in s for s in scores)
+        assert page.locator("#board .cos-trace").count() >= count
+        shot(page, f"city-over-{count}")
     finally:
         close(page)
 

@@ -1,7 +1,7 @@
 """Card sets uploaded from the browser (City of Stairs' ``cards`` option).
 
 A card file is larger than the 4096 bytes a request may otherwise carry, so it has its own
-route, ``POST /api/cards?lang=ja`` with the TOML text as the body (at most
+route, ``POST /api/cards?lang=ja&name=mine.toml`` with the TOML text as the body (at most
 :data:`MAX_CARD_FILE_BYTES`). The server checks it with the engine
 (:func:`~stairgames.games.city_of_stairs.cards.parse_card_set`); a refused file is
 answered 400 with the engine's problems translated into the request's language
@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
 from stairgames.core.errors import StairgamesError
-from stairgames.i18n import LANGUAGES, N_, current_language, set_language, translate
+from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
 from stairgames.server.matches import ServerError, error_json
 
 MAX_CARD_FILE_BYTES: Final = 65536
@@ -68,6 +68,13 @@ async def _read_bounded(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _source(name: str) -> str | Text:
+    """How messages name the uploaded file: its name as the browser gave it (only the
+    last part, at most 80 characters), else "card file"."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()[:80]
+    return base if base else Text(N_("card file"))
+
+
 def resolve_cards_option(options: dict[str, Any], data_dir: Path) -> dict[str, Any]:
     """``options`` with an uploaded card set's id replaced by its file's path; no
     ``cards`` (or an empty one) is the default set.
@@ -87,7 +94,7 @@ def resolve_cards_option(options: dict[str, Any], data_dir: Path) -> dict[str, A
 
 def add_card_routes(app: FastAPI, data_dir: Path) -> None:
     @app.post(CARD_ROUTE)
-    async def upload(request: Request, lang: str = "en") -> Response:
+    async def upload(request: Request, lang: str = "en", name: str = "") -> Response:
         from stairgames.games.city_of_stairs.cards import parse_card_set
 
         try:
@@ -96,7 +103,7 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
                 text = body.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise ServerError(400, N_("a card file must be UTF-8 text")) from exc
-            card_set = parse_card_set(text)
+            card_set = parse_card_set(text, source=_source(name))
         except ServerError as exc:
             return refusal(exc.status, exc, lang)
         except StairgamesError as exc:

@@ -352,6 +352,8 @@ async function render(animate) {
   renderResult(view);
   renderRules(view);
   const draw = await loadBoardScript(view.game);
+  // A newer view may have come while the board's script loaded: only its render draws.
+  if (app.view !== view) return;
   const replaying = app.replayAt !== null;
   const board = replaying ? app.boards[app.replayAt] : view.board;
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;

@@ -96,7 +96,8 @@ async function upload(file, select, status) {
   const chosen = file.files && file.files[0];
   if (!chosen) return;
   status.textContent = t("Checking the card file…");
-  const response = await fetch(`/api/cards?lang=${encodeURIComponent(language())}`,
+  const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
+  const response = await fetch(`/api/cards?${query}`,
     { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" },
       body: await chosen.text() });
   const data = await response.json().catch(() => ({}));
