@@ -263,6 +263,23 @@ def test_a_card_file_is_uploaded_from_the_home_page_or_refused_in_japanese(
         start(page)
         page.locator("#board .cos-cell").first.wait_for()
         assert page.locator("#board .cos-stock").count() == 2
+        # a stock card dragged onto a cell where it may go is placed there
+        play_to_the_end([page], until=may_place)
+        stock = page.locator("#board .cos-stock[role=button]").first
+        card = stock.get_attribute("data-stock")
+        stock.click()
+        cell = page.locator("#board .cos-cell.target").last.get_attribute("data-cell")
+        stock.click()  # selected no more
+        assert page.locator("#board .cos-cell.target").count() == 0
+        start_box = page.locator(f'#board [data-stock="{card}"]').bounding_box()
+        end_box = page.locator(f'#board [data-cell="{cell}"]').bounding_box()
+        page.mouse.move(start_box["x"] + 30, start_box["y"] + 30)
+        page.mouse.down()
+        page.mouse.move(end_box["x"] + 20, end_box["y"] + 20, steps=8)
+        page.mouse.move(end_box["x"] + 30, end_box["y"] + 30, steps=2)
+        page.mouse.up()
+        expect_text = f"{card}@{cell}"
+        page.locator("#moves li", has_text=expect_text).wait_for()
     finally:
         close(page)
 

@@ -161,6 +161,7 @@ BROWSER_MESSAGES: Final = (
     N_("{name} wins"),
     N_("{name}'s departure card, face down"),
     N_("{name}'s departure card: seaside {number}"),
+    N_("{points} point"),
     N_("{points} points"),
     N_("↖: up a row, then left"),
     N_("↗: up a row, then right"),

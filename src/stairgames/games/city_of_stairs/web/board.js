@@ -286,9 +286,11 @@ function drawStock(svg, board, ui, state) {
     const name = t("Stock card {card}", { card: card.id });
     if (playable) {
       asButton(g, name, describeCard(card, t), () => {
+        if (g.dataset.dragged) return; // the click that ends a drag
         memory.selected = memory.selected === card.id ? null : card.id;
         ui.redraw();
       });
+      dragToCell(svg, g, state.byCard.get(card.id), ui);
       if (memory.selected === card.id) g.setAttribute("aria-pressed", "true");
     } else {
       g.setAttribute("role", "img");
@@ -309,6 +311,44 @@ function drawStock(svg, board, ui, state) {
     const node = text(svg, hx, STOCK_TOP + 24, hint, { class: "cos-hint" });
     node.setAttribute("aria-live", "polite");
   }
+}
+
+// A stock card may also be dragged onto a cell where it may go (a click still selects).
+function dragToCell(svg, group, cells, ui) {
+  let start = null;
+  const point = (event) => {
+    const matrix = svg.getScreenCTM();
+    return matrix ? [(event.clientX - matrix.e) / matrix.a, (event.clientY - matrix.f) / matrix.d]
+      : [event.clientX, event.clientY];
+  };
+  group.addEventListener("pointerdown", (event) => {
+    start = point(event);
+    delete group.dataset.dragged;
+    group.setPointerCapture(event.pointerId);
+  });
+  group.addEventListener("pointermove", (event) => {
+    if (!start) return;
+    const [x, y] = point(event);
+    if (!group.dataset.dragged && Math.hypot(x - start[0], y - start[1]) < 8) return;
+    group.dataset.dragged = "1";
+    group.setAttribute("transform", `translate(${x - start[0]} ${y - start[1]})`);
+  });
+  group.addEventListener("pointerup", (event) => {
+    const dragged = Boolean(group.dataset.dragged);
+    start = null;
+    if (!dragged) return;
+    group.removeAttribute("transform");
+    group.style.pointerEvents = "none";
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    group.style.pointerEvents = "";
+    const cell = under && under.closest && under.closest("[data-cell]");
+    const name = cell && cell.getAttribute("data-cell");
+    setTimeout(() => { delete group.dataset.dragged; }, 0);
+    if (name && cells.has(name)) {
+      ui.memory.selected = null;
+      ui.play(cells.get(name));
+    }
+  });
 }
 
 function traceSegments(seat, offset) {
@@ -464,7 +504,8 @@ function drawSeats(svg, board, ui) {
     }
     diary.setAttribute("aria-label", t("Diary cards turned up: {names}",
       { names: seat.diary.map((name) => t(name)).join(t(", ")) || "—" }));
-    let status = t("{points} points", { points: seat.score });
+    let status = seat.score === 1 ? t("{points} point", { points: seat.score })
+      : t("{points} points", { points: seat.score });
     if (seat.end) status += ` · ${t(END_NAMES[seat.end])}`;
     text(g, dx - 10, y + 48, status, { "text-anchor": "end", class: "cos-score" });
   });
