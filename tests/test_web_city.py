@@ -201,3 +201,15 @@ def test_a_match_takes_only_an_uploaded_card_sets_id_never_a_path(tmp_path: Path
             assert response.json()["error"]["id"] == "unknown card set; upload its file first"
         default = new_match(client, "city_of_stairs", ["human", "human"], players=2, cards="")
         assert default["match"]
+
+
+def test_the_games_listing_names_the_seats_for_each_player_count(tmp_path: Path):
+    with running(tmp_path) as client:
+        games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["city_of_stairs"]["web"] is True
+    assert games["city_of_stairs"]["seats_by_players"] == {
+        "2": ["red", "blue"],
+        "3": ["red", "blue", "green"],
+        "4": ["red", "blue", "green", "yellow"],
+    }
+    assert games["stairs"]["seats_by_players"] == {}

@@ -46,6 +46,13 @@ function text(parent, x, y, content, attrs = {}) {
   return node;
 }
 
+// About how wide a label is at 12px: Japanese characters take about twice a Latin one.
+function labelWidth(label) {
+  let width = 0;
+  for (const ch of label) width += ch.codePointAt(0) > 0x2e80 ? 12.5 : 7.2;
+  return width;
+}
+
 function colourOf(name) {
   return COLOURS[name] || "#6b6b6b";
 }
@@ -139,10 +146,11 @@ function drawCard(group, card, x, y, t) {
   if (card.stairs) drawStairs(group, x + 8, y);
   if (card.experience) {
     const label = t(card.experience);
-    el("rect", { x: x + 3, y: y + 3, width: Math.min(CW - 28, 10 + label.length * 8),
-      height: 20, rx: 10, class: "cos-experience" }, group);
-    text(group, x + 9, y + 17, label, { class: "cos-experience-text",
-      textLength: Math.min(CW - 40, label.length * 7.5), lengthAdjust: "spacingAndGlyphs" });
+    const width = Math.min(CW - 40, labelWidth(label));
+    el("rect", { x: x + 3, y: y + 3, width: width + 12, height: 20, rx: 10,
+      class: "cos-experience" }, group);
+    text(group, x + 9, y + 17, label, { class: "cos-experience-text", textLength: width,
+      lengthAdjust: "spacingAndGlyphs" });
   }
   const total = card.left.length + card.right.length;
   drawCorner(group, card.left, x + 3, y + CH - 25, false, total);
@@ -494,7 +502,7 @@ function drawSeats(svg, board, ui) {
     let x = M + 110;
     for (const icon of seat.diary) {
       const label = t(icon);
-      const w = 12 + label.length * 8;
+      const w = 12 + labelWidth(label);
       if (x + w > dx - 6) break;
       el("rect", { x, y: y + 9, width: w, height: 22, rx: 6,
         class: seat.interests.includes(icon) || icon === "lighthouse" ? "cos-diary-card interest"
