@@ -358,7 +358,10 @@ def test_a_hidden_card_game_sends_each_seat_only_its_own_view(tmp_path: Path) ->
     assert red["history"] != blue["history"]
     assert all("?" in move for move in public["history"] if move.startswith("deal"))
     assert record["view"] == 1 and record["moves"] == blue["history"]
-    assert public["board"] == {}  # no web view: no position, which would show every card
+    # the web view (games/city_of_stairs/web.py): a departure card only for its owner
+    assert [s["departure"] is None for s in public["board"]["seats"]] == [True, True]
+    assert [s["departure"] is None for s in red["board"]["seats"]] == [False, True]
+    assert [s["departure"] is None for s in blue["board"]["seats"]] == [True, False]
 
 
 # ----- restarts --------------------------------------------------------------------

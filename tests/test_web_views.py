@@ -9,12 +9,12 @@ import pytest
 
 import stairgames
 from stairgames.core.game import State
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import game_names, get_spec
 from stairgames.games.stairs.rules import initial_colour
 from stairgames.games.twenty_seven import TwentySevenState
 from stairgames.games.twenty_seven.rules import initial_line
 
-WEB_GAMES = ("stairs", "twenty_seven")
+WEB_GAMES = ("stairs", "twenty_seven", "ishigaki_race", "city_of_stairs")
 
 
 def view(state: State, viewer: int | None = None) -> dict[str, Any]:
@@ -41,10 +41,8 @@ def test_each_web_game_registers_its_view_and_a_board_js_folder(name):
     assert "export function draw(svg, board, ui)" in script
 
 
-@pytest.mark.parametrize("name", ("city_of_stairs",))
-def test_games_without_a_browser_board_leave_the_fields_empty(name):
-    spec = get_spec(name)
-    assert spec.web_view is None and spec.web_assets is None
+def test_every_game_has_a_browser_board():
+    assert set(WEB_GAMES) == set(game_names())
 
 
 # ----- Stairs ---------------------------------------------------------------------

@@ -26,6 +26,12 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields
 from stairgames.core.registry import game_names, get_spec, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
+from stairgames.server.card_files import (
+    CARD_ROUTE,
+    MAX_CARD_FILE_BYTES,
+    add_card_routes,
+    resolve_cards_option,
+)
 from stairgames.server.computer import ComputerPool
 from stairgames.server.hub import Connection, Hub
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
@@ -105,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="stairgames", lifespan=lifespan, docs_url=None, redoc_url=None)
     _add_error_handlers(app)
     _add_body_limit(app, settings.max_message_bytes)
+    app.state.data_dir = settings.data_dir
+    add_card_routes(app, settings.data_dir)
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
@@ -141,8 +149,9 @@ def _add_body_limit(app: FastAPI, limit: int) -> None:
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
-            return _error_response(413, _too_large(length, limit))
+        allowed = MAX_CARD_FILE_BYTES if request.url.path == CARD_ROUTE else limit
+        if length is not None and (not length.isdigit() or int(length) > allowed):
+            return _error_response(413, _too_large(length, allowed))
         return await call_next(request)
 
 
@@ -202,9 +211,17 @@ def games_listing() -> list[dict[str, Any]]:
                 "max_players": info.max_players,
                 "levels": list(LEVELS),
                 "web": getattr(spec, "web_view", None) is not None,
+                "seats_by_players": _seats_by_players(spec.name, spec.option_sets),
             }
         )
     return listing
+
+
+def _seats_by_players(name: str, option_sets: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """The seat names for each player count a game offers (its ``players`` option sets):
+    ``{"2": ["red", "blue"], "3": [...]}``; empty for games of a fixed count."""
+    counts = sorted({int(o["players"]) for o in option_sets if "players" in o})
+    return {str(n): list(load(name, players=n).info().seat_names) for n in counts}
 
 
 def catalog_messages(language: str) -> dict[str, Any]:
@@ -251,6 +268,7 @@ def _add_api(app: FastAPI) -> None:
         if not isinstance(seats, list):
             raise ServerError(400, N_("a match needs a list of seats"))
         hub = _hub(request)
+        options = resolve_cards_option(options, request.app.state.data_dir)
         created = hub.service.create(game, options, seats)
         async with hub.lock(created.match.id):
             await hub.changed(created.match)

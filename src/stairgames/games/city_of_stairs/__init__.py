@@ -25,6 +25,7 @@ from stairgames.games.city_of_stairs.game import (
 )
 from stairgames.games.city_of_stairs.render import narrate, render_terminal
 from stairgames.games.city_of_stairs.rules import Table
+from stairgames.games.city_of_stairs.web import WEB_ASSETS, board_view
 from stairgames.i18n import N_
 
 __all__ = [
@@ -80,5 +81,7 @@ register(
         option_sets=({"players": 2}, {"players": 3}, {"players": 4}),
         player_hooks=_player_hooks,
         resample_hidden=_resample_hidden,
+        web_view=board_view,
+        web_assets=WEB_ASSETS,
     )
 )

@@ -4,6 +4,7 @@
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t }
   from "/static/i18n.js";
+import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -22,6 +23,11 @@ const RULES = {
     N_("Your stacks are the stacks your colour tops. Move the top discs of one of them exactly as many fields as you have stacks, towards your far end."),
     N_("Who cannot move passes; the game ends when neither can move. You score the discs on your target field above its base."),
   ],
+  city_of_stairs: [
+    N_("Build the city: on your turn put one of the two stock cards on a ringed cell, next to the seaside or a card; every row ends with exactly three stairs."),
+    N_("Then each player strolls from the seaside card their departure card names, kept secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you ignore an arrow; a coloured icon is for that colour only, and a corner acts only on a walker entering from its side."),
+    N_("Each experience turns up its diary card: 2 points for an interest of yours, 1 otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five diary cards, or trapped."),
+  ],
 };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
@@ -30,6 +36,7 @@ const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memor
 // ----- home -----------------------------------------------------------------------
 
 async function showHome() {
+  $("pass-cover").hidden = true;
   $("home").hidden = false;
   $("match").hidden = true;
   if (!app.games.length) {
@@ -63,12 +70,16 @@ function renderHome() {
   const game = selectedGame();
   const options = $("options");
   options.replaceChildren();
+  const seatsChanged = () => renderSeatList(selectedGame(), options.closest("fieldset"),
+    selectedGame().levels);
   for (const option of game.options) {
+    const special = specialOption(option, game, seatsChanged);
     // Options the form cannot edit (a tuple of steps, "int | None", Ishigaki's goal,
     // whose "−2" steps must fit it) keep their default.
     const editable = ((option.choices && option.choices.length) ||
       ["bool", "int", "str", "choice"].includes(option.type)) && option.name !== "goal";
-    if (editable) options.append(optionInput(option, game));
+    if (special) options.append(special);
+    else if (editable) options.append(optionInput(option));
   }
   const level = $("level");
   const levelNow = level.value || "medium";
@@ -77,46 +88,7 @@ function renderHome() {
   const seatNow = seat.value || "0";
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
-  renderSeatChoices(game, true);
-}
-
-// ----- seats: per seat a person at this screen, a friend online or the computer ----------
-
-function seatCount(game) {
-  const players = $("options").querySelector('[data-option="players"]');
-  return players ? Number(players.value) : game.seat_names.length;
-}
-
-// The opponent, level and "you play" choices above fill every seat; each seat can then
-// be changed on its own (3-4 seats: any mix).
-function presetSeats(game, count) {
-  const opponent = document.querySelector('input[name="opponent"]:checked').value;
-  const mine = Math.min(Number($("my-seat").value), count - 1);
-  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
-  return Array.from({ length: count }, (_, i) => (i === mine ? "human" : other));
-}
-
-function renderSeatChoices(game, keep = false) {
-  const list = $("seat-list");
-  const count = seatCount(game);
-  const before = keep ? [...list.querySelectorAll("select")].map((s) => s.value) : [];
-  const preset = presetSeats(game, count);
-  const kinds = [["human", t("A person at this screen")], ["online", t("A friend online")],
-    ...game.levels.map((l) => [`computer:${l}`, t("The computer ({level})", { level: t(l) })])];
-  list.replaceChildren();
-  for (let i = 0; i < count; i++) {
-    const name = t(game.seat_names[i] || String(i + 1));
-    const label = document.createElement("label");
-    const select = document.createElement("select");
-    select.dataset.seat = String(i);
-    select.setAttribute("aria-label", t("Who plays {name}", { name }));
-    const chosen = before[i] || preset[i];
-    for (const [value, text] of kinds) {
-      select.append(new Option(text, value, false, value === chosen));
-    }
-    label.append(name, " ", select);
-    list.append(label);
-  }
+  renderSeatList(game, options.closest("fieldset"), game.levels);
 }
 
 function optionLabel(name) {
@@ -125,19 +97,11 @@ function optionLabel(name) {
     players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)") }[name] || name;
 }
 
-function optionInput(option, game) {
+function optionInput(option) {
   const label = document.createElement("label");
   label.className = "option";
   let input;
-  if (option.name === "players" && game) {
-    input = document.createElement("select");
-    const most = game.max_players || game.seat_names.length;
-    for (let n = game.min_players || 2; n <= most; n++) {
-      input.append(new Option(String(n), String(n), false, n === option.default));
-    }
-    input.addEventListener("change", () => renderSeatChoices(game, true));
-    label.append(t(optionLabel(option.name)), " ", input);
-  } else if (option.type === "bool") {
+  if (option.type === "bool") {
     input = document.createElement("input");
     input.type = "checkbox";
     input.checked = Boolean(option.default);
@@ -170,10 +134,14 @@ async function startGame(event) {
   const options = {};
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const type = input.dataset.type;
+    if (input.dataset.optional && input.value === "") continue;
     options[input.dataset.option] = type === "bool" ? input.checked
       : type === "int" ? Number(input.value) : input.value;
   }
-  const seats = [...$("seat-list").querySelectorAll("select")].map((s) => s.value);
+  const opponent = document.querySelector('input[name="opponent"]:checked').value;
+  const mine = Number($("my-seat").value);
+  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
+  const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
   const response = await fetch("/api/matches", { method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ game: game.name, options, seats }) });
@@ -208,7 +176,7 @@ async function showMatch(match) {
   $("match").hidden = false;
   closeSockets();
   Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
-    lastEvent: -1 });
+    lastEvent: -1, confirmedSeat: null });
   let seats = loadTokens(match);
   if (!seats.length) {
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
@@ -279,6 +247,9 @@ function receive(seat, message) {
   }
   if (app.view && message.event < app.view.event) return;
   if (app.view && message.event === app.view.event && seat !== activeSeat(message)) return;
+  // Several people at one screen with cards of their own: only the view of the seat
+  // the device is passed to is ever shown.
+  if (hasPrivateBoards(message) && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older) noticeConnections(older, message);
   app.boards[message.history.length] = message.board;
@@ -294,6 +265,7 @@ function receive(seat, message) {
 function activeSeat(view) {
   const held = Object.keys(app.tokens).map(Number);
   if (held.includes(view.to_act)) return view.to_act;
+  if (held.includes(app.confirmedSeat)) return app.confirmedSeat;
   return held.length ? held[0] : null;
 }
 
@@ -311,6 +283,7 @@ function noticeConnections(older, view) {
   for (const seat of view.seats) {
     const before = older.seats.find((s) => s.seat === seat.seat);
     if (!before || before.connected === seat.connected || seat.seat === view.you) continue;
+    if (seat.seat in app.tokens) continue; // another person at this screen
     const text = seat.connected ? t("{name} joined", { name: seatName(seat) })
       : t("{name} left", { name: seatName(seat) });
     showNotice(text);
@@ -352,9 +325,33 @@ async function loadBoardScript(game) {
   return app.draw;
 }
 
+// ----- passing the device (several people at one screen, hidden cards) ------------
+
+function hasPrivateBoards(view) {
+  return Boolean(view.board && "private" in view.board) && Object.keys(app.tokens).length > 1;
+}
+
+// The screen covers the board until the person whose view it is taps to see it.
+function coverFor(view) {
+  const cover = $("pass-cover");
+  const needed = hasPrivateBoards(view) && view.board.private && app.replayAt === null &&
+    app.viewSeat !== app.confirmedSeat;
+  cover.hidden = !needed;
+  if (!needed) return false;
+  const seat = view.seats.find((s) => s.seat === app.viewSeat);
+  const name = seat ? seatName(seat) : String(app.viewSeat);
+  $("pass-text").textContent = t("Pass the device to {name}", { name });
+  $("pass-show").textContent = t("I am {name}: show my cards", { name });
+  $("board").replaceChildren();
+  $("moves").replaceChildren();
+  $("pass-show").focus();
+  return true;
+}
+
 async function render(animate) {
   const view = app.view;
   if (!view) return;
+  if (coverFor(view)) return;
   document.title = `${t(view.title)} · stairgames`;
   $("match-title").textContent = t(view.title);
   renderSeats(view);
@@ -514,6 +511,7 @@ function renderRules(view) {
 
 function errorText(error) {
   if (!error) return t("Something went wrong.");
+  if (error.text) return error.text;
   return t(error.id || error.message, error.args || {}) || error.message;
 }
 
@@ -593,12 +591,10 @@ function wire() {
     if (app.view) render(false);
   });
   $("new-game").addEventListener("submit", startGame);
-  for (const id of ["level", "my-seat"]) {
-    $(id).addEventListener("change", () => renderSeatChoices(selectedGame()));
-  }
-  for (const radio of document.querySelectorAll('input[name="opponent"]')) {
-    radio.addEventListener("change", () => renderSeatChoices(selectedGame()));
-  }
+  $("pass-show").addEventListener("click", () => {
+    app.confirmedSeat = app.viewSeat;
+    render(false);
+  });
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("offer").addEventListener("click", () => play("offer"));

@@ -1,0 +1,323 @@
+"""City of Stairs through the page, in Debian's Chromium, against the real web app
+(``create_app`` on a temporary SQLite, served by uvicorn in a thread): whole games with
+people at one screen passing the device, computer levels and friends online; card files
+uploaded from the home page; the phone-sized screen and Japanese. Screenshots go to
+``test-artifacts/`` (git-ignored). Without /usr/bin/chromium or Playwright they skip."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stairgames.games.city_of_stairs.cards import default_cards_text
+from stairgames.server.app import Settings, create_app
+from tests.browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+
+GAME_SECONDS = 25.0
+
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the browser tests skip
+    PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
+    data = tmp_path_factory.mktemp("city-web")
+    app = create_app(Settings(data_dir=data, computer_workers=0))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    runner = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(runner.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not runner.started:
+        assert time.monotonic() < deadline, "the web app did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    runner.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Any, server: str, width: int = 1100, height: int = 900) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.base_url = server
+    return page
+
+
+def close(page: Any) -> None:
+    errors = page.errors
+    page.context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def set_up(page: Any, players: int, seats: list[str]) -> None:
+    """The home page: City of Stairs, ``players`` seats of the given kinds."""
+    page.goto(page.base_url + "/")
+    page.get_by_label("City of Stairs", exact=True).check()
+    page.get_by_label("Players", exact=True).select_option(str(players))
+    for seat, kind in enumerate(seats):
+        page.locator(f'#seat-list select[data-seat="{seat}"]').select_option(kind)
+
+
+def start(page: Any) -> None:
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/"))
+
+
+def take_one_step(page: Any) -> str:
+    """Whatever the page asks of the person at it now: tap the cover, choose a way on
+    a stroll, or place a stock card; "" when nothing is asked (someone else's turn)."""
+    covered = page.evaluate(
+        """() => document.querySelector('#pass-cover').hidden ? null : [
+            document.querySelector('#board').childElementCount,
+            document.querySelector('#moves').childElementCount]"""
+    )
+    if covered is not None:  # read at one instant: nothing of the seat's view under it
+        assert covered == [0, 0], f"drawn under the cover: {covered}"
+        try:  # a cover that another state replaced meanwhile is asked again next time
+            page.locator("#pass-show").click(timeout=2000)
+        except PlaywrightTimeout:
+            return ""
+        return "cover"
+    try:  # (what was asked may have been redrawn meanwhile: asked again next time)
+        choices = page.locator("#board .cos-choice")
+        if choices.count():
+            choices.first.click(timeout=2000)
+            return "choice"
+        stock = page.locator("#board .cos-stock[role=button]")
+        if stock.count():
+            if not page.locator("#board .cos-stock[aria-pressed=true]").count():
+                stock.first.click(timeout=2000)
+            target = page.locator("#board .cos-cell.target")
+            target.first.click(timeout=2000)
+            return "place"
+    except PlaywrightTimeout:
+        pass
+    return ""
+
+
+def may_place(page: Any) -> bool:
+    return bool(page.locator("#board .cos-stock[role=button]").count())
+
+
+def at_a_choice(page: Any) -> bool:
+    return bool(page.locator("#board .cos-choice").count())
+
+
+def play_to_the_end(
+    pages: list[Any], seconds: float = GAME_SECONDS, until: Any = None
+) -> list[str]:
+    """Play every page's turns until the game is over (or ``until(page)`` holds)."""
+    deadline = time.monotonic() + seconds
+    done: list[str] = []
+    while time.monotonic() < deadline:
+        if all(p.locator("#result").is_visible() for p in pages):
+            return done
+        if until is not None and any(until(p) for p in pages):
+            return done
+        acted = False
+        for page in pages:
+            before = page.evaluate("() => document.querySelector('#moves').childElementCount")
+            step = take_one_step(page)
+            if step:
+                done.append(step)
+                acted = True
+                if step != "cover":
+                    page.wait_for_function(
+                        "n => document.querySelector('#moves').childElementCount !== n "
+                        "|| document.querySelector('#pass-cover').hidden === false",
+                        arg=before,
+                        timeout=5000,
+                    )
+        if not acted:
+            time.sleep(0.05)
+    raise AssertionError(f"the game did not end in {seconds} s after {len(done)} steps")
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [["human", "human", "computer:easy"], ["human", "computer:easy", "human", "human"]],
+    ids=["3-seats", "4-seats"],
+)
+def test_people_at_one_screen_pass_the_device_and_play_a_whole_game_with_the_computer(
+    browser, server, seats
+):
+    page = new_page(browser, server)
+    count = len(seats)
+    try:
+        set_up(page, count, seats)
+        shot(page, f"city-home-{count}")
+        start(page)
+        cover = page.locator("#pass-cover")
+        cover.wait_for()
+        passed_to = page.locator("#pass-text").inner_text()
+        assert re.match(r"Pass the device to (red|blue|green|yellow)$", passed_to), passed_to
+        assert page.locator("#board > *").count() == 0
+        shot(page, f"city-pass-the-device-{count}")
+        page.locator("#pass-show").click()
+        page.locator("#board .cos-cell").first.wait_for()
+        mine = page.locator("#board .cos-departure[aria-label^='Your departure card']")
+        mine.wait_for(timeout=5000)
+        assert mine.count() == 1
+        shot(page, f"city-building-{count}")
+        steps = play_to_the_end([page], until=may_place)  # the computer may start
+        page.locator("#board .cos-stock[role=button]").first.click()
+        assert page.locator("#board .cos-cell.target").count() >= 1
+        shot(page, f"city-stock-selected-{count}")
+        steps += play_to_the_end([page], until=at_a_choice)
+        shot(page, f"city-stroll-choice-{count}")
+        walker = page.locator("#board .cos-choice").first.get_attribute("aria-label")
+        assert walker and walker[0] in "↖↗↺≈"
+        traces = page.locator("#board .cos-trace").count()
+        page.reload()  # mid-stroll: the walker's seat again (its card is public now)
+        page.locator("#board .cos-choice").first.wait_for()
+        assert not page.locator("#pass-cover").is_visible()
+        assert page.locator("#board .cos-trace").count() == traces
+        steps += play_to_the_end([page])
+        assert steps.count("cover") >= 2 and "place" in steps and "choice" in steps
+        result = page.locator("#result").inner_text()
+        assert re.search(r"(red|blue|green|yellow) \d+", result), result
+        scores = page.locator("#board .cos-score").all_text_contents()
+        assert len(scores) == count and all(re.match(r"\d+ points?\b", s) for s in scores)
+        assert page.locator("#board .cos-trace").count() >= count
+        shot(page, f"city-over-{count}")
+    finally:
+        close(page)
+
+
+def test_an_online_game_between_browsers_never_shows_a_departure_card_early(browser, server):
+    host = new_page(browser, server)
+    guest = new_page(browser, server)
+    try:
+        set_up(host, 3, ["human", "online", "computer:easy"])
+        start(host)
+        guest.goto(host.url)
+        guest.locator("#board .cos-cell").first.wait_for()
+        host.locator("#board .cos-cell").first.wait_for()
+        assert not host.locator("#pass-cover").is_visible()
+        pages = [host, guest]
+        deadline = time.monotonic() + GAME_SECONDS
+        while not all(p.locator("#result").is_visible() for p in pages):
+            assert time.monotonic() < deadline, "the online game did not end"
+            for page, me in ((host, "red"), (guest, "blue")):
+                assert not board_has_departure_of_someone_else_before_stroll(page, me)
+                take_one_step(page)
+            time.sleep(0.05)
+        shot(guest, "city-online-over")
+        reasons = [p.locator("#result .reason").inner_text() for p in pages]
+        assert reasons[0] == reasons[1] and re.search(r"red \d+, blue \d+, green \d+", reasons[0])
+    finally:
+        close(host)
+        close(guest)
+
+
+def board_has_departure_of_someone_else_before_stroll(page: Any, me: str) -> bool:
+    """A face-up departure card of another seat that has not begun its stroll."""
+    return bool(
+        page.evaluate(
+            """me => [...document.querySelectorAll('#board .cos-seat')].some(seat =>
+                seat.dataset.seat !== me && seat.dataset.strolled !== 'true' &&
+                seat.querySelector('.cos-departure-up'))""",
+            me,
+        )
+    )
+
+
+def test_a_card_file_is_uploaded_from_the_home_page_or_refused_in_japanese(
+    browser, server, tmp_path: Path
+):
+    good = tmp_path / "mine.toml"
+    good.write_text(default_cards_text().replace("reconstruction 1", "reconstruction mine"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(default_cards_text().replace("points = 3", "points = -3"))
+    page = new_page(browser, server)
+    try:
+        set_up(page, 2, ["human", "computer:easy"])
+        page.locator("#card-file").set_input_files(str(bad))
+        status = page.locator(".card-status")
+        status.filter(has_text="not a valid City of Stairs card set").wait_for()
+        page.locator("#lang").select_option("ja")
+        page.get_by_label("階段の街", exact=True).check()
+        page.locator("#card-file").set_input_files(str(bad))
+        page.locator(".card-status").filter(has_text="階段の街").wait_for()
+        shot(page, "city-card-file-refused-ja")
+        page.locator("#lang").select_option("en")
+        page.get_by_label("City of Stairs", exact=True).check()
+        page.locator("#card-file").set_input_files(str(good))
+        page.locator(".card-status").filter(has_text="is ready").wait_for()
+        assert "reconstruction mine" in page.locator("#card-set").inner_text()
+        start(page)
+        page.locator("#board .cos-cell").first.wait_for()
+        assert page.locator("#board .cos-stock").count() == 2
+        # a stock card dragged onto a cell where it may go is placed there
+        play_to_the_end([page], until=may_place)
+        stock = page.locator("#board .cos-stock[role=button]").first
+        card = stock.get_attribute("data-stock")
+        stock.click()
+        cell = page.locator("#board .cos-cell.target").last.get_attribute("data-cell")
+        stock.click()  # selected no more
+        assert page.locator("#board .cos-cell.target").count() == 0
+        start_box = page.locator(f'#board [data-stock="{card}"]').bounding_box()
+        end_box = page.locator(f'#board [data-cell="{cell}"]').bounding_box()
+        page.mouse.move(start_box["x"] + 30, start_box["y"] + 30)
+        page.mouse.down()
+        page.mouse.move(end_box["x"] + 20, end_box["y"] + 20, steps=8)
+        page.mouse.move(end_box["x"] + 30, end_box["y"] + 30, steps=2)
+        page.mouse.up()
+        expect_text = f"{card}@{cell}"
+        page.locator("#moves li", has_text=expect_text).wait_for()
+    finally:
+        close(page)
+
+
+def test_the_city_fits_a_phone_in_japanese(browser, server):
+    page = new_page(browser, server, 360, 740)
+    try:
+        page.goto(server + "/")
+        page.locator("#lang").select_option("ja")
+        page.get_by_label("階段の街", exact=True).check()
+        page.locator('#seat-list select[data-seat="1"]').select_option("computer:easy")
+        page.get_by_role("button", name="開始").click()
+        page.wait_for_url(re.compile(r"/m/"))
+        page.locator("#board .cos-cell").first.wait_for()
+        box = page.locator("#board").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.locator("#board .cos-stock[role=button]").first.click()
+        shot(page, "city-phone-ja")
+        page.keyboard.press("Tab")
+        cell = page.locator("#board .cos-cell.target").first
+        cell.focus()
+        cell.press("Enter")
+        page.wait_for_function("() => document.querySelector('#moves').childElementCount > 5")
+    finally:
+        close(page)
