@@ -162,3 +162,31 @@ def test_twenty_seven_view_marks_nothing_after_a_pass_or_from_a_set_up_position(
     set_up = game.state_from_position(state.position())
     set_up.apply_move(legal(set_up)[0])
     assert view(set_up)["last"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("stairs", {}), ("twenty_seven", {}), ("ishigaki_race", {"players": 4})],
+)
+def test_a_game_without_hidden_information_draws_one_board_for_every_viewer(name, options):
+    """The server makes such a board once per event and sends it to every viewer."""
+    import random
+
+    from stairgames.core.chance import sample_chance_outcome
+
+    game = stairgames.load(name, **options)
+    assert not game.info().hidden_information
+    web_view = get_spec(name).web_view
+    assert web_view is not None
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        expected = web_view(state, None)
+        for seat in range(game.num_players()):
+            assert web_view(state, seat) == expected
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))

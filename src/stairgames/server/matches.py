@@ -103,6 +103,7 @@ class Match:
         self.takeback: int | None = None
         self.resigned: int | None = None
         self.rematch: str | None = None
+        self._shared_board: tuple[int, dict[str, Any]] | None = None
         for event in record.events:
             self.apply_event(event)
 
@@ -251,6 +252,16 @@ class Match:
             return {"position": self.state.position()}
         return {}
 
+    def _live_board(self, viewer: int | None) -> dict[str, Any]:
+        """:meth:`board` of the match as it is; a game without hidden information draws
+        the same board for every viewer, so it is made once per event and shared."""
+        if self.game.info().hidden_information:
+            return self.board(viewer)
+        cached = self._shared_board
+        if cached is None or cached[0] != self.event:
+            cached = self._shared_board = (self.event, self.board(None))
+        return cached[1]
+
     def view(self, viewer: int | None, *, connected: set[int], thinking: bool) -> dict[str, Any]:
         """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
         state = self.state
@@ -276,7 +287,7 @@ class Match:
             "legal": legal,
             "history": list(history),
             "last_move": history[-1] if history else None,
-            "board": self.board(viewer),
+            "board": self._live_board(viewer),
             "result": self.result(),
             "offer": {"by": offered_by} if offer is not None else None,
             "takeback": {"by": self.takeback} if self.takeback is not None else None,
