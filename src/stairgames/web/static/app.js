@@ -49,14 +49,20 @@ async function showHome() {
 function selectedGame() {
   const checked = document.querySelector('input[name="game"]:checked');
   const playable = app.games.filter((g) => g.web !== false);
-  return playable.find((g) => g.name === (checked ? checked.value : playable[0].name));
+  return playable.find((g) => g.name === (checked ? checked.value : firstGame(playable)));
+}
+
+// The game chosen when the page opens: Stairs, the first of the four, where offered.
+function firstGame(playable) {
+  const stairs = playable.find((g) => g.name === "stairs");
+  return (stairs || playable[0] || {}).name;
 }
 
 function renderHome() {
   const list = $("game-list");
   const chosen = list.querySelector("input:checked");
   const playable = app.games.filter((g) => g.web !== false);
-  const name = chosen ? chosen.value : playable[0] && playable[0].name;
+  const name = chosen ? chosen.value : firstGame(playable);
   list.replaceChildren();
   for (const game of app.games.filter((g) => g.web !== false)) {
     const label = document.createElement("label");
@@ -446,6 +452,8 @@ function button(text, onClick) {
 function renderMoves(view) {
   const list = $("moves");
   list.replaceChildren();
+  // Long move texts ("deal ? to yellow") get one column: in two they wrap mid-move.
+  list.classList.toggle("wide", view.history.some((move) => move.length > 9));
   view.history.forEach((move, i) => {
     const item = document.createElement("li");
     item.textContent = move;
