@@ -4,9 +4,13 @@ language, translated errors, and the terminal and command line in Japanese."""
 from __future__ import annotations
 
 import io
+import json
+import random
+import re
 import string
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -14,6 +18,7 @@ from babel.messages.pofile import read_po
 
 import stairgames
 from stairgames.cli import main
+from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import IllegalMoveError, StairgamesError
 from stairgames.i18n import (
     LOCALE_DIR,
@@ -23,10 +28,12 @@ from stairgames.i18n import (
     Text,
     _,
     catalog_path,
+    current_language,
     language_from_environment,
     localize,
     ngettext,
     set_language,
+    text_json,
     translate,
     wrap,
 )
@@ -284,3 +291,115 @@ def test_the_usual_reasons_a_file_cannot_be_read_are_translated(tmp_path, capsys
         "フォルダです"
     )
     assert translate(OSError(28, "No space left on device")) == "[Errno 28] No space left on device"
+
+
+# ----- texts as JSON for the browser ------------------------------------------------
+
+
+def said_like_the_browser(node: Any, catalog: dict[str, Any]) -> str:
+    """``node`` (from :func:`text_json`) in the language of ``catalog`` (what ``GET
+    /api/i18n/{lang}`` serves), step by step as ``say`` in ``web/static/i18n.js`` does."""
+    if node is None:
+        return ""
+    if not isinstance(node, dict):
+        return str(node)
+    if "names" in node:
+        words = [said_like_the_browser(item, catalog) for item in node["names"]]
+        comma: str = catalog.get(", ", ", ")
+        if not node["and"] or len(words) < 2:
+            return comma.join(words)
+        last = catalog.get("{items} and {last}", "{items} and {last}")
+        return filled_like_the_browser(
+            last, {"items": comma.join(words[:-1]), "last": words[-1]}, catalog
+        )
+    if "lines" in node:
+        return "\n".join(node["bullet"] + said_like_the_browser(i, catalog) for i in node["lines"])
+    template = catalog.get(node["id"]) or node["id"]
+    if isinstance(template, list):
+        template = template[0] if node.get("n") == 1 else template[-1]
+    elif "plural" in node and node["id"] not in catalog and node["n"] != 1:
+        template = node["plural"]
+    return filled_like_the_browser(template, node.get("args", {}), catalog)
+
+
+def filled_like_the_browser(template: str, args: dict[str, Any], catalog: dict[str, Any]) -> str:
+    """i18n.js ``fill``: each ``{name}`` (spec ignored) from ``args``, texts said first."""
+
+    def one(match: re.Match[str]) -> str:
+        name, conversion = match.group(1), match.group(2)
+        if name not in args:
+            return match.group(0)
+        value = args[name]
+        if isinstance(value, dict):
+            return said_like_the_browser(value, catalog)
+        return f"'{value}'" if conversion == "!r" and isinstance(value, str) else str(value)
+
+    return re.sub(r"\{(\w+)(![rsa])?(:[^{}]*)?\}", one, template)
+
+
+def finished_city_of_stairs_outcome(seed: int) -> Any:
+    rng = random.Random(seed)
+    state = stairgames.load("city_of_stairs", players=3).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.text is not None
+    return outcome.text
+
+
+NESTED_TEXTS = [
+    Text(
+        "{scores}: {names} share the win with {points}",
+        {
+            "scores": Names(
+                tuple(
+                    Text("{name} {points}", {"name": Text(c), "points": p})
+                    for c, p in [("red", 7), ("blue", 6)]
+                ),
+                False,
+            ),
+            "names": Names(("blue", "green")),
+            "points": Count("{count} point", "{count} points", 2),
+        },
+    ),
+    Text(
+        "{scores}: {winner} wins",
+        {"scores": Names((Text("red"),), conjunction=False), "winner": Text("red")},
+    ),
+    Count("{count} point", "{count} points", 1),
+    Names(("red", "blue", "green")),
+    Lines((Text("{name} {points}", {"name": Text("red"), "points": 5}), "red")),
+    StairgamesError(
+        message_id="{count} problems:\n{lines}",
+        arguments={"lines": Lines((Text("red"), Text("blue"))), "count": 2},
+    ),
+    IllegalMoveError(message_id="{name} resigns", arguments={"name": Text("blue")}),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("value", NESTED_TEXTS, ids=lambda v: type(v).__name__)
+def test_nested_texts_as_json_read_in_the_browser_as_localize_gives_them(
+    value: object, language: str
+) -> None:
+    from stairgames.server.app import catalog_messages
+
+    node = json.loads(json.dumps(text_json(value)))
+    set_language(language)
+    assert said_like_the_browser(node, catalog_messages(language)) == localize(value)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_city_of_stairs_result_as_json_reads_in_japanese_as_localize_gives_it(seed: int) -> None:
+    from stairgames.server.app import catalog_messages
+
+    text = finished_city_of_stairs_outcome(seed)
+    node = text_json(text)
+    assert isinstance(node["args"]["scores"], dict), "the scores are a list of texts, not English"
+    set_language("ja")
+    said = said_like_the_browser(node, catalog_messages(current_language()))
+    assert said == localize(text)
+    assert not re.search(r"red|blue|green|yellow|wins|points?\b", said), said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import threading
 import time
 from pathlib import Path
@@ -16,8 +17,11 @@ import stairgames
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
+from stairgames.i18n import localize, set_language
 from stairgames.server import computer
-from stairgames.server.matches import chance_seed
+from stairgames.server.app import catalog_messages
+from stairgames.server.matches import Match, chance_seed
+from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
 from tests.server_helpers import (
     error_reply,
     new_match,
@@ -26,6 +30,7 @@ from tests.server_helpers import (
     state_at_rest,
     token_of,
 )
+from tests.test_i18n import said_like_the_browser
 
 UNKNOWN_GAME = "unknown game {name!r}; available: {games}"
 UNKNOWN_PLAYER = "unknown player {kind!r}; choose from {allowed}"
@@ -611,3 +616,53 @@ def test_the_view_says_whether_its_viewer_may_undo_or_ask_a_takeback(tmp_path: P
         assert not watcher["can_undo"] and not watcher["can_takeback"]
         rolled = view(dice, token_of(dice, 0))
         assert not rolled["can_undo"] and not rolled["can_takeback"]
+
+
+def test_a_finished_city_of_stairs_match_gives_its_result_arguments_as_texts() -> None:
+    rng = random.Random(3)
+    state = stairgames.load("city_of_stairs", players=3).new_initial_state()
+    events: list[EventRecord] = []
+    while not state.is_terminal():
+        seat = None if state.is_chance_node() else state.current_player()
+        if seat is None:
+            action = sample_chance_outcome(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        move = state.action_to_string(action)
+        state.apply_action(action)
+        events.append(EventRecord(len(events) + 1, "move", seat, {"move": move}))
+    seats = tuple(SeatRecord(seat, "human", None, None) for seat in range(3))
+    match = Match(MatchRecord("m", "city_of_stairs", {"players": 3}, 1, None, seats, tuple(events)))
+    result = match.result()
+    assert result is not None and result["reason"].startswith("red ")
+    args = json.loads(json.dumps(result["reason_args"]))
+    assert args["scores"]["and"] is False
+    assert args["scores"]["names"][0]["args"]["name"] == {"id": "red"}
+    set_language("ja")
+    said = said_like_the_browser({"id": result["reason_id"], "args": args}, catalog_messages("ja"))
+    assert said == localize(state.outcome().text)  # type: ignore[union-attr]
+    assert said.startswith("赤 ") and "red" not in said
+
+
+def test_an_engine_error_with_a_nested_reason_reaches_the_client_as_a_text(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "city_of_stairs", ["human"] * 3, players=3, first_player=0)
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with client.websocket_connect(url) as ws:
+            view = state_at_rest(ws)
+            card = first_legal(view).split("@")[0]
+            illegal = next(
+                f"{card}@{column}{row}"
+                for column in "abcdefg"
+                for row in "1234"
+                if f"{card}@{column}{row}" not in view["legal"]
+            )
+            ws.send_json({"type": "move", "move": illegal, "event": view["event"]})
+            error = error_reply(ws)["error"]
+    assert error["id"] == "illegal move {text!r}: {reason}"
+    assert error["message"].startswith(f"illegal move '{illegal}': ")
+    reason = error["args"]["reason"]
+    assert isinstance(reason, dict) and "id" in reason, "the reason is a text, not English"
+    said = said_like_the_browser({"id": error["id"], "args": error["args"]}, catalog_messages("ja"))
+    assert said.startswith(f"「{illegal}」はできません：")
+    assert not re.search(r"[A-Za-z]{3,}", said.replace(illegal, "")), said

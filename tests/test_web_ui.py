@@ -9,6 +9,7 @@ kept under ``test-artifacts/`` (git-ignored). They need Debian's Chromium at
 """
 
 import asyncio
+import random
 import re
 import secrets
 import threading
@@ -22,6 +23,7 @@ import pytest
 import stairgames
 from stairgames.core.game import State
 from stairgames.core.registry import get_spec
+from stairgames.i18n import Text, arguments_json
 from stairgames.web.messages import BROWSER_MESSAGES
 from tests.browser_helpers import chromium, expect, free_port, shot
 
@@ -297,8 +299,15 @@ def make_fake_app() -> Any:
                 elif request["type"] == "resign":
                     winner = 1 - (seat or 0)
                     returns = [1, -1] if winner == 0 else [-1, 1]
-                    reason = "The other player resigned."
-                    match.result = {"returns": returns, "winners": [winner], "reason": reason}
+                    # as the server says it: the seat's name a text in the arguments
+                    name = match.state.seat_name(1 - winner)
+                    match.result = {
+                        "returns": returns,
+                        "winners": [winner],
+                        "reason": f"{name} resigns",
+                        "reason_id": "{name} resigns",
+                        "reason_args": arguments_json({"name": Text(name)}),
+                    }
                     match.event += 1
                     await announce(match)
                 elif request["type"] == "rematch":
@@ -479,7 +488,7 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     page.get_by_role("button", name="Resign").click()
     result = page.locator("#result")
     result.wait_for()
-    assert result.inner_text().split("\n") == ["You lose", "The other player resigned."]
+    assert result.inner_text().split("\n") == ["You lose", "light resigns"]
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.get_by_role("button", name="First").click()
     expect(page.locator("#replay-step")).to_have_text("Move 0 of 2")
@@ -581,6 +590,62 @@ def test_placeholders_are_filled_as_python_formats_them(page):
         "'unknown game {name!r}; available: {games}', {name: 'chess', games: 'stairs'}))"
     )
     assert filled == "unknown game 'chess'; available: stairs"
+
+
+def finished_city_of_stairs_result_and_error() -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """What the server sends for a City of Stairs game won by one seat (``result``) and
+    for a placement refused with a nested reason (``error``), with the engine's texts."""
+    from stairgames.core.chance import sample_chance_outcome
+    from stairgames.core.errors import IllegalMoveError
+    from stairgames.server.matches import Match, error_json
+    from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
+
+    rng = random.Random(3)
+    state = stairgames.load("city_of_stairs", players=3).new_initial_state()
+    events: list[EventRecord] = []
+    error: IllegalMoveError | None = None
+    while not state.is_terminal():
+        seat = None if state.is_chance_node() else state.current_player()
+        if seat is not None and error is None:
+            card = state.action_to_string(state.legal_actions()[0]).split("@")[0]
+            try:
+                state.clone().apply_move(f"{card}@g4")
+            except IllegalMoveError as refused:
+                error = refused
+        legal = state.legal_actions()
+        action = sample_chance_outcome(state, rng) if seat is None else rng.choice(legal)
+        move = state.action_to_string(action)
+        events.append(EventRecord(len(events) + 1, "move", seat, {"move": move}))
+        state.apply_action(action)
+    seats = tuple(SeatRecord(seat, "human", None, None) for seat in range(3))
+    match = Match(MatchRecord("m", "city_of_stairs", {"players": 3}, 1, None, seats, tuple(events)))
+    result = match.result()
+    assert result is not None and error is not None and len(result["winners"]) == 1
+    return result, error_json(error), (state.outcome(), error)
+
+
+def test_a_japanese_result_and_error_with_nested_texts_read_without_english(page):
+    from stairgames.i18n import localize, set_language, translate
+
+    result, error, (outcome, refused) = finished_city_of_stairs_result_and_error()
+    start(page, "Stairs")
+    page.get_by_label("Language").select_option("ja")
+    page.get_by_role("button", name="投了").wait_for()
+    said = page.evaluate(
+        "([r, e]) => import('/static/i18n.js').then(m => "
+        "[m.t(r.reason_id, r.reason_args), m.t(e.id, e.args)])",
+        [result, error],
+    )
+    set_language("ja")
+    assert said == [localize(outcome.text), translate(refused)]
+    move = refused.arguments["text"]
+    for text in said:
+        assert not re.search(r"[A-Za-z]{3,}", text.replace(move, "")), text
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="投了").click()
+    shown = page.locator("#result")
+    shown.wait_for()
+    assert shown.inner_text().split("\n") == ["あなたの負け", "白が投了しました"]
 
 
 # ----- 27 ---------------------------------------------------------------------------

@@ -205,6 +205,44 @@ def translate(error: BaseException) -> str:
     return localize(Text(message_id, arguments))
 
 
+def text_json(value: object) -> Any:
+    """``value`` as JSON that a client translates in its own language, the way
+    :func:`localize` does (``web/static/i18n.js`` ``say``): a :class:`Text` or an error with
+    a message id as ``{"id", "args"}`` (arguments converted too; no ``args`` when there are
+    none), a :class:`Count` as ``{"id", "plural", "n", "args"}`` (the two English forms),
+    :class:`Names` as ``{"names": [...], "and": conjunction}`` (a name, a message id, as
+    ``{"id"}``), :class:`Lines` as ``{"lines": [...], "bullet"}``; numbers, text, booleans
+    and ``None`` as they are (plain text is not translated), anything else as its
+    English ``str``. Ishigaki Race's account uses the same shapes."""
+    if isinstance(value, Text):
+        if not value.arguments:
+            return {"id": value.message_id}
+        return {"id": value.message_id, "args": arguments_json(value.arguments)}
+    if isinstance(value, Count):
+        return {
+            "id": value.singular,
+            "plural": value.plural,
+            "n": value.count,
+            "args": {"count": value.count},
+        }
+    if isinstance(value, Names):
+        items = [text_json(Text(i) if isinstance(i, str) else i) for i in value.items]
+        return {"names": items, "and": value.conjunction}
+    if isinstance(value, Lines):
+        return {"lines": [text_json(item) for item in value.items], "bullet": value.bullet}
+    message_id = getattr(value, "message_id", None)
+    if isinstance(value, BaseException) and isinstance(message_id, str) and message_id:
+        return text_json(Text(message_id, getattr(value, "arguments", {}) or {}))
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+def arguments_json(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """A text's arguments as JSON, each through :func:`text_json`."""
+    return {name: text_json(value) for name, value in arguments.items()}
+
+
 _FILE_ERRORS = {
     errno.ENOENT: N_("no such file or directory"),
     errno.EACCES: N_("permission denied"),
@@ -285,6 +323,7 @@ __all__ = [
     "Names",
     "Text",
     "_",
+    "arguments_json",
     "current_language",
     "display_width",
     "join_and",
@@ -293,6 +332,7 @@ __all__ = [
     "ngettext",
     "pad",
     "set_language",
+    "text_json",
     "translate",
     "wrap",
 ]

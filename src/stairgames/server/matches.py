@@ -33,7 +33,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.options import options_to_dict
 from stairgames.core.record import make_record
 from stairgames.core.registry import get_spec, load
-from stairgames.i18n import N_, Text
+from stairgames.i18n import N_, Text, arguments_json
 from stairgames.server.store import (
     EventConflictError,
     EventRecord,
@@ -56,17 +56,12 @@ class ServerError(StairgamesError):
 
 
 def error_json(error: BaseException) -> dict[str, Any]:
-    """``{"id", "message", "args"}`` of an error (arguments as JSON-ready text)."""
+    """``{"id", "message", "args"}`` of an error: ``message`` is the English for
+    programmers, ``args`` the arguments as :func:`stairgames.i18n.text_json` gives them, so
+    that the client translates nested texts (a colour, a list of names) too."""
     message_id = getattr(error, "message_id", None) or str(error)
     arguments = getattr(error, "arguments", {}) or {}
-    return {"id": message_id, "message": str(error), "args": _json_arguments(arguments)}
-
-
-def _json_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
-    return {
-        name: value if isinstance(value, int | float | str | bool) or value is None else str(value)
-        for name, value in arguments.items()
-    }
+    return {"id": message_id, "message": str(error), "args": arguments_json(arguments)}
 
 
 def hash_token(token: str) -> str:
@@ -215,6 +210,9 @@ class Match:
         return 0
 
     def result(self) -> dict[str, Any] | None:
+        """How the game ended, ``None`` while it goes on: ``returns``, ``winners``, the
+        English ``reason`` and, for players, ``reason_id`` with ``reason_args`` as
+        :func:`stairgames.i18n.arguments_json` gives them (a colour is ``{"id": "red"}``)."""
         if self.resigned is not None:
             info = self.game.info()
             returns = [
@@ -227,7 +225,7 @@ class Match:
                 "winners": [s.seat for s in self.seats if s.seat != self.resigned],
                 "reason": f"{name} resigns",
                 "reason_id": N_("{name} resigns"),
-                "reason_args": {"name": name},
+                "reason_args": arguments_json({"name": Text(name)}),
             }
         outcome = self.state.outcome()
         if outcome is None:
@@ -238,7 +236,7 @@ class Match:
             "winners": list(outcome.winners),
             "reason": outcome.reason,
             "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
-            "reason_args": _json_arguments(dict(text.arguments)) if text is not None else {},
+            "reason_args": arguments_json(text.arguments) if text is not None else {},
         }
 
     def board(self, viewer: int | None) -> dict[str, Any]:

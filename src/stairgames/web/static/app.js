@@ -495,10 +495,8 @@ function renderResult(view) {
   else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
-  // Names in the reason (a seat's colour) are message ids too.
-  const args = Object.fromEntries(Object.entries(view.result.reason_args || {}).map(
-    ([name, value]) => [name, typeof value === "string" ? t(value) : value]));
-  const reason = view.result.reason_id ? t(view.result.reason_id, args)
+  // The arguments are texts too (a colour {"id": "red"}, a list of scores): t says them.
+  const reason = view.result.reason_id ? t(view.result.reason_id, view.result.reason_args || {})
     : view.result.reason || "";
   const strong = document.createElement("strong");
   strong.textContent = head;

@@ -9,15 +9,45 @@ let current = "en";
 const listeners = [];
 
 // t(id, args): the message in the current language with {name} (also {name!r}, as
-// Python's repr of a string, and {name:spec}, the spec ignored) filled from args.
+// Python's repr of a string, and {name:spec}, the spec ignored) filled from args; an
+// argument that is a text structure (see say) is translated first.
 export function t(id, args = {}) {
   let text = messages[id] || id;
   if (Array.isArray(text)) text = text[0];
+  return fill(text, args);
+}
+
+function fill(text, args) {
   return text.replace(/\{(\w+)(![rsa])?(:[^{}]*)?\}/g, (whole, name, conversion) => {
     if (!args || !(name in args)) return whole;
     const value = args[name];
+    if (value !== null && typeof value === "object") return say(value);
     return conversion === "!r" && typeof value === "string" ? `'${value}'` : String(value);
   });
+}
+
+// say(node): a text the server sent as JSON (stairgames.i18n.text_json) in the current
+// language, as Python's localize gives it: {"id", "args"} a message filled with its
+// arguments (each a node too), plurals with "plural" and "n", {"names": [...], "and"}
+// a list of names, {"lines": [...], "bullet"} one a line; numbers and text as they are.
+export function say(node) {
+  if (node === null || node === undefined) return "";
+  if (typeof node !== "object") return String(node);
+  if (Array.isArray(node.names)) {
+    const words = node.names.map(say);
+    if (!node.and) return words.join(t(", "));
+    if (words.length < 2) return words.join("");
+    return t("{items} and {last}", { items: words.slice(0, -1).join(t(", ")),
+      last: words[words.length - 1] });
+  }
+  if (Array.isArray(node.lines)) {
+    return node.lines.map((line) => (node.bullet ?? "") + say(line)).join("\n");
+  }
+  if (typeof node.id !== "string") return "";
+  let template = messages[node.id] || node.id;
+  if (Array.isArray(template)) template = node.n === 1 ? template[0] : template[template.length - 1];
+  else if (node.plural !== undefined && !messages[node.id] && node.n !== 1) template = node.plural;
+  return fill(template, node.args || {});
 }
 
 export function language() {
