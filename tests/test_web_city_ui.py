@@ -240,8 +240,9 @@ def test_an_online_game_between_browsers_never_shows_a_departure_card_early(brow
         close(guest)
 
 
-def board_has_departure_of_someone_else_before_stroll(page: Any, me: str) -> bool:
-    """A face-up departure card of another seat that has not begun its stroll."""
+def board_has_departure_of_someone_else_before_stroll(page: Any, me: str | None) -> bool:
+    """A face-up departure card of another seat (any seat, for a spectator: ``me`` None)
+    that has not begun its stroll."""
     return bool(
         page.evaluate(
             """me => [...document.querySelectorAll('#board .cos-seat')].some(seat =>
@@ -321,3 +322,137 @@ def test_the_city_fits_a_phone_in_japanese(browser, server):
         page.wait_for_function("() => document.querySelector('#moves').childElementCount > 5")
     finally:
         close(page)
+
+
+def test_three_friends_online_play_a_whole_game_while_a_fourth_watches(browser, server):
+    """A creates a 3-seat game with two "friend online" seats and shares the invite link;
+    B and C open it and take the free seats; D opens it once they are taken and watches.
+    Each person clicks their own moves; every page is checked, at every move, for another
+    seat's departure card drawn before its stroll, and the spectator is offered nothing."""
+    pages = [new_page(browser, server) for _ in range(4)]
+    host, watcher = pages[0], pages[3]
+    try:
+        set_up(host, 3, ["human", "online", "online"])
+        start(host)
+        host.locator("#board .cos-cell").first.wait_for()
+        host.locator("#invite").wait_for()
+        link = host.locator("#invite-link").input_value()
+        assert link == host.url, link
+        shot(host, "city-online-invite")
+        for page in pages[1:3]:  # one at a time: each takes the first seat still free
+            page.goto(link)
+            page.locator("#board .cos-cell").first.wait_for()
+        host.locator("#invite").wait_for(state="hidden")  # every seat taken
+        watcher.goto(link)
+        watcher.locator("#board .cos-cell").first.wait_for()
+        seats = [seat_of(page) for page in pages]
+        assert seats == [0, 1, 2, None], seats
+        watcher.locator("#watching").wait_for()
+        colours = [c["colour"] for c in match_view(host)["board"]["seats"]]
+        for page in pages[:3]:  # the checks can fail: each sees its own card (as nobody's)
+            assert board_has_departure_of_someone_else_before_stroll(page, None)
+            assert moves_name_departure_of_someone_else_before_stroll(page, None)
+        moves, acted_by = play_online(pages, seats, colours)
+        assert {seat for seat, _ in acted_by} == {0, 1, 2} and moves > 20, (moves, acted_by)
+        assert {step for _, step in acted_by} == {"place", "choice"}, acted_by
+        for page, name in zip(pages, "abcd", strict=True):
+            shot(page, f"city-online-over-{name}")
+        reasons = {page.locator("#result .reason").inner_text() for page in pages}
+        assert len(reasons) == 1, reasons
+        assert re.search(r"red \d+, blue \d+, green \d+", reasons.pop())
+        assert watcher.locator("#board .cos-departure-up").count() == 3
+    finally:
+        for page in pages:
+            close(page)
+
+
+def seat_of(page: Any) -> int | None:
+    """The seat the page's list calls "(you)", or None for a spectator."""
+    labels = page.locator("#seats li").all_inner_texts()
+    mine = [i for i, label in enumerate(labels) if label.endswith("(you)")]
+    assert len(mine) <= 1, labels
+    return mine[0] if mine else None
+
+
+def match_view(page: Any) -> Any:
+    """What the server shows a spectator of the page's match now (the truth to wait for)."""
+    match = page.url.rsplit("/m/", 1)[1]
+    response = page.context.request.get(f"{page.base_url}/api/matches/{match}")
+    assert response.ok, response.status
+    return response.json()
+
+
+def play_online(
+    pages: list[Any], seats: list[int | None], colours: list[str]
+) -> tuple[int, list[tuple[int, str]]]:
+    """Play to the end: wait until every page shows the server's latest move list, check
+    every page, then the page of the seat to act clicks its move. The number of moves and
+    each person's move as (seat, "place" or "choice") come back."""
+    deadline = time.monotonic() + GAME_SECONDS
+    acted_by: list[tuple[int, str]] = []
+    shot_choice = False
+    while True:
+        assert time.monotonic() < deadline, f"the online game did not end after {acted_by}"
+        view = match_view(pages[0])
+        count = len(view["history"])
+        for page in pages:
+            page.wait_for_function(
+                """([n, over]) => document.querySelector('#moves').childElementCount === n &&
+                    document.querySelector('#result').hidden === !over""",
+                arg=[count, view["result"] is not None],
+                timeout=5000,
+            )
+        for page, seat in zip(pages, seats, strict=True):
+            me = None if seat is None else colours[seat]
+            assert not board_has_departure_of_someone_else_before_stroll(page, me), me
+            assert not moves_name_departure_of_someone_else_before_stroll(page, me), me
+            assert not page.locator("#pass-cover").is_visible()
+        spectator_cannot_act(pages[-1])
+        if view["result"] is not None:
+            return count, acted_by
+        actor = view["to_act"]
+        assert actor in seats, view["to_act"]
+        page = pages[seats.index(actor)]
+        if not shot_choice and at_a_choice(page):
+            shot(page, "city-online-stroll-choice")
+            shot(pages[-1], "city-online-spectator")
+            shot_choice = True
+        step = take_one_step(page)
+        assert step in ("place", "choice"), f"seat {actor} was offered nothing: {step!r}"
+        acted_by.append((actor, step))
+        page.wait_for_function(
+            "n => document.querySelector('#moves').childElementCount > n", arg=count, timeout=5000
+        )
+
+
+def moves_name_departure_of_someone_else_before_stroll(page: Any, me: str | None) -> bool:
+    """A deal in the move list ("deal 4 to green") that names the card of another seat
+    (any seat, for a spectator) that has not begun its stroll; read at one instant."""
+    return bool(
+        page.evaluate(
+            """me => {
+                const waiting = [...document.querySelectorAll('#board .cos-seat')]
+                    .filter(s => s.dataset.seat !== me && s.dataset.strolled !== 'true')
+                    .map(s => s.dataset.seat);
+                return [...document.querySelectorAll('#moves li')].some(li => {
+                    const deal = /deal (\\S+) to (\\S+)$/.exec(li.textContent.trim());
+                    return deal !== null && deal[1] !== '?' && waiting.includes(deal[2]);
+                });
+            }""",
+            me,
+        )
+    )
+
+
+def spectator_cannot_act(page: Any) -> None:
+    """Nothing on the spectator's board or controls can be clicked to make a move, and a
+    click on a stock card selects nothing."""
+    assert page.locator("#watching").is_visible()
+    offered = "#board .cos-stock[role=button], #board .cos-choice, #board .cos-cell.target"
+    assert page.locator(f"{offered}, #board .cos-cell.open").count() == 0
+    assert page.locator("#words button").count() == 0
+    assert not page.locator("#resign").is_visible()
+    stock = page.locator("#board .cos-stock")
+    if stock.count():
+        stock.first.click(timeout=2000)
+        assert page.locator("#board .cos-cell.target, #board .cos-selected-ring").count() == 0
