@@ -729,3 +729,23 @@ def test_phone_layout_fits_360_by_740(browser, server, game):
         shot(page, f"{name}-phone")
     finally:
         context.close()
+
+
+def test_a_shared_win_names_every_winner_in_the_pages_language(page):
+    """Several winners (City of Stairs shares a win on equal points): the headline names
+    them all, said by i18n.js as the Python catalog says it."""
+    from stairgames.i18n import Names, Text, localize, set_language
+
+    start(page, "Stairs")
+    page.get_by_label("Language").select_option("ja")
+    page.get_by_role("button", name="投了").wait_for()
+    said = page.evaluate(
+        "() => import('/static/i18n.js').then(m => m.t('{names} share the win',"
+        " {names: {names: [{id: 'red'}, {id: 'blue'}], and: true}}))"
+    )
+    set_language("ja")
+    expected = localize(
+        Text("{names} share the win", {"names": Names((Text("red"), Text("blue")))})
+    )
+    assert said == expected and "赤" in said and "青" in said
+    assert not re.search(r"[A-Za-z]", said)

@@ -156,6 +156,8 @@ BROWSER_MESSAGES: Final = (
     N_("{count} left"),
     N_("{name} joined"),
     N_("Score so far: white {white}, black {black}"),
+    N_("You share the win"),
+    N_("{names} share the win"),
     N_("{name} left"),
     N_("{name} to move"),
     N_("{name} wins"),

@@ -491,10 +491,14 @@ function renderResult(view) {
   // At one screen with several people "you" is nobody in particular: name the winner.
   const you = holdsEverySeat(view) ? null : view.you;
   let head;
-  if (you !== null && winners.includes(you)) head = t("You win");
+  const shared = winners.length > 1 && winners.length < view.seats.length;
+  if (you !== null && winners.includes(you)) head = shared ? t("You share the win") : t("You win");
   else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
-  else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
+  else if (shared) {
+    head = t("{names} share the win",
+      { names: { names: winners.map((w) => ({ id: view.seats[w].name })), and: true } });
+  } else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
   // The arguments are texts too (a colour {"id": "red"}, a list of scores): t says them.
   const reason = view.result.reason_id ? t(view.result.reason_id, view.result.reason_args || {})
     : view.result.reason || "";
