@@ -6,9 +6,7 @@ screenshots go to ``test-artifacts/`` (git-ignored).
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+from tests.browser_helpers import ARTIFACTS, chromium, serving
 
 CHOICE_OR_END = (
     "document.querySelector('#result:not([hidden])') || "
@@ -26,33 +24,17 @@ CHOICE_OR_END = (
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
     from stairgames.server.app import Settings, create_app
 
     data_dir: Path = tmp_path_factory.mktemp("ishigaki-web")
-    app = create_app(Settings(data_dir=data_dir, computer_workers=0))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the web app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(Settings(data_dir=data_dir, computer_workers=0))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with chromium() as launched:
+        yield launched
 
 
 def open_page(browser: Any, url: str, **context: Any) -> tuple[Any, Any, list[str]]:

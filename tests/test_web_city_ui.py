@@ -6,9 +6,7 @@ uploaded from the home page; the phone-sized screen and Japanese. Screenshots go
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +16,7 @@ import pytest
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import Settings, create_app
-from tests.browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+from tests.browser_helpers import ARTIFACTS, chromium, serving
 
 GAME_SECONDS = 25.0
 
@@ -31,32 +29,15 @@ except ImportError:  # the browser tests skip
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
     data = tmp_path_factory.mktemp("city-web")
-    app = create_app(Settings(data_dir=data, computer_workers=0))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    runner = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(runner.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not runner.started:
-        assert time.monotonic() < deadline, "the web app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    runner.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(Settings(data_dir=data, computer_workers=0))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with chromium() as launched:
+        yield launched
 
 
 def new_page(browser: Any, server: str, width: int = 1100, height: int = 900) -> Any:

@@ -8,12 +8,9 @@ kept under ``test-artifacts/`` (git-ignored). They need Debian's Chromium at
 /usr/bin/chromium (``apt-get install -y chromium``) and skip with a message without it.
 """
 
-import asyncio
 import random
 import re
 import secrets
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +22,7 @@ from stairgames.core.game import State
 from stairgames.core.registry import get_spec
 from stairgames.i18n import Text, arguments_json
 from stairgames.web.messages import BROWSER_MESSAGES
-from tests.browser_helpers import chromium, expect, free_port, shot
+from tests.browser_helpers import chromium, expect, serving, shot
 
 PACKAGE = Path(stairgames.__file__).parent
 STATIC = PACKAGE / "web" / "static"
@@ -339,20 +336,10 @@ def make_fake_app() -> Any:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, Any]]:
     pytest.importorskip("fastapi", reason="the stand-in server needs fastapi")
-    uvicorn = pytest.importorskip("uvicorn", reason="the stand-in server needs uvicorn")
+    pytest.importorskip("uvicorn", reason="the stand-in server needs uvicorn")
     app = make_fake_app()
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    runner = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(runner.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not runner.started:
-        assert time.monotonic() < deadline, "the stand-in server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    runner.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")
