@@ -34,8 +34,9 @@ Settings (``mcts:time=0.5,c=1.0``):
   the actions played since), so its statistics are not lost (default 0: it
   measured no stronger in Stairs, see ``docs/agents.md``);
 - ``fast``: ``1`` (default) plays random playouts with the game's own
-  ``playout`` function where its ``evaluate`` module has one (the same random
-  games, faster; Stairs has one), ``0`` through the protocol;
+  ``playout`` hook where it has one (uniformly random games, the same in
+  distribution, faster; Stairs and 27 have compiled ones), ``0`` through the
+  protocol;
 - ``prior``: each new node starts as if visited this many times at the value
   the game's evaluation gives it (heuristic initialisation; default 0: off);
 - ``rave``: the RAVE equivalence parameter K (default 0: off). Each node also

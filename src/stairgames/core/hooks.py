@@ -26,8 +26,10 @@ Evaluator = Callable[[State, int], float]
 Playout = Callable[[State, random.Random], list[float]]
 """``playout(state, rng) -> returns``: a game's own uniformly random playout to the end.
 
-It must play the same games as choosing ``rng.choice(state.legal_actions())`` (and
-sampling chance) at every step, only faster."""
+It must play the games of choosing ``rng.choice(state.legal_actions())`` (and
+sampling chance) at every step with the same probabilities, only faster; it may draw
+its moves from a generator of its own seeded from ``rng`` (the compiled playouts of
+Stairs and 27 do), so the same ``rng`` need not give the same game move for move."""
 
 
 class RecordingPlayout(Protocol):
