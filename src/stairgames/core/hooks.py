@@ -103,7 +103,8 @@ class PlayerHooks:
     """Level configurations this game replaces, e.g. ``{"expert":
     "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
     warm_up: WarmUp | None = None
-    """The warm-up of the compiled code that :attr:`endgame_solver` uses."""
+    """The warm-up of the compiled code that :attr:`endgame_solver` and :attr:`playout`
+    use."""
 
     def __post_init__(self) -> None:
         # a read-only copy, so that nobody changes a game's levels behind its back
