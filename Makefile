@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve play test bench bench-engines messages clean
+.PHONY: serve play test bench bench-engines bench-playouts messages clean
 
 $(PLAY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench: $(PLAY_STAMP)
 
 bench-engines: $(PLAY_STAMP)
 	$(BIN)/python -m benchmarks.engine_speed
+
+bench-playouts: $(PLAY_STAMP)
+	$(BIN)/python -m benchmarks.playout_speed
 
 # After changing a player-facing text: extract the messages into the template and merge
 # them into the Japanese catalog (then translate the new entries in the .po file).

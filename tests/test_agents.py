@@ -377,7 +377,15 @@ def test_stairs_fast_playout_plays_the_same_game_as_random_play_through_the_prot
     assert checked > 40
 
 
-def test_mcts_chooses_the_same_with_and_without_the_fast_playout():
+def test_mcts_chooses_the_same_with_and_without_the_fast_playout(monkeypatch):
+    """With a playout hook that plays the protocol's games move for move (Stairs' plain
+    Python playout; the compiled one only matches them in distribution, see
+    ``tests/test_compiled_playouts.py``), ``mcts`` searches exactly as through the
+    protocol."""
+    from stairgames.agents import mcts
+    from stairgames.games.stairs.evaluate import playout
+
+    monkeypatch.setattr(mcts, "find_playout", lambda name: playout)
     state = stairgames.load("stairs").new_initial_state()
     rng = random.Random(4)
     for _ in range(6):

@@ -297,6 +297,29 @@ def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
         assert int(warmed) > 0 and after == warmed, name
 
 
+def test_mcts_without_the_endgame_solver_warms_up_its_compiled_playout():
+    """``mcts`` plays out with the compiled playout of Stairs and 27: preparing it
+    compiles (or loads) the playout, so that its moves compile nothing."""
+    counts = run_python(
+        """
+        import stairgames
+        from stairgames.agents import make_agent
+        from stairgames.games.stairs.kernel import KERNEL as STAIRS
+        from stairgames.games.twenty_seven.kernel import KERNEL as TWENTY_SEVEN
+
+        for name, kernel in (("stairs", STAIRS), ("twenty_seven", TWENTY_SEVEN)):
+            game = stairgames.load(name)
+            player = make_agent("mcts:iterations=30", 0, seed=1, game=game)
+            warmed = kernel.compiled_signatures()
+            player.act(game.new_initial_state())
+            print(name, warmed, kernel.compiled_signatures())
+        """
+    )
+    for line in counts.splitlines():
+        name, warmed, after = line.split()
+        assert int(warmed) > 0 and after == warmed, name
+
+
 # ----- the numba cache follows the modules a kernel copies from -----------------
 
 

@@ -55,8 +55,9 @@ def find_playout(game_name: str) -> Playout | None:
     """A game's own playout (``PlayerHooks.playout``), or ``None``.
 
     A game may offer one when it can play random games to the end faster than
-    through the protocol; it must play the same games as choosing
-    ``rng.choice(state.legal_actions())`` (and sampling chance) at every step.
+    through the protocol; it must play the games of choosing
+    ``rng.choice(state.legal_actions())`` (and sampling chance) at every step with
+    the same probabilities (:data:`stairgames.core.hooks.Playout`).
     """
     return player_hooks(game_name).playout
 

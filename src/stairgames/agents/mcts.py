@@ -34,8 +34,9 @@ Settings (``mcts:time=0.5,c=1.0``):
   the actions played since), so its statistics are not lost (default 0: it
   measured no stronger in Stairs, see ``docs/agents.md``);
 - ``fast``: ``1`` (default) plays random playouts with the game's own
-  ``playout`` function where its ``evaluate`` module has one (the same random
-  games, faster; Stairs has one), ``0`` through the protocol;
+  ``playout`` hook where it has one (uniformly random games, the same in
+  distribution, faster; Stairs and 27 have compiled ones), ``0`` through the
+  protocol;
 - ``prior``: each new node starts as if visited this many times at the value
   the game's evaluation gives it (heuristic initialisation; default 0: off);
 - ``rave``: the RAVE equivalence parameter K (default 0: off). Each node also
@@ -81,6 +82,7 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import CHANCE, Game, State
 from stairgames.core.hooks import WarmUp
+from stairgames.core.registry import player_hooks
 from stairgames.i18n import N_
 
 SETTINGS = {
@@ -193,7 +195,13 @@ class MctsAgent(Agent):
     # ----- the search ---------------------------------------------------------
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
-        return self._endgame.warm_ups(game)
+        """The endgame solver's warm-up, and the game's where its own playout is
+        compiled (the same warm-up for Stairs and 27: one kernel serves both)."""
+        found = self._endgame.warm_ups(game)
+        warm_up = player_hooks(game.name).warm_up
+        if self.fast and player_hooks(game.name).playout is not None and warm_up is not None:
+            found = found if warm_up in found else [*found, warm_up]
+        return found
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()

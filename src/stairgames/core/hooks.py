@@ -26,8 +26,10 @@ Evaluator = Callable[[State, int], float]
 Playout = Callable[[State, random.Random], list[float]]
 """``playout(state, rng) -> returns``: a game's own uniformly random playout to the end.
 
-It must play the same games as choosing ``rng.choice(state.legal_actions())`` (and
-sampling chance) at every step, only faster."""
+It must play the games of choosing ``rng.choice(state.legal_actions())`` (and
+sampling chance) at every step with the same probabilities, only faster; it may draw
+its moves from a generator of its own seeded from ``rng`` (the compiled playouts of
+Stairs and 27 do), so the same ``rng`` need not give the same game move for move."""
 
 
 class RecordingPlayout(Protocol):
@@ -101,7 +103,8 @@ class PlayerHooks:
     """Level configurations this game replaces, e.g. ``{"expert":
     "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
     warm_up: WarmUp | None = None
-    """The warm-up of the compiled code that :attr:`endgame_solver` uses."""
+    """The warm-up of the compiled code that :attr:`endgame_solver` and :attr:`playout`
+    use."""
 
     def __post_init__(self) -> None:
         # a read-only copy, so that nobody changes a game's levels behind its back

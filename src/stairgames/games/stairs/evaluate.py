@@ -137,9 +137,12 @@ def endgame_solver() -> EndgameSolver:
 
 @functools.cache
 def _warm_up() -> None:
-    """Once a process (players prepare for every game of an arena)."""
+    """Once a process (players prepare for every game of an arena): the compiled
+    playout first, then the solver, whose warm-up records the kernel warm."""
+    from stairgames.games.stairs import playout as compiled
     from stairgames.games.stairs.solve import warm_up
 
+    compiled.warm_up()
     warm_up()
 
 
@@ -227,9 +230,18 @@ def _lowest_moves(heights: list[int], tops: list[str], colour: str) -> list[tupl
     return moves
 
 
+def compiled_playout(state: State, rng: random.Random) -> list[float]:
+    """:func:`playout` compiled (:mod:`.playout`, imported on first use): uniformly
+    random play to the end, the same games in distribution, not move for move (one
+    draw from ``rng`` seeds the compiled generator)."""
+    from stairgames.games.stairs.playout import playout as compiled
+
+    return compiled(state, rng)
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
-    playout=playout,
+    playout=compiled_playout,
     recording_playout=playout,
     endgame_solver=endgame_solver,
     levels=LEVELS,

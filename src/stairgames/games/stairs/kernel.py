@@ -303,3 +303,60 @@ def search(
     keys[slot] = key
     results[slot] = won
     return won
+
+
+# ----- random playouts (for computer players: the ``playout`` hook) ----------
+
+
+@_compiled
+def complete(s: Array) -> None:
+    """Fills in ``s[LEVELS:]``, ``s[TOPS:]`` and ``s[PEAK]`` from the heights and pieces
+    (the rest of a position array written by hand); the Zobrist key is left as it is
+    (:func:`playout` does not read it)."""
+    for height in range(MAX_HEIGHT + 2):
+        s[LEVELS + height] = 0
+    s[TOPS] = 0
+    s[TOPS + 1] = 0
+    peak = 0
+    for square in range(SQUARES):
+        height = s[HEIGHTS + square]
+        s[LEVELS + height] |= 1 << square
+        if height:
+            s[TOPS + ((s[PIECES + square] >> (height - 1)) & 1)] |= 1 << square
+        peak = max(peak, height)
+    s[PEAK] = peak
+
+
+@_compiled
+def playout(s: Array, seed: int, script: Array, found: Array) -> int:
+    """Plays the position ``s`` to the end of the game in place; the winning colour
+    (0 light, 1 dark), or -1 when a scripted move is not offered.
+
+    First the moves of ``script`` (``source * 64 + target`` each, as :func:`moves`
+    writes them; passes are not listed, they are played whenever the colour to move
+    has no move and the other has), then moves drawn uniformly from the moves offered
+    by a generator seeded with ``seed``. ``found`` is room for :data:`MAX_MOVES`
+    moves. The game ends as in S4: when neither colour can move.
+    """
+    np.random.seed(seed)
+    step = 0
+    while True:
+        colour = s[TO_MOVE]
+        count = moves(s, colour, found)
+        if count == 0:
+            if count_moves(s, 1 - colour) == 0:
+                return winner(s)
+            s[TO_MOVE] ^= 1
+            continue
+        if step < script.shape[0]:
+            move = script[step]
+            offered = False
+            for i in range(count):
+                if found[i] == move:
+                    offered = True
+            if not offered:
+                return -1
+        else:
+            move = found[np.random.randint(0, count)]
+        step += 1
+        make(s, move >> 6, move & 63)

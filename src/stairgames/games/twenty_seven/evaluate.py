@@ -5,6 +5,7 @@ solver is compiled with numba, imported only when a player first uses it."""
 from __future__ import annotations
 
 import functools
+import random
 from typing import Final
 
 from stairgames.core.game import State
@@ -49,9 +50,12 @@ def endgame_solver() -> EndgameSolver:
 
 @functools.cache
 def _warm_up() -> None:
-    """Once a process (players prepare for every game of an arena)."""
+    """Once a process (players prepare for every game of an arena): the compiled
+    playout first, then the solver, whose warm-up records the kernel warm."""
+    from stairgames.games.twenty_seven import playout as compiled
     from stairgames.games.twenty_seven.solve import warm_up
 
+    compiled.warm_up()
     warm_up()
 
 
@@ -61,8 +65,18 @@ def _cold() -> bool:
     return KERNEL.cold()
 
 
+def playout(state: State, rng: random.Random) -> list[float]:
+    """Uniformly random play to the end, compiled (:mod:`.playout`, imported on first
+    use); the same games as random play through the protocol in distribution, not move
+    for move (one draw from ``rng`` seeds the compiled generator)."""
+    from stairgames.games.twenty_seven.playout import playout as compiled
+
+    return compiled(state, rng)
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
+    playout=playout,
     endgame_solver=endgame_solver,
     warm_up=WarmUp(run=_warm_up, cold=_cold),
 )

@@ -118,6 +118,13 @@ def moves(s: Array, colour: int, variant: int, out: Array) -> tuple[int, int]:
 def after(s: Array, field: int, discs: int, step: int) -> Array:
     """The line after moving the top ``discs`` of ``field`` by ``step`` fields."""
     t = s.copy()
+    make(t, field, discs, step)
+    return t
+
+
+@compiled
+def make(t: Array, field: int, discs: int, step: int) -> None:
+    """Moves the top ``discs`` of ``field`` by ``step`` fields in ``t`` (in place)."""
     height = t[HEIGHTS + field]
     target = field + step
     target_height = t[HEIGHTS + target]
@@ -138,7 +145,6 @@ def after(s: Array, field: int, discs: int, step: int) -> Array:
             t[DISCS + (fields - 1) * LEVELS + level] = 0
         t[FIELDS] = fields - 1
     t[TO_MOVE] ^= 1
-    return t
 
 
 @compiled
@@ -227,3 +233,44 @@ def negamax(
     bounds[slot, 0] = low
     bounds[slot, 1] = high
     return best
+
+
+NOT_OFFERED: Final = 9
+"""What :func:`playout` returns when a scripted move is not offered."""
+
+
+@compiled
+def playout(s: Array, variant: int, seed: int, script: Array, found: Array) -> int:
+    """Plays the line ``s`` to the end of the game in place; T5's result for white
+    (1 win, 0 draw, -1 loss), or :data:`NOT_OFFERED` when a scripted move is not
+    offered.
+
+    First the moves of ``script`` (``field * 64 + count`` each, as :func:`moves`
+    writes them; passes are not listed, they are played whenever the colour to move
+    has no move and the other has, T4), then moves drawn uniformly from the moves
+    offered by a generator seeded with ``seed``. ``found`` is room for
+    :data:`MAX_MOVES` moves.
+    """
+    np.random.seed(seed)
+    played = 0
+    while True:
+        colour = s[TO_MOVE]
+        count, step = moves(s, colour, variant, found)
+        if count == 0:
+            replies, _ = moves(s, 1 - colour, variant, found)
+            if replies == 0:
+                return white_result(s)
+            s[TO_MOVE] ^= 1
+            continue
+        if played < script.shape[0]:
+            move = script[played]
+            offered = False
+            for i in range(count):
+                if found[i] == move:
+                    offered = True
+            if not offered:
+                return NOT_OFFERED
+        else:
+            move = found[np.random.randint(0, count)]
+        played += 1
+        make(s, move >> 6, move & 63, step)
