@@ -32,7 +32,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,7 @@ import numba
 import numpy as np
 
 import stairgames
-from benchmarks.engine_speed import protocol_random_game
+from benchmarks.engine_speed import games_per_second, protocol_random_game
 from stairgames.core.hooks import Playout
 from stairgames.core.registry import player_hooks
 from stairgames.games.stairs import kernel as stairs_kernel
@@ -175,16 +174,6 @@ def compile_c(directory: Path) -> Callable[[int, int], int] | None:
         return int(wins)
 
     return play
-
-
-def games_per_second(play: Callable[[random.Random], int], seconds: float, seed: int) -> float:
-    """Games per second of CPU time; ``play`` plays some games and says how many."""
-    rng = random.Random(seed)
-    games = 0
-    start = time.process_time()
-    while (elapsed := time.process_time() - start) < seconds:
-        games += play(rng)
-    return games / elapsed
 
 
 def sides(
