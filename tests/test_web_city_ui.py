@@ -74,6 +74,23 @@ def start(page: Any) -> None:
     page.wait_for_url(re.compile(r"/m/"))
 
 
+def show_a_persons_board(page: Any) -> None:
+    """Tap the cover until a person's board is drawn: if the computer moves meanwhile,
+    the device passes to the next person and the cover asks again."""
+    for _ in range(20):
+        page.wait_for_function(
+            """() => document.querySelector('#board .cos-cell') ||
+                !document.querySelector('#pass-cover').hidden"""
+        )
+        if page.locator("#board .cos-cell").count():
+            return
+        try:
+            page.locator("#pass-show").click(timeout=2000)
+        except PlaywrightTimeout:
+            continue  # the cover was replaced meanwhile: look again
+    raise AssertionError("no person's board was ever shown")
+
+
 def take_one_step(page: Any) -> str:
     """Whatever the page asks of the person at it now: tap the cover, choose a way on
     a stroll, or place a stock card; "" when nothing is asked (someone else's turn)."""
@@ -164,8 +181,7 @@ def test_people_at_one_screen_pass_the_device_and_play_a_whole_game_with_the_com
         assert re.match(r"Pass the device to (red|blue|green|yellow)$", passed_to), passed_to
         assert page.locator("#board > *").count() == 0
         shot(page, f"city-pass-the-device-{count}")
-        page.locator("#pass-show").click()
-        page.locator("#board .cos-cell").first.wait_for()
+        show_a_persons_board(page)
         mine = page.locator("#board .cos-departure[aria-label^='Your departure card']")
         mine.wait_for(timeout=5000)
         assert mine.count() == 1
