@@ -21,7 +21,6 @@ from stairgames.agents import (
     player_kinds,
 )
 from stairgames.agents.evaluation import evaluator_for, find_evaluator
-from stairgames.agents.mcts import _Node, _Search
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
@@ -351,166 +350,39 @@ def test_the_stairs_evaluation_is_found_and_bounded():
     assert evaluate(state, 0) == state.returns()[0]
 
 
-# ----- the Stairs fast playout ---------------------------------------------------
+# ----- mcts with a game's own playout ----------------------------------------------
 
 
-def test_stairs_fast_playout_plays_the_same_game_as_random_play_through_the_protocol():
-    from stairgames.games.stairs.evaluate import playout
-
-    game = stairgames.load("stairs", agreement=False)  # what players search (S7 aside)
-    walk = random.Random(3)
-    checked = 0
-    for seed in range(60):
-        state = game.new_initial_state()
-        for _ in range(walk.randrange(0, 30)):
-            if state.is_terminal():
-                break
-            state.apply_action(walk.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
-        slow, fast_rng, slow_rng = state.clone(), random.Random(seed), random.Random(seed)
-        while not slow.is_terminal():
-            slow.apply_action(slow_rng.choice(slow.legal_actions()))
-        assert playout(state, fast_rng) == slow.returns()
-        assert fast_rng.random() == slow_rng.random()  # the same draws were made
-        checked += 1
-    assert checked > 40
+def protocol_playout(state: State, rng: random.Random) -> list[float]:
+    """Random play through the protocol, drawing from ``rng`` as ``mcts`` itself does."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()
 
 
 def test_mcts_chooses_the_same_with_and_without_the_fast_playout(monkeypatch):
-    """With a playout hook that plays the protocol's games move for move (Stairs' plain
-    Python playout; the compiled one only matches them in distribution, see
-    ``tests/test_compiled_playouts.py``), ``mcts`` searches exactly as through the
-    protocol."""
+    """With a playout hook that plays the protocol's games move for move (the compiled
+    ones only match them in distribution, see ``tests/test_compiled_playouts.py``),
+    ``mcts`` searches exactly as through the protocol (``solver=0`` keeps it off the
+    compiled search, which needs the solver)."""
     from stairgames.agents import mcts
-    from stairgames.games.stairs.evaluate import playout
 
-    monkeypatch.setattr(mcts, "find_playout", lambda name: playout)
+    monkeypatch.setattr(mcts, "find_playout", lambda name: protocol_playout)
     state = stairgames.load("stairs").new_initial_state()
     rng = random.Random(4)
     for _ in range(6):
         state.apply_action(rng.choice(state.legal_actions()))
     seat = state.current_player()
-    fast = MctsAgent(seat, seed=5, time_limit=None, iterations=150)
-    slow = MctsAgent(seat, seed=5, time_limit=None, iterations=150, fast=False)
+    fast = MctsAgent(seat, seed=5, time_limit=None, iterations=150, solver=False)
+    slow = MctsAgent(seat, seed=5, time_limit=None, iterations=150, fast=False, solver=False)
     assert fast.act(state) == slow.act(state)
+    assert not fast.last_compiled
 
 
-# ----- mcts settings: rave (all moves as first) and implicit minimax backups -----
-
-
-def test_stairs_fast_playout_records_the_moves_it_plays():
-    """With ``record`` the playout lists (seat, action); replayed through the protocol they
-    are legal at every step, reach the end, and give the same returns and the same draws."""
-    from stairgames.games.stairs.evaluate import playout
-
-    game = stairgames.load("stairs", agreement=False)  # what players search (S7 aside)
-    walk = random.Random(6)
-    for seed in range(20):
-        state = game.new_initial_state()
-        for _ in range(walk.randrange(0, 30)):
-            if state.is_terminal():
-                break
-            state.apply_action(walk.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
-        recorded: list[tuple[int, int]] = []
-        plain_rng, recording_rng = random.Random(seed), random.Random(seed)
-        returns = playout(state, recording_rng, recorded)
-        assert returns == playout(state, plain_rng)
-        assert recording_rng.random() == plain_rng.random()
-        replay = state.clone()
-        for seat, action in recorded:
-            assert replay.current_player() == seat
-            assert replay.is_legal(action)
-            replay.apply_action(action)
-        assert replay.is_terminal() and replay.returns() == returns
-
-
-@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4", "rave=50,implicit=0.3"])
-@pytest.mark.parametrize(("name", "options"), GAMES_AND_OPTIONS)
-def test_mcts_with_rave_or_implicit_completes_every_game(name, options, setting):
-    game = stairgames.load(name, **options)
-    players = [
-        make_agent(f"mcts:iterations=8,{setting}", s, seed=s + 1) for s in range(game.num_players())
-    ]
-    assert play_out(game, players, seed=3).is_terminal()
-
-
-@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4"])
-def test_mcts_with_rave_or_implicit_is_repeatable(setting):
-    game = stairgames.load("stairs")
-    runs = [
-        play_out(
-            game,
-            [make_agent(f"mcts:iterations=30,{setting}", s, seed=9 + s) for s in (0, 1)],
-            5,
-            max_moves=20,
-        ).history()
-        for _ in range(2)
-    ]
-    assert runs[0] == runs[1]
-
-
-@pytest.mark.parametrize("setting", [{"rave": 100.0}, {"implicit": 0.4}])
-@pytest.mark.parametrize(("position", "wins"), FORCED_WINS)
-def test_mcts_with_rave_or_implicit_finds_the_forced_win(position, wins, setting):
-    state = stairgames.load("stairs").state_from_position(position)
-    for seed in range(2):
-        agent = MctsAgent(
-            state.current_player(), seed=seed, time_limit=None, iterations=3000, **setting
-        )
-        assert state.action_to_string(agent.act(state)) in wins
-
-
-def searched_stairs_root(
-    *, seed: int, iterations: int, rave: float = 0.0, implicit: float = 0.0
-) -> _Node:
-    """The root of an mcts search of ``iterations`` from the Stairs opening."""
-    state = stairgames.load("stairs").new_initial_state()
-    agent = MctsAgent(
-        0, seed=seed, time_limit=None, iterations=iterations, rave=rave, implicit=implicit
-    )
-    root = _Node(2)
-    search = _Search(agent, state.get_game(), root)
-    for _ in range(iterations):
-        search.iterate(state.clone())
-    return root
-
-
-def test_rave_keeps_all_moves_as_first_statistics_of_the_later_moves():
-    """Every action the root's mover played in an iteration counts once for that iteration."""
-    root = searched_stairs_root(seed=3, iterations=50, rave=100.0)
-    assert root.visits == 50
-    counts = {action: entry[0] for action, entry in root.amaf.items()}
-    assert max(counts.values()) <= 50
-    for action, child in root.children.items():
-        assert counts[action] >= child.visits  # played first, so also played at all
-    assert len(counts) > len(root.children)  # later moves of the mover count too
-    assert all(0.0 <= entry[1] <= entry[0] for entry in root.amaf.values())
-
-
-def test_implicit_backups_keep_the_minimax_of_the_evaluations():
-    root = searched_stairs_root(seed=4, iterations=200, implicit=0.4)
-
-    def check(node: _Node) -> None:
-        known = [c.implicit for c in node.children.values() if c.implicit is not None]
-        if node.solved is not None:
-            assert node.implicit == node.solved
-        elif known:
-            assert node.implicit == max(known, key=lambda v: v[node.player])
-        for child in node.children.values():
-            assert child.implicit is not None and all(0.0 <= v <= 1.0 for v in child.implicit)
-            check(child)
-
-    check(root)
-    assert root.implicit is not None
-
-
-def test_rave_and_implicit_settings_are_parsed_and_described():
-    agent = make_agent("mcts:iterations=10,rave=300,implicit=0.25", 0)
-    assert isinstance(agent, MctsAgent)
-    assert (agent.rave, agent.implicit) == (300.0, 0.25)
-    assert make_agent(agent.describe(), 0).describe() == agent.describe()
-    with pytest.raises(InvalidOptionError, match="rave"):
-        make_agent("mcts:rave=-1", 0)
+@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4", "prior=3", "reuse=1"])
+def test_mcts_settings_that_measured_no_stronger_are_gone(setting):
+    with pytest.raises(InvalidOptionError, match=setting.split("=")[0]):
+        make_agent(f"mcts:{setting}", 0)

@@ -12,19 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from stairgames.core.game import Game, State
-from stairgames.core.hooks import EndgameSolver, Evaluator, Playout, RecordingPlayout
+from stairgames.core.hooks import EndgameSolver, Evaluator, Playout
 from stairgames.core.registry import player_hooks
 
 __all__ = [
     "EndgameSolver",
     "Evaluator",
     "Playout",
-    "RecordingPlayout",
     "evaluator_for",
     "find_endgame_solver",
     "find_evaluator",
     "find_playout",
-    "find_recording_playout",
     "scaled_return",
     "terminal_value",
 ]
@@ -60,11 +58,6 @@ def find_playout(game_name: str) -> Playout | None:
     the same probabilities (:data:`stairgames.core.hooks.Playout`).
     """
     return player_hooks(game_name).playout
-
-
-def find_recording_playout(game_name: str) -> RecordingPlayout | None:
-    """The game's own playout that also lists the moves it plays (for all-moves-as-first)."""
-    return player_hooks(game_name).recording_playout
 
 
 def find_endgame_solver(game_name: str) -> Callable[[], EndgameSolver] | None:

@@ -16,9 +16,12 @@ import dataclasses
 import random
 import types
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from stairgames.core.game import State
+
+if TYPE_CHECKING:
+    from stairgames.core.uct import TreeSearch
 
 Evaluator = Callable[[State, int], float]
 """``evaluate(state, seat)``: a heuristic value in [-1, 1] of ``state`` for ``seat``."""
@@ -30,15 +33,6 @@ It must play the games of choosing ``rng.choice(state.legal_actions())`` (and
 sampling chance) at every step with the same probabilities, only faster; it may draw
 its moves from a generator of its own seeded from ``rng`` (the compiled playouts of
 Stairs and 27 do), so the same ``rng`` need not give the same game move for move."""
-
-
-class RecordingPlayout(Protocol):
-    """A game's own playout that can also list the (seat, action) pairs it plays
-    (appended to ``record``; for ``mcts``'s all-moves-as-first statistics)."""
-
-    def __call__(
-        self, state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
-    ) -> list[float]: ...
 
 
 class EndgameSolver(Protocol):
@@ -93,10 +87,12 @@ class PlayerHooks:
     the returns at the end and 0 before."""
     playout: Playout | None = None
     """A faster uniformly random playout than the protocol's."""
-    recording_playout: RecordingPlayout | None = None
-    """The same playout, also listing the moves it plays."""
     endgame_solver: Callable[[], EndgameSolver] | None = None
     """A factory of exact endgame solvers (one per player and game)."""
+    tree_search: Callable[[State], TreeSearch | None] | None = None
+    """A compiled tree search of a state (:mod:`stairgames.core.uct`), which ``mcts``
+    runs in place of its own where the game offers it; ``None`` for a state it does not
+    cover."""
     levels: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({})
     )

@@ -19,13 +19,15 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from stairgames.core.game import State
 from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
-from stairgames.games.stairs.notation import PASS
+
+if TYPE_CHECKING:
+    from stairgames.core.uct import TreeSearch
 
 HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
 """Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
@@ -116,17 +118,6 @@ _NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 """On-board neighbours of each square, in the direction order of :data:`rules.NEIGHBOURS`."""
 
-_PASS = (None,)
-
-_STEP_CODE: tuple[int, ...] = tuple(
-    source * rules.NUM_DIRECTIONS + rules.NEIGHBOURS[source].index(target)
-    if target in rules.NEIGHBOURS[source]
-    else -1
-    for source in range(rules.NUM_SQUARES)
-    for target in range(rules.NUM_SQUARES)
-)
-"""``_STEP_CODE[source * NUM_SQUARES + target]``: the action of that step (-1: not adjacent)."""
-
 
 def endgame_solver() -> EndgameSolver:
     """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
@@ -152,97 +143,28 @@ def _cold() -> bool:
     return KERNEL.cold()
 
 
-def playout(
-    state: State, rng: random.Random, record: list[tuple[int, int]] | None = None
-) -> list[float]:
-    """Uniformly random play from ``state`` to the end; the returns by seat.
-
-    The same game as choosing ``rng.choice(state.legal_actions())`` through the
-    protocol (same moves in the same order, the same draws from ``rng``, a pass
-    drawn from a one-element list too), played on plain lists instead of
-    immutable boards, for computer players' playouts. A ``swap`` (pie rule) is
-    never chosen here, nor an offer to end by agreement (S7): players search the
-    game without agreement (:meth:`State.without_agreement`), where it is the same.
-    ``tests/test_agents.py`` checks the equivalence.
-
-    With ``record``, every (seat, action) played is appended to it, passes
-    included (for ``mcts``'s all-moves-as-first statistics).
-    """
-    assert isinstance(state, StairsState)
-    board = state.board
-    stacks = [list(stack) for stack in board.stacks]
-    heights = [len(stack) for stack in stacks]
-    tops = [stack[-1] if stack else "" for stack in stacks]
-    colour = board.to_move
-    arrival = board.last_arrival
-    peak = board.max_height()
-    seat = state.current_player()
-    while True:
-        moves = _lowest_moves(heights, tops, colour)
-        other = rules.DARK if colour == rules.LIGHT else rules.LIGHT
-        if not moves:
-            if not _lowest_moves(heights, tops, other):
-                break
-            rng.choice(_PASS)
-            if record is not None:
-                record.append((seat, PASS))
-            colour = other
-            seat = 1 - seat
-            continue
-        source, target = rng.choice(moves)
-        if record is not None:
-            record.append((seat, _STEP_CODE[source * rules.NUM_SQUARES + target]))
-        below = stacks[source]
-        piece = below.pop()
-        heights[source] -= 1
-        tops[source] = below[-1] if below else ""
-        stacks[target].append(piece)
-        tops[target] = piece
-        height = heights[target] = heights[target] + 1
-        if height >= peak:
-            arrival = piece
-            peak = height
-        colour = other
-        seat = 1 - seat
-    final = rules.Board(tuple("".join(stack) for stack in stacks), colour, arrival)
-    verdict = rules.verdict(final)
-    assert verdict is not None
-    winner = state.seat_of(verdict.winner)
-    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
-
-
-def _lowest_moves(heights: list[int], tops: list[str], colour: str) -> list[tuple[int, int]]:
-    """S2 + S3 as (source, target) pairs, in the order of :func:`rules.lowest_steps`."""
-    best = rules.NUM_SQUARES + 1
-    moves: list[tuple[int, int]] = []
-    for source in range(rules.NUM_SQUARES):
-        if tops[source] != colour:
-            continue
-        height = heights[source]
-        if height > best:
-            continue
-        for target in _NEIGHBOURS[source]:
-            if heights[target] == height:
-                if height < best:
-                    best = height
-                    moves = []
-                moves.append((source, target))
-    return moves
-
-
-def compiled_playout(state: State, rng: random.Random) -> list[float]:
-    """:func:`playout` compiled (:mod:`.playout`, imported on first use): uniformly
-    random play to the end, the same games in distribution, not move for move (one
-    draw from ``rng`` seeds the compiled generator)."""
+def playout(state: State, rng: random.Random) -> list[float]:
+    """Uniformly random play from ``state`` to the end, compiled (:mod:`.playout`,
+    imported on first use): the same games as random play through the protocol in
+    distribution, not move for move (one draw from ``rng`` seeds the compiled
+    generator). A ``swap`` (pie rule) is never chosen, nor an offer to end by
+    agreement (S7): players search the game without agreement."""
     from stairgames.games.stairs.playout import playout as compiled
 
     return compiled(state, rng)
 
 
+def tree_search(state: State) -> TreeSearch | None:
+    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use)."""
+    from stairgames.games.stairs.playout import tree_search as compiled
+
+    return compiled(state)
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
-    playout=compiled_playout,
-    recording_playout=playout,
+    playout=playout,
+    tree_search=tree_search,
     endgame_solver=endgame_solver,
     levels=LEVELS,
     warm_up=WarmUp(run=_warm_up, cold=_cold),

@@ -22,18 +22,21 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from stairgames import i18n
+from stairgames.core import uct
 from stairgames.core.compiled import Kernel
 from stairgames.games.stairs import rules
 
-KERNEL: Final = Kernel(__name__, copies=(rules, i18n))
-"""The digest covers the rules it copies and what they import (i18n, for their texts)."""
-"""This module's compiled functions; their cache depends on :mod:`.rules` too."""
+KERNEL: Final = Kernel(__name__, copies=(rules, i18n, uct))
+"""This module's compiled functions; their cache also depends on the rules it copies,
+what they import (i18n, for their texts) and the tree search it compiles in
+(:mod:`stairgames.core.uct`)."""
 _compiled = KERNEL.compiled
 
 Array = npt.NDArray[np.int64]
@@ -335,11 +338,38 @@ def playout(s: Array, seed: int, script: Array, found: Array) -> int:
     First the moves of ``script`` (``source * 64 + target`` each, as :func:`moves`
     writes them; passes are not listed, they are played whenever the colour to move
     has no move and the other has), then moves drawn uniformly from the moves offered
-    by a generator seeded with ``seed``. ``found`` is room for :data:`MAX_MOVES`
-    moves. The game ends as in S4: when neither colour can move.
+    by a generator seeded with ``seed`` (:func:`rollout`). ``found`` is room for
+    :data:`MAX_MOVES` moves. The game ends as in S4: when neither colour can move.
     """
     np.random.seed(seed)
     step = 0
+    while step < script.shape[0]:
+        colour = s[TO_MOVE]
+        count = moves(s, colour, found)
+        if count == 0:
+            if count_moves(s, 1 - colour) == 0:
+                return winner(s)
+            s[TO_MOVE] ^= 1
+            continue
+        move = script[step]
+        offered = False
+        for i in range(count):
+            if found[i] == move:
+                offered = True
+        if not offered:
+            return -1
+        step += 1
+        make(s, move >> 6, move & 63)
+    return rollout(s, s, found)
+
+
+# ----- the compiled tree search (:mod:`stairgames.core.uct`) ------------------
+
+
+@_compiled
+def rollout(s: Array, params: Array, found: Array) -> int:
+    """Plays ``s`` on to the end in place, each move drawn uniformly from numba's
+    generator; the winning colour."""
     while True:
         colour = s[TO_MOVE]
         count = moves(s, colour, found)
@@ -348,15 +378,75 @@ def playout(s: Array, seed: int, script: Array, found: Array) -> int:
                 return winner(s)
             s[TO_MOVE] ^= 1
             continue
-        if step < script.shape[0]:
-            move = script[step]
-            offered = False
-            for i in range(count):
-                if found[i] == move:
-                    offered = True
-            if not offered:
-                return -1
-        else:
-            move = found[np.random.randint(0, count)]
-        step += 1
+        move = found[np.random.randint(0, count)]
         make(s, move >> 6, move & 63)
+
+
+@_compiled
+def tree_moves(s: Array, params: Array, found: Array) -> int:
+    """The colour to move's moves (0: it passes, S4), or -1 when the game is over."""
+    colour = s[TO_MOVE]
+    count = moves(s, colour, found)
+    if count == 0 and count_moves(s, 1 - colour) == 0:
+        return -1
+    return count
+
+
+@_compiled
+def tree_play(s: Array, params: Array, move: int) -> None:
+    if move == uct.PASS:
+        s[TO_MOVE] ^= 1
+    else:
+        make(s, move >> 6, move & 63)
+
+
+@_compiled
+def to_move(s: Array) -> int:
+    return int(s[TO_MOVE])
+
+
+_THIS: Final = sys.modules[__name__]
+"""This module: numba compiles functions passed as arguments under their plain global
+names with pointers that cannot be cached on disk, but through a module's attribute
+as constants that can."""
+
+
+@_compiled
+def tree_search(
+    root: Array,
+    params: Array,
+    c: float,
+    iterations: int,
+    start: uct.Links,
+    width: uct.Links,
+    move: uct.Links,
+    mover: Flags,
+    proven: Flags,
+    visits: uct.Floats,
+    totals: uct.Floats,
+    used: Array,
+    found: Array,
+    path: Array,
+) -> int:
+    """:func:`stairgames.core.uct.iterate` on Stairs positions (colour 0 light)."""
+    return uct.iterate(
+        _THIS.tree_moves,
+        _THIS.tree_play,
+        _THIS.winner,
+        _THIS.rollout,
+        _THIS.to_move,
+        root,
+        params,
+        c,
+        iterations,
+        start,
+        width,
+        move,
+        mover,
+        proven,
+        visits,
+        totals,
+        used,
+        found,
+        path,
+    )

@@ -1,5 +1,5 @@
-"""Compiled uniformly random playouts of Stairs (the ``playout`` hook of
-:mod:`stairgames.games.stairs.evaluate`).
+"""Compiled uniformly random playouts and tree search of Stairs (the ``playout`` and
+``tree_search`` hooks of :mod:`stairgames.games.stairs.evaluate`).
 
 :func:`playout` writes a state's board into a position array
 (:mod:`stairgames.games.stairs.kernel`) and plays it to the end with the compiled
@@ -9,6 +9,9 @@ distribution*, not move for move: the moves are drawn by numba's generator, seed
 with one draw from the caller's ``rng``. ``tests/test_compiled_playouts.py`` checks
 that it offers the moves the rules offer and ends scripted games with the rules'
 results.
+
+:func:`tree_search` sets up the compiled tree search of :mod:`stairgames.core.uct` on
+a state's board (``kernel.tree_search``).
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from typing import Final
 
 import numpy as np
 
+from stairgames.core import uct
 from stairgames.core.game import State
 from stairgames.games.stairs import kernel, rules
-from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.kernel import Array
+from stairgames.games.stairs.notation import PASS, SWAP
 
 _NO_SCRIPT: Final = np.zeros(0, dtype=np.int64)
 _ARRIVALS: Final = {None: kernel.NOBODY, rules.LIGHT: 0, rules.DARK: 1}
@@ -59,9 +64,46 @@ def playout(state: State, rng: random.Random) -> list[float]:
     return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
 
+def _kernel_move_actions() -> dict[int, int]:
+    """The action of each kernel move (``source * 64 + target``), and of a pass."""
+    actions = {uct.PASS: PASS}
+    for source in range(rules.NUM_SQUARES):
+        for direction, target in enumerate(rules.NEIGHBOURS[source]):
+            if target >= 0:
+                actions[source * 64 + target] = source * rules.NUM_DIRECTIONS + direction
+    return actions
+
+
+_ACTIONS: Final = _kernel_move_actions()
+_NO_PARAMS: Final = np.zeros(1, dtype=np.int64)
+
+
+def tree_search(state: State) -> uct.TreeSearch | None:
+    """The compiled tree search of ``state`` (its moves of play: a state without offers
+    to end by agreement), or ``None`` where the pie rule's swap may still come (the
+    first two turns of such a game), which it does not know."""
+    assert isinstance(state, StairsState)
+    if state.get_game().options.pie_rule and not state.board.climbed():
+        return None
+    if SWAP in state.legal_actions():
+        return None
+    seats = (state.seat_of(rules.LIGHT), state.seat_of(rules.DARK))
+    return uct.TreeSearch(
+        kernel.tree_search,
+        position_array(state.board),
+        _NO_PARAMS,
+        _ACTIONS,
+        seats,
+        max_moves=kernel.MAX_MOVES,
+    )
+
+
 def warm_up() -> None:
     """Compile (the first time on a machine) or load the playout's kernel functions,
     by playing one game from the opening (before :func:`.solve.warm_up`, which records
     the kernel warm)."""
     s = position_array(rules.initial_board())
     kernel.playout(s, 0, _NO_SCRIPT, np.empty(kernel.MAX_MOVES, dtype=np.int64))
+    search = tree_search(StairsGame(StairsOptions()).new_initial_state())
+    assert search is not None
+    search.run(64, 1.0, 0)

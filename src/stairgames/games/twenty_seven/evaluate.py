@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from stairgames.core.game import State
 from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
@@ -18,6 +18,9 @@ from stairgames.games.twenty_seven.rules import (
     score,
     stack_count,
 )
+
+if TYPE_CHECKING:
+    from stairgames.core.uct import TreeSearch
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -74,9 +77,17 @@ def playout(state: State, rng: random.Random) -> list[float]:
     return compiled(state, rng)
 
 
+def tree_search(state: State) -> TreeSearch:
+    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use)."""
+    from stairgames.games.twenty_seven.playout import tree_search as compiled
+
+    return compiled(state)
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
+    tree_search=tree_search,
     endgame_solver=endgame_solver,
     warm_up=WarmUp(run=_warm_up, cold=_cold),
 )

@@ -18,18 +18,21 @@ Layout of a line array ``s`` (disc codes :data:`RED`, :data:`GREY`, :data:`WHITE
 from __future__ import annotations
 
 import random
+import sys
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from stairgames import i18n
+from stairgames.core import uct
 from stairgames.core.compiled import Kernel
 from stairgames.games.twenty_seven import rules
 
-KERNEL: Final = Kernel(__name__, copies=(rules, i18n))
-"""The digest covers the rules it copies and what they import (i18n, for their texts)."""
-"""This module's compiled functions; their cache depends on :mod:`.rules` too."""
+KERNEL: Final = Kernel(__name__, copies=(rules, i18n, uct))
+"""This module's compiled functions; their cache also depends on the rules it copies,
+what they import (i18n, for their texts) and the tree search it compiles in
+(:mod:`stairgames.core.uct`)."""
 compiled = KERNEL.compiled
 
 Array = npt.NDArray[np.int64]
@@ -253,7 +256,7 @@ def playout(s: Array, variant: int, seed: int, script: Array, found: Array) -> i
     """
     np.random.seed(seed)
     played = 0
-    while True:
+    while played < script.shape[0]:
         colour = s[TO_MOVE]
         count, step = moves(s, colour, variant, found)
         if count == 0:
@@ -262,15 +265,127 @@ def playout(s: Array, variant: int, seed: int, script: Array, found: Array) -> i
                 return white_result(s)
             s[TO_MOVE] ^= 1
             continue
-        if played < script.shape[0]:
-            move = script[played]
-            offered = False
-            for i in range(count):
-                if found[i] == move:
-                    offered = True
-            if not offered:
-                return NOT_OFFERED
-        else:
-            move = found[np.random.randint(0, count)]
+        move = script[played]
+        offered = False
+        for i in range(count):
+            if found[i] == move:
+                offered = True
+        if not offered:
+            return NOT_OFFERED
         played += 1
         make(s, move >> 6, move & 63, step)
+    rollout(s, np.full(1, variant, dtype=np.int64), found)
+    return white_result(s)
+
+
+# ----- the compiled tree search (:mod:`stairgames.core.uct`) ------------------
+
+
+@compiled
+def outcome(s: Array) -> int:
+    """T5 at the end as :mod:`stairgames.core.uct` counts it: the colour that won
+    (0 white), or a draw."""
+    result = white_result(s)
+    return uct.FIRST if result > 0 else (uct.SECOND if result < 0 else uct.DRAW)
+
+
+@compiled
+def rollout(s: Array, params: Array, found: Array) -> int:
+    """Plays ``s`` (variant ``params[0]``) on to the end in place, each move drawn
+    uniformly from numba's generator; the outcome."""
+    variant = params[0]
+    while True:
+        colour = s[TO_MOVE]
+        count, step = moves(s, colour, variant, found)
+        if count == 0:
+            replies, _ = moves(s, 1 - colour, variant, found)
+            if replies == 0:
+                return outcome(s)
+            s[TO_MOVE] ^= 1
+            continue
+        move = found[np.random.randint(0, count)]
+        make(s, move >> 6, move & 63, step)
+
+
+@compiled
+def tree_moves(s: Array, params: Array, found: Array) -> int:
+    """The colour to move's moves (0: it passes, T4), or -1 when the game is over."""
+    colour = s[TO_MOVE]
+    count, _ = moves(s, colour, params[0], found)
+    if count == 0:
+        replies, _ = moves(s, 1 - colour, params[0], found)
+        if replies == 0:
+            return -1
+    return count
+
+
+@compiled
+def step_of(s: Array, colour: int) -> int:
+    """T2: the fields every move of ``colour`` takes (signed, towards its target)."""
+    code = WHITE + colour
+    stacks = 0
+    for field in range(s[FIELDS]):
+        if s[DISCS + field * LEVELS + s[HEIGHTS + field] - 1] == code:
+            stacks += 1
+    return stacks if colour == 0 else -stacks
+
+
+@compiled
+def tree_play(s: Array, params: Array, move: int) -> None:
+    if move == uct.PASS:
+        s[TO_MOVE] ^= 1
+    else:
+        make(s, move >> 6, move & 63, step_of(s, s[TO_MOVE]))
+
+
+@compiled
+def to_move(s: Array) -> int:
+    return int(s[TO_MOVE])
+
+
+_THIS: Final = sys.modules[__name__]
+"""This module: numba compiles functions passed as arguments under their plain global
+names with pointers that cannot be cached on disk, but through a module's attribute
+as constants that can."""
+
+
+@compiled
+def tree_search(
+    root: Array,
+    params: Array,
+    c: float,
+    iterations: int,
+    start: uct.Links,
+    width: uct.Links,
+    move: uct.Links,
+    mover: uct.Flags,
+    proven: uct.Flags,
+    visits: uct.Floats,
+    totals: uct.Floats,
+    used: Array,
+    found: Array,
+    path: Array,
+) -> int:
+    """:func:`stairgames.core.uct.iterate` on lines of 27 (colour 0 white; ``params[0]``
+    the variant)."""
+    return uct.iterate(
+        _THIS.tree_moves,
+        _THIS.tree_play,
+        _THIS.outcome,
+        _THIS.rollout,
+        _THIS.to_move,
+        root,
+        params,
+        c,
+        iterations,
+        start,
+        width,
+        move,
+        mover,
+        proven,
+        visits,
+        totals,
+        used,
+        found,
+        path,
+    )

@@ -1,0 +1,405 @@
+"""Compiled Monte Carlo tree search (UCT with MCTS-Solver) for games with a kernel.
+
+Two-player games without chance or hidden information that keep their positions in
+a numba kernel (Stairs and 27) search their positions here, tree and statistics in
+arrays walked by compiled code, so a search iteration costs little more than its
+random playout. The search is the one ``mcts`` runs through the protocol
+(:mod:`stairgames.agents.mcts`): UCB1 on values in [0, 1], one node expanded per
+iteration, a uniformly random playout from it, and proven results carried up the
+tree (a node is won for its mover when one child is, and decided when all children
+are).
+
+A game provides five compiled functions with these signatures, and a compiled
+``search`` of its own that passes them to :func:`iterate` (numba specialises
+:func:`iterate` for them):
+
+- ``moves(s, params, found) -> int``: writes the moves of the colour to move into
+  ``found`` and returns how many; 0 when it must pass, -1 when the game is over;
+- ``play(s, params, move)``: plays ``move`` in place (:data:`PASS`: the turn passes);
+- ``outcome(s) -> int``: at the end, :data:`FIRST` or :data:`SECOND` (the colour
+  that won) or :data:`DRAW`;
+- ``rollout(s, params, found) -> int``: plays on at random to the end (numba's
+  generator, seeded by :func:`iterate`), the outcome;
+- ``to_move(s) -> int``: the colour to move (0 or 1).
+
+Colours are the game's own (0 moves first, light or white); seats are mapped in
+Python by :class:`TreeSearch`, which holds the arrays and grows them as needed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from stairgames.core.compiled import Kernel
+
+KERNEL: Final = Kernel(__name__)
+_compiled = KERNEL.compiled
+
+Array = npt.NDArray[np.int64]
+Links = npt.NDArray[np.int32]
+Floats = npt.NDArray[np.float32]
+Flags = npt.NDArray[np.int8]
+
+FIRST: Final = 0
+SECOND: Final = 1
+DRAW: Final = 2
+UNKNOWN: Final = -1
+"""``proven[node]`` while the node's result is not proven."""
+PASS: Final = -1
+"""The move of a turn passed."""
+MAX_DEPTH: Final = 512
+"""The deepest path the tree grows (far beyond what a second's search reaches)."""
+INITIAL_NODES: Final = 1 << 15
+MAX_NODES: Final = 1 << 22
+"""The tree stops growing here (22 bytes a node: about 90 megabytes, some 60,000
+iterations from the Stairs opening); iterations go on, playing out from the leaves
+they reach."""
+
+
+@_compiled
+def first_colour_value(result: int) -> float:
+    """What ``result`` is worth to colour 0, in [0, 1]."""
+    if result == FIRST:
+        return 1.0
+    if result == SECOND:
+        return 0.0
+    return 0.5
+
+
+@_compiled
+def add_children(
+    node: int,
+    found: Array,
+    count: int,
+    colour: int,
+    start: Links,
+    width: Links,
+    move: Links,
+    mover: Flags,
+    proven: Flags,
+    visits: Floats,
+    totals: Floats,
+    used: Array,
+) -> None:
+    """Expands ``node`` (``colour`` to move) with the moves ``found[:count]`` in a random
+    order (a pass when ``count`` is 0)."""
+    for i in range(count - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        found[i], found[j] = found[j], found[i]
+    first = used[0]
+    children = max(count, 1)
+    for i in range(children):
+        child = first + i
+        move[child] = found[i] if count else PASS
+        start[child] = -1
+        width[child] = 0
+        proven[child] = UNKNOWN
+        visits[child] = 0.0
+        totals[child] = 0.0
+    start[node] = first
+    width[node] = children
+    mover[node] = colour
+    used[0] = first + children
+
+
+@_compiled
+def select(
+    node: int,
+    c: float,
+    start: Links,
+    width: Links,
+    proven: Flags,
+    visits: Floats,
+    totals: Floats,
+    mover: Flags,
+) -> int:
+    """The child of ``node`` to search: a proven win for its mover at once, else an
+    unvisited child, else the best by UCB1 (proven losses left out while another
+    child remains; a proven draw counts 0.5 with no exploration bonus)."""
+    colour = mover[node]
+    first = start[node]
+    log_parent = math.log(max(visits[node], 1.0))
+    best = int(first)
+    best_score = -1.0
+    for child in range(first, first + width[node]):
+        result = proven[child]
+        if result == colour:
+            return int(child)
+        if result == UNKNOWN:
+            if visits[child] == 0.0:
+                return int(child)
+            mean = totals[child] / visits[child]
+            score = mean + c * math.sqrt(log_parent / visits[child])
+        elif result == DRAW:
+            score = 0.5
+        else:
+            score = -0.5
+        if score > best_score:
+            best, best_score = int(child), score
+    return best
+
+
+@_compiled
+def back_up(
+    path: Array, depth: int, result: int, mover: Flags, visits: Floats, totals: Floats
+) -> None:
+    """Adds one visit and ``result``'s value (for the colour that chose each node) to
+    every node of ``path[: depth + 1]``."""
+    value = first_colour_value(result)
+    visits[path[0]] += 1.0
+    for d in range(1, depth + 1):
+        node = path[d]
+        visits[node] += 1.0
+        totals[node] += value if mover[path[d - 1]] == 0 else 1.0 - value
+
+
+@_compiled
+def prove_up(
+    path: Array, depth: int, start: Links, width: Links, mover: Flags, proven: Flags
+) -> None:
+    """MCTS-Solver: from the proven node ``path[depth]`` up, proves each parent that a
+    proven child decides (its mover's win), or whose children are all proven (the
+    best of them for its mover)."""
+    for d in range(depth, 0, -1):
+        child, parent = path[d], path[d - 1]
+        colour = mover[parent]
+        if proven[child] == colour:
+            proven[parent] = colour
+            continue
+        best = 1 - colour
+        for other in range(start[parent], start[parent] + width[parent]):
+            result = proven[other]
+            if result == UNKNOWN:
+                return
+            if result == DRAW:
+                best = DRAW
+        proven[parent] = best
+
+
+@_compiled
+def iterate(
+    moves: Any,
+    play: Any,
+    outcome: Any,
+    rollout: Any,
+    to_move: Any,
+    root: Array,
+    params: Array,
+    c: float,
+    iterations: int,
+    start: Links,
+    width: Links,
+    move: Links,
+    mover: Flags,
+    proven: Flags,
+    visits: Floats,
+    totals: Floats,
+    used: Array,
+    found: Array,
+    path: Array,
+) -> int:
+    """Runs up to ``iterations`` iterations from the position ``root`` (left as it
+    was); returns how many ran (fewer once the root is proven). Node 0 is the root;
+    ``used[0]`` counts the nodes in use, and the tree grows no further once the
+    arrays are full."""
+    capacity = start.shape[0]
+    done = 0
+    while done < iterations and proven[0] == UNKNOWN:
+        s = root.copy()
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            if proven[node] != UNKNOWN:
+                result = proven[node]
+                break
+            if start[node] < 0:
+                count = moves(s, params, found)
+                if count < 0:
+                    result = outcome(s)
+                    proven[node] = result
+                    break
+                if used[0] + max(count, 1) > capacity or depth + 1 >= path.shape[0]:
+                    result = rollout(s, params, found)
+                    break
+                add_children(
+                    node,
+                    found,
+                    count,
+                    to_move(s),
+                    start,
+                    width,
+                    move,
+                    mover,
+                    proven,
+                    visits,
+                    totals,
+                    used,
+                )
+            node = select(node, c, start, width, proven, visits, totals, mover)
+            play(s, params, move[node])
+            depth += 1
+            path[depth] = node
+            if visits[node] == 0.0:  # a new node: its first visit is a playout
+                result = rollout(s, params, found)
+                break
+        back_up(path, depth, result, mover, visits, totals)
+        if proven[node] != UNKNOWN:
+            prove_up(path, depth, start, width, mover, proven)
+        done += 1
+    return done
+
+
+@_compiled
+def seed(value: int) -> None:
+    """Seeds numba's generator (the shuffles and the playouts draw from it)."""
+    np.random.seed(value)
+
+
+SearchKernel = Callable[..., int]
+"""A game's compiled ``search(root, params, c, iterations, start, width, move, mover,
+proven, visits, totals, used, found, path)`` that calls :func:`iterate` with its
+functions."""
+
+
+class TreeSearch:
+    """One position's compiled search, run in chunks of iterations (compiled code
+    cannot read the clock, so the caller checks it between chunks).
+
+    ``search`` is the game's compiled search, ``root`` the position array, ``params``
+    the game's constants for the kernel (a variant), ``actions`` the protocol action of
+    each kernel move of the root (and of :data:`PASS`, where a pass can be), and
+    ``seats`` the seat playing each colour.
+    """
+
+    def __init__(
+        self,
+        search: SearchKernel,
+        root: Array,
+        params: Array,
+        actions: Mapping[int, int],
+        seats: tuple[int, int],
+        *,
+        max_moves: int,
+    ) -> None:
+        self._search = search
+        self.root = root
+        self.params = params
+        self.actions = dict(actions)
+        self.seats = seats
+        self.iterations = 0
+        """Iterations run so far."""
+        self._found = np.empty(max_moves, dtype=np.int64)
+        self._path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self._used = np.zeros(1, dtype=np.int64)
+        self._allocate(INITIAL_NODES)
+        self._used[0] = 1
+        self.start[0] = -1
+        self.proven[0] = UNKNOWN
+
+    def _allocate(self, nodes: int) -> None:
+        self.start = np.full(nodes, -1, dtype=np.int32)
+        self.width = np.zeros(nodes, dtype=np.int32)
+        self.move = np.zeros(nodes, dtype=np.int32)
+        self.mover = np.zeros(nodes, dtype=np.int8)
+        self.proven = np.full(nodes, UNKNOWN, dtype=np.int8)
+        self.visits = np.zeros(nodes, dtype=np.float32)
+        self.totals = np.zeros(nodes, dtype=np.float32)
+
+    def _grow(self) -> None:
+        """Doubles the arrays when the tree fills three quarters of them."""
+        nodes = self.start.shape[0]
+        if self._used[0] * 4 < nodes * 3 or nodes >= MAX_NODES:
+            return
+        old = self._arrays()
+        self._allocate(nodes * 2)
+        for before, after in zip(old, self._arrays(), strict=True):
+            after[:nodes] = before
+
+    def _arrays(self) -> tuple[npt.NDArray[Any], ...]:
+        return (
+            self.start,
+            self.width,
+            self.move,
+            self.mover,
+            self.proven,
+            self.visits,
+            self.totals,
+        )
+
+    def run(self, iterations: int, c: float, seed_value: int) -> int:
+        """Runs up to ``iterations`` more iterations with exploration ``c``, drawing from
+        numba's generator seeded with ``seed_value``; how many ran."""
+        self._grow()
+        seed(seed_value)
+        done = int(
+            self._search(
+                self.root,
+                self.params,
+                c,
+                iterations,
+                self.start,
+                self.width,
+                self.move,
+                self.mover,
+                self.proven,
+                self.visits,
+                self.totals,
+                self._used,
+                self._found,
+                self._path,
+            )
+        )
+        self.iterations += done
+        return done
+
+    def expand_root(self, seed_value: int) -> None:
+        """Expands the root without searching (one iteration), so that root moves can
+        be marked proven before the search."""
+        if self.start[0] < 0 and self.proven[0] == UNKNOWN:
+            self.run(1, 1.0, seed_value)
+
+    def root_children(self) -> range:
+        return range(int(self.start[0]), int(self.start[0] + self.width[0]))
+
+    def root_colour(self) -> int:
+        return int(self.mover[0])
+
+    def mark_lost(self, actions: set[int]) -> None:
+        """Marks the root moves played by ``actions`` as proven losses for the root's
+        mover (proven by an exact solver before the search), unless every move is among
+        them."""
+        children = [child for child in self.root_children() if self.action(child) in actions]
+        if len(children) >= len(self.root_children()):
+            return
+        for child in children:
+            self.proven[child] = 1 - self.root_colour()
+
+    def action(self, child: int) -> int:
+        return self.actions[int(self.move[child])]
+
+    def best_action(self) -> int:
+        """A proven win if there is one; else the most visited move not proven lost
+        (proven draws counted by their visits too); every move lost: the most visited."""
+        colour = self.root_colour()
+        children = list(self.root_children())
+        for child in children:
+            if self.proven[child] == colour:
+                return self.action(child)
+        open_ = [child for child in children if self.proven[child] != 1 - colour] or children
+        best = max(open_, key=lambda child: (self.visits[child], self.totals[child]))
+        return self.action(best)
+
+    def root_value(self, seat: int) -> float | None:
+        """The root's proven value for ``seat`` in [0, 1], or ``None`` while unproven."""
+        result = int(self.proven[0])
+        if result == UNKNOWN:
+            return None
+        if result == DRAW:
+            return 0.5
+        return 1.0 if self.seats[result] == seat else 0.0
