@@ -17,8 +17,9 @@ the root is proven), not those it was allowed; they are reported per searched mo
 and per second of its search.
 OpenSpiel's bot reaches our engine through the bridge
 (:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
-cost (a Python game cloned by ``copy.deepcopy``); that is the price any
-OpenSpiel algorithm pays on a Python game.
+cost (pyspiel's calls into a Python game; a clone is our engine's ``clone``); that is
+the price any OpenSpiel algorithm pays on a Python game
+(:mod:`benchmarks.openspiel_bridge_speed` measures it).
 """
 
 from __future__ import annotations
