@@ -209,3 +209,36 @@ def test_legal_actions_of_a_seat_not_to_act_are_empty_through_the_bridge():
     mover = state.current_player()
     assert state.legal_actions(1 - mover) == []
     assert state.legal_actions(mover) == state.inner.legal_actions()
+
+
+def test_city_places_its_cards_once_per_position_through_the_bridge(monkeypatch):
+    """A playout asks for the legal actions, then applies one: the legality check reuses
+    the placements found for ``legal_actions`` (before, every card was placed twice)."""
+    import random
+
+    from stairgames.games.city_of_stairs import rules
+
+    game = bridge.load_game("city_of_stairs", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    calls = []
+    placements = rules.placements
+
+    def counted(*args):
+        calls.append(args)
+        return placements(*args)
+
+    monkeypatch.setattr(rules, "placements", counted)
+    decisions = 0
+    while not state.is_terminal() and decisions < 6:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        before = len(calls)
+        legal = state.legal_actions()
+        twin = state.clone()
+        state.apply_action(rng.choice(legal))
+        twin.apply_action(legal[0])
+        assert len(calls) - before <= 1
+        decisions += 1
+    assert decisions == 6
