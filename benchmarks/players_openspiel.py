@@ -1,19 +1,25 @@
-"""Our ``mcts`` against OpenSpiel's ``MCTSBot`` (random rollouts) at equal time per move.
+"""Our player against OpenSpiel's ``MCTSBot`` (random rollouts, ``uct_c`` 2, solver on).
 
     .venv/bin/python -m benchmarks.players_openspiel --game stairs --games 100 --time 0.1
+    .venv/bin/python -m benchmarks.players_openspiel --time 0.1 --bot-time 1.0 --games 200
 
 Both players search from the same positions of the same games, seats
-alternating. OpenSpiel's bot counts simulations, not time, so it is
+alternating. ``--time`` is our budget a move, ``--bot-time`` the bot's (equal time
+unless given). OpenSpiel's bot counts simulations, not time, so it is
 calibrated first (its simulations per second on the game's opening positions
-set ``max_simulations``) and then kept on the budget during the game: after each
+set ``max_simulations``) and then kept on its budget during the game: after each
 of its moves ``max_simulations`` is scaled by budget / time taken (at most
 doubled). The measured seconds per move of each side are reported to show the
 budgets matched (ours stops early on forced, immediately winning and proven
-moves, so it averages less than the budget).
+moves, so it averages less than the budget). The bot's simulations are those it
+actually ran (the root's ``explore_count``; its solver stops a search early once
+the root is proven), not those it was allowed; they are reported per searched move
+and per second of its search.
 OpenSpiel's bot reaches our engine through the bridge
 (:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
-cost (a Python game cloned by ``copy.deepcopy``); that is the price any
-OpenSpiel algorithm pays on a Python game.
+cost (pyspiel's calls into a Python game; a clone is our engine's ``clone``); that is
+the price any OpenSpiel algorithm pays on a Python game
+(:mod:`benchmarks.openspiel_bridge_speed` measures it).
 """
 
 from __future__ import annotations
@@ -49,6 +55,12 @@ def make_bot(game: Any, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
     )
 
 
+def bot_move(bot: spiel_mcts.MCTSBot, state: Any) -> tuple[int, int]:
+    """The bot's action as ``MCTSBot.step`` chooses it, and the simulations it ran."""
+    root = bot.mcts_search(state)
+    return int(root.best_child().action), int(root.explore_count)
+
+
 MOVES_OF_PLAY_ONLY: dict[str, dict[str, Any]] = {"stairs": {"agreement": False}}
 """Options that leave out offers to end by agreement (Stairs S7): our players search
 moves of play only and decide agreement apart, so OpenSpiel's bot gets the same game
@@ -71,9 +83,9 @@ def calibrate(name: str, seconds: float) -> int:
         if state.is_terminal():
             break
         clock = time.perf_counter()
-        bot.step(state)
+        _, ran = bot_move(bot, state)
         spent += time.perf_counter() - clock
-        done += 200
+        done += ran
         while state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         state.apply_action(rng.choice(state.legal_actions()))
@@ -94,8 +106,8 @@ def our_player(spec: str, game: Any, seconds: float) -> str:
     return format_settings(kind, {**settings, "time": seconds})
 
 
-def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
-    name, seed, seconds, simulations, ours_first, kind = task
+def play(task: tuple[str, int, float, float, int, bool, str]) -> dict[str, Any]:
+    name, seed, seconds, bot_seconds, simulations, ours_first, kind = task
     bridge.register_all()
     game = load_for_play(name)
     state = game.new_initial_state()
@@ -109,6 +121,8 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
     ours_moves = theirs_moves = 0
     ours_iterations = 0
     theirs_iterations = 0
+    theirs_searches = 0
+    theirs_search_time = 0.0
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -124,15 +138,18 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
                 ours.last_iterations if isinstance(ours, MctsAgent) else getattr(ours, "nodes", 0)
             )
         else:
-            action = bot.step(state) if len(legal) > 1 else legal[0]
+            action, ran = bot_move(bot, state) if len(legal) > 1 else (legal[0], 0)
             spent = time.perf_counter() - clock
             theirs_time += spent
             theirs_moves += 1
             if len(legal) > 1:
-                theirs_iterations += bot.max_simulations
-                # keep the bot on the time budget: scale its simulations by the time it took
-                scaled = bot.max_simulations * seconds / max(spent, 1e-6)
-                bot.max_simulations = max(10, int(min(2 * bot.max_simulations, scaled)))
+                theirs_iterations += ran
+                theirs_searches += 1
+                theirs_search_time += spent
+                if ran == bot.max_simulations:
+                    # keep the bot on its budget: scale its simulations by the time it took
+                    scaled = bot.max_simulations * bot_seconds / max(spent, 1e-6)
+                    bot.max_simulations = max(10, int(min(2 * bot.max_simulations, scaled)))
         state.apply_action(action)
     returns = state.returns()
     mine, theirs = returns[ours_seat], returns[1 - ours_seat]
@@ -145,6 +162,8 @@ def play(task: tuple[str, int, float, int, bool, str]) -> dict[str, Any]:
         "theirs_time": theirs_time,
         "theirs_moves": theirs_moves,
         "theirs_iterations": theirs_iterations,
+        "theirs_searches": theirs_searches,
+        "theirs_search_time": theirs_search_time,
     }
 
 
@@ -152,7 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="game (repeatable); default stairs, 27")
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both")
+    parser.add_argument("--time", type=float, default=0.1, help="our seconds per move")
+    parser.add_argument(
+        "--bot-time", type=float, help="seconds per move for OpenSpiel's bot (default --time)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
         "--ours",
@@ -161,12 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", help="save the figures as JSON")
     args = parser.parse_args(argv)
+    bot_time = args.time if args.bot_time is None else args.bot_time
     bridge.register_all()
     rows = []
     for name in args.game or ["stairs", "twenty_seven"]:
-        simulations = calibrate(name, args.time)
+        simulations = calibrate(name, bot_time)
         tasks = [
-            (name, 1000 + i, args.time, simulations, i % 2 == 0, args.ours)
+            (name, 1000 + i, args.time, bot_time, simulations, i % 2 == 0, args.ours)
             for i in range(args.games)
         ]
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
@@ -178,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             "ours": args.ours,
             "games": len(results),
             "seconds_per_move_budget": args.time,
-            "openspiel_simulations": simulations,
+            "openspiel_seconds_per_move_budget": bot_time,
+            "openspiel_simulations_calibrated": simulations,
             "ours_win_rate": score / len(results),
             "ci95": [low, high],
             "ours_seconds_per_move": sum(r["ours_time"] for r in results)
@@ -187,8 +211,10 @@ def main(argv: list[str] | None = None) -> int:
             / max(1, sum(r["theirs_moves"] for r in results)),
             "ours_iterations_per_second": sum(r["ours_iterations"] for r in results)
             / max(1e-9, sum(r["ours_time"] for r in results)),
+            "openspiel_simulations_per_move": sum(r["theirs_iterations"] for r in results)
+            / max(1, sum(r["theirs_searches"] for r in results)),
             "openspiel_iterations_per_second": sum(r["theirs_iterations"] for r in results)
-            / max(1e-9, sum(r["theirs_time"] for r in results)),
+            / max(1e-9, sum(r["theirs_search_time"] for r in results)),
         }
         for first, label in ((True, "first"), (False, "second")):
             seated = [r["score"] for r in results if r["ours_first"] == first]
@@ -197,10 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name}: ours ({args.ours}) wins {row['ours_win_rate']:.1%} "
             f"[{low:.1%}, {high:.1%}] of "
-            f"{row['games']} at {args.time} s/move; s/move ours {row['ours_seconds_per_move']:.3f} "
+            f"{row['games']} at {args.time} / {bot_time} s/move (ours / OpenSpiel); "
+            f"s/move ours {row['ours_seconds_per_move']:.3f} "
             f"OpenSpiel {row['openspiel_seconds_per_move']:.3f}; iterations/s ours "
             f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
-            f"{row['openspiel_iterations_per_second']:.0f}; ours first / second "
+            f"{row['openspiel_iterations_per_second']:.0f} (simulations run a searched move "
+            f"{row['openspiel_simulations_per_move']:.0f}); ours first / second "
             f"{row['ours_win_rate_first']:.1%} / {row['ours_win_rate_second']:.1%}",
             flush=True,
         )

@@ -168,3 +168,77 @@ def test_ismcts_bot_with_openspiels_own_sampler():
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=np.random.RandomState(1))
     assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["stairs", "twenty_seven", "ishigaki_race", "city_of_stairs"])
+def test_pyspiel_clone_is_our_engines_clone(name):
+    """pyspiel clones a Python state by deep-copying its attributes; the bridge makes that
+    our engine's ``clone`` (the game object shared, not copied), and the clone goes on
+    apart from the original."""
+    import random
+
+    game = bridge.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(8):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    twin = state.clone()
+    assert twin.inner is not state.inner
+    assert twin.inner.get_game() is state.inner.get_game()
+    assert twin.history() == state.history() == state.inner.history()
+    assert str(twin) == str(state)
+    before = str(state)
+    while not twin.is_terminal():
+        if twin.is_chance_node():
+            twin.apply_action(rng.choice([a for a, _ in twin.chance_outcomes()]))
+        else:
+            twin.apply_action(rng.choice(twin.legal_actions()))
+    assert str(state) == before and len(state.history()) == 8
+    assert (
+        game.new_initial_state().inner.position()
+        == stairgames.load(name).new_initial_state().position()
+    )
+
+
+def test_legal_actions_of_a_seat_not_to_act_are_empty_through_the_bridge():
+    game = bridge.load_game("stairs")
+    state = game.new_initial_state()
+    mover = state.current_player()
+    assert state.legal_actions(1 - mover) == []
+    assert state.legal_actions(mover) == state.inner.legal_actions()
+
+
+def test_city_places_its_cards_once_per_position_through_the_bridge(monkeypatch):
+    """A playout asks for the legal actions, then applies one: the legality check reuses
+    the placements found for ``legal_actions`` (before, every card was placed twice)."""
+    import random
+
+    from stairgames.games.city_of_stairs import rules
+
+    game = bridge.load_game("city_of_stairs", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    calls = []
+    placements = rules.placements
+
+    def counted(*args):
+        calls.append(args)
+        return placements(*args)
+
+    monkeypatch.setattr(rules, "placements", counted)
+    decisions = 0
+    while not state.is_terminal() and decisions < 6:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        before = len(calls)
+        legal = state.legal_actions()
+        twin = state.clone()
+        state.apply_action(rng.choice(legal))
+        twin.apply_action(legal[0])
+        assert len(calls) - before <= 1
+        decisions += 1
+    assert decisions == 6

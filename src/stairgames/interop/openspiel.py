@@ -140,6 +140,7 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             merged = {**parameter_defaults(spec.name), **(params or {})}
             self.ours = load_with_text_options(spec.name, _options_text(merged))
+            self._initial = self.ours.new_initial_state()
             info = self.ours.info()
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=info.num_distinct_actions,
@@ -153,7 +154,9 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
             super().__init__(game_type, game_info, merged)
 
         def new_initial_state(self) -> BridgeState:
-            return BridgeState(self, self.ours.new_initial_state())
+            """A fresh state: a clone of our initial state, made once (pyspiel's ``clone``
+            starts from a new initial state, so this runs once a clone)."""
+            return BridgeState(self, self._initial.clone())
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _StringObserver:
             del params
@@ -161,35 +164,52 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
             return _StringObserver(perfect_recall=perfect_recall)
 
     class BridgeState(pyspiel.State):  # type: ignore[misc]
-        """One of our states seen from OpenSpiel."""
+        """One of our states seen from OpenSpiel.
+
+        Our state is held in a :class:`_Held` (the only attribute): pyspiel clones a
+        Python state by ``copy.deepcopy`` of each attribute, and ``_Held`` makes that
+        our engine's own :meth:`State.clone` instead of a deep copy of every field
+        (game object included). The hooks pyspiel calls on every move (current
+        player, terminal, legal actions, apply) go straight to the engine's hooks where
+        pyspiel has already checked what our public methods would check again.
+        """
 
         def __init__(self, game: BridgeGame, inner: State) -> None:
             super().__init__(game)
-            self.inner = inner
+            self._held = _Held(inner)
+
+        @property
+        def inner(self) -> State:
+            """Our state behind this one."""
+            return self._held.state
 
         def current_player(self) -> int:
-            player = self.inner.current_player()
+            player = self._held.state._current_player()
+            if player >= 0:
+                return player
             if player == CHANCE:
-                return int(pyspiel.PlayerId.CHANCE)
-            if player == TERMINAL:
-                return int(pyspiel.PlayerId.TERMINAL)
-            return player
+                return SPIEL_CHANCE
+            return SPIEL_TERMINAL
 
         def _legal_actions(self, player: int) -> list[int]:
-            return self.inner.legal_actions(player)
+            # pyspiel asks only for the player to act at a decision node (PyState::LegalActions)
+            inner = self._held.state
+            if player != inner._current_player():
+                return []
+            return inner._legal_actions()
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
             return self.inner.chance_outcomes()
 
         def _apply_action(self, action: int) -> None:
-            self.inner.apply_action(int(action))
+            self._held.state.apply_action(int(action))
 
         def _action_to_string(self, player: int, action: int) -> str:
             del player
             return self.inner.action_to_string(int(action))
 
         def is_terminal(self) -> bool:
-            return self.inner.is_terminal()
+            return bool(self._held.state._current_player() == TERMINAL)
 
         def returns(self) -> list[float]:
             return self.inner.returns()
@@ -222,6 +242,25 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
     BridgeState.__name__ = BridgeState.__qualname__ = f"SpielState_{spec.name}"
     pyspiel.register_game(game_type, BridgeGame)
     return BridgeGame
+
+
+SPIEL_CHANCE = int(pyspiel.PlayerId.CHANCE)
+SPIEL_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class _Held:
+    """Our state inside a bridge state, copied by :meth:`State.clone` when pyspiel clones
+    the bridge state (``copy.deepcopy`` of each attribute). Pickles as the state does
+    (pyspiel's ``serialize``)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        del memo
+        return _Held(self.state.clone())
 
 
 def information_state(state: State, player: int) -> str:

@@ -163,6 +163,8 @@ class CityOfStairsState(State):
         self._table = table
         self._node: rules.Node | None = None
         self._walks: dict[int, rules.Walk] = {}
+        self._actions: tuple[int, ...] | None = None
+        """The legal actions, computed once per table (immutable: clones share them)."""
 
     # ----- access -------------------------------------------------------------
 
@@ -215,6 +217,16 @@ class CityOfStairsState(State):
         return node.seat
 
     def _legal_actions(self) -> list[int]:
+        return list(self._legal_action_ids())
+
+    def _legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions, cached: the legality check of ``apply_action`` after
+        ``legal_actions`` (a playout's every move) does not place every card again."""
+        if self._actions is None:
+            self._actions = tuple(self._compute_legal_actions())
+        return self._actions
+
+    def _compute_legal_actions(self) -> list[int]:
         node = self.node()
         if node.kind == NodeKind.PLACE:
             return [encode_placement(p) for p in rules.placements(self._table, self.cards)]
@@ -263,6 +275,7 @@ class CityOfStairsState(State):
         self._table = table
         self._node = None
         self._walks = {}
+        self._actions = None
 
     def _action_to_string(self, action: int) -> str:
         node = self.node()
@@ -374,6 +387,7 @@ class CityOfStairsState(State):
         other._table = self._table
         other._node = self._node
         other._walks = dict(self._walks)
+        other._actions = self._actions
 
     # ----- results ------------------------------------------------------------
 
