@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve play test bench bench-engines bench-playouts messages clean
+.PHONY: serve play test bench bench-engines bench-playouts bench-search messages clean
 
 $(PLAY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,9 @@ bench-engines: $(PLAY_STAMP)
 
 bench-playouts: $(PLAY_STAMP)
 	$(BIN)/python -m benchmarks.playout_speed
+
+bench-search: $(PLAY_STAMP)
+	$(BIN)/python -m benchmarks.search_speed
 
 # After changing a player-facing text: extract the messages into the template and merge
 # them into the Japanese catalog (then translate the new entries in the .po file).
