@@ -36,7 +36,7 @@ an icon of that kind that applies to relative seat ``k``, for each ``k``:
 >>> game = stairgames.load("city_of_stairs", players=2, first_player=0)
 >>> tensor = observation_tensor(game.new_initial_state(), 0)
 >>> tensor.shape, dict(layout_of(2))["city"], dict(layout_of(2))["departures"]
-((1050,), 952, 14)
+((1108,), 952, 14)
 """
 
 from __future__ import annotations
