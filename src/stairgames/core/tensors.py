@@ -40,3 +40,18 @@ class ObservationTensor:
     image: Callable[[State], Array] | None = None
     """Optional: a small RGB picture of the public position (``uint8``, height × width × 3),
     for ``render_mode="rgb_array"``; it shows nothing hidden from a spectator."""
+    information_state: InformationStateTensor | None = None
+    """Optional, for games with hidden information: the seat's information state as a
+    tensor (perfect recall: it tells apart histories the seat can tell apart), what
+    OpenSpiel's imperfect-information algorithms read."""
+
+
+@dataclasses.dataclass(frozen=True)
+class InformationStateTensor:
+    """A game's information-state tensor: the observation and what the seat remembers."""
+
+    shape: Callable[[Game], tuple[int, ...]]
+    """``shape(game)``: fixed by the options."""
+    encode: Callable[[State, int], Array]
+    """``encode(state, seat)``: a ``float32`` array of :attr:`shape`, made only of what
+    ``seat`` may know (its view of the history, :meth:`State.history_strings`)."""

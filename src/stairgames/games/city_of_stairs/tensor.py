@@ -46,7 +46,7 @@ from typing import Any, Final
 import numpy as np
 
 from stairgames.core.game import Game, State
-from stairgames.core.tensors import ObservationTensor
+from stairgames.core.tensors import InformationStateTensor, ObservationTensor
 from stairgames.games.city_of_stairs.cards import (
     IGNORE,
     LIGHTHOUSE,
@@ -58,8 +58,12 @@ from stairgames.games.city_of_stairs.cards import (
     CardSet,
     CityCard,
 )
-from stairgames.games.city_of_stairs.game import CityOfStairsGame, CityOfStairsState
-from stairgames.games.city_of_stairs.rules import NUM_CELLS
+from stairgames.games.city_of_stairs.game import (
+    MAX_CHOICES_PER_STROLL,
+    CityOfStairsGame,
+    CityOfStairsState,
+)
+from stairgames.games.city_of_stairs.rules import CHOICES, NUM_CELLS, parse_cell
 
 ICON_KINDS: Final = (UP_LEFT, UP_RIGHT, IGNORE, TURN)
 SIDES: Final = ("left", "right")
@@ -186,6 +190,66 @@ def observation_tensor(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.f
     )
 
 
-TENSOR: Final = ObservationTensor(shape=_shape, encode=observation_tensor, layout=_layout)
+def placement_order(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """For each cell, ``(k + 1) / 28`` when the ``k``-th placement of the game (from 0) put
+    its card there, 0 while empty: read from ``seat``'s view of the history (placements
+    are public)."""
+    order = np.zeros(NUM_CELLS, dtype=np.float32)
+    placed = 0
+    for text in state.history_strings(seat):
+        card, at, cell_text = text.partition("@")
+        cell = parse_cell(cell_text)
+        if at and card and cell is not None:
+            placed += 1
+            order[cell] = placed / NUM_CELLS
+    return order
+
+
+def stroll_choices(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """Each relative seat's stroll choices so far, one-hot over ``nw``, ``ne``, ``turn``,
+    ``on``, in order (``MAX_CHOICES_PER_STROLL`` places each): the strolls begun (public)
+    and the seat's own."""
+    assert isinstance(state, CityOfStairsState)
+    table = state.table
+    players = table.players
+    width = MAX_CHOICES_PER_STROLL * len(CHOICES)
+    choices = np.zeros(players * width, dtype=np.float32)
+    visible = state.visible_departures(seat)
+    for k in range(players):
+        other = (seat + k) % players
+        if other in visible:
+            for place, choice in enumerate(table.strolls[other]):
+                choices[k * width + place * len(CHOICES) + CHOICES.index(choice)] = 1.0
+    return choices
+
+
+def information_state_tensor(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """``seat``'s information state: its observation tensor, then ``placement_order``
+    (28) and ``stroll_choices`` (P × 57 × 4).
+
+    From these the history as the seat knows it can be read back (the start player, the
+    draws refilling the stock after each placement, its own deal, the placements, every
+    choice of the strolls it has seen), so two histories the seat can tell apart give
+    different tensors (perfect recall, as OpenSpiel's algorithms expect); a departure
+    card hidden from the seat is in no part.
+    """
+    parts = (observation_tensor(state, seat), placement_order(state, seat))
+    return np.concatenate([*parts, stroll_choices(state, seat)])
+
+
+def _information_state_shape(game: Game) -> tuple[int, ...]:
+    assert isinstance(game, CityOfStairsGame)
+    players = game.options.players
+    return (_shape(game)[0] + NUM_CELLS + players * MAX_CHOICES_PER_STROLL * len(CHOICES),)
+
+
+TENSOR: Final = ObservationTensor(
+    shape=_shape,
+    encode=observation_tensor,
+    layout=_layout,
+    information_state=InformationStateTensor(
+        shape=_information_state_shape, encode=information_state_tensor
+    ),
+)
 """What City of Stairs offers learning code (:mod:`stairgames.core.tensors`); no
 picture: its terminal drawing (``render_mode="ansi"``) shows the city."""
