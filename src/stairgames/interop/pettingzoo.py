@@ -7,7 +7,7 @@
 ('player_0', (7, 27, 9))
 >>> observation, reward, termination, truncation, info = env.last()
 >>> int(observation["action_mask"].sum()), reward, termination, truncation
-(19, 0, False, False)
+(9, 0.0, False, False)
 >>> env.step(int(observation["action_mask"].argmax()))
 >>> env.agent_selection
 'player_1'
