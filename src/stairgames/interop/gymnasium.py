@@ -4,7 +4,7 @@
 >>> env = GameEnv("twenty_seven", opponent="random")
 >>> observation, info = env.reset(seed=3)
 >>> observation.shape, int(env.action_masks().sum()), sorted(info)
-((7, 27, 9), 19, ['action_mask', 'seat'])
+((7, 27, 9), 9, ['action_mask', 'seat'])
 >>> action = int(env.action_masks().argmax())
 >>> observation, reward, terminated, truncated, info = env.step(action)
 >>> reward, terminated, truncated
