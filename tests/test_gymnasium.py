@@ -18,7 +18,7 @@ pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (pip insta
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from stairgames.interop.gymnasium import GameEnv, make  # noqa: E402
+from stairgames.interop.gymnasium import GameEnv, environment_id, make  # noqa: E402
 
 GAMES_AND_OPTIONS = [
     pytest.param(name, options, id=f"{name}-{options}")
@@ -42,10 +42,11 @@ def play_out(env: GameEnv, seed: int) -> tuple[list[int], float, dict[str, objec
 @pytest.mark.parametrize(("name", "options"), GAMES_AND_OPTIONS)
 def test_gymnasium_check_env_passes_in_every_render_mode(name, options):
     for mode in GameEnv(name, **options).metadata["render_modes"]:
-        env = GameEnv(name, render_mode=mode, seat=None, **options)
+        env = gymnasium.make(
+            environment_id(name), disable_env_checker=True, render_mode=mode, seat=None, **options
+        ).unwrapped  # made through the registry, so that check_env tries the other modes too
         with warnings.catch_warnings():
-            # no render_fps (nothing is animated) and no registered spec to vary modes with
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("error")  # every warning of check_env fails the test
             check_env(env, skip_render_check=False)
 
 
@@ -111,3 +112,13 @@ def test_opponents_are_any_player_spec_and_bad_ones_are_refused():
         GameEnv("stairs", opponent="grandmaster")
     with pytest.raises(InvalidOptionError, match="seat"):
         GameEnv("stairs", seat=2)
+
+
+def test_every_game_is_registered_with_gymnasium():
+    for name in stairgames.game_names():
+        assert environment_id(name) == f"stairgames/{name}-v0"
+    env = gymnasium.make("stairgames/twenty_seven-v0", opponent="easy", variant="expert")
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (7, 27, 9)
+    assert env.unwrapped.game == stairgames.load("twenty_seven", variant="expert")
+    assert env.spec is not None and env.spec.id == "stairgames/twenty_seven-v0"

@@ -14,7 +14,10 @@ The learner plays one seat (``seat``; ``None`` draws it at each reset); every ot
 seat is a computer player named by a player spec (``opponent``: ``random``,
 ``greedy``, a level such as ``medium``, ``mcts:iterations=200``), each seeing only
 its seat's view, as in the arena. ``stairgames.interop.gymnasium.make(name, ...)`` is
-the same as ``GameEnv(name, ...)``.
+the same as ``GameEnv(name, ...)``; importing this module also registers every game
+with Gymnasium as ``stairgames/<name>-v0``, so ``gymnasium.make("stairgames/
+twenty_seven-v0", opponent="easy", variant="expert")`` works too (with Gymnasium's
+usual wrappers around it).
 
 - Observation: the game's observation tensor for the learner's seat
   (:mod:`stairgames.core.tensors`, ``docs/rl.md``), ``float32`` in [0, 1].
@@ -45,14 +48,18 @@ import numpy as np
 from stairgames.agents import Agent, make_agent
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
-from stairgames.core.registry import get_spec, load
-from stairgames.interop.pettingzoo import environment_name, tensor_of
+from stairgames.core.registry import game_names, get_spec, load
+from stairgames.interop.pettingzoo import VERSION, environment_name, tensor_of
 
 Observation = np.ndarray[Any, np.dtype[np.float32]]
 
 
 class GameEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of a game against computer players (see the module)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    """Every mode some game offers (what ``gymnasium.make`` checks before building one);
+    each environment's own ``metadata`` lists the modes its game offers."""
 
     def __init__(
         self,
@@ -68,7 +75,7 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
         self.tensor = tensor_of(self.game)
         info = self.game.info()
         modes = ["ansi", "rgb_array"] if self.tensor.image is not None else ["ansi"]
-        self.metadata = {"render_modes": modes, "name": environment_name(name)}
+        self.metadata = {"render_modes": modes, "name": environment_name(name), "render_fps": 1}
         if render_mode is not None and render_mode not in modes:
             raise InvalidOptionError(
                 f"render_mode {render_mode!r} is not offered by {name}; choose from "
@@ -186,3 +193,26 @@ def make(name: str, **settings: Any) -> GameEnv:
     :raises InvalidOptionError: unknown game, option, value or player.
     """
     return GameEnv(name, **settings)
+
+
+def environment_id(name: str) -> str:
+    """The Gymnasium id of a game's environment: ``stairgames/stairs-v0``."""
+    return f"stairgames/{get_spec(name).name}-v{VERSION}"
+
+
+def register_environments() -> list[str]:
+    """Register every game with Gymnasium (once); their ids, sorted."""
+    ids = []
+    for name in game_names():
+        environment = environment_id(name)
+        if environment not in gymnasium.registry:
+            gymnasium.register(
+                id=environment,
+                entry_point="stairgames.interop.gymnasium:GameEnv",
+                kwargs={"name": name},
+            )
+        ids.append(environment)
+    return sorted(ids)
+
+
+register_environments()
