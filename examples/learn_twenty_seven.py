@@ -153,11 +153,8 @@ def main(arguments: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(arguments)
     env = GameEnv(GAME)
-    policy = Policy(
-        int(np.prod(env.observation_space.shape)),
-        int(env.action_space.n),
-        np.random.default_rng(args.seed),
-    )
+    inputs = int(np.prod(env.tensor.shape(env.game)))
+    policy = Policy(inputs, env.num_actions, np.random.default_rng(args.seed))
     PolicyAgent.policy = policy
     register_agent("learned", lambda seat, seed, settings: PolicyAgent(seat, seed=seed))
     before = win_rates(args.games, args.seed)
