@@ -57,9 +57,10 @@ Observation = np.ndarray[Any, np.dtype[np.float32]]
 class GameEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of a game against computer players (see the module)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
     """Every mode some game offers (what ``gymnasium.make`` checks before building one);
-    each environment's own ``metadata`` lists the modes its game offers."""
+    each environment's own ``metadata`` lists the modes its game offers (an instance
+    attribute, as in ``gymnasium.Env``)."""
 
     def __init__(
         self,
