@@ -10,9 +10,11 @@ parameters: booleans, integers and text stay as they are; other option types
 ``"5;9;13;17"`` (semicolons, since pyspiel's game strings separate
 parameters with commas).
 Actions, chance outcomes, returns and bounds are ours unchanged; observations
-are our ``observation_string`` (what the seat may see), offered as strings
-only. Information-state strings (perfect recall) are the seat's observation
-followed by its view of the history (:func:`information_state`), and
+are our ``observation_string`` (what the seat may see), and the games' own
+observation tensors (information-state tensors where a game hides something):
+:mod:`stairgames.interop.openspiel_tensors`. Information-state strings
+(perfect recall) are the seat's observation followed by its view of the history
+(:func:`information_state`), and
 ``resample_from_infostate`` draws a state consistent with a seat's information
 state (our :func:`stairgames.core.views.seat_view`), so OpenSpiel's
 information-set algorithms (``ISMCTSBot``) run on every game, City of Stairs
