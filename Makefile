@@ -31,8 +31,8 @@ play: $(PLAY_STAMP)
 	$(BIN)/stairgames play stairs --light human --dark medium
 
 test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 

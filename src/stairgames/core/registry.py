@@ -19,6 +19,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
 from stairgames.core.options import build_options, describe_options, option_fields
+from stairgames.core.tensors import ObservationTensor
 from stairgames.i18n import N_
 
 
@@ -72,6 +73,10 @@ class GameSpec:
     web_assets: Traversable | None = None
     """Optional: the package folder holding the game's browser files (``board.js``, an ES
     module exporting ``draw(svg, board, ui)``), served at ``/games/<name>/board.js``."""
+    observation_tensor: Callable[[], ObservationTensor] | None = None
+    """Optional: the game's observation tensor for learning code
+    (:mod:`stairgames.core.tensors`). Called once, on first need
+    (:func:`observation_tensor`); it imports the game's ``tensor.py`` then."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -150,6 +155,21 @@ def player_hooks(name: str) -> PlayerHooks:
 def _loaded_hooks(name: str) -> PlayerHooks:
     load_hooks = _REGISTRY[name].player_hooks
     return NO_HOOKS if load_hooks is None else load_hooks()
+
+
+def observation_tensor(name: str) -> ObservationTensor | None:
+    """The observation tensor the game ``name`` offers, or ``None``; the first call
+    imports the game's tensor code.
+
+    :raises InvalidOptionError: no such game.
+    """
+    return _loaded_tensor(get_spec(name).name)
+
+
+@functools.cache
+def _loaded_tensor(name: str) -> ObservationTensor | None:
+    load_tensor = _REGISTRY[name].observation_tensor
+    return None if load_tensor is None else load_tensor()
 
 
 def list_games() -> list[dict[str, Any]]:

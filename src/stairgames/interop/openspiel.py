@@ -10,9 +10,11 @@ parameters: booleans, integers and text stay as they are; other option types
 ``"5;9;13;17"`` (semicolons, since pyspiel's game strings separate
 parameters with commas).
 Actions, chance outcomes, returns and bounds are ours unchanged; observations
-are our ``observation_string`` (what the seat may see), offered as strings
-only. Information-state strings (perfect recall) are the seat's observation
-followed by its view of the history (:func:`information_state`), and
+are our ``observation_string`` (what the seat may see), and the games' own
+observation tensors (information-state tensors where a game hides something):
+:mod:`stairgames.interop.openspiel_tensors`. Information-state strings
+(perfect recall) are the seat's observation followed by its view of the history
+(:func:`information_state`), and
 ``resample_from_infostate`` draws a state consistent with a seat's information
 state (our :func:`stairgames.core.views.seat_view`), so OpenSpiel's
 information-set algorithms (``ISMCTSBot``) run on every game, City of Stairs
@@ -34,6 +36,7 @@ from stairgames.core.game import CHANCE, TERMINAL, State
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.registry import game_names, get_spec, load_with_text_options
 from stairgames.core.views import seat_view
+from stairgames.interop import openspiel_tensors
 
 PREFIX = "stairgames_"
 """pyspiel names are ``PREFIX + registry name``."""
@@ -128,9 +131,12 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        # tensors: stairgames.interop.openspiel_tensors
+        provides_information_state_tensor=openspiel_tensors.provides_information_state_tensor(
+            spec.name
+        ),
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=openspiel_tensors.provides_observation_tensor(spec.name),
         parameter_specification=parameter_defaults(spec.name),
     )
 
@@ -158,10 +164,12 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
             starts from a new initial state, so this runs once a clone)."""
             return BridgeState(self, self._initial.clone())
 
-        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _StringObserver:
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             del params
             perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-            return _StringObserver(perfect_recall=perfect_recall)
+            strings = _StringObserver(perfect_recall=perfect_recall)
+            # tensors: stairgames.interop.openspiel_tensors
+            return openspiel_tensors.with_tensor(strings, self.ours, perfect_recall=perfect_recall)
 
     class BridgeState(pyspiel.State):  # type: ignore[misc]
         """One of our states seen from OpenSpiel.

@@ -16,6 +16,7 @@ import random
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.tensors import ObservationTensor
 from stairgames.games.city_of_stairs.cards import CardSet, CityCard, Icon, load_card_set
 from stairgames.games.city_of_stairs.game import (
     CityOfStairsGame,
@@ -58,6 +59,13 @@ def _resample_hidden(state: State, seat: int, rng: random.Random) -> State:
     return state.resample_hidden(seat, rng)
 
 
+def _observation_tensor() -> ObservationTensor:
+    """The City of Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
+    from stairgames.games.city_of_stairs.tensor import TENSOR
+
+    return TENSOR
+
+
 register(
     GameSpec(
         name="city_of_stairs",
@@ -83,5 +91,6 @@ register(
         resample_hidden=_resample_hidden,
         web_view=board_view,
         web_assets=WEB_ASSETS,
+        observation_tensor=_observation_tensor,
     )
 )

@@ -17,6 +17,7 @@ crumbling wall.
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.tensors import ObservationTensor
 from stairgames.games.ishigaki_race.game import (
     IshigakiRaceGame,
     IshigakiRaceOptions,
@@ -57,6 +58,13 @@ def _player_hooks() -> PlayerHooks:
     return HOOKS
 
 
+def _observation_tensor() -> ObservationTensor:
+    """The Ishigaki Race observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
+    from stairgames.games.ishigaki_race.tensor import TENSOR
+
+    return TENSOR
+
+
 register(
     GameSpec(
         name="ishigaki_race",
@@ -80,5 +88,6 @@ register(
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,
+        observation_tensor=_observation_tensor,
     )
 )

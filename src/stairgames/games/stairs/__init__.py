@@ -10,6 +10,7 @@
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.tensors import ObservationTensor
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION
@@ -41,6 +42,13 @@ def _player_hooks() -> PlayerHooks:
     return HOOKS
 
 
+def _observation_tensor() -> ObservationTensor:
+    """The Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
+    from stairgames.games.stairs.tensor import TENSOR
+
+    return TENSOR
+
+
 register(
     GameSpec(
         name="stairs",
@@ -59,5 +67,6 @@ register(
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,
+        observation_tensor=_observation_tensor,
     )
 )

@@ -182,6 +182,15 @@ class StairsState(State):
         """Whether the colours were exchanged by the pie rule."""
         return self._light_seat == 1
 
+    def swap_pending(self) -> bool:
+        """Whether the second player may still ``swap`` (S6, right after the first move)."""
+        return self._swap_pending
+
+    def agreement_declined(self) -> bool:
+        """Whether an offer was declined this turn (the offerer may not offer again
+        before its move, S7)."""
+        return self._agreement == "declined"
+
     def ended_by_agreement(self) -> bool:
         """Whether the game ended by an accepted offer (S7)."""
         return self._agreement == "agreed"

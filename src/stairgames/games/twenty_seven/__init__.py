@@ -13,6 +13,7 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.tensors import ObservationTensor
 from stairgames.games.twenty_seven.game import (
     MAX_GAME_LENGTH,
     TwentySevenGame,
@@ -52,6 +53,13 @@ def _player_hooks() -> PlayerHooks:
     return HOOKS
 
 
+def _observation_tensor() -> ObservationTensor:
+    """The 27 observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
+    from stairgames.games.twenty_seven.tensor import TENSOR
+
+    return TENSOR
+
+
 register(
     GameSpec(
         name="twenty_seven",
@@ -71,5 +79,6 @@ register(
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,
+        observation_tensor=_observation_tensor,
     )
 )
