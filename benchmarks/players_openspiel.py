@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
             / max(1, sum(r["theirs_searches"] for r in results)),
             "openspiel_iterations_per_second": sum(r["theirs_iterations"] for r in results)
             / max(1e-9, sum(r["theirs_search_time"] for r in results)),
+            "openspiel_seconds_per_searched_move": sum(r["theirs_search_time"] for r in results)
+            / max(1, sum(r["theirs_searches"] for r in results)),
         }
         for first, label in ((True, "first"), (False, "second")):
             seated = [r["score"] for r in results if r["ours_first"] == first]
@@ -225,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
             f"[{low:.1%}, {high:.1%}] of "
             f"{row['games']} at {args.time} / {bot_time} s/move (ours / OpenSpiel); "
             f"s/move ours {row['ours_seconds_per_move']:.3f} "
-            f"OpenSpiel {row['openspiel_seconds_per_move']:.3f}; iterations/s ours "
+            f"OpenSpiel {row['openspiel_seconds_per_move']:.3f} "
+            f"({row['openspiel_seconds_per_searched_move']:.3f} a searched move); "
+            "iterations/s ours "
             f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
             f"{row['openspiel_iterations_per_second']:.0f} (simulations run a searched move "
             f"{row['openspiel_simulations_per_move']:.0f}); ours first / second "
