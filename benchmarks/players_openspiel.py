@@ -123,6 +123,8 @@ def play(task: tuple[str, int, float, float, int, bool, str]) -> dict[str, Any]:
     theirs_iterations = 0
     theirs_searches = 0
     theirs_search_time = 0.0
+    theirs_full = 0
+    theirs_full_time = 0.0
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -147,6 +149,8 @@ def play(task: tuple[str, int, float, float, int, bool, str]) -> dict[str, Any]:
                 theirs_searches += 1
                 theirs_search_time += spent
                 if ran == bot.max_simulations:
+                    theirs_full += 1
+                    theirs_full_time += spent
                     # keep the bot on its budget: scale its simulations by the time it took
                     scaled = bot.max_simulations * bot_seconds / max(spent, 1e-6)
                     bot.max_simulations = max(10, int(min(2 * bot.max_simulations, scaled)))
@@ -164,6 +168,8 @@ def play(task: tuple[str, int, float, float, int, bool, str]) -> dict[str, Any]:
         "theirs_iterations": theirs_iterations,
         "theirs_searches": theirs_searches,
         "theirs_search_time": theirs_search_time,
+        "theirs_full": theirs_full,
+        "theirs_full_time": theirs_full_time,
     }
 
 
@@ -217,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
             / max(1e-9, sum(r["theirs_search_time"] for r in results)),
             "openspiel_seconds_per_searched_move": sum(r["theirs_search_time"] for r in results)
             / max(1, sum(r["theirs_searches"] for r in results)),
+            "openspiel_seconds_per_full_search": sum(r["theirs_full_time"] for r in results)
+            / max(1, sum(r["theirs_full"] for r in results)),
         }
         for first, label in ((True, "first"), (False, "second")):
             seated = [r["score"] for r in results if r["ours_first"] == first]
@@ -228,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['games']} at {args.time} / {bot_time} s/move (ours / OpenSpiel); "
             f"s/move ours {row['ours_seconds_per_move']:.3f} "
             f"OpenSpiel {row['openspiel_seconds_per_move']:.3f} "
-            f"({row['openspiel_seconds_per_searched_move']:.3f} a searched move); "
+            f"({row['openspiel_seconds_per_searched_move']:.3f} a searched move, "
+            f"{row['openspiel_seconds_per_full_search']:.3f} a search its solver did not "
+            "end early); "
             "iterations/s ours "
             f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
             f"{row['openspiel_iterations_per_second']:.0f} (simulations run a searched move "
