@@ -22,6 +22,14 @@ from stairgames.games.twenty_seven.rules import (
 if TYPE_CHECKING:
     from stairgames.core.uct import TreeSearch
 
+LEVELS: Final = {
+    "hard": "mcts:time=0.25,endgame=0.8",
+    "expert": "alphabeta:time=1.8,endgame=0.8",
+}
+"""``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
+(:mod:`.solve`), as in Stairs; ``hard`` searches with the compiled tree search
+(``docs/agents.md`` has the ladder measured with them)."""
+
 
 def evaluate(state: State, seat: int) -> float:
     """In [-1, 1] from ``seat``'s side: the result once the game is over; before, the mean
@@ -88,6 +96,7 @@ HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
     tree_search=tree_search,
+    levels=LEVELS,
     endgame_solver=endgame_solver,
     warm_up=WarmUp(run=_warm_up, cold=_cold),
 )
