@@ -182,8 +182,8 @@ def measure(
     if c_play is not None:
         play = c_play
         ways["C"] = lambda: c_playouts_per_second(play, seconds)
-    for way in ways.values():  # compile or load before timing
-        way()
+    for measure_once in ways.values():  # compile or load before timing
+        measure_once()
     rates: dict[str, list[float]] = {way: [] for way in ways}
     for repeat in range(repeats):
         order = list(ways) if repeat % 2 == 0 else list(reversed(ways))

@@ -44,6 +44,11 @@ Array = npt.NDArray[np.int64]
 Links = npt.NDArray[np.int32]
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.int8]
+Tree = tuple[Links, Links, Links, Flags, Flags, Floats, Floats, Array, Array, Array]
+"""The arrays of a search, as :func:`iterate` takes them: per node the first child, the
+number of children, the move leading there, the colour to move, the proven result,
+visits and summed value; then the nodes in use (one entry), room for a position's
+moves, and the path of the current iteration."""
 
 FIRST: Final = 0
 SECOND: Final = 1
@@ -192,21 +197,13 @@ def iterate(
     params: Array,
     c: float,
     iterations: int,
-    start: Links,
-    width: Links,
-    move: Links,
-    mover: Flags,
-    proven: Flags,
-    visits: Floats,
-    totals: Floats,
-    used: Array,
-    found: Array,
-    path: Array,
+    tree: Tree,
 ) -> int:
     """Runs up to ``iterations`` iterations from the position ``root`` (left as it
     was); returns how many ran (fewer once the root is proven). Node 0 is the root;
     ``used[0]`` counts the nodes in use, and the tree grows no further once the
     arrays are full."""
+    start, width, move, mover, proven, visits, totals, used, found, path = tree
     capacity = start.shape[0]
     done = 0
     while done < iterations and proven[0] == UNKNOWN:
@@ -261,10 +258,9 @@ def seed(value: int) -> None:
     np.random.seed(value)
 
 
-SearchKernel = Callable[..., int]
-"""A game's compiled ``search(root, params, c, iterations, start, width, move, mover,
-proven, visits, totals, used, found, path)`` that calls :func:`iterate` with its
-functions."""
+SearchKernel = Callable[[Array, Array, float, int, "Tree"], int]
+"""A game's compiled ``search(root, params, c, iterations, tree)`` that calls
+:func:`iterate` with its functions."""
 
 
 class TreeSearch:
@@ -321,7 +317,7 @@ class TreeSearch:
         for before, after in zip(old, self._arrays(), strict=True):
             after[:nodes] = before
 
-    def _arrays(self) -> tuple[npt.NDArray[Any], ...]:
+    def _tree(self) -> Tree:
         return (
             self.start,
             self.width,
@@ -330,31 +326,21 @@ class TreeSearch:
             self.proven,
             self.visits,
             self.totals,
+            self._used,
+            self._found,
+            self._path,
         )
+
+    def _arrays(self) -> tuple[npt.NDArray[Any], ...]:
+        """The arrays with an entry per node."""
+        return self._tree()[:7]
 
     def run(self, iterations: int, c: float, seed_value: int) -> int:
         """Runs up to ``iterations`` more iterations with exploration ``c``, drawing from
         numba's generator seeded with ``seed_value``; how many ran."""
         self._grow()
         seed(seed_value)
-        done = int(
-            self._search(
-                self.root,
-                self.params,
-                c,
-                iterations,
-                self.start,
-                self.width,
-                self.move,
-                self.mover,
-                self.proven,
-                self.visits,
-                self.totals,
-                self._used,
-                self._found,
-                self._path,
-            )
-        )
+        done = int(self._search(self.root, self.params, c, iterations, self._tree()))
         self.iterations += done
         return done
 

@@ -412,22 +412,7 @@ as constants that can."""
 
 
 @_compiled
-def tree_search(
-    root: Array,
-    params: Array,
-    c: float,
-    iterations: int,
-    start: uct.Links,
-    width: uct.Links,
-    move: uct.Links,
-    mover: Flags,
-    proven: Flags,
-    visits: uct.Floats,
-    totals: uct.Floats,
-    used: Array,
-    found: Array,
-    path: Array,
-) -> int:
+def tree_search(root: Array, params: Array, c: float, iterations: int, tree: uct.Tree) -> int:
     """:func:`stairgames.core.uct.iterate` on Stairs positions (colour 0 light)."""
     return uct.iterate(
         _THIS.tree_moves,
@@ -439,14 +424,5 @@ def tree_search(
         params,
         c,
         iterations,
-        start,
-        width,
-        move,
-        mover,
-        proven,
-        visits,
-        totals,
-        used,
-        found,
-        path,
+        tree,
     )

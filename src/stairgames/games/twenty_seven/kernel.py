@@ -350,22 +350,7 @@ as constants that can."""
 
 
 @compiled
-def tree_search(
-    root: Array,
-    params: Array,
-    c: float,
-    iterations: int,
-    start: uct.Links,
-    width: uct.Links,
-    move: uct.Links,
-    mover: uct.Flags,
-    proven: uct.Flags,
-    visits: uct.Floats,
-    totals: uct.Floats,
-    used: Array,
-    found: Array,
-    path: Array,
-) -> int:
+def tree_search(root: Array, params: Array, c: float, iterations: int, tree: uct.Tree) -> int:
     """:func:`stairgames.core.uct.iterate` on lines of 27 (colour 0 white; ``params[0]``
     the variant)."""
     return uct.iterate(
@@ -378,14 +363,5 @@ def tree_search(
         params,
         c,
         iterations,
-        start,
-        width,
-        move,
-        mover,
-        proven,
-        visits,
-        totals,
-        used,
-        found,
-        path,
+        tree,
     )
