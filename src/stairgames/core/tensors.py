@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from stairgames.core.game import Game, State
+
+_T = TypeVar("_T")
 
 Array = Any
 """A ``numpy.ndarray`` (kept as ``Any`` here so that this module does not import numpy)."""
@@ -44,6 +46,16 @@ class ObservationTensor:
     """Optional, for games with hidden information: the seat's information state as a
     tensor (perfect recall: it tells apart histories the seat can tell apart), what
     OpenSpiel's imperfect-information algorithms read."""
+
+
+def same_for_every_option_set(value: _T) -> Callable[[Game], _T]:
+    """A ``shape`` or ``layout`` for a game whose tensors do not depend on its options."""
+
+    def constant(game: Game) -> _T:
+        del game
+        return value
+
+    return constant
 
 
 @dataclasses.dataclass(frozen=True)

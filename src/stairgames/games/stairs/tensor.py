@@ -29,8 +29,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from stairgames.core.game import Game, State
-from stairgames.core.tensors import ObservationTensor
+from stairgames.core.game import State
+from stairgames.core.tensors import ObservationTensor, same_for_every_option_set
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.rules import LIGHT, NUM_SQUARES, SIZE
 
@@ -114,17 +114,10 @@ def image(state: State) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return picture
 
 
-def _shape(game: Game) -> tuple[int, ...]:
-    del game
-    return SHAPE
-
-
-def _layout(game: Game) -> tuple[tuple[str, int], ...]:
-    del game
-    return LAYOUT
-
-
 TENSOR: Final = ObservationTensor(
-    shape=_shape, encode=observation_tensor, layout=_layout, image=image
+    shape=same_for_every_option_set(SHAPE),
+    encode=observation_tensor,
+    layout=same_for_every_option_set(LAYOUT),
+    image=image,
 )
 """What Stairs offers learning code (:mod:`stairgames.core.tensors`)."""
