@@ -187,3 +187,21 @@ def test_the_pie_rules_first_turns_are_searched_through_the_protocol():
     action = second.act(state)
     assert isinstance(second, MctsAgent) and not second.last_compiled
     assert state.is_legal(action)
+
+
+def test_growing_the_arrays_keeps_the_tree(monkeypatch):
+    """A search that starts small and doubles its arrays between calls grows the same
+    tree as one that had room from the start (same seeds, same calls)."""
+    state = random_position("stairs", {"agreement": False}, 5, 4)
+    big = tree_search(state)
+    monkeypatch.setattr(uct, "INITIAL_NODES", 1 << 12)
+    small = tree_search(state)
+    assert big is not None and small is not None
+    assert small.start.shape[0] < big.start.shape[0]
+    for chunk in range(40):
+        big.run(10, 1.0, chunk)
+        small.run(10, 1.0, chunk)
+    used = int(big._used[0])  # the tree's size
+    assert small.start.shape[0] > 1 << 12 and used == int(small._used[0])
+    for mine, theirs in zip(small._arrays(), big._arrays(), strict=True):
+        assert np.array_equal(mine[:used], theirs[:used])

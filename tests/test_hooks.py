@@ -24,11 +24,10 @@ from stairgames.agents.evaluation import find_evaluator, find_playout
 from stairgames.agents.levels import level_player
 from stairgames.arena import run_arena, runner
 from stairgames.cli import main
-from stairgames.core import registry
+from stairgames.core import registry, uct
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
-from stairgames.core import uct
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
 from stairgames.terminal import TerminalSession
