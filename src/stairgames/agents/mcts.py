@@ -6,7 +6,9 @@ hidden information (single-observer information-set MCTS on determinisations),
 proven values (MCTS-Solver) in games without chance or hidden information. Where a
 game offers a compiled tree search (the ``tree_search`` hook; Stairs and 27), the
 same search runs in compiled code on the game's own positions
-(:mod:`stairgames.core.uct`), some 20-100 times the iterations a second.
+(:mod:`stairgames.core.uct`): 12-25 times the iterations a second of the protocol
+search with the games' compiled playouts, some 50 times that of the search all
+through the protocol (``benchmarks/search_speed.py``).
 
 This module is the player around the search: the budget, a decisive first look for
 a move that wins at once, the game's exact endgame solver first (``endgame``), and
