@@ -10,9 +10,10 @@ random line of play (the openings); its simulations a second are the simulations
 
 With ``--baseline REV`` the same measurement runs alternately on that revision's sources
 (``git archive`` into a temporary folder) and on this checkout's, each in a fresh
-process, ``--repeats`` times; the report gives the median of each and their ratio, so
-that a change to the bridge is measured against what it replaced on the same machine at
-the same time.
+process, ``--repeats`` times; the report gives the median of each, their ratio, and the
+median of each repeat's ratio (its two runs back to back, so robust to a load that drifts
+during the run), so that a change to the bridge is measured against what it replaced on
+the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -121,6 +122,10 @@ def compare(
                     rates[side].append(measure_in_process(sides[side], name, simulations, plies))
             before = statistics.median(rates["baseline"])
             after = statistics.median(rates["current"])
+            # each repeat's two runs are back to back: their ratio is robust to a drifting load
+            paired = statistics.median(
+                now / then for now, then in zip(rates["current"], rates["baseline"], strict=True)
+            )
             rows.append(
                 {
                     "game": name,
@@ -131,11 +136,13 @@ def compare(
                     "median_baseline": before,
                     "median_current": after,
                     "ratio": after / before,
+                    "median_paired_ratio": paired,
                 }
             )
             print(
                 f"{name}: MCTSBot simulations/s, median of {repeats}: {baseline} {before:.0f}, "
-                f"current {after:.0f}, ratio {after / before:.2f}",
+                f"current {after:.0f}, ratio {after / before:.2f} (median of the repeats' "
+                f"ratios {paired:.2f})",
                 flush=True,
             )
     return rows
