@@ -187,7 +187,8 @@ def compare(
                 }
             )
             print(
-                f"{name}: {bot_name(name)} simulations/s, median of {repeats}: {baseline} {before:.0f}, "
+                f"{name}: {bot_name(name)} simulations/s, median of {repeats}: "
+                f"{baseline} {before:.0f}, "
                 f"current {after:.0f}, ratio {after / before:.2f} (median of the repeats' "
                 f"ratios {paired:.2f})",
                 flush=True,
