@@ -2,6 +2,12 @@
 
     .venv/bin/python -m benchmarks.openspiel_bridge_speed
     .venv/bin/python -m benchmarks.openspiel_bridge_speed --baseline 028f21a --repeats 7
+    .venv/bin/python -m benchmarks.openspiel_bridge_speed --game city_of_stairs \
+        --simulations 100 --baseline 028f21a
+
+With ``--game city_of_stairs`` (2 players) the bot is ``ISMCTSBot`` (random rollouts,
+``uct_c`` 2, worlds from :func:`stairgames.interop.openspiel.seeded_resampler`) on every
+4th decision of the line, through the building phase.
 
 The bot (random rollouts, ``uct_c`` 2, solver on, as in :mod:`benchmarks.players_openspiel`)
 searches a fixed number of simulations from each of the first positions of a seeded
@@ -10,9 +16,10 @@ random line of play (the openings); its simulations a second are the simulations
 
 With ``--baseline REV`` the same measurement runs alternately on that revision's sources
 (``git archive`` into a temporary folder) and on this checkout's, each in a fresh
-process, ``--repeats`` times; the report gives the median of each and their ratio, so
-that a change to the bridge is measured against what it replaced on the same machine at
-the same time.
+process, ``--repeats`` times; the report gives the median of each, their ratio, and the
+median of each repeat's ratio (its two runs back to back, so robust to a load that drifts
+during the run), so that a change to the bridge is measured against what it replaced on
+the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -35,22 +42,61 @@ from open_spiel.python.algorithms import mcts as spiel_mcts
 
 ROOT = Path(__file__).resolve().parent.parent
 
-GAMES: dict[str, dict[str, Any]] = {"stairs": {"agreement": False}, "twenty_seven": {}}
-"""The games measured, with the options :mod:`benchmarks.players_openspiel` plays them with."""
+GAMES: dict[str, dict[str, Any]] = {
+    "stairs": {"agreement": False},
+    "twenty_seven": {},
+    "city_of_stairs": {"players": 2, "first_player": 0},
+}
+"""The games measured, with the options the OpenSpiel benchmarks play them with."""
+
+SPREAD = {"city_of_stairs": 4}
+"""Take every n-th decision of the line (City of Stairs: positions through the building
+phase, where an information-set search costs more as the history grows), else the first."""
 
 
-def opening_states(game: Any, plies: int, seed: int) -> list[Any]:
-    """The first ``plies`` decision positions of a seeded random line of play."""
+def opening_states(game: Any, plies: int, seed: int, every: int = 1) -> list[Any]:
+    """``plies`` decision positions of a seeded random line of play: every ``every``-th
+    decision from the first."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     states: list[Any] = []
+    decisions = 0
     while len(states) < plies and not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             continue
-        states.append(state.clone())
+        if decisions % every == 0:
+            states.append(state.clone())
+        decisions += 1
         state.apply_action(rng.choice(state.legal_actions()))
     return states
+
+
+def bot_name(name: str) -> str:
+    return "ISMCTSBot" if name == "city_of_stairs" else "MCTSBot"
+
+
+def ismcts_simulations_per_second(game: Any, simulations: int, plies: int) -> float:
+    """``ISMCTSBot``'s simulations a second (it runs all it is given) on City of Stairs."""
+    from open_spiel.python.algorithms import ismcts
+
+    from stairgames.interop import openspiel as bridge
+
+    ran = 0
+    spent = 0.0
+    for index, state in enumerate(opening_states(game, plies, 0, SPREAD["city_of_stairs"])):
+        if len(state.legal_actions()) < 2:
+            continue
+        evaluator = spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(index))
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, 2.0, simulations, random_state=np.random.RandomState(100 + index)
+        )
+        bot.set_resampler(bridge.seeded_resampler(200 + index))
+        clock = time.perf_counter()
+        bot.step(state)
+        spent += time.perf_counter() - clock
+        ran += simulations
+    return ran / spent
 
 
 def simulations_per_second(name: str, simulations: int, plies: int) -> float:
@@ -58,6 +104,8 @@ def simulations_per_second(name: str, simulations: int, plies: int) -> float:
     from stairgames.interop import openspiel as bridge
 
     game = bridge.load_game(name, **GAMES[name])
+    if name == "city_of_stairs":
+        return ismcts_simulations_per_second(game, simulations, plies)
     ran = 0
     spent = 0.0
     for index, state in enumerate(opening_states(game, plies, seed=0)):
@@ -121,6 +169,10 @@ def compare(
                     rates[side].append(measure_in_process(sides[side], name, simulations, plies))
             before = statistics.median(rates["baseline"])
             after = statistics.median(rates["current"])
+            # each repeat's two runs are back to back: their ratio is robust to a drifting load
+            paired = statistics.median(
+                now / then for now, then in zip(rates["current"], rates["baseline"], strict=True)
+            )
             rows.append(
                 {
                     "game": name,
@@ -131,11 +183,14 @@ def compare(
                     "median_baseline": before,
                     "median_current": after,
                     "ratio": after / before,
+                    "median_paired_ratio": paired,
                 }
             )
             print(
-                f"{name}: MCTSBot simulations/s, median of {repeats}: {baseline} {before:.0f}, "
-                f"current {after:.0f}, ratio {after / before:.2f}",
+                f"{name}: {bot_name(name)} simulations/s, median of {repeats}: "
+                f"{baseline} {before:.0f}, "
+                f"current {after:.0f}, ratio {after / before:.2f} (median of the repeats' "
+                f"ratios {paired:.2f})",
                 flush=True,
             )
     return rows
@@ -154,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.measure:
         print(simulations_per_second(args.measure, args.simulations, args.plies))
         return 0
-    names = args.game or sorted(GAMES)
+    names = args.game or ["stairs", "twenty_seven"]
     if args.baseline:
         rows = compare(args.baseline, names, args.repeats, args.simulations, args.plies)
     else:
@@ -162,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             rate = simulations_per_second(name, args.simulations, args.plies)
             rows.append({"game": name, "simulations_per_second": rate})
-            print(f"{name}: MCTSBot simulations/s {rate:.0f}", flush=True)
+            print(f"{name}: {bot_name(name)} simulations/s {rate:.0f}", flush=True)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
             json.dump(rows, handle, indent=1)

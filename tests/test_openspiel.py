@@ -242,3 +242,43 @@ def test_city_places_its_cards_once_per_position_through_the_bridge(monkeypatch)
         assert len(calls) - before <= 1
         decisions += 1
     assert decisions == 6
+
+
+def test_a_resampled_state_has_its_views_history_without_replaying_it(monkeypatch):
+    """``resample_from_infostate`` writes the view's history into pyspiel's books (who
+    acted: the original's) instead of playing it again, which checked every action and
+    so placed every card for each placement so far; the state is a plain bridge state."""
+    import random
+
+    from stairgames.games.city_of_stairs import rules
+
+    game = bridge.load_game("city_of_stairs", players=2, first_player=0)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while len(state.history()) < 30:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    calls = []
+    placements = rules.placements
+
+    def counted(*args):
+        calls.append(args)
+        return placements(*args)
+
+    monkeypatch.setattr(rules, "placements", counted)
+    twin = state.resample_from_infostate(seat, random.Random(1).random)
+    assert calls == []
+    assert type(twin) is type(state)
+    assert twin.history() == twin.inner.history()
+    assert [s.player for s in twin.full_history()] == [s.player for s in state.full_history()]
+    assert twin.information_state_string(seat) == state.information_state_string(seat)
+    assert twin.current_player() == seat and twin.legal_actions() == state.legal_actions()
+    again = twin.clone()
+    again.apply_action(again.legal_actions()[0])
+    assert again.history() == again.inner.history()
+    assert twin.history() == twin.inner.history() and len(twin.history()) == len(state.history())

@@ -236,15 +236,48 @@ def _make_classes(name: str) -> type[pyspiel.Game]:
             return self._replayed(view)
 
         def _replayed(self, inner: State) -> BridgeState:
-            """A bridge state for ``inner`` whose OpenSpiel history is ``inner``'s."""
-            game = self.get_game()
-            state = BridgeState(game, game.ours.new_initial_state())
-            for action in inner.history():
-                state.apply_action(action)
+            """A bridge state for ``inner`` (a view of this state) whose OpenSpiel history
+            is ``inner``'s.
+
+            The history is written into pyspiel's books without playing it again: playing
+            checks every action for legality (in City of Stairs, placing every card for
+            each placement of the game so far), half of ``ISMCTSBot``'s time in the middle
+            of a game. The actions are ``inner``'s; who took each is this state's, since a
+            view redraws only what chance dealt in secret, never who acts.
+            """
+            actions = inner.history()
+            players = [step.player for step in self.full_history()]
+            if len(players) != len(actions):
+                raise ValueError(
+                    f"a view of this state has {len(actions)} actions in its history, "
+                    f"this state {len(players)}"
+                )
+            replay = _HistoryWriter(self.get_game(), inner, players)
+            for action in actions:
+                replay.apply_action(action)
+            del replay._players, replay._step  # not to be copied by the clone
+            state: BridgeState = replay.clone()
             return state
 
         def __str__(self) -> str:
             return self.inner.position()
+
+    class _HistoryWriter(BridgeState):
+        """A bridge state for a finished ``inner`` that takes its history's actions into
+        pyspiel's books (with who took each, given) without applying them to ``inner``
+        (see ``BridgeState._replayed``; its ``clone`` is a plain bridge state)."""
+
+        def __init__(self, game: BridgeGame, inner: State, players: list[int]) -> None:
+            super().__init__(game, inner)
+            self._players = players
+            self._step = 0
+
+        def current_player(self) -> int:
+            return self._players[self._step]
+
+        def _apply_action(self, action: int) -> None:
+            del action
+            self._step += 1
 
     BridgeGame.__name__ = BridgeGame.__qualname__ = f"Spiel_{spec.name}"
     BridgeState.__name__ = BridgeState.__qualname__ = f"SpielState_{spec.name}"
