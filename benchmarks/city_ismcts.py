@@ -24,7 +24,6 @@ leaders share the win) 1/2, a loss 0, with a Wilson 95% interval.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
 import sys
@@ -35,6 +34,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
+from benchmarks.output import save_json
 from benchmarks.players_openspiel import our_player
 from stairgames.agents import MctsAgent, make_agent
 from stairgames.arena.ratings import wilson_interval
@@ -213,9 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{row['wall_seconds']:.0f} s",
         flush=True,
     )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(row, handle, indent=1)
+    save_json(args.out, row)
     return 0
 
 

@@ -19,13 +19,13 @@ tie on the goal is rolled off), so our share of wins is compared with the fair s
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
 import sys
 import time
 from typing import Any
 
+from benchmarks.output import save_json
 from benchmarks.players_openspiel import bot_move, make_bot
 from stairgames.agents import make_agent
 from stairgames.arena.ratings import wilson_interval
@@ -186,9 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['wall_seconds']:.0f} s",
             flush=True,
         )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(rows, handle, indent=1)
+    save_json(args.out, rows)
     return 0
 
 

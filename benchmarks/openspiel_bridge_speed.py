@@ -25,7 +25,6 @@ the same machine at the same time.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -39,6 +38,8 @@ from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
+
+from benchmarks.output import save_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,9 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             rate = simulations_per_second(name, args.simulations, args.plies)
             rows.append({"game": name, "simulations_per_second": rate})
             print(f"{name}: {bot_name(name)} simulations/s {rate:.0f}", flush=True)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(rows, handle, indent=1)
+    save_json(args.out, rows)
     return 0
 
 

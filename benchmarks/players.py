@@ -12,12 +12,12 @@ with its 95% interval and each side's seconds per move. The figures in
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
 import stairgames
+from benchmarks.output import save_json
 from stairgames.agents import level_player
 from stairgames.arena import run_arena, summarise
 
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for game in args.game or stairgames.game_names():
         rows += ladder(game, args.games, args.jobs, args.seed, matches)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(rows, handle, indent=1)
+    save_json(args.out, rows)
     return 0
 
 

@@ -25,7 +25,6 @@ the price any OpenSpiel algorithm pays on a Python game
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
 import sys
@@ -35,6 +34,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
+from benchmarks.output import save_json
 from stairgames.agents import LEVEL_NAMES, MctsAgent, level_player, make_agent, parse_player_spec
 from stairgames.agents.base import format_settings
 from stairgames.arena.ratings import wilson_interval
@@ -246,9 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['ours_win_rate_first']:.1%} / {row['ours_win_rate_second']:.1%}",
             flush=True,
         )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(rows, handle, indent=1)
+    save_json(args.out, rows)
     return 0
 
 
