@@ -34,7 +34,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
-from benchmarks.output import save_json
+from benchmarks.output import ratio_of_sums, save_json
 from benchmarks.players_openspiel import our_player
 from stairgames.agents import MctsAgent, make_agent
 from stairgames.arena.ratings import wilson_interval
@@ -157,9 +157,6 @@ def summary(
     score = sum(r["score"] for r in results)
     low, high = wilson_interval(score, len(results))
 
-    def per(key: str, by: str) -> float:
-        return float(sum(r[key] for r in results) / max(1e-9, sum(r[by] for r in results)))
-
     row: dict[str, Any] = {
         "game": "city_of_stairs",
         "players": PLAYERS,
@@ -170,11 +167,15 @@ def summary(
         "ours_score": score / len(results),
         "ci95": [low, high],
         "shared_wins": sum(1 for r in results if r["shared"]),
-        "ours_seconds_per_move": per("ours_time", "ours_moves"),
-        "ismcts_seconds_per_move": per("theirs_time", "theirs_moves"),
-        "ours_iterations_per_second": per("ours_iterations", "ours_time"),
-        "ismcts_simulations_per_move": per("theirs_simulations", "theirs_searches"),
-        "ismcts_simulations_per_second": per("theirs_simulations", "theirs_search_time"),
+        "ours_seconds_per_move": ratio_of_sums(results, "ours_time", "ours_moves"),
+        "ismcts_seconds_per_move": ratio_of_sums(results, "theirs_time", "theirs_moves"),
+        "ours_iterations_per_second": ratio_of_sums(results, "ours_iterations", "ours_time"),
+        "ismcts_simulations_per_move": ratio_of_sums(
+            results, "theirs_simulations", "theirs_searches"
+        ),
+        "ismcts_simulations_per_second": ratio_of_sums(
+            results, "theirs_simulations", "theirs_search_time"
+        ),
     }
     for first, label in ((True, "first"), (False, "second")):
         seated = [r["score"] for r in results if r["ours_first"] == first]

@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any
 
-from benchmarks.output import save_json
+from benchmarks.output import ratio_of_sums, save_json
 from benchmarks.players_openspiel import bot_move, make_bot
 from stairgames.agents import make_agent
 from stairgames.arena.ratings import wilson_interval
@@ -124,9 +124,6 @@ def summary(
     wins = sum(1 for r in results if r["win"])
     low, high = wilson_interval(wins, len(results))
 
-    def per(key: str, by: str) -> float:
-        return float(sum(r[key] for r in results) / max(1e-9, sum(r[by] for r in results)))
-
     row: dict[str, Any] = {
         "game": "ishigaki_race",
         "players": players,
@@ -138,10 +135,12 @@ def summary(
         "fair_share": 1 / players,
         "ci95": [low, high],
         "games_with_shared_wins": sum(1 for r in results if r["winners"] > 1),
-        "ours_seconds_per_move": per("ours_time", "ours_moves"),
-        "mcts_seconds_per_search": per("theirs_time", "theirs_searches"),
-        "mcts_simulations_per_search": per("theirs_simulations", "theirs_searches"),
-        "mcts_simulations_per_second": per("theirs_simulations", "theirs_time"),
+        "ours_seconds_per_move": ratio_of_sums(results, "ours_time", "ours_moves"),
+        "mcts_seconds_per_search": ratio_of_sums(results, "theirs_time", "theirs_searches"),
+        "mcts_simulations_per_search": ratio_of_sums(
+            results, "theirs_simulations", "theirs_searches"
+        ),
+        "mcts_simulations_per_second": ratio_of_sums(results, "theirs_simulations", "theirs_time"),
     }
     for seat in range(players):
         seated = [r["win"] for r in results if r["ours_seat"] == seat]

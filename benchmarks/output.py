@@ -12,3 +12,9 @@ def save_json(path: str | None, figures: Any) -> None:
         return
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(figures, handle, indent=1)
+
+
+def ratio_of_sums(rows: list[dict[str, Any]], key: str, by: str) -> float:
+    """The sum of ``key`` over ``rows`` divided by the sum of ``by`` (0 when that is 0):
+    a rate over many games, such as seconds a move."""
+    return float(sum(row[key] for row in rows) / max(1e-9, sum(row[by] for row in rows)))
