@@ -307,16 +307,17 @@ class StairsState(State):
         # S6: with the pie rule, a swap may follow the game's first move (no piece has
         # climbed before it)
         first_move = self._game.options.pie_rule and not board.climbed()
-        if action < self._codes.pass_action:
+        codes = self._codes
+        if action < codes.pass_action:
             source, direction = divmod(action, rules.NUM_DIRECTIONS)
-            target = board.geometry.neighbours[source][direction]
+            target = codes.neighbours[source][direction]
             peak = self._peak
             if peak is None:
                 peak = board.max_height()
             board = self._board = rules.move_piece(board, source, target, peak)
             height = len(board.stacks[target])
             self._peak = height if height > peak else peak
-        elif action == self._codes.swap:
+        elif action == codes.swap:
             self._light_seat = 1 - self._light_seat
         else:
             self._board = rules.pass_turn(board)

@@ -50,6 +50,8 @@ class ActionCodes:
     decline: int
     """S7: decline the offer; the player who offered moves on."""
     num_actions: int
+    neighbours: tuple[tuple[int, ...], ...]
+    """The board's :attr:`~.rules.Geometry.neighbours`, to decode a move action."""
     words: dict[int, str]
     """The actions written as words."""
     texts: tuple[str | None, ...]
@@ -154,6 +156,7 @@ def action_codes(size: int = SIZE) -> ActionCodes:
         accept=first_word + 3,
         decline=first_word + 4,
         num_actions=num_actions,
+        neighbours=shape.neighbours,
         words=words,
         texts=tuple(spelled(action) for action in range(num_actions)),
         by_word={word: action for action, word in words.items()},

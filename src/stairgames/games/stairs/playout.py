@@ -40,7 +40,8 @@ def _dark_bits(stack: str) -> int:
 
 
 def position_array(board: rules.Board) -> Array:
-    """``board`` as a position array for :func:`kernel.playout` (no Zobrist key)."""
+    """``board`` (6×6) as a position array for :func:`kernel.playout` (no Zobrist key)."""
+    assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
     s = np.zeros(kernel.SIZE, dtype=np.int64)
     stacks = board.stacks
     s[kernel.HEIGHTS : kernel.HEIGHTS + kernel.SQUARES] = [len(stack) for stack in stacks]
@@ -59,7 +60,7 @@ def playout(state: State, rng: random.Random) -> list[float]:
     kernel knows the 6×6 board only: on other sizes (S8) the game is played through
     the protocol (:func:`protocol_playout`)."""
     assert isinstance(state, StairsState)
-    if state.board.size != rules.SIZE:
+    if len(state.board.stacks) != rules.NUM_SQUARES:  # not 6×6
         return protocol_playout(state, rng)
     s = position_array(state.board)
     found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
@@ -98,7 +99,7 @@ def tree_search(state: State) -> uct.TreeSearch | None:
     first two turns of such a game), which it does not know, and on boards other than
     6×6 (S8), which the kernel does not know."""
     assert isinstance(state, StairsState)
-    if state.board.size != rules.SIZE:
+    if len(state.board.stacks) != rules.NUM_SQUARES:  # not 6×6
         return None
     if state.get_game().options.pie_rule and not state.board.climbed():
         return None

@@ -52,6 +52,7 @@ class Position:
     __slots__ = ("array",)
 
     def __init__(self, board: rules.Board) -> None:
+        assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
         s = np.zeros(kernel.SIZE, dtype=np.int64)
         for square, stack in enumerate(board.stacks):
             height = len(stack)
