@@ -605,3 +605,42 @@ def test_openspiel_random_sim_test_on_more_sizes(size):
 def test_initial_board_of_each_size_formats_to_its_start_text():
     for size in SIZES:
         assert format_position(initial_board(size)) == start(size).position()
+
+
+# ----- the command line and records ---------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", [["--size", "4"], ["--option", "size=4"]])
+def test_cli_plays_a_4x4_game_and_its_record_replays(flag, tmp_path, capsys):
+    from stairgames.cli import main
+    from stairgames.core.record import GameRecord, final_state
+
+    path = tmp_path / "small.json"
+    argv = ["play", "stairs", *flag, "--light", "random", "--dark", "greedy", "--seed", "3"]
+    assert main([*argv, "--record", str(path), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "      a   b   c   d  \n  4 " in out and "Game over." in out
+    record = GameRecord.from_json(path.read_text())
+    assert record.options["size"] == 4
+    replayed = final_state(record)
+    assert isinstance(replayed, StairsState) and replayed.board.size == 4
+    assert replayed.is_terminal()
+
+
+def test_cli_refuses_a_size_outside_the_range(capsys):
+    from stairgames.cli import main
+
+    assert main(["play", "stairs", "--size", "9", "--light", "random"]) == 2
+    assert "3 to 8 squares a side, got size=9" in capsys.readouterr().err
+
+
+def test_a_record_without_the_size_option_replays_on_6x6():
+    import json
+
+    from stairgames.core.record import GameRecord, final_state, make_record
+
+    state = random_game(6, 11)
+    data = json.loads(make_record(state, seed=11).to_json())
+    del data["options"]["size"]
+    replayed = final_state(GameRecord.from_json(json.dumps(data)))
+    assert replayed.position() == state.position()
