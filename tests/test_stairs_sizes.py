@@ -644,3 +644,55 @@ def test_a_record_without_the_size_option_replays_on_6x6():
     del data["options"]["size"]
     replayed = final_state(GameRecord.from_json(json.dumps(data)))
     assert replayed.position() == state.position()
+
+
+# ----- move-tree sizes (perft) ----------------------------------------------------------
+
+
+def perft(state: StairsState, depth: int) -> int:
+    if depth == 0 or state.is_terminal():
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        assert isinstance(child, StairsState)
+        total += perft(child, depth - 1)
+    return total
+
+
+def oracle_perft(stacks: tuple[str, ...], colour: str, depth: int, size: int) -> int:
+    """Perft from plain stacks with the oracle generator, passes (S4) and the end included."""
+    if depth == 0:
+        return 1
+    other = "D" if colour == "L" else "L"
+    moves = oracle_moves(stacks, colour, size)
+    if not moves:
+        if not oracle_moves(stacks, other, size):
+            return 1  # the game is over
+        return oracle_perft(stacks, other, depth - 1, size)
+    total = 0
+    for src, dst in moves:
+        after = list(stacks)
+        after[dst] += after[src][-1]
+        after[src] = after[src][:-1]
+        total += oracle_perft(tuple(after), other, depth - 1, size)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("size", "counts"),
+    [
+        (3, [20, 248, 1232, 2104, 4712, 6520]),
+        (4, [42, 1396, 31096]),
+        (5, [72, 4508]),
+        (8, [210, 41948]),
+    ],
+)
+def test_perft_from_the_start_of_each_size(size, counts):
+    """Move-tree sizes from the start (moves of play: no agreement), pinned and checked
+    against the independent generator; on 3×3 the deeper counts include finished games."""
+    state = start(size, agreement=False)
+    depths = range(1, len(counts) + 1)
+    assert [perft(state, d) for d in depths] == counts
+    assert [oracle_perft(state.board.stacks, "L", d, size) for d in depths] == counts

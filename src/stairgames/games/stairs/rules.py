@@ -83,7 +83,8 @@ class Geometry:
     light_pieces: int
     """S1, S8: one piece a square in the checkered start; light has the light squares."""
     dark_pieces: int
-    """The dark squares: one more than light on odd sizes (``a1`` and every corner dark)."""
+    """The dark squares (``a1`` among them): one more than light on odd sizes, where
+    every corner is dark."""
 
 
 def _neighbour_on(size: int, square: int, direction: int) -> int:
