@@ -385,6 +385,7 @@ def test_position_and_clone_round_trip_along_a_playout(size, seed, pie_rule):
         assert again.current_player() == state.current_player()
         twin = state.clone()
         assert twin == state and twin.position() == text
+        assert eval(repr(state), {"stairgames": stairgames}) == state  # repr pastes back
         if state.is_terminal():
             assert again.returns() == state.returns()
             break
