@@ -126,6 +126,10 @@ def geometry(size: int) -> Geometry:
 
 
 _BY_SQUARES: Final = {size * size: geometry(size) for size in range(MIN_SIZE, MAX_SIZE + 1)}
+_STEPS_BY_SQUARES: Final = {squares: shape.steps for squares, shape in _BY_SQUARES.items()}
+_NEIGHBOURS_BY_SQUARES: Final = {
+    squares: shape.neighbours for squares, shape in _BY_SQUARES.items()
+}
 """The geometry of a board from its number of stacks (a board knows its size so)."""
 
 
@@ -246,7 +250,7 @@ def lowest_steps(board: Board, colour: str) -> list[int]:
     stacks = board.stacks
     heights = [len(stack) for stack in stacks]
     best = len(stacks) + 1
-    all_steps = _BY_SQUARES[len(stacks)].steps
+    all_steps = _STEPS_BY_SQUARES[len(stacks)]
     steps: list[int] = []
     for source, stack in enumerate(stacks):
         if stack[-1:] != colour:  # empty, or topped by the other colour
@@ -280,7 +284,7 @@ def legal_moves(board: Board, colour: str) -> list[Move]:
 
 def has_move(board: Board, colour: str) -> bool:
     stacks = board.stacks
-    neighbours = _BY_SQUARES[len(stacks)].neighbours
+    neighbours = _NEIGHBOURS_BY_SQUARES[len(stacks)]
     for source, stack in enumerate(stacks):
         if stack and stack[-1] == colour:
             height = len(stack)
