@@ -697,3 +697,56 @@ def test_perft_from_the_start_of_each_size(size, counts):
     depths = range(1, len(counts) + 1)
     assert [perft(state, d) for d in depths] == counts
     assert [oracle_perft(state.board.stacks, "L", d, size) for d in depths] == counts
+
+
+# ----- fuzzing the text forms on every size ----------------------------------------------
+
+cells = st.sampled_from([".", "L", "D", "LD", "DL", "DD", "LL", "DLD", "LDL"])
+
+
+@st.composite
+def board_texts(draw: st.DrawFn) -> str:
+    """Position-like texts: boards of 2 to 9 ranks (mostly square), the usual fields after."""
+    ranks = draw(st.integers(min_value=2, max_value=9))
+    width = draw(st.sampled_from([ranks, ranks, ranks, ranks - 1, ranks + 1]))
+    rows = [",".join(draw(st.lists(cells, min_size=width, max_size=width))) for _ in range(ranks)]
+    fields = [
+        "/".join(rows),
+        draw(st.sampled_from(["L", "D"])),
+        draw(st.sampled_from(["-", "L", "D"])),
+    ]
+    return " ".join(fields)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes, board_texts())
+def test_any_accepted_position_text_is_a_fixed_point_and_bad_ones_raise_position_errors(size, text):
+    game = load(size)
+    try:
+        state = game.state_from_position(text)
+    except InvalidPositionError:
+        return
+    assert isinstance(state, StairsState) and state.board.size == size
+    again = game.state_from_position(state.position())
+    assert again.position() == state.position()
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes, seeds, st.text(max_size=8))
+def test_illegal_and_malformed_input_leaves_the_state_unchanged_on_every_size(size, seed, text):
+    rng = random.Random(seed)
+    state = start(size, pie_rule=True)
+    for _ in range(rng.randrange(0, 30)):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    snapshot = (state.position(), state.history(), state.is_terminal())
+    legal_texts = {state.action_to_string(a) for a in state.legal_actions()}
+    if "".join(text.split()).lower() not in legal_texts:
+        with pytest.raises(IllegalMoveError):
+            state.apply_move(text)
+    codes = action_codes(size)
+    illegal = [a for a in range(-2, codes.num_actions + 2) if a not in state.legal_actions()]
+    with pytest.raises(IllegalMoveError):
+        state.apply_action(rng.choice(illegal))
+    assert snapshot == (state.position(), state.history(), state.is_terminal())
