@@ -55,7 +55,7 @@ def test_text_options_are_converted():
 def test_list_games_includes_options():
     listing = {g["name"]: g for g in stairgames.list_games()}
     assert "stairs" in listing
-    assert listing["stairs"]["options"] == "pie_rule=False, agreement=True"
+    assert listing["stairs"]["options"] == "pie_rule=False, agreement=True, size=6"
 
 
 def test_game_info_for_stairs():

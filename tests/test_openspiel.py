@@ -47,7 +47,7 @@ def test_parameters_reach_our_game(name, options):
 def test_loading_by_pyspiel_name_with_parameters():
     bridge.register_all()
     game = pyspiel.load_game("stairgames_stairs(pie_rule=True)")
-    assert game.get_parameters() == {"pie_rule": True, "agreement": True}
+    assert game.get_parameters() == {"pie_rule": True, "agreement": True, "size": 6}
     state = game.new_initial_state()
     state.apply_action(state.string_to_action("d3-c4"))
     assert "swap" in [state.action_to_string(a) for a in state.legal_actions()]

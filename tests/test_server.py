@@ -52,7 +52,9 @@ def test_games_listing_has_stairs_and_27_with_options_and_levels(tmp_path: Path)
     with running(tmp_path) as client:
         games = {g["name"]: g for g in client.get("/api/games").json()}
     assert games["stairs"]["seat_names"] == ["light", "dark"]
-    assert {o["name"] for o in games["stairs"]["options"]} == {"pie_rule", "agreement"}
+    assert {o["name"] for o in games["stairs"]["options"]} == {"pie_rule", "agreement", "size"}
+    size = next(o for o in games["stairs"]["options"] if o["name"] == "size")
+    assert (size["type"], size["default"]) == ("int", 6)
     variant = next(o for o in games["twenty_seven"]["options"] if o["name"] == "variant")
     assert variant["choices"] == ["basic", "advanced", "expert"]
     assert games["twenty_seven"]["levels"] == ["easy", "medium", "hard", "expert"]
@@ -91,11 +93,24 @@ def test_a_new_match_gives_tokens_for_this_screens_seats_only(tmp_path: Path) ->
         view = client.get(f"/api/matches/{created['match']}").json()
     assert [s["seat"] for s in created["seats"]] == [0]
     assert created["invite"] == f"/m/{created['match']}"
-    assert view["options"] == {"pie_rule": True, "agreement": True}
+    assert view["options"] == {"pie_rule": True, "agreement": True, "size": 6}
     assert view["you"] is None and view["legal"] == [] and view["event"] == 0
     draw = get_spec("stairs").web_view
     assert draw is not None  # the game's own drawing data (games/stairs/web.py)
     assert view["board"] == draw(stairgames.load("stairs").new_initial_state(), None)
+
+
+def test_a_stairs_match_on_a_4x4_board_draws_16_squares(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"], size=4)
+        view = client.get(f"/api/matches/{created['match']}").json()
+        refused = client.post(
+            "/api/matches",
+            json={"game": "stairs", "options": {"size": 9}, "seats": ["human", "human"]},
+        )
+    assert view["options"]["size"] == 4
+    assert view["board"]["size"] == 4 and len(view["board"]["squares"]) == 16
+    assert refused.status_code == 400
 
 
 @pytest.mark.parametrize(

@@ -131,7 +131,7 @@ def test_cli_play_pie_rule_game_between_two_computers_saves_a_finished_record(tm
     assert main([*argv, "--seed", "7", "--record", str(path), "--no-color"]) == 0
     assert "Game over." in capsys.readouterr().out
     record = json.loads(path.read_text())
-    assert record["options"] == {"pie_rule": True, "agreement": True}
+    assert record["options"] == {"pie_rule": True, "agreement": True, "size": 6}
     assert record["seed"] == 7 and record["players"] == ["random", "random"]
     assert record["returns"] in ([1.0, -1.0], [-1.0, 1.0])
 

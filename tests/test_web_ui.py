@@ -75,6 +75,7 @@ GAMES: list[dict[str, Any]] = [
         "options": [
             {"name": "pie_rule", "type": "bool", "default": False, "choices": None},
             {"name": "agreement", "type": "bool", "default": True, "choices": None},
+            {"name": "size", "type": "int", "default": 6, "choices": None},
         ],
         "seat_names": ["light", "dark"],
         "levels": list(LEVELS),
@@ -437,6 +438,27 @@ def test_stairs_a_piece_that_cannot_move_selects_nothing(page):
     square(page, "a1").click()  # a dark piece: light moves first
     assert targets(page) == set()
     assert square(page, "a1").get_attribute("aria-pressed") is None
+
+
+def test_stairs_on_a_4x4_board_draws_16_squares_and_plays_a_click(page):
+    """S8: the size option in the form; the board is drawn the size the view says."""
+    page.goto(page.base_url + "/")
+    page.get_by_label("Stairs", exact=True).check()
+    page.get_by_label("Board size (3 to 8 squares a side)").fill("4")
+    page.get_by_label("The computer", exact=True).check()
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/"))
+    square(page, "d4").wait_for()
+    assert page.locator("#board [role=button]").count() == 16
+    assert square(page, "e1").count() == 0 and square(page, "a5").count() == 0
+    four = stairgames.load("stairs", size=4).new_initial_state()
+    square(page, "b1").click()
+    assert targets(page) == reaches(four, "b1")
+    square(page, "a1").click()
+    page.locator("#moves li").nth(1).wait_for()
+    assert page.locator("#moves li").nth(0).inner_text() == "b1-a1"
+    assert square(page, "a1").locator(".height").text_content() == "2"
+    shot(page, "stairs-4x4")
 
 
 def test_stairs_plays_by_keyboard_with_arrows_enter_and_space(page):

@@ -128,7 +128,7 @@ def load(name: str, **options: Any) -> Game:
 
     >>> import stairgames
     >>> stairgames.load("stairs", pie_rule=True).options
-    StairsOptions(pie_rule=True, agreement=True)
+    StairsOptions(pie_rule=True, agreement=True, size=6)
 
     :raises InvalidOptionError: unknown game, unknown option or bad value.
     """

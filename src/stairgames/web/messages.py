@@ -30,6 +30,7 @@ BROWSER_MESSAGES: Final = (
         "whoever arrived there last loses."
     ),
     N_("Back"),
+    N_("Board size (3 to 8 squares a side)"),
     N_(
         "Build the city: on your turn put one of the two stock cards on a ringed cell, "
         "next to the seaside or a card; every row ends with exactly three stairs."

@@ -1,5 +1,7 @@
 """Stairs (Kanare Kato): 2 players, a 6×6 board, climb one level with every move.
 
+The option ``size`` plays on a board of 3×3 to 8×8 squares (S8).
+
 >>> import stairgames
 >>> state = stairgames.load("stairs").new_initial_state()
 >>> state.apply_move("d3-c4")
@@ -56,14 +58,23 @@ register(
         game_class=StairsGame,
         options_class=StairsOptions,
         render=render_terminal,
-        summary=N_("2 players, 6×6 board: stack your piece one level higher each move."),
+        summary=N_(
+            "2 players, 6×6 board (or 3×3 to 8×8): stack your piece one level higher each move."
+        ),
         help=N_(
-            "Moves: c3-d4 moves your piece from c3 onto the stack on d4 (files a-f, ranks\n"
-            "1-6); pass when you cannot move; swap (pie rule) takes over the first move.\n"
+            "Moves: c3-d4 moves your piece from c3 onto the stack on d4 (files from a,\n"
+            "ranks from 1); pass when you cannot move; swap (pie rule) takes over the first\n"
+            "move. The board is 6×6, or 3×3 to 8×8 with the option size (--size 4).\n"
             "The board shows each square's top colour and height (L2: light on a stack of\n"
             "2); * marks the stacks at the greatest height."
         ),
-        option_sets=({}, {"pie_rule": True}, {"pie_rule": True, "agreement": False}),
+        option_sets=(
+            {},
+            {"pie_rule": True},
+            {"pie_rule": True, "agreement": False},
+            {"size": 4},
+            {"size": 7, "pie_rule": True},
+        ),
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,

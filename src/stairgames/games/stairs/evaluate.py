@@ -71,6 +71,7 @@ def log_odds(board: rules.Board, colour: str) -> float:
     (the same values as :func:`rules.verdict` and :func:`rules.movable_moves`).
     """
     stacks = board.stacks
+    neighbours = _NEIGHBOURS[len(stacks)]
     heights = [len(stack) for stack in stacks]
     peak = max(heights)
     x = 0.0
@@ -90,7 +91,7 @@ def log_odds(board: rules.Board, colour: str) -> float:
                 else:
                     other_at_peak += 1
         moves = 0
-        for target in _NEIGHBOURS[square]:
+        for target in neighbours[square]:
             if heights[target] == height:
                 moves += 1
         mobility += moves if mine else -moves
@@ -113,10 +114,18 @@ def _leader(own: int, other: int, last_arrival: str | None, colour: str) -> bool
     return last_arrival != colour
 
 
-_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(n for n in rules.NEIGHBOURS[square] if n >= 0) for square in range(rules.NUM_SQUARES)
-)
-"""On-board neighbours of each square, in the direction order of :data:`rules.NEIGHBOURS`."""
+def _on_board_neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    shape = rules.geometry(size)
+    return tuple(
+        tuple(n for n in shape.neighbours[square] if n >= 0) for square in range(shape.num_squares)
+    )
+
+
+_NEIGHBOURS: Final = {
+    size * size: _on_board_neighbours(size) for size in range(rules.MIN_SIZE, rules.MAX_SIZE + 1)
+}
+"""By the board's number of squares (S8): the on-board neighbours of each square, in the
+direction order of :attr:`rules.Geometry.neighbours`."""
 
 
 def endgame_solver() -> EndgameSolver:
@@ -148,14 +157,16 @@ def playout(state: State, rng: random.Random) -> list[float]:
     imported on first use): the same games as random play through the protocol in
     distribution, not move for move (one draw from ``rng`` seeds the compiled
     generator). A ``swap`` (pie rule) is never chosen, nor an offer to end by
-    agreement (S7): players search the game without agreement."""
+    agreement (S7): players search the game without agreement. The compiled code
+    knows the 6×6 board only; on other sizes (S8) it plays through the protocol."""
     from stairgames.games.stairs.playout import playout as compiled
 
     return compiled(state, rng)
 
 
 def tree_search(state: State) -> TreeSearch | None:
-    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use)."""
+    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use);
+    ``None`` on boards other than 6×6 (S8), which ``mcts`` then searches itself."""
     from stairgames.games.stairs.playout import tree_search as compiled
 
     return compiled(state)

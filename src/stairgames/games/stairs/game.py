@@ -16,21 +16,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Self
 
-from stairgames.core.errors import IllegalMoveError, InvalidPositionError
+from stairgames.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from stairgames.core.game import TERMINAL, AgreementOffer, Game, GameInfo, Outcome, State
 from stairgames.games.stairs import rules
-from stairgames.games.stairs.notation import (
-    ACCEPT,
-    DECLINE,
-    NUM_ACTIONS,
-    OFFER,
-    PASS,
-    SWAP,
-    action_from_text,
-    format_action,
-    normalise,
-    parse_move_text,
-)
+from stairgames.games.stairs.notation import ActionCodes, action_codes, normalise
 from stairgames.games.stairs.position import (
     NOTHING_PENDING,
     Pending,
@@ -41,25 +30,36 @@ from stairgames.games.stairs.position import (
 from stairgames.games.stairs.rules import DARK, LIGHT, Board
 from stairgames.i18n import N_, Text
 
-MAX_MOVES = 630
-"""A move raises one piece by one level; the level sum starts at 36 and is at most
-1 + 2 + ... + 36 = 666 (all pieces in one stack), so there are at most 630 moves."""
 
-MAX_TURNS = 2 * MAX_MOVES + 1
-"""Moves, passes and the swap: a pass is followed by a move of the other player, so
-passes never outnumber moves; one swap at most."""
+def max_moves(size: int = rules.SIZE) -> int:
+    """A move raises one piece by one level; on the 6×6 board the level sum starts at 36
+    and is at most 1 + 2 + ... + 36 = 666 (all pieces in one stack), so there are at
+    most 630 moves; on a board of n² squares, n²(n² + 1)/2 - n²."""
+    squares = size * size
+    return squares * (squares + 1) // 2 - squares
 
-MAX_GAME_LENGTH = 3 * MAX_TURNS + 2
-"""Each turn may be preceded by one declined offer (``offer``, ``decline``: after a
-decline the offerer must play before offering again), and one accepted offer ends the
-game."""
+
+def max_turns(size: int = rules.SIZE) -> int:
+    """Moves, passes and the swap: a pass is followed by a move of the other player, so
+    passes never outnumber moves; one swap at most."""
+    return 2 * max_moves(size) + 1
+
+
+def max_game_length(size: int = rules.SIZE) -> int:
+    """Each turn may be preceded by one declined offer (``offer``, ``decline``: after a
+    decline the offerer must play before offering again), and one accepted offer ends
+    the game."""
+    return 3 * max_turns(size) + 2
+
+
+MAX_MOVES = max_moves()
+"""The most moves of a game on the 6×6 board: 630."""
+
+MAX_TURNS = max_turns()
+
+MAX_GAME_LENGTH = max_game_length()
 
 SEAT_NAMES = ("light", "dark")
-
-AGREEMENT_ACTIONS = frozenset((OFFER, ACCEPT, DECLINE))
-
-_PASS_ONLY = (PASS,)
-"""S4: the legal actions of a player with no move while the other has one."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,11 +71,37 @@ class StairsOptions:
     agreement: bool = True
     """S7: players may offer to end the game by agreement (``offer``, ``accept``,
     ``decline``). Off, the game has moves of play only (research use, fast search)."""
+    size: int = rules.SIZE
+    """S8: squares a side, from 3 to 8 (the rulebook's board is 6×6): the same
+    checkered start with one piece a square, light first, every other rule unchanged."""
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.size, bool)
+            or not isinstance(self.size, int)
+            or not rules.MIN_SIZE <= self.size <= rules.MAX_SIZE
+        ):
+            raise InvalidOptionError(
+                message_id=N_(
+                    "the Stairs board is {minimum} to {maximum} squares a side, got size={size}"
+                ),
+                arguments={"minimum": rules.MIN_SIZE, "maximum": rules.MAX_SIZE, "size": self.size},
+            )
 
 
 class StairsGame(Game):
     name = "stairs"
     options: StairsOptions
+
+    @property
+    def size(self) -> int:
+        """Squares a side of this game's board (S8)."""
+        return self.options.size
+
+    @property
+    def codes(self) -> ActionCodes:
+        """The action ids and texts of this game's board size."""
+        return action_codes(self.options.size)
 
     def info(self) -> GameInfo:
         return GameInfo(
@@ -86,9 +112,9 @@ class StairsGame(Game):
             max_players=2,
             chance=False,
             hidden_information=False,
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=self.codes.num_actions,
             max_chance_outcomes=0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=max_game_length(self.options.size),
             min_utility=-1.0,
             max_utility=1.0,
             zero_sum=True,
@@ -96,7 +122,7 @@ class StairsGame(Game):
         )
 
     def new_initial_state(self) -> StairsState:
-        return StairsState(self, rules.initial_board())
+        return StairsState(self, rules.initial_board(self.options.size))
 
     def state_from_position(self, text: str) -> StairsState:
         """A state from a position text (see :mod:`.position`), checked against the
@@ -110,7 +136,7 @@ class StairsGame(Game):
                 message_id=N_("a position is text, got {text!r}"),
                 arguments={"text": text},
             )
-        parsed = parse_position(text)
+        parsed = parse_position(text, self.options.size)
         self._check_options_allow(text, parsed)
         return StairsState(self, parsed.board, light_seat=parsed.light_seat, pending=parsed.pending)
 
@@ -146,6 +172,7 @@ class StairsState(State):
         pending: Pending = NOTHING_PENDING,
     ) -> None:
         super().__init__(game)
+        self._codes = game.codes
         self._board = board
         self._light_seat = light_seat
         self._swap_pending = pending.swap
@@ -247,23 +274,27 @@ class StairsState(State):
         return actions
 
     def _compute_legal_actions(self) -> tuple[int, ...]:
+        codes = self._codes
         if self._agreement == "offer":
-            return (ACCEPT, DECLINE)
+            return (codes.accept, codes.decline)
         steps = self._lowest_moves()
         if not steps:
-            return _PASS_ONLY
+            return (codes.pass_action,)  # S4: a player with no move passes
         if self._swap_pending:
-            steps += (SWAP,)
+            steps += (codes.swap,)
         if self._may_offer():
-            steps += (OFFER,)
+            steps += (codes.offer,)
         return steps
 
     def _apply_action(self, action: int) -> None:
-        if action == OFFER:
+        codes = self._codes
+        if action < codes.pass_action:
+            self._apply_turn(action)
+        elif action == codes.offer:
             self._agreement = "offer"
-        elif action == DECLINE:
+        elif action == codes.decline:
             self._agreement = "declined"
-        elif action == ACCEPT:
+        elif action == codes.accept:
             self._agreement = "agreed"
         else:
             self._apply_turn(action)
@@ -276,16 +307,17 @@ class StairsState(State):
         # S6: with the pie rule, a swap may follow the game's first move (no piece has
         # climbed before it)
         first_move = self._game.options.pie_rule and not board.climbed()
-        if action < PASS:
+        codes = self._codes
+        if action < codes.pass_action:
             source, direction = divmod(action, rules.NUM_DIRECTIONS)
-            target = rules.NEIGHBOURS[source][direction]
+            target = codes.neighbours[source][direction]
             peak = self._peak
             if peak is None:
                 peak = board.max_height()
             board = self._board = rules.move_piece(board, source, target, peak)
             height = len(board.stacks[target])
             self._peak = height if height > peak else peak
-        elif action == SWAP:
+        elif action == codes.swap:
             self._light_seat = 1 - self._light_seat
         else:
             self._board = rules.pass_turn(board)
@@ -294,16 +326,16 @@ class StairsState(State):
         self._steps_cache = None
 
     def _action_to_string(self, action: int) -> str:
-        return format_action(action)
+        return self._codes.format_action(action)
 
     def _normalise_move_text(self, text: str) -> str:
         return normalise(text)
 
     def _action_from_text(self, normalised: str) -> int | None:
-        return action_from_text(normalised)
+        return self._codes.action_from_text(normalised)
 
     def _check_move_syntax(self, text: str) -> None:
-        parsed = parse_move_text(text)
+        parsed = self._codes.parse_move_text(text)
         if self.is_terminal():
             return
         if isinstance(parsed, str):
@@ -368,6 +400,7 @@ class StairsState(State):
         return list(outcome.returns)
 
     def _copy_into(self, other: Self) -> None:
+        other._codes = self._codes
         other._board = self._board
         other._light_seat = self._light_seat
         other._swap_pending = self._swap_pending
@@ -386,7 +419,9 @@ class StairsState(State):
         verdict = self.verdict()
         assert verdict is not None, "an offer needs a climbed piece"
         return AgreementOffer(
-            accept=ACCEPT, decline=DECLINE, returns=self._returns_for(self.seat_of(verdict.winner))
+            accept=self._codes.accept,
+            decline=self._codes.decline,
+            returns=self._returns_for(self.seat_of(verdict.winner)),
         )
 
     def offer_action(self) -> int:
@@ -394,8 +429,8 @@ class StairsState(State):
 
         :raises IllegalMoveError: why no offer may be made now.
         """
-        if OFFER in self.legal_actions():
-            return OFFER
+        if self._codes.offer in self.legal_actions():
+            return self._codes.offer
         reason = self._why_word_illegal("offer") if not self.is_terminal() else None
         if reason is None:
             raise IllegalMoveError(message_id=N_("the game is already over"))
@@ -411,7 +446,9 @@ class StairsState(State):
         other = StairsState(
             game, self._board, light_seat=self._light_seat, pending=Pending(self._swap_pending)
         )
-        other._history = [a for a in self._history if a not in AGREEMENT_ACTIONS]
+        codes = self._codes
+        agreement_actions = (codes.offer, codes.accept, codes.decline)
+        other._history = [a for a in self._history if a not in agreement_actions]
         return other
 
     @staticmethod

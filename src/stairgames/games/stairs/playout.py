@@ -40,7 +40,8 @@ def _dark_bits(stack: str) -> int:
 
 
 def position_array(board: rules.Board) -> Array:
-    """``board`` as a position array for :func:`kernel.playout` (no Zobrist key)."""
+    """``board`` (6×6) as a position array for :func:`kernel.playout` (no Zobrist key)."""
+    assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
     s = np.zeros(kernel.SIZE, dtype=np.int64)
     stacks = board.stacks
     s[kernel.HEIGHTS : kernel.HEIGHTS + kernel.SQUARES] = [len(stack) for stack in stacks]
@@ -55,13 +56,27 @@ def playout(state: State, rng: random.Random) -> list[float]:
     """Uniformly random play from ``state`` to the end, compiled; the returns by seat.
 
     Like :func:`stairgames.games.stairs.evaluate.playout`, a ``swap`` and an offer to
-    end by agreement are never chosen (players search the game without them)."""
+    end by agreement are never chosen (players search the game without them). The
+    kernel knows the 6×6 board only: on other sizes (S8) the game is played through
+    the protocol (:func:`protocol_playout`)."""
     assert isinstance(state, StairsState)
+    if len(state.board.stacks) != rules.NUM_SQUARES:  # not 6×6
+        return protocol_playout(state, rng)
     s = position_array(state.board)
     found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
     won = kernel.playout(s, rng.getrandbits(62), _NO_SCRIPT, found)
     winner = state.seat_of(rules.LIGHT if won == 0 else rules.DARK)
     return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+
+def protocol_playout(state: StairsState, rng: random.Random) -> list[float]:
+    """Uniformly random play from a copy of ``state`` to the end through the protocol,
+    on any board size: ``rng.choice`` of the legal actions at every step, as players
+    without a playout of their own play."""
+    state = state.clone()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()
 
 
 def _kernel_move_actions() -> dict[int, int]:
@@ -81,8 +96,11 @@ _NO_PARAMS: Final = np.zeros(1, dtype=np.int64)
 def tree_search(state: State) -> uct.TreeSearch | None:
     """The compiled tree search of ``state`` (its moves of play: a state without offers
     to end by agreement), or ``None`` where the pie rule's swap may still come (the
-    first two turns of such a game), which it does not know."""
+    first two turns of such a game), which it does not know, and on boards other than
+    6×6 (S8), which the kernel does not know."""
     assert isinstance(state, StairsState)
+    if len(state.board.stacks) != rules.NUM_SQUARES:  # not 6×6
+        return None
     if state.get_game().options.pie_rule and not state.board.climbed():
         return None
     if SWAP in state.legal_actions():

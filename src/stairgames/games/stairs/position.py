@@ -1,10 +1,11 @@
 """Stairs position text: ``format_position`` and ``parse_position`` round-trip.
 
-The ranks from 6 down to 1 separated by ``/``; in each rank the six squares
-from file a to f separated by ``,``; each square is its stack from bottom to
-top in ``L`` and ``D``, or ``.`` when empty. Then a space and the colour to
-move, then a space and the colour that made the most recent arrival at the
-greatest height, or ``-``. The initial position::
+The ranks from the last (6 on the rulebook's board) down to 1 separated by ``/``; in
+each rank the squares from file a to the last separated by ``,`` (as many squares a
+rank as there are ranks: the board's size, S8, is the number of ranks); each square
+is its stack from bottom to top in ``L`` and ``D``, or ``.`` when empty. Then a space
+and the colour to move, then a space and the colour that made the most recent arrival
+at the greatest height, or ``-``. The initial position::
 
     L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L/L,D,L,D,L,D/D,L,D,L,D,L L -
 
@@ -17,6 +18,14 @@ so the text of an ordinary position stays short):
   the other player's answer, S7), ``declined`` (the player to move had an offer
   declined this turn and must move before offering again, S7), ``agreed`` (the
   players agreed to end the game here: it is over, scored by S5, S7).
+
+A 4×4 board (option ``size=4``) at the start::
+
+    L,D,L,D/D,L,D,L/L,D,L,D/D,L,D,L L -
+
+and a 3×3 one (dark has five pieces, light four)::
+
+    D,L,D/L,D,L/D,L,D L -
 
 For example, after ``d3-c4`` in a game with the pie rule the second player may
 swap: ``... D L 0 swap``; after the swap, seat 1 plays light: ``... D L 1``.
@@ -32,8 +41,8 @@ from stairgames.games.stairs.rules import (
     COLOURS,
     DARK,
     LIGHT,
-    NUM_SQUARES,
-    PIECES_PER_COLOUR,
+    MAX_SIZE,
+    MIN_SIZE,
     SIZE,
     Board,
     initial_colour,
@@ -82,9 +91,10 @@ def format_position(position: Board | PositionText) -> str:
     if isinstance(position, Board):
         position = PositionText(position)
     board = position.board
+    size = board.size
     ranks = []
-    for rank in reversed(range(SIZE)):
-        squares = [board.stacks[square_index(f, rank)] or "." for f in range(SIZE)]
+    for rank in reversed(range(size)):
+        squares = [board.stacks[square_index(f, rank, size)] or "." for f in range(size)]
         ranks.append(",".join(squares))
     arrival = board.last_arrival or "-"
     fields = ["/".join(ranks), board.to_move, arrival, str(position.light_seat)]
@@ -98,10 +108,12 @@ _DEFAULT_FIELDS = ("0", "-")
 """The defaults of the two optional fields: seat 0 plays light, nothing pending."""
 
 
-def parse_position(text: str) -> PositionText:
-    """Read a position text, checking its form and that the position is possible.
+def parse_position(text: str, size: int = SIZE) -> PositionText:
+    """Read a position text of a board of ``size`` squares a side (S8), checking its
+    form and that the position is possible.
 
-    :raises InvalidPositionError: with what is wrong and where.
+    :raises InvalidPositionError: with what is wrong and where (a board of another
+        size included).
     """
     fields = text.split()
     if not 3 <= len(fields) <= 5:
@@ -115,7 +127,7 @@ def parse_position(text: str) -> PositionText:
         )
     fields += _DEFAULT_FIELDS[len(fields) - 3 :]
     board_text, to_move, arrival, light_text, pending_text = fields
-    stacks = _parse_board(text, board_text)
+    stacks = _parse_board(text, board_text, size)
     if to_move not in COLOURS:
         raise InvalidPositionError(
             message_id=N_("position {text!r}: colour to move must be L or D, not {to_move!r}"),
@@ -192,27 +204,48 @@ def _check_pending_possible(text: str, position: PositionText) -> None:
         )
 
 
-def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
+def board_size_of(board_text: str) -> int | None:
+    """The size of the board a position's board field draws (S8): its number of ranks,
+    when every rank has that many squares and it is a size from 3 to 8, else ``None``."""
     ranks = board_text.split("/")
-    if len(ranks) != SIZE:
+    found = len(ranks)
+    if MIN_SIZE <= found <= MAX_SIZE and all(len(r.split(",")) == found for r in ranks):
+        return found
+    return None
+
+
+def _parse_board(text: str, board_text: str, size: int) -> tuple[str, ...]:
+    ranks = board_text.split("/")
+    drawn = board_size_of(board_text)
+    if drawn is not None and drawn != size:
         raise InvalidPositionError(
-            message_id=N_("position {text!r} must have 6 ranks separated by '/', found {found}"),
-            arguments={"text": text, "found": len(ranks)},
+            message_id=N_(
+                "position {text!r} is a {found}×{found} board, but this game is played on "
+                "{size}×{size} (option size={size})"
+            ),
+            arguments={"text": text, "found": drawn, "size": size},
         )
-    stacks = [""] * NUM_SQUARES
+    if len(ranks) != size:
+        raise InvalidPositionError(
+            message_id=N_(
+                "position {text!r} must have {size} ranks separated by '/', found {found}"
+            ),
+            arguments={"text": text, "size": size, "found": len(ranks)},
+        )
+    stacks = [""] * (size * size)
     for row, rank_text in enumerate(ranks):
-        rank = SIZE - 1 - row
+        rank = size - 1 - row
         squares = rank_text.split(",")
-        if len(squares) != SIZE:
+        if len(squares) != size:
             raise InvalidPositionError(
                 message_id=N_(
-                    "position {text!r}: rank {rank} must have 6 squares separated by ',', "
-                    "found {found}"
+                    "position {text!r}: rank {rank} must have {size} squares separated by "
+                    "',', found {found}"
                 ),
-                arguments={"text": text, "rank": rank + 1, "found": len(squares)},
+                arguments={"text": text, "rank": rank + 1, "size": size, "found": len(squares)},
             )
         for file, square_text in enumerate(squares):
-            square = square_index(file, rank)
+            square = square_index(file, rank, size)
             if square_text == ".":
                 continue
             if not square_text or any(c not in COLOURS for c in square_text):
@@ -223,7 +256,7 @@ def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
                     ),
                     arguments={
                         "text": text,
-                        "square": square_name(square),
+                        "square": square_name(square, size),
                         "square_text": square_text,
                     },
                 )
@@ -232,18 +265,28 @@ def _parse_board(text: str, board_text: str) -> tuple[str, ...]:
 
 
 def _check_possible(text: str, board: Board) -> None:
+    shape = board.geometry
+    size = shape.size
     for colour in COLOURS:
         count = board.count(colour)
-        if count != PIECES_PER_COLOUR:
+        expected = shape.light_pieces if colour == LIGHT else shape.dark_pieces
+        if count != expected:
             name = Text("light" if colour == LIGHT else "dark")
             raise InvalidPositionError(
                 message_id=N_(
-                    "position {text!r} has {count} {name} pieces; there are always 18 of each"
+                    "position {text!r} has {count} {name} pieces; there are always "
+                    "{expected} on a {size}×{size} board (one a square at the start)"
                 ),
-                arguments={"text": text, "count": count, "name": name},
+                arguments={
+                    "text": text,
+                    "count": count,
+                    "name": name,
+                    "expected": expected,
+                    "size": size,
+                },
             )
     for square, stack in enumerate(board.stacks):
-        if stack and stack[0] != initial_colour(square):
+        if stack and stack[0] != initial_colour(square, size):
             raise InvalidPositionError(
                 message_id=N_(
                     "position {text!r}: the bottom piece of {square} must be {colour} (pieces"
@@ -252,8 +295,8 @@ def _check_possible(text: str, board: Board) -> None:
                 ),
                 arguments={
                     "text": text,
-                    "square": square_name(square),
-                    "colour": initial_colour(square),
+                    "square": square_name(square, size),
+                    "colour": initial_colour(square, size),
                 },
             )
     peak = board.max_height()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stairgames.games.stairs.rules import DARK, FILES, LIGHT, SIZE, square_index
+from stairgames.games.stairs.rules import DARK, LIGHT, square_index
 from stairgames.i18n import _, wrap
 
 if TYPE_CHECKING:
@@ -34,13 +34,15 @@ def render_board(state: StairsState, *, colour: bool = False) -> str:
     to move, and the greatest height with each colour's stacks there.
     """
     board = state.board
+    shape = board.geometry
+    size = shape.size
     peak = board.max_height()
-    header = "     " + "".join(f" {f}  " for f in FILES)
+    header = "     " + "".join(f" {f}  " for f in shape.files)
     lines = [header]
-    for rank in reversed(range(SIZE)):
+    for rank in reversed(range(size)):
         cells = []
-        for file in range(SIZE):
-            stack = board.stacks[square_index(file, rank)]
+        for file in range(size):
+            stack = board.stacks[square_index(file, rank, size)]
             cells.append(_cell(stack, colour, peak > 1 and len(stack) == peak))
         lines.append(f"  {rank + 1}  " + "".join(cells) + f"  {rank + 1}")
     lines.append(header)

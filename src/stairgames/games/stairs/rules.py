@@ -1,7 +1,9 @@
-"""Stairs rules as a small pure core (rulebook ``stairs.en.txt``, rulings S1-S7).
+"""Stairs rules as a small pure core (rulebook ``stairs.en.txt``, rulings S1-S8).
 
 The board is a tuple of 36 stacks, one per square, indexed ``rank * 6 + file``
-with file ``a`` = 0 and rank ``1`` = 0 (S1). Each stack is a string of colours
+with file ``a`` = 0 and rank ``1`` = 0 (S1); on a board of another size (S8, 3 to 8
+squares a side) n² stacks indexed ``rank * n + file``, the size following from their
+number (:attr:`Board.size`, :func:`geometry`). Each stack is a string of colours
 from bottom to top, ``"L"`` light and ``"D"`` dark, empty when ``""``::
 
     rank 6  30 31 32 33 34 35
@@ -22,6 +24,8 @@ Rules, with the rulings that settle them:
   on equal counts the player who made the most recent arrival at H loses.
 - S6 (pie rule) and S7 (ending by agreement) live in :mod:`.game`: they are
   about seats and play, not about the board.
+- S8: the same checkered start on an n×n board, one piece a square (dark has one
+  more on odd sizes), light first, every other rule unchanged.
 
 Functions here never mutate; they return new :class:`Board` values.
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from typing import Final
 
 from stairgames.i18n import N_, Text
@@ -37,7 +42,17 @@ from stairgames.i18n import N_, Text
 LIGHT: Final = "L"
 DARK: Final = "D"
 COLOURS: Final = (LIGHT, DARK)
+
+MIN_SIZE: Final = 3
+"""S8: the smallest board, 3×3 (the option ``size``)."""
+MAX_SIZE: Final = 8
+"""S8: the largest board, 8×8 (files ``a``-``h``, ranks ``1``-``8``)."""
+ALL_FILES: Final = "abcdefgh"
+ALL_RANKS: Final = "12345678"
+
 SIZE: Final = 6
+"""The rulebook's board, 6×6 (the default of the option ``size``); the module
+constants below are its values, :func:`geometry` gives those of any size."""
 NUM_SQUARES: Final = SIZE * SIZE
 PIECES_PER_COLOUR: Final = 18
 
@@ -49,41 +64,100 @@ DIRECTIONS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0)
 NUM_DIRECTIONS: Final = len(DIRECTIONS)
 
 
-def square_index(file: int, rank: int) -> int:
-    return rank * SIZE + file
+@dataclasses.dataclass(frozen=True)
+class Geometry:
+    """Everything about a board of one size (S8): its squares, names and neighbours.
+
+    >>> geometry(4).files, geometry(4).light_pieces, geometry(3).dark_pieces
+    ('abcd', 8, 5)
+    """
+
+    size: int
+    num_squares: int
+    files: str
+    ranks: str
+    neighbours: tuple[tuple[int, ...], ...]
+    """``neighbours[square][direction]``: the neighbouring square, or -1 off the board."""
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+    """``steps[square]``: ``(step code, target)`` for each neighbour on the board."""
+    light_pieces: int
+    """S1, S8: one piece a square in the checkered start; light has the light squares."""
+    dark_pieces: int
+    """The dark squares (``a1`` among them): one more than light on odd sizes, where
+    every corner is dark."""
 
 
-def square_name(square: int) -> str:
-    """``square_name(0) == "a1"``; ``square_name(35) == "f6"``."""
-    return FILES[square % SIZE] + RANKS[square // SIZE]
-
-
-def _neighbour(square: int, direction: int) -> int:
-    file, rank = square % SIZE, square // SIZE
+def _neighbour_on(size: int, square: int, direction: int) -> int:
+    file, rank = square % size, square // size
     df, dr = DIRECTIONS[direction]
     nf, nr = file + df, rank + dr
-    if 0 <= nf < SIZE and 0 <= nr < SIZE:
-        return square_index(nf, nr)
+    if 0 <= nf < size and 0 <= nr < size:
+        return nr * size + nf
     return -1
 
 
-NEIGHBOURS: Final = tuple(
-    tuple(_neighbour(square, d) for d in range(NUM_DIRECTIONS)) for square in range(NUM_SQUARES)
-)
-"""``NEIGHBOURS[square][direction]``: the neighbouring square, or -1 off the board (no wrap)."""
+@functools.cache
+def geometry(size: int) -> Geometry:
+    """The board of ``size`` squares a side (S8); the caller checks the range."""
+    assert MIN_SIZE <= size <= MAX_SIZE, f"no Stairs board of size {size}"
+    squares = size * size
+    neighbours = tuple(
+        tuple(_neighbour_on(size, square, d) for d in range(NUM_DIRECTIONS))
+        for square in range(squares)
+    )
+    steps = tuple(
+        tuple(
+            (source * NUM_DIRECTIONS + direction, target)
+            for direction, target in enumerate(neighbours[source])
+            if target >= 0
+        )
+        for source in range(squares)
+    )
+    return Geometry(
+        size=size,
+        num_squares=squares,
+        files=ALL_FILES[:size],
+        ranks=ALL_RANKS[:size],
+        neighbours=neighbours,
+        steps=steps,
+        light_pieces=squares // 2,
+        dark_pieces=squares - squares // 2,
+    )
 
 
-def direction_between(source: int, target: int) -> int | None:
+_BY_SQUARES: Final = {size * size: geometry(size) for size in range(MIN_SIZE, MAX_SIZE + 1)}
+_STEPS_BY_SQUARES: Final = {squares: shape.steps for squares, shape in _BY_SQUARES.items()}
+_NEIGHBOURS_BY_SQUARES: Final = {
+    squares: shape.neighbours for squares, shape in _BY_SQUARES.items()
+}
+"""The geometry of a board from its number of stacks (a board knows its size so)."""
+
+
+def square_index(file: int, rank: int, size: int = SIZE) -> int:
+    return rank * size + file
+
+
+def square_name(square: int, size: int = SIZE) -> str:
+    """``square_name(0) == "a1"``; ``square_name(35) == "f6"``; ``square_name(15, 4) == "d4"``."""
+    return ALL_FILES[square % size] + ALL_RANKS[square // size]
+
+
+NEIGHBOURS: Final = geometry(SIZE).neighbours
+"""``NEIGHBOURS[square][direction]`` on the 6×6 board: the neighbouring square, or -1
+off the board (no wrap)."""
+
+
+def direction_between(source: int, target: int, size: int = SIZE) -> int | None:
     """The direction index from ``source`` to an adjacent ``target``, else ``None``."""
-    for direction, neighbour in enumerate(NEIGHBOURS[source]):
+    for direction, neighbour in enumerate(geometry(size).neighbours[source]):
         if neighbour == target:
             return direction
     return None
 
 
-def initial_colour(square: int) -> str:
+def initial_colour(square: int, size: int = SIZE) -> str:
     """S1: a square starts dark where file index + rank index is even (``a1`` is dark)."""
-    return DARK if (square % SIZE + square // SIZE) % 2 == 0 else LIGHT
+    return DARK if (square % size + square // size) % 2 == 0 else LIGHT
 
 
 def opponent(colour: str) -> str:
@@ -96,9 +170,11 @@ class Move:
 
     source: int
     target: int
+    size: int = SIZE
+    """The board's size (S8), which names the squares."""
 
     def __str__(self) -> str:
-        return f"{square_name(self.source)}-{square_name(self.target)}"
+        return f"{square_name(self.source, self.size)}-{square_name(self.target, self.size)}"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -109,6 +185,19 @@ class Board:
     to_move: str
     last_arrival: str | None
     """Colour of the most recent arrival at the greatest height (S5), ``None`` before any."""
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board's squares and neighbours (its size follows from its number of stacks).
+
+        :raises KeyError: the board has no square number of stacks from 9 to 64.
+        """
+        return _BY_SQUARES[len(self.stacks)]
+
+    @property
+    def size(self) -> int:
+        """Squares a side (S8)."""
+        return self.geometry.size
 
     def climbed(self) -> bool:
         """Whether a piece has climbed (every move makes an arrival at the greatest height,
@@ -129,35 +218,27 @@ class Board:
         return sum(stack.count(colour) for stack in self.stacks)
 
 
-def initial_board() -> Board:
-    """Checkered setup (S1), light to move, nobody has climbed yet."""
-    return Board(tuple(initial_colour(sq) for sq in range(NUM_SQUARES)), LIGHT, None)
+def initial_board(size: int = SIZE) -> Board:
+    """Checkered setup (S1) on a board of ``size`` squares a side (S8), light to move,
+    nobody has climbed yet."""
+    squares = geometry(size).num_squares
+    return Board(tuple(initial_colour(sq, size) for sq in range(squares)), LIGHT, None)
 
 
 def movable_moves(board: Board, colour: str) -> list[Move]:
     """Every move of ``colour`` that S2 allows, ignoring the lowest-piece rule."""
     stacks = board.stacks
+    shape = board.geometry
     moves = []
-    for source in range(NUM_SQUARES):
+    for source in range(shape.num_squares):
         stack = stacks[source]
         if not stack or stack[-1] != colour:
             continue
         height = len(stack)
-        for target in NEIGHBOURS[source]:
+        for target in shape.neighbours[source]:
             if target >= 0 and len(stacks[target]) == height:
-                moves.append(Move(source, target))
+                moves.append(Move(source, target, shape.size))
     return moves
-
-
-_STEPS: Final = tuple(
-    tuple(
-        (source * NUM_DIRECTIONS + direction, target)
-        for direction, target in enumerate(NEIGHBOURS[source])
-        if target >= 0
-    )
-    for source in range(NUM_SQUARES)
-)
-"""``_STEPS[source]``: ``(step code, target)`` for each neighbour on the board, by direction."""
 
 
 def lowest_steps(board: Board, colour: str) -> list[int]:
@@ -168,7 +249,8 @@ def lowest_steps(board: Board, colour: str) -> list[int]:
     """
     stacks = board.stacks
     heights = [len(stack) for stack in stacks]
-    best = NUM_SQUARES + 1
+    best = len(stacks) + 1
+    all_steps = _STEPS_BY_SQUARES[len(stacks)]
     steps: list[int] = []
     for source, stack in enumerate(stacks):
         if stack[-1:] != colour:  # empty, or topped by the other colour
@@ -176,7 +258,7 @@ def lowest_steps(board: Board, colour: str) -> list[int]:
         height = heights[source]
         if height > best:
             continue
-        for step, target in _STEPS[source]:
+        for step, target in all_steps[source]:
             if heights[target] == height:
                 if height < best:
                     best = height
@@ -185,10 +267,10 @@ def lowest_steps(board: Board, colour: str) -> list[int]:
     return steps
 
 
-def step_move(step: int) -> Move:
-    """The move of a step code from :func:`lowest_steps`."""
+def step_move(step: int, size: int = SIZE) -> Move:
+    """The move of a step code from :func:`lowest_steps` on a board of ``size``."""
     source, direction = divmod(step, NUM_DIRECTIONS)
-    return Move(source, NEIGHBOURS[source][direction])
+    return Move(source, geometry(size).neighbours[source][direction], size)
 
 
 def legal_moves(board: Board, colour: str) -> list[Move]:
@@ -196,16 +278,17 @@ def legal_moves(board: Board, colour: str) -> list[Move]:
 
     Sorted by source square, then by direction (N, NE, E, SE, S, SW, W, NW).
     """
-    return [step_move(step) for step in lowest_steps(board, colour)]
+    size = board.size
+    return [step_move(step, size) for step in lowest_steps(board, colour)]
 
 
 def has_move(board: Board, colour: str) -> bool:
     stacks = board.stacks
-    for source in range(NUM_SQUARES):
-        stack = stacks[source]
+    neighbours = _NEIGHBOURS_BY_SQUARES[len(stacks)]
+    for source, stack in enumerate(stacks):
         if stack and stack[-1] == colour:
             height = len(stack)
-            for target in NEIGHBOURS[source]:
+            for target in neighbours[source]:
                 if target >= 0 and len(stacks[target]) == height:
                     return True
     return False
@@ -325,13 +408,14 @@ def verdict(board: Board) -> Verdict | None:
 def why_illegal(board: Board, colour: str, move: Move) -> Text:
     """A sentence saying why ``move`` is not legal for ``colour`` (for people to read;
     ``str()`` of it is the English)."""
-    src, dst = square_name(move.source), square_name(move.target)
+    size = board.size
+    src, dst = square_name(move.source, size), square_name(move.target, size)
     top = board.top(move.source)
     if top is None:
         return Text(N_("{square} is empty"), {"square": src})
     if top != colour:
         return Text(N_("the piece on top of {square} is not yours"), {"square": src})
-    if direction_between(move.source, move.target) is None:
+    if direction_between(move.source, move.target, size) is None:
         return Text(N_("{target} is not next to {source}"), {"target": dst, "source": src})
     height, target_height = board.height(move.source), board.height(move.target)
     if target_height == 0:

@@ -52,6 +52,7 @@ class Position:
     __slots__ = ("array",)
 
     def __init__(self, board: rules.Board) -> None:
+        assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
         s = np.zeros(kernel.SIZE, dtype=np.int64)
         for square, stack in enumerate(board.stacks):
             height = len(stack)
@@ -194,12 +195,16 @@ class EndgameSolver:
         (in all) or ``deadline`` is reached. So even where the whole position is
         out of reach, moves that lose by force are found and can be avoided. A
         ``swap`` (pie rule) is outside the solver: nothing is proven while it is
-        available, nor before anybody has climbed (S5 names no winner there).
+        available, nor before anybody has climbed (S5 names no winner there). The
+        compiled search knows the 6×6 board only: on other sizes (S8) nothing is
+        proven, and players search through the protocol.
         """
         assert isinstance(state, StairsState)
         self.nodes = 0
         state = state.without_agreement()  # the solver proves moves of play (S7 aside)
         board = state.board
+        if board.size != rules.SIZE:
+            return {}
         legal = [] if state.is_terminal() else state.legal_actions()
         if not legal or board.max_height() < 2 or any(action > PASS for action in legal):
             return {}

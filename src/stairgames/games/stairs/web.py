@@ -15,16 +15,17 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from stairgames.core.game import State
-from stairgames.games.stairs.rules import FILES, NUM_SQUARES, RANKS, SIZE, square_name
+from stairgames.games.stairs.rules import square_name
 
 WEB_ASSETS: Traversable = files("stairgames.games.stairs") / "web"
 """The folder holding ``board.js``."""
 
 
 def board_view(state: State, viewer: int | None) -> dict[str, Any]:
-    """The board as JSON-ready data: every square (``a1`` first, row-major by rank) with
-    its stack from bottom to top, height and top colour (``None`` when empty), the colour
-    to move, the seat playing light (1 after a pie-rule swap) and the greatest height.
+    """The board as JSON-ready data: its size (S8), files and ranks, every square (``a1``
+    first, row-major by rank) with its stack from bottom to top, height and top colour
+    (``None`` when empty), the colour to move, the seat playing light (1 after a
+    pie-rule swap) and the greatest height.
     ``viewer`` is unused: nothing in Stairs is hidden."""
     del viewer
     from stairgames.games.stairs.game import StairsState
@@ -32,19 +33,20 @@ def board_view(state: State, viewer: int | None) -> dict[str, Any]:
     if not isinstance(state, StairsState):
         raise TypeError(f"a Stairs state is needed, not {type(state).__name__}")
     board = state.board
+    shape = board.geometry
     squares = [
         {
-            "name": square_name(square),
+            "name": square_name(square, shape.size),
             "stack": board.stacks[square],
             "height": board.height(square),
             "top": board.top(square),
         }
-        for square in range(NUM_SQUARES)
+        for square in range(shape.num_squares)
     ]
     return {
-        "size": SIZE,
-        "files": FILES,
-        "ranks": RANKS,
+        "size": shape.size,
+        "files": shape.files,
+        "ranks": shape.ranks,
         "squares": squares,
         "to_move": board.to_move,
         "light_seat": state.seat_of("L"),

@@ -100,7 +100,8 @@ function renderHome() {
 function optionLabel(name) {
   return { pie_rule: N_("Pie rule (the second player may swap colours)"),
     agreement: N_("Offer to end by agreement"), variant: N_("Variant"),
-    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)") }[name] || name;
+    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)"),
+    size: N_("Board size (3 to 8 squares a side)") }[name] || name;
 }
 
 function optionInput(option) {

@@ -1,6 +1,7 @@
-// Stairs in the browser: a 6×6 checkered board of stacks, drawn as SVG from the
-// board view of games/stairs/web.py. Each square is a button named by its notation
-// (c3); a stack shows its discs from the side with its height on the top disc.
+// Stairs in the browser: a checkered board of stacks (board.size squares a side, 3
+// to 8; 6 by default), drawn as SVG from the board view of games/stairs/web.py. Each
+// square is a button named by its notation (c3); a stack shows its discs from the
+// side with its height on the top disc.
 //
 // draw(svg, board, ui): ui = {legal: [move texts], lastMove: "d3-c4" | null,
 //   play(move), t(msgid), memory: {} kept between draws, you: seat | null,
@@ -22,7 +23,7 @@ function el(name, attrs = {}, parent = null) {
 }
 
 function movesFrom(legal, square) {
-  return legal.filter((m) => /^[a-f][1-6]-[a-f][1-6]$/.test(m) && m.slice(0, 2) === square);
+  return legal.filter((m) => /^[a-h][1-8]-[a-h][1-8]$/.test(m) && m.slice(0, 2) === square);
 }
 
 function cellPosition(board, name, flipped) {
@@ -72,7 +73,7 @@ export function draw(svg, board, ui) {
   if (memory.selected) {
     for (const move of movesFrom(legal, memory.selected)) targets.set(move.slice(3), move);
   }
-  const last = /^[a-f][1-6]-[a-f][1-6]$/.test(ui.lastMove || "") ? ui.lastMove : null;
+  const last = /^[a-h][1-8]-[a-h][1-8]$/.test(ui.lastMove || "") ? ui.lastMove : null;
   const focused = svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-square") : null;
 
