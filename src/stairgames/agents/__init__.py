@@ -25,6 +25,7 @@ from stairgames.agents.determinise import DeterminisationError, Determiniser
 from stairgames.agents.greedy import GreedyAgent
 from stairgames.agents.levels import DEFAULT_LEVELS, LEVEL_NAMES, LevelAgent, level_player
 from stairgames.agents.mcts import MctsAgent
+from stairgames.agents.perfect import PerfectAgent
 from stairgames.agents.random_agent import RandomAgent
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "GreedyAgent",
     "LevelAgent",
     "MctsAgent",
+    "PerfectAgent",
     "RandomAgent",
     "level_player",
     "make_agent",

@@ -18,7 +18,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
 
 if TYPE_CHECKING:
     from stairgames.core.uct import TreeSearch
@@ -53,6 +53,33 @@ class EndgameSolver(Protocol):
         each with the returns it leads to under perfect play; it stops at the first
         action proven to win for the seat to move."""
         ...
+
+
+class PerfectPlay(Protocol):
+    """A game's solved values: what every legal action is worth under perfect play.
+
+    A game offers it (:attr:`PlayerHooks.perfect_play`) for the option sets it has
+    solved (small Stairs boards, a 27 variant whose table is on disk, two-player
+    Ishigaki Race); the ``perfect`` player and analysis read it.
+    """
+
+    def action_values(self, state: State) -> dict[int, list[float]]:
+        """Each legal action of ``state`` (a decision, not a chance node) with the
+        returns (or, with chance, the expected returns) it leads to when every seat
+        plays perfectly from there."""
+        ...
+
+    def principal_variation(self, state: State, *, limit: int = 200) -> list[int]:
+        """The actions (chance outcomes included, where the game has them: the most
+        likely ones) of a perfect game from ``state``, at most ``limit``."""
+        ...
+
+
+PerfectPlayFactory = Callable[[Game], PerfectPlay]
+"""``perfect_play(game)``: the solved values of ``game`` (its options).
+
+:raises InvalidOptionError: ``game`` (with these options) is not solved, or its
+    table is missing; the message says why and how to solve it."""
 
 
 ResampleHidden = Callable[[State, int, random.Random], State]
@@ -98,6 +125,9 @@ class PlayerHooks:
     )
     """Level configurations this game replaces, e.g. ``{"expert":
     "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
+    perfect_play: PerfectPlayFactory | None = None
+    """The game's solved values, for the option sets it has solved (the ``perfect``
+    player)."""
     warm_up: WarmUp | None = None
     """The warm-up of the compiled code that :attr:`endgame_solver` and :attr:`playout`
     use."""
