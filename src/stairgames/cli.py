@@ -218,8 +218,9 @@ def _result_line(last: Any) -> str:
 
 
 PLAYERS_HELP = N_(
-    "players: human, random, greedy, mcts, alphabeta, or a level: easy, medium, hard, expert; "
-    "settings after a colon, e.g. mcts:time=0.5 or alphabeta:time=1,depth=8"
+    "players: human, random, greedy, mcts, alphabeta, perfect (solved games only), or a level: "
+    "easy, medium, hard, expert; settings after a colon, e.g. mcts:time=0.5 or "
+    "alphabeta:time=1,depth=8"
 )
 
 
