@@ -141,8 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     solve_once(retrograde.Size(2, 1), complete=True)  # compile (or load) the kernel first
-    rows = [measure(size, proof_only=False) for size in parse_sizes(args.sizes)]
-    rows += [measure(size, proof_only=True) for size in parse_sizes(args.proof_only)]
+    sizes = [(size, False) for size in parse_sizes(args.sizes)]
+    sizes += [(size, True) for size in parse_sizes(args.proof_only)]
+    rows = []
+    for size, proof_only in sizes:
+        rows.append(measure(size, proof_only))
+        print(table_lines(rows)[-1], f"({time.perf_counter() - began:.0f} s so far)", flush=True)
     print("\n".join(table_lines(rows)))
     if args.plot is not None:
         plot(rows, args.plot)

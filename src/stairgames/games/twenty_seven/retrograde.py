@@ -32,7 +32,6 @@ import hashlib
 import json
 import math
 import signal
-import sys
 import time
 import types
 from collections.abc import Callable, Iterator
@@ -735,6 +734,8 @@ def _run_command(request: SolveRequest) -> int:
         stop_after=arguments.stop_after,
         progress=_progress_bar(request.stderr),
     )
+    if request.stderr.isatty():
+        request.stderr.write("\n")  # below the progress bar
     return _report(table)
 
 
@@ -767,8 +768,6 @@ RESULT_TEXTS: Final = {1: N_("white wins"), 0: N_("draw"), -1: N_("black wins")}
 
 def _report(table: Table) -> int:
     meta = table.meta
-    if sys.stderr.isatty():
-        sys.stderr.write("\n")
     facts = {
         "fields": meta["fields"],
         "discs": meta["discs"],
