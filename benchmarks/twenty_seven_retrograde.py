@@ -13,12 +13,14 @@ the table's bytes at 2 bits a rank, the positions reachable from the start, the
 positions the proof stored, the seconds of each, and the start's value for white.
 Sizes in ``--proof-only`` are solved as a proof only (their complete solve would take
 too long here). With ``--plot`` it draws the growth on a log scale (matplotlib: the
-``analysis`` extra). It prints the whole run's time at the end.
+``analysis`` extra). It prints the whole run's time at the end. ``--rows FILE`` tables
+and plots the rows a run saved with ``--out`` instead of solving again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -119,6 +121,18 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
         "s-",
         label="reachable from the start (complete solve)",
     )
+    if reach:
+        last = reach[-1]
+        share = last["reachable"] / last["arrangements"]
+        later = list(range(last["discs"], 10))
+        axes.plot(
+            later,
+            [share * retrograde.Size(9, d).positions for d in later],
+            "s--",
+            color="C0",
+            alpha=0.5,
+            label=f"reachable, extrapolated ({100 * share:.0f} % of the arrangements)",
+        )
     axes.plot(discs, [row["proof_positions"] for row in nine], "^-", label="stored by the proof")
     axes.set_yscale("log")
     axes.set_xlabel("discs of each colour (9 fields; the real game has 9)")
@@ -138,8 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proof-only", default="", help="sizes solved as a proof only")
     parser.add_argument("--plot", type=Path, help="write the growth plot (PNG) here")
     parser.add_argument("--out", help="save the rows as JSON")
+    parser.add_argument("--rows", type=Path, help="table and plot the rows of a saved run")
     args = parser.parse_args(argv)
     began = time.perf_counter()
+    if args.rows is not None:
+        rows = json.loads(args.rows.read_text(encoding="utf-8"))
+        print("\n".join(table_lines(rows)))
+        if args.plot is not None:
+            plot(rows, args.plot)
+        return 0
     solve_once(retrograde.Size(2, 1), complete=True)  # compile (or load) the kernel first
     sizes = [(size, False) for size in parse_sizes(args.sizes)]
     sizes += [(size, True) for size in parse_sizes(args.proof_only)]
