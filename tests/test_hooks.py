@@ -30,6 +30,7 @@ from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
+from stairgames.games.twenty_seven import retrograde_kernel as twenty_seven_retrograde_kernel
 from stairgames.terminal import TerminalSession
 from tests.test_agents import FORCED_WINS
 
@@ -378,7 +379,7 @@ def stairgames_imports(module: ModuleType) -> set[str]:
     return found
 
 
-KERNELS = [stairs_kernel, twenty_seven_kernel, uct]
+KERNELS = [stairs_kernel, twenty_seven_kernel, twenty_seven_retrograde_kernel, uct]
 
 
 @pytest.mark.parametrize("module", KERNELS, ids=lambda m: m.__name__)

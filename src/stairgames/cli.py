@@ -18,6 +18,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields, option_types
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import GameSpec, get_spec, list_games, load_with_text_options
+from stairgames.core.solvers import SolveRequest, solved_dir
 from stairgames.i18n import LANGUAGES, N_, _, set_language, translate
 from stairgames.terminal import HUMAN, TerminalSession
 
@@ -342,6 +343,52 @@ def _show(argv: Sequence[str]) -> int:
     return 0
 
 
+def _solve(argv: Sequence[str]) -> int:
+    """``stairgames solve GAME``: the game's options, ``--out`` and ``--resume``, and the
+    game's own flags (:mod:`stairgames.core.solvers`)."""
+    if not argv or argv[0].startswith("-"):
+        solvable = [g["name"] for g in list_games() if get_spec(g["name"]).solver is not None]
+        print(
+            _("usage: stairgames solve GAME [options]; games with a solver: {games}").format(
+                games=", ".join(solvable)
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    spec = get_spec(argv[0])
+    if spec.solver is None:
+        raise StairgamesError(message_id=N_("{game} has no solver"), arguments={"game": spec.name})
+    command = spec.solver()
+    parser = argparse.ArgumentParser(
+        prog=f"stairgames solve {spec.name}",
+        description=_("Solve {title} (or part of it) and keep the table.").format(
+            title=_(spec.title)
+        ),
+        allow_abbrev=False,
+        formatter_class=HelpFormatter,
+    )
+    _add_option_flags(parser, spec.options_class)
+    parser.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
+    )
+    default_out = solved_dir() / spec.name
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=default_out,
+        metavar="DIR",
+        help=_("where the tables go (default {folder})").format(folder=default_out),
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help=_("go on from the table already in the folder")
+    )
+    command.add_arguments(parser)
+    args = parser.parse_args(argv[1:])
+    game = load_with_text_options(spec.name, _collect_options(args))
+    request = SolveRequest(game, args, args.out, args.resume, sys.stderr)
+    return command.run(request)
+
+
 def _serve(argv: Sequence[str]) -> int:
     from stairgames.server.serve import serve  # the web stack loads only when serving
 
@@ -354,6 +401,7 @@ COMMANDS = {
     "list": _list,
     "show": _show,
     "arena": _arena,
+    "solve": _solve,
     "serve": _serve,
 }
 
@@ -367,6 +415,8 @@ commands:
   show GAME POSITION        draw a position and list its legal moves
   arena GAME --players A,B  computer players against each other, with ratings
                             (stairgames arena stairs --players random,greedy --games 100)
+  solve GAME [options]      solve a game (or part of it) and keep the table for the
+                            perfect player (stairgames solve twenty_seven --help)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")

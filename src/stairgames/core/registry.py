@@ -19,6 +19,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
 from stairgames.core.options import build_options, describe_options, option_fields
+from stairgames.core.solvers import SolveCommand
 from stairgames.core.tensors import ObservationTensor
 from stairgames.i18n import N_
 
@@ -77,6 +78,9 @@ class GameSpec:
     """Optional: the game's observation tensor for learning code
     (:mod:`stairgames.core.tensors`). Called once, on first need
     (:func:`observation_tensor`); it imports the game's ``tensor.py`` then."""
+    solver: Callable[[], SolveCommand] | None = None
+    """Optional: the game's part of ``stairgames solve GAME``
+    (:mod:`stairgames.core.solvers`); called only when that command runs."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}

@@ -13,6 +13,7 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.solvers import SolveCommand
 from stairgames.core.tensors import ObservationTensor
 from stairgames.games.twenty_seven.game import (
     MAX_GAME_LENGTH,
@@ -53,6 +54,14 @@ def _player_hooks() -> PlayerHooks:
     return HOOKS
 
 
+def _solver() -> SolveCommand:
+    """27's part of ``stairgames solve`` (:data:`.retrograde.SOLVE_COMMAND`), imported
+    when the command runs."""
+    from stairgames.games.twenty_seven.retrograde import SOLVE_COMMAND
+
+    return SOLVE_COMMAND
+
+
 def _observation_tensor() -> ObservationTensor:
     """The 27 observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
     from stairgames.games.twenty_seven.tensor import TENSOR
@@ -80,5 +89,6 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         observation_tensor=_observation_tensor,
+        solver=_solver,
     )
 )

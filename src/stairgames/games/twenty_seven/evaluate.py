@@ -8,8 +8,8 @@ import functools
 import random
 from typing import TYPE_CHECKING, Final
 
-from stairgames.core.game import State
-from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import EndgameSolver, PerfectPlay, PlayerHooks, WarmUp
 from stairgames.games.twenty_seven.rules import (
     BLACK,
     INITIAL_FIELDS,
@@ -92,12 +92,22 @@ def tree_search(state: State) -> TreeSearch:
     return compiled(state)
 
 
+def perfect_play(game: Game) -> PerfectPlay:
+    """The solved tables of 27's basic game (:func:`.retrograde.perfect_play`, imported on
+    first use): refuses other variants, and a machine without a table, saying how to
+    solve; a state outside the tables is refused when its values are asked for."""
+    from stairgames.games.twenty_seven.retrograde import perfect_play as from_tables
+
+    return from_tables(game)
+
+
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
     tree_search=tree_search,
     levels=LEVELS,
     endgame_solver=endgame_solver,
+    perfect_play=perfect_play,
     warm_up=WarmUp(run=_warm_up, cold=_cold),
 )
 """What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""

@@ -1,0 +1,62 @@
+"""What a game offers ``stairgames solve GAME``: its own solver's flags and run.
+
+A game that can be solved (in part) names a function in its registration
+(:attr:`stairgames.core.registry.GameSpec.solver`) that returns a
+:class:`SolveCommand`; the function imports the solver only when the command runs,
+so loading a game imports none of it. The command line gives every game the same
+frame: the game's options as flags, ``--out DIR`` (default: :func:`solved_dir` /
+the game's name) and ``--resume``; the game adds its own flags and does the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from stairgames.core.game import Game
+
+SOLVED_DIR_VARIABLE = "STAIRGAMES_SOLVED_DIR"
+"""An environment variable naming the folder of solved tables (overrides the default)."""
+
+
+def solved_dir() -> Path:
+    """Where solved tables live by default: ``$STAIRGAMES_SOLVED_DIR`` when set, else
+    ``$XDG_DATA_HOME/stairgames/solved`` (``~/.local/share/stairgames/solved`` when
+    ``XDG_DATA_HOME`` is unset). Solvers write there and the ``perfect`` player reads
+    there."""
+    chosen = os.environ.get(SOLVED_DIR_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "stairgames" / "solved"
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveRequest:
+    """What ``stairgames solve`` hands a game's solver."""
+
+    game: Game
+    """The game, with the options given on the command line."""
+    arguments: argparse.Namespace
+    """Every flag parsed (the game's own among them)."""
+    out: Path
+    """The folder the game's tables go to (``--out``, or the default)."""
+    resume: bool
+    """Go on from the tables already in :attr:`out` (``--resume``)."""
+    stderr: TextIO
+    """Where progress goes."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveCommand:
+    """A game's part of ``stairgames solve GAME``."""
+
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    """Adds the game's own flags (its game options are added already)."""
+    run: Callable[[SolveRequest], int]
+    """Solves, prints what it found, and returns the exit status; interrupted
+    (Ctrl-C, ``kill``), it saves what it has so that ``--resume`` goes on."""
