@@ -1,0 +1,7 @@
+"""``python -m stairgames``: the ``stairgames`` command."""
+
+import sys
+
+from stairgames.cli import main
+
+sys.exit(main())
