@@ -46,6 +46,7 @@ def test_summary_splits_tied_wins_and_averages_scores_by_departure_card():
     assert (first["position"], first["share"]) == (1, pytest.approx(2.5 / 3))
     assert (second["position"], second["share"]) == (2, pytest.approx(0.5 / 3))
     assert first["low"] < first["share"] < first["high"]
+    assert first["score"]["mean"] == 9.0 and second["score"]["mean"] == pytest.approx(7.0)
     by_card = {row["departure"]: row for row in figures["departures"]}
     assert by_card[1]["mean"] == 9.0 and by_card[1]["seats"] == 3
     assert by_card[1]["low"] == pytest.approx(9 - 4.303 * 1.0 / 3**0.5, abs=1e-3)
@@ -99,6 +100,19 @@ def test_analyze_a_custom_card_file_in_a_tiny_run(tmp_path: Path, capsys):
     assert max(scores) >= 20  # the lighthouse of this file, not the default set's 3 points
     for name in ("city_seats.png", "city_departures.png", "city_scores.png"):
         assert (figures / name).stat().st_size > 1000
+    assert main(["analyze", "--show", str(out)]) == 0  # the saved study, summarised again
+    tables = printed.split("Figure saved")[0]
+    assert capsys.readouterr().out == tables
+
+
+def test_show_refuses_a_file_that_is_no_saved_study(tmp_path: Path, capsys):
+    other = tmp_path / "arena.json"
+    other.write_text('{"game": "stairs", "results": []}')
+    assert main(["analyze", "--show", str(other)]) == 2
+    assert "is not a saved study" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["analyze"])
+    assert "give a game (or --show FILE)" in capsys.readouterr().err
 
 
 def test_analyze_refuses_a_bad_card_file_before_playing(tmp_path: Path, capsys):

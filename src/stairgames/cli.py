@@ -299,7 +299,9 @@ def _analyze(argv: Sequence[str]) -> int:
         ),
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help=_("the game (city_of_stairs)"))
+    parser.add_argument(
+        "game", nargs="?", metavar="GAME", help=_("the game (city_of_stairs; not with --show)")
+    )
     parser.add_argument(
         "--cards", metavar="FILE", help=_("card-set TOML file (default: the default set)")
     )
@@ -321,9 +323,19 @@ def _analyze(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--plots", type=Path, metavar="DIR", help=_("draw the figures as PNG files into DIR")
     )
+    parser.add_argument(
+        "--show",
+        type=Path,
+        metavar="FILE",
+        help=_("print the tables (and with --plots draw the figures) of a saved study"),
+    )
     args = parser.parse_args(argv)
-    from stairgames.analysis.command import analyze  # studies load when used
+    from stairgames.analysis.command import analyze, show_saved  # studies load when used
 
+    if args.show is not None:
+        return show_saved(args.show, plots=args.plots)
+    if args.game is None:
+        parser.error(_("give a game (or --show FILE)"))
     return analyze(
         args.game,
         cards=args.cards,

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from stairgames.analysis.parallel import Progress, run_tasks
+from stairgames.analysis.plots import pyplot
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_, _
@@ -65,8 +67,6 @@ def analyze(
     from stairgames.games.city_of_stairs import balance
 
     if plots is not None:
-        from stairgames.analysis.plots import pyplot
-
         pyplot()  # refuse at once, not after the games, when matplotlib is missing
     started = time.perf_counter()
     chosen = player or balance.DEFAULT_PLAYER
@@ -74,23 +74,19 @@ def analyze(
     records = run_tasks(
         balance.play_balance_game, tasks, jobs=jobs, ray_address=ray_address, progress=progress
     )
-    summary = balance.summarise(records)
-    print(balance.format_summary(summary, player=chosen, cards=cards))
+    document = {
+        "game": name,
+        "player": chosen,
+        "cards": cards,
+        "games": games,
+        "seed": seed,
+        "summary": balance.summarise(records),
+        "records": records,
+    }
+    _report(document, plots)
     if out is not None:
-        document = {
-            "game": name,
-            "player": chosen,
-            "cards": cards,
-            "games": games,
-            "seed": seed,
-            "summary": summary,
-            "records": records,
-        }
         out.write_text(json.dumps(document, indent=1), encoding="utf-8")
         print(_("Results saved to {path}").format(path=out))
-    if plots is not None:
-        for path in balance.plot_summary(summary, plots):
-            print(_("Figure saved to {path}").format(path=path))
     print(
         _("Took {seconds} s ({games} games).").format(
             seconds=f"{time.perf_counter() - started:.0f}", games=len(tasks)
@@ -99,4 +95,38 @@ def analyze(
     return 0
 
 
-__all__ = ["STUDIES", "analyze", "parse_seats"]
+def _report(document: dict[str, Any], plots: Path | None) -> None:
+    """Print a study's tables and draw its figures into ``plots`` (if given)."""
+    from stairgames.games.city_of_stairs import balance
+
+    summary = document["summary"]
+    print(balance.format_summary(summary, player=document["player"], cards=document["cards"]))
+    if plots is not None:
+        for path in balance.plot_summary(summary, plots):
+            print(_("Figure saved to {path}").format(path=path))
+
+
+def show_saved(path: Path, *, plots: Path | None = None) -> int:
+    """Print (and draw) a study saved with ``--out``, summarised again from its games.
+
+    :raises InvalidOptionError: the file cannot be read or holds no saved study.
+    """
+    if plots is not None:
+        pyplot()
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document["game"] not in STUDIES or not isinstance(document["records"], list):
+            raise KeyError("game")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InvalidOptionError(
+            message_id=N_("{path} is not a saved study ({reason})"),
+            arguments={"path": str(path), "reason": str(error)},
+        ) from error
+    from stairgames.games.city_of_stairs import balance
+
+    document["summary"] = balance.summarise(document["records"])
+    _report(document, plots)
+    return 0
+
+
+__all__ = ["STUDIES", "analyze", "parse_seats", "show_saved"]

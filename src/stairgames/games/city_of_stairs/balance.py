@@ -155,7 +155,7 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Each player count's figures, JSON-ready: ``{"2": {...}, "3": {...}}``.
 
     Per player count: ``games``; ``positions`` (the turn order, first = the start
-    player): winning share with Wilson's interval; ``departures`` and ``characters``:
+    player): winning share with Wilson's interval and mean score; ``departures`` and ``characters``:
     mean score with a t interval; ``scores``: how many seats ended on each score;
     ``ties``: the share of games with more than one winner.
     """
@@ -170,10 +170,20 @@ def _summarise_count(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     shares: dict[int, float] = collections.defaultdict(float)
     for seat in seats:
         shares[int(seat["position"])] += float(seat["share"])
+    scores_by_position = {row["position"]: row for row in _mean_scores(seats, "position")}
     positions = []
     for position in sorted(shares):
         rate, low, high = share_interval(shares[position], len(games))
-        positions.append({"position": position + 1, "share": rate, "low": low, "high": high})
+        score = scores_by_position[position]
+        positions.append(
+            {
+                "position": position + 1,
+                "share": rate,
+                "low": low,
+                "high": high,
+                "score": {key: score[key] for key in ("mean", "low", "high")},
+            }
+        )
     all_scores = [float(seat["score"]) for seat in seats]
     mean, low, high = mean_interval(all_scores)
     return {
@@ -228,9 +238,12 @@ def format_summary(summary: dict[str, Any], *, player: str, cards: str | None) -
                 mean=f"{figures['mean_score']['mean']:.2f}",
             )
         )
-        lines.append("  " + _("turn position: winning share [95% interval]"))
+        lines.append(
+            "  " + _("turn position: winning share [95% interval], mean score [95% interval]")
+        )
         lines.extend(
             f"    {row['position']}: {row['share']:6.1%}  [{row['low']:.1%}, {row['high']:.1%}]"
+            f"  {row['score']['mean']:5.2f}  {_interval_text(row['score'])}"
             for row in figures["positions"]
         )
         for key, title in (
