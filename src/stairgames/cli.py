@@ -243,7 +243,7 @@ def _arena(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--games", type=int, default=100, metavar="N", help=_("games per pairing (or table)")
     )
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help=_("processes to play in"))
+    _add_scale_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help=_("seed of the whole run"))
     parser.add_argument(
         "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
@@ -269,12 +269,88 @@ def _arena(argv: Sequence[str]) -> int:
         jobs=args.jobs,
         options=_collect_options(args),
         progress=_progress_bar(sys.stderr),
+        ray_address=args.ray_address,
     )
     print(format_report(run))
     if args.out is not None:
         run.save(args.out)
         print("\n" + _("Results saved to {path}").format(path=args.out))
     return 0
+
+
+def _add_scale_flags(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--ray-address``: where the games of a large run are played."""
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help=_("processes to play in"))
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help=_(
+            "play on this running Ray cluster instead of local processes (HOST:6379, auto "
+            "or ray://HOST:10001; needs the ray extra)"
+        ),
+    )
+
+
+def _analyze(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="stairgames analyze",
+        description=_(
+            "Balance of a game from many games of one computer player: each turn "
+            "position's winning share and each departure card's mean score, with 95% "
+            "intervals (City of Stairs)."
+        ),
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "game", nargs="?", metavar="GAME", help=_("the game (city_of_stairs; not with --show)")
+    )
+    parser.add_argument(
+        "--cards", metavar="FILE", help=_("card-set TOML file (default: the default set)")
+    )
+    parser.add_argument(
+        "--seats", default="2,3,4", metavar="N,N", help=_("player counts to study (default 2,3,4)")
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, metavar="N", help=_("games per player count")
+    )
+    parser.add_argument(
+        "--player",
+        default=None,
+        metavar="PLAYER",
+        help=_("the computer player of every seat (default: hard)"),
+    )
+    _add_scale_flags(parser)
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the whole run"))
+    parser.add_argument("--out", type=Path, metavar="FILE", help=_("save the results as JSON"))
+    parser.add_argument(
+        "--plots", type=Path, metavar="DIR", help=_("draw the figures as PNG files into DIR")
+    )
+    parser.add_argument(
+        "--show",
+        type=Path,
+        metavar="FILE",
+        help=_("print the tables (and with --plots draw the figures) of a saved study"),
+    )
+    args = parser.parse_args(argv)
+    from stairgames.analysis.command import analyze, show_saved  # studies load when used
+
+    if args.show is not None:
+        return show_saved(args.show, plots=args.plots)
+    if args.game is None:
+        parser.error(_("give a game (or --show FILE)"))
+    return analyze(
+        args.game,
+        cards=args.cards,
+        seats=args.seats,
+        games=args.games,
+        player=args.player,
+        jobs=args.jobs,
+        ray_address=args.ray_address,
+        seed=args.seed,
+        out=args.out,
+        plots=args.plots,
+        progress=_progress_bar(sys.stderr),
+    )
 
 
 def _split_players(text: str) -> list[str]:
@@ -402,6 +478,7 @@ COMMANDS = {
     "show": _show,
     "arena": _arena,
     "solve": _solve,
+    "analyze": _analyze,
     "serve": _serve,
 }
 
@@ -417,6 +494,8 @@ commands:
                             (stairgames arena stairs --players random,greedy --games 100)
   solve GAME [options]      solve a game (or part of it) and keep the table for the
                             perfect player (stairgames solve twenty_seven --help)
+  analyze GAME [--cards F]  balance from many games: seats, departure cards
+                            (stairgames analyze city_of_stairs --games 200 --plots figs)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")

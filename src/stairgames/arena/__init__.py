@@ -32,8 +32,10 @@ def run_arena(
     jobs: int = 1,
     options: dict[str, str] | None = None,
     progress: Progress | None = None,
+    ray_address: str | None = None,
 ) -> ArenaRun:
-    """Play ``games`` games per pairing (or table) of ``players`` and return the run.
+    """Play ``games`` games per pairing (or table) of ``players`` and return the run,
+    over ``jobs`` local processes or on the Ray cluster at ``ray_address``.
 
     :raises InvalidOptionError: bad options or players, or a player that cannot play
         the game (before any game is played).
@@ -44,7 +46,7 @@ def run_arena(
     tasks = schedule(name, options, players, games, seed)
     for player in players:
         make_agent(player, 0).check_game(loaded)
-    results = run_games(tasks, jobs=jobs, progress=progress)
+    results = run_games(tasks, jobs=jobs, progress=progress, ray_address=ray_address)
     seats = load_with_text_options(name, options).num_players()
     return ArenaRun(name, options, list(players), games, seed, seats, results)
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from stairgames.agents import make_agent
+from stairgames.analysis.parallel import run_tasks
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import load_with_text_options
@@ -130,23 +130,22 @@ def play_game(task: GameTask) -> dict[str, Any]:
 
 
 def run_games(
-    tasks: Sequence[GameTask], *, jobs: int = 1, progress: Progress | None = None
+    tasks: Sequence[GameTask],
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every task, over ``jobs`` processes; results sorted by game index.
+    """Play every task, over ``jobs`` processes or on the Ray cluster at
+    ``ray_address`` (:func:`stairgames.analysis.parallel.run_tasks`); results in game
+    order, the same wherever they were played (each game has its own seed).
 
     ``progress`` hears of ``0`` games done at once, then of every game played. The
     players are prepared here first (:func:`prepare_players`), so that compiled
     code is compiled once, not by every process, and no game's clock pays for it.
     """
-    if progress is not None:
-        progress(0, len(tasks))
     prepare_players(tasks)
-    results: list[dict[str, Any]] = []
-    for result in _play_all(tasks, jobs):
-        results.append(result)
-        if progress is not None:
-            progress(len(results), len(tasks))
-    return sorted(results, key=lambda r: int(r["index"]))
+    return run_tasks(play_game, tasks, jobs=jobs, ray_address=ray_address, progress=progress)
 
 
 def prepare_players(tasks: Sequence[GameTask]) -> None:
@@ -163,11 +162,3 @@ def prepare_players(tasks: Sequence[GameTask]) -> None:
             if key not in done:
                 done.add(key)
                 make_agent(spec, 0, game=load_with_text_options(task.game, task.options))
-
-
-def _play_all(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
-    if jobs <= 1 or len(tasks) <= 1:
-        yield from map(play_game, tasks)
-        return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(play_game, tasks, chunksize=1)

@@ -1,0 +1,132 @@
+"""``stairgames analyze GAME``: a balance study, its tables, JSON and figures.
+
+Only City of Stairs has a study today (:mod:`stairgames.games.city_of_stairs.balance`).
+The run ends by saying how long it took, so that every figure in ``docs/analysis.md``
+comes with its cost.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from stairgames.analysis.parallel import Progress, run_tasks
+from stairgames.analysis.plots import pyplot
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.registry import get_spec
+from stairgames.i18n import N_, _
+
+STUDIES = ("city_of_stairs",)
+"""The games ``analyze`` knows a study of."""
+
+
+def parse_seats(text: str) -> list[int]:
+    """``"2,3,4"`` as ``[2, 3, 4]``.
+
+    :raises InvalidOptionError: not a comma-separated list of whole numbers.
+    """
+    try:
+        seats = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        seats = []
+    if not seats:
+        raise InvalidOptionError(
+            message_id=N_("--seats expects player counts such as 2,3,4, got {text!r}"),
+            arguments={"text": text},
+        )
+    return seats
+
+
+def analyze(
+    game: str,
+    *,
+    cards: str | None = None,
+    seats: str = "2,3,4",
+    games: int = 100,
+    player: str | None = None,
+    jobs: int = 1,
+    ray_address: str | None = None,
+    seed: int = 0,
+    out: Path | None = None,
+    plots: Path | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Run the study of ``game`` and print its tables; the exit status.
+
+    :raises InvalidOptionError: a game without a study, or bad arguments (checked, and
+        the card file read, before any game is played).
+    """
+    name = get_spec(game).name
+    if name not in STUDIES:
+        raise InvalidOptionError(
+            message_id=N_("no balance study for {game}; studies exist for: {studies}"),
+            arguments={"game": name, "studies": ", ".join(STUDIES)},
+        )
+    from stairgames.games.city_of_stairs import balance
+
+    if plots is not None:
+        pyplot()  # refuse at once, not after the games, when matplotlib is missing
+    started = time.perf_counter()
+    chosen = player or balance.DEFAULT_PLAYER
+    tasks = balance.balance_tasks(parse_seats(seats), games, player=chosen, cards=cards, seed=seed)
+    records = run_tasks(
+        balance.play_balance_game, tasks, jobs=jobs, ray_address=ray_address, progress=progress
+    )
+    document = {
+        "game": name,
+        "player": chosen,
+        "cards": cards,
+        "games": games,
+        "seed": seed,
+        "summary": balance.summarise(records),
+        "records": records,
+    }
+    _report(document, plots)
+    if out is not None:
+        out.write_text(json.dumps(document, indent=1), encoding="utf-8")
+        print(_("Results saved to {path}").format(path=out))
+    print(
+        _("Took {seconds} s ({games} games).").format(
+            seconds=f"{time.perf_counter() - started:.0f}", games=len(tasks)
+        )
+    )
+    return 0
+
+
+def _report(document: dict[str, Any], plots: Path | None) -> None:
+    """Print a study's tables and draw its figures into ``plots`` (if given)."""
+    from stairgames.games.city_of_stairs import balance
+
+    summary = document["summary"]
+    print(balance.format_summary(summary, player=document["player"], cards=document["cards"]))
+    if plots is not None:
+        for path in balance.plot_summary(summary, plots):
+            print(_("Figure saved to {path}").format(path=path))
+
+
+def show_saved(path: Path, *, plots: Path | None = None) -> int:
+    """Print (and draw) a study saved with ``--out``, summarised again from its games.
+
+    :raises InvalidOptionError: the file cannot be read or holds no saved study.
+    """
+    if plots is not None:
+        pyplot()
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document["game"] not in STUDIES or not isinstance(document["records"], list):
+            raise KeyError("game")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InvalidOptionError(
+            message_id=N_("{path} is not a saved study ({reason})"),
+            arguments={"path": str(path), "reason": str(error)},
+        ) from error
+    from stairgames.games.city_of_stairs import balance
+
+    document["summary"] = balance.summarise(document["records"])
+    _report(document, plots)
+    return 0
+
+
+__all__ = ["STUDIES", "analyze", "parse_seats", "show_saved"]

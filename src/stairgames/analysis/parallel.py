@@ -1,0 +1,140 @@
+"""Running many independent tasks: in this process, over local processes, or on Ray.
+
+:func:`run_tasks` is what the arena and the balance studies use to play their games.
+Each task carries its own seed, so a task's result does not depend on where it ran:
+the same tasks give the same results in this process, over ``jobs`` local processes
+(a ``spawn`` pool, so every worker starts clean) or on a running Ray cluster named
+by ``ray_address`` (``"HOST:6379"`` as ``ray start --head`` prints it, ``"auto"``, or
+a Ray Client address ``"ray://HOST:10001"``). Ray is optional (``pip install 'stairgames[ray]'``)
+and imported only when asked for.
+
+>>> run_tasks(abs, [-2, 3, -5], jobs=1)
+[2, 3, 5]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from stairgames.core.errors import InvalidOptionError
+from stairgames.i18n import N_
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called with 0 before the first task, then after every one."""
+
+
+def run_tasks(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    jobs: int = 1,
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> list[R]:
+    """``[function(task) for task in tasks]``, in task order, computed in parallel.
+
+    With ``ray_address`` the tasks run as Ray remote tasks on that cluster (one CPU
+    each; ``jobs`` is ignored: the cluster's CPUs decide); otherwise over ``jobs``
+    local processes, or in this process when ``jobs`` is 1. ``function`` and the tasks
+    must be picklable (a function defined at the top level of a module), and the
+    cluster's workers must be able to import ``function``'s module (the same
+    stairgames, installed on every node).
+
+    :raises InvalidOptionError: ``jobs`` below 1, or Ray asked for but not installed.
+    """
+    if jobs < 1:
+        raise InvalidOptionError(
+            message_id=N_("--jobs must be at least 1, got {jobs}"), arguments={"jobs": jobs}
+        )
+    if ray_address is not None:
+        unordered = _on_ray(function, tasks, ray_address)
+    elif jobs == 1 or len(tasks) <= 1:
+        unordered = ((index, function(task)) for index, task in enumerate(tasks))
+    else:
+        unordered = _on_processes(function, tasks, jobs)
+    return _collect(unordered, len(tasks), progress)
+
+
+def _collect(unordered: Iterator[tuple[int, R]], total: int, progress: Progress | None) -> list[R]:
+    """The results put back in task order, telling ``progress`` as they come."""
+    if progress is not None:
+        progress(0, total)
+    results: dict[int, R] = {}
+    for index, result in unordered:
+        results[index] = result
+        if progress is not None:
+            progress(len(results), total)
+    return [results[index] for index in range(total)]
+
+
+class _Indexed:
+    """``function`` applied to ``(index, task)``, keeping the index (picklable)."""
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        self.function = function
+
+    def __call__(self, item: tuple[int, Any]) -> tuple[int, Any]:
+        index, task = item
+        return index, self.function(task)
+
+
+def _on_processes(
+    function: Callable[[T], R], tasks: Sequence[T], jobs: int
+) -> Iterator[tuple[int, R]]:
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap_unordered(_Indexed(function), enumerate(tasks), chunksize=1)
+
+
+def import_ray() -> Any:
+    """The ``ray`` module.
+
+    :raises InvalidOptionError: Ray is not installed; the message says how to get it.
+    """
+    try:
+        import ray  # optional: only runs with --ray-address import it
+    except ImportError as error:
+        raise InvalidOptionError(
+            message_id=N_(
+                "--ray-address needs Ray, which is not installed: "
+                "pip install 'stairgames[ray]' (or pip install 'ray>=2.9')"
+            )
+        ) from error
+    return ray
+
+
+def _on_ray(
+    function: Callable[[T], R], tasks: Sequence[T], address: str
+) -> Iterator[tuple[int, R]]:
+    """Submit every task to the cluster at ``address`` and yield results as they end."""
+    ray = import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="warning",
+        )
+    try:
+        remote = ray.remote(num_cpus=1)(_call)
+        pending = {remote.remote(function, task): index for index, task in enumerate(tasks)}
+        while pending:
+            done, _waiting = ray.wait(list(pending), num_returns=1)
+            for reference in done:
+                yield pending.pop(reference), ray.get(reference)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _call(function: Callable[[T], R], task: T) -> R:
+    """What a Ray worker runs: one task."""
+    return function(task)
+
+
+__all__ = ["Progress", "import_ray", "run_tasks"]
