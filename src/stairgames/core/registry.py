@@ -77,6 +77,10 @@ class GameSpec:
     """Optional: the game's observation tensor for learning code
     (:mod:`stairgames.core.tensors`). Called once, on first need
     (:func:`observation_tensor`); it imports the game's ``tensor.py`` then."""
+    position_options: Callable[[str], dict[str, str]] | None = None
+    """Optional: the options a position text says itself (Stairs: the board size its
+    ranks draw), as text (``{"size": "5"}``); ``stairgames show`` reads a position
+    with them unless the command line names the option."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}
