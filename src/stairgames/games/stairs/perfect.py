@@ -3,8 +3,8 @@
 3×3 and 4×4 are solved from the start in a fraction of a second by the compiled
 exact search (:mod:`.anysize`), so their values are solved on demand, move by move,
 with one table of proven positions kept for the whole game (no table ships with the
-package). Larger boards are refused: 5×5 takes the search tens of minutes from the
-start (``docs/analysis.md``), and 6×6 and larger are not solved.
+package). Larger boards are refused: 5×5 would take the search hours from the start
+(``docs/analysis.md``), and 6×6 and larger are out of its reach.
 
 Every legal action is valued through the engine, so the pie rule (S6: ``swap``) and
 ending by agreement (S7: ``offer``, ``accept``, ``decline``) get their true values
@@ -93,9 +93,8 @@ def perfect_play(game: Game) -> StairsPerfectPlay:
         raise InvalidOptionError(
             message_id=N_(
                 "Stairs is solved for perfect play on 3×3 and 4×4 boards only, not "
-                "{size}×{size}: 5×5 takes the exact search tens of minutes from the start "
-                "(python -m benchmarks.stairs_anysize --sizes 5) and larger boards are out of "
-                "its reach (docs/analysis.md)"
+                "{size}×{size}: 5×5 would take the exact search hours from the start, and "
+                "larger boards are out of its reach (docs/analysis.md)"
             ),
             arguments={"size": size},
         )
