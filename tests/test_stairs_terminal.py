@@ -211,3 +211,14 @@ def test_cli_replay_refuses_a_record_that_does_not_replay(tmp_path, capsys):
     path.write_text(json.dumps({"game": "stairs", "options": {}, "moves": ["d3-c4", "d3-d4"]}))
     assert main(["replay", str(path)]) == 2
     assert "move 2 ('d3-d4') does not replay" in capsys.readouterr().err
+
+
+def test_cli_show_reads_the_board_size_from_the_position(capsys):
+    """S8: a 5×5 position is shown without --option size=5 (the text draws its size)."""
+    position = "D,L,D,L,D/L,D,L,D,L/D,L,D,L,D/L,D,L,D,L/D,.,DL,L,D D L"
+    assert main(["show", "stairs", position, "--no-color"]) == 0
+    shown = capsys.readouterr().out
+    assert "Dark to move" in shown
+    assert "Legal moves: a1-a2 a1-b2" in shown
+    assert main(["show", "stairs", position, "--option", "size=6"]) == 2
+    assert "is a 5×5 board, but this game is played on 6×6" in capsys.readouterr().err

@@ -410,7 +410,10 @@ def _show(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--no-color", action="store_true", help=_("plain text without colours"))
     args = parser.parse_args(argv)
-    game = load_with_text_options(args.game, _collect_options(args))
+    implied = get_spec(args.game).position_options
+    options = {} if implied is None else implied(args.position)
+    options.update(_collect_options(args))  # the command line names the options it wants
+    game = load_with_text_options(args.game, options)
     state = game.state_from_position(args.position)
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     print(get_spec(args.game).render(state, colour=colour, viewer=None))

@@ -81,6 +81,10 @@ class GameSpec:
     solver: Callable[[], SolveCommand] | None = None
     """Optional: the game's part of ``stairgames solve GAME``
     (:mod:`stairgames.core.solvers`); called only when that command runs."""
+    position_options: Callable[[str], dict[str, str]] | None = None
+    """Optional: the options a position text says itself (Stairs: the board size its
+    ranks draw), as text (``{"size": "5"}``); ``stairgames show`` reads a position
+    with them unless the command line names the option."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}

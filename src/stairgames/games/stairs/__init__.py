@@ -15,7 +15,7 @@ from stairgames.core.registry import GameSpec, register
 from stairgames.core.tensors import ObservationTensor
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
-from stairgames.games.stairs.position import INITIAL_POSITION
+from stairgames.games.stairs.position import INITIAL_POSITION, position_options
 from stairgames.games.stairs.render import render_board, render_terminal
 from stairgames.games.stairs.rules import DARK, LIGHT, Board, Move
 from stairgames.games.stairs.web import WEB_ASSETS, board_view
@@ -79,5 +79,6 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         observation_tensor=_observation_tensor,
+        position_options=position_options,
     )
 )

@@ -21,8 +21,8 @@ import math
 import random
 from typing import TYPE_CHECKING, Final
 
-from stairgames.core.game import State
-from stairgames.core.hooks import EndgameSolver, PlayerHooks, WarmUp
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import EndgameSolver, PerfectPlay, PlayerHooks, WarmUp
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 
@@ -152,6 +152,16 @@ def _cold() -> bool:
     return KERNEL.cold()
 
 
+def perfect_play(game: Game) -> PerfectPlay:
+    """Perfect play on the solved boards, 3×3 and 4×4 (:mod:`.perfect`, imported on
+    first use: it compiles the exact search of any size).
+
+    :raises InvalidOptionError: another board size (the message says why)."""
+    from stairgames.games.stairs.perfect import perfect_play as solved
+
+    return solved(game)
+
+
 def playout(state: State, rng: random.Random) -> list[float]:
     """Uniformly random play from ``state`` to the end, compiled (:mod:`.playout`,
     imported on first use): the same games as random play through the protocol in
@@ -177,6 +187,7 @@ HOOKS: Final = PlayerHooks(
     playout=playout,
     tree_search=tree_search,
     endgame_solver=endgame_solver,
+    perfect_play=perfect_play,
     levels=LEVELS,
     warm_up=WarmUp(run=_warm_up, cold=_cold),
 )

@@ -204,6 +204,15 @@ def _check_pending_possible(text: str, position: PositionText) -> None:
         )
 
 
+def position_options(text: str) -> dict[str, str]:
+    """The options a position text says itself: the board size its ranks draw (S8),
+    ``{"size": "5"}``, or nothing when the text draws no board of 3 to 8 squares a
+    side (reading it then says what is wrong). The registry's ``position_options``."""
+    fields = text.split()
+    size = board_size_of(fields[0]) if fields else None
+    return {} if size is None else {"size": str(size)}
+
+
 def board_size_of(board_text: str) -> int | None:
     """The size of the board a position's board field draws (S8): its number of ranks,
     when every rank has that many squares and it is a size from 3 to 8, else ``None``."""

@@ -1,0 +1,270 @@
+"""Stairs solved exactly on a board of any size (S8), with the compiled search.
+
+:class:`BoardSolver` is the win/loss search of :mod:`.exact` compiled with numba
+(:mod:`.anykernel`): the board as bitboards changed in place, a transposition table
+of proven positions keyed by the stacks (up to the board's symmetries), the colour to
+move and the last arrival at the greatest height, and the moves that leave the other
+colour the fewest replies searched first. :func:`solve_start` solves a board from the
+start (every first move of light, so that all winning ones are listed), without the
+pie rule; :func:`solve_pie_rule` solves the game with the pie rule (S6) through the
+engine's own swap.
+
+>>> result = solve_start(3)
+>>> result.winner, len(result.winning_first_moves)
+('L', 12)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from typing import Final
+
+import numpy as np
+
+from stairgames.games.stairs import anykernel, rules
+from stairgames.games.stairs.anykernel import Array, Flags
+from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState, max_game_length
+from stairgames.games.stairs.rules import DARK, LIGHT, Board
+
+DEFAULT_TABLE_BITS: Final = 22
+"""A table of 4 million slots (some 40 MB): enough for 4×4 from the start."""
+
+
+class UnsolvedError(Exception):
+    """The search spent its node budget before proving the position."""
+
+
+def position_array(board: Board) -> Array:
+    """The compiled search's array of ``board`` (the layout of :mod:`.anykernel`)."""
+    s = np.zeros(anykernel.SIZE, dtype=np.int64)
+    g = _geometry(board.size)
+    for square, stack in enumerate(board.stacks):
+        height = len(stack)
+        dark = sum(1 << level for level, piece in enumerate(stack) if piece == DARK)
+        s[anykernel.HEIGHTS + square] = height
+        s[anykernel.PIECES + square] = anykernel.signed(dark)
+        bit = anykernel.signed(1 << square)
+        s[anykernel.LEVELS + height] |= bit
+        for level in range(height):
+            colour = (dark >> level) & 1
+            for symmetry in range(anykernel.NUM_SYMMETRIES):
+                image = g[anykernel.IMAGES + symmetry * anykernel.MAX_SQUARES + square]
+                s[anykernel.KEYS + symmetry] ^= anykernel.PIECE_KEYS[image, level, colour]
+        if height:
+            s[anykernel.TOPS + ((dark >> (height - 1)) & 1)] |= bit
+    s[anykernel.TO_MOVE] = 0 if board.to_move == LIGHT else 1
+    arrival = {None: anykernel.NOBODY, LIGHT: 0, DARK: 1}[board.last_arrival]
+    s[anykernel.ARRIVAL] = arrival
+    s[anykernel.PEAK] = board.max_height()
+    return s
+
+
+_GEOMETRIES: dict[tuple[int, int], Array] = {}
+
+
+def _geometry(size: int, symmetries: int = anykernel.NUM_SYMMETRIES) -> Array:
+    found = _GEOMETRIES.get((size, symmetries))
+    if found is None:
+        found = _GEOMETRIES[size, symmetries] = anykernel.geometry(size, symmetries=symmetries)
+    return found
+
+
+class BoardSolver:
+    """Win/loss search to the end of the game on one board size, with a table of proven
+    positions kept between calls (``2 ** table_bits`` slots, 10 bytes each).
+
+    ``symmetric=False`` keys the table on the board as it is, not up to its
+    rotations and reflections (for comparisons).
+    """
+
+    def __init__(
+        self, size: int, *, table_bits: int = DEFAULT_TABLE_BITS, symmetric: bool = True
+    ) -> None:
+        self.size = size
+        self.geometry = _geometry(size, anykernel.NUM_SYMMETRIES if symmetric else 1)
+        self.keys: Array = np.zeros(1 << table_bits, dtype=np.int64)
+        self.results: Flags = np.full(1 << table_bits, -1, dtype=np.int8)
+        self.work: Flags = np.zeros(1 << table_bits, dtype=np.int8)
+        self.nodes = 0
+        """Positions expanded (not found in the table) since the solver was made."""
+        rows = max_game_length(size) + 2
+        self._stack: Array = np.empty((rows, 2 * anykernel.MAX_MOVES), dtype=np.int64)
+        self._counter: Array = np.zeros(1, dtype=np.int64)
+
+    def wins(self, board: Board, *, nodes: int | None = None) -> bool:
+        """Whether the colour to move on ``board`` wins under perfect play.
+
+        :raises UnsolvedError: after ``nodes`` more positions without a proof (what was
+            proven stays in the table, so a later call goes on from there).
+        """
+        assert board.size == self.size, f"a {board.size}×{board.size} board, not {self.size}"
+        if not board.climbed():
+            return self._wins_at_start(board, nodes)
+        return self._search(position_array(board), nodes)
+
+    def _search(self, s: Array, nodes: int | None) -> bool:
+        self._counter[0] = 0
+        limit = np.iinfo(np.int64).max if nodes is None else nodes
+        result = anykernel.search(
+            s,
+            self.geometry,
+            self.keys,
+            self.results,
+            self.work,
+            self._counter,
+            limit,
+            self._stack,
+            0,
+        )
+        self.nodes += int(self._counter[0])
+        if result == anykernel.UNSOLVED:
+            raise UnsolvedError
+        return bool(result == anykernel.WIN)
+
+    def _wins_at_start(self, board: Board, nodes: int | None) -> bool:
+        """The start (nobody has climbed, S5 names no winner yet): light wins when a
+        first move leaves dark a lost position."""
+        spent = self.nodes
+        for move in rules.legal_moves(board, board.to_move):
+            budget = None if nodes is None else max(0, nodes - (self.nodes - spent))
+            if not self.wins(rules.apply_move(board, move), nodes=budget):
+                return True
+        return False
+
+    def mover_wins_after(self, board: Board, action: int, *, nodes: int | None = None) -> bool:
+        """Whether the colour to move on ``board`` wins by playing ``action`` (a step
+        code ``source * 8 + direction``, or the pass ``8 n²``)."""
+        return not self.wins(after_action(board, action), nodes=nodes)
+
+
+def after_action(board: Board, action: int) -> Board:
+    """``board`` after the move or pass ``action`` (its action id on this size)."""
+    if action == 8 * board.geometry.num_squares:
+        return rules.pass_turn(board)
+    return rules.apply_move(board, rules.step_move(action, board.size))
+
+
+@dataclasses.dataclass(frozen=True)
+class StartValue:
+    """The game from the start of one board size under perfect play."""
+
+    size: int
+    pie_rule: bool
+    winner: str
+    """Without the pie rule: the colour that wins (``"L"``, light moves first, or
+    ``"D"``). With it: ``"first"`` or ``"second"`` (player)."""
+    winning_first_moves: tuple[str, ...]
+    """Light's first moves that win (without the pie rule), or the first player's
+    first moves after which it wins (with it)."""
+    first_moves: tuple[tuple[str, str], ...]
+    """Each first move of light with the colour that wins the position after it (dark
+    to move)."""
+    nodes: int
+    """Positions the search expanded."""
+    seconds: float
+    """Processor seconds of the search."""
+
+
+Progress = Callable[[str, int, str], None]
+"""``progress(move, nodes, winner)``: called after each first move is solved."""
+
+
+def first_move_values(
+    solver: BoardSolver, *, progress: Progress | None = None
+) -> Iterator[tuple[str, str]]:
+    """Each first move of light on ``solver``'s board with the colour that wins after it."""
+    board = rules.initial_board(solver.size)
+    for move in rules.legal_moves(board, LIGHT):
+        after = rules.apply_move(board, move)
+        winner = DARK if solver.wins(after) else LIGHT
+        if progress is not None:
+            progress(str(move), solver.nodes, winner)
+        yield str(move), winner
+
+
+def solve_start(
+    size: int,
+    *,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    symmetric: bool = True,
+    progress: Progress | None = None,
+) -> StartValue:
+    """Solve the ``size``×``size`` game from the start without the pie rule."""
+    started = time.process_time()
+    solver = BoardSolver(size, table_bits=table_bits, symmetric=symmetric)
+    values = tuple(first_move_values(solver, progress=progress))
+    winning = tuple(move for move, winner in values if winner == LIGHT)
+    return StartValue(
+        size=size,
+        pie_rule=False,
+        winner=LIGHT if winning else DARK,
+        winning_first_moves=winning,
+        first_moves=values,
+        nodes=solver.nodes,
+        seconds=time.process_time() - started,
+    )
+
+
+def solve_pie_rule(size: int, *, table_bits: int = DEFAULT_TABLE_BITS) -> StartValue:
+    """Solve the ``size``×``size`` game with the pie rule (S6), through the engine: for
+    each first move the second player's every legal action, the ``swap`` among them,
+    is tried on a state of the pie-rule game, and the position after it is solved;
+    the seat that wins follows from the colour each seat plays there
+    (:meth:`StairsState.colour_of`)."""
+    started = time.process_time()
+    solver = BoardSolver(size, table_bits=table_bits)
+    game = StairsGame(StairsOptions(pie_rule=True, agreement=False, size=size))
+    start = game.new_initial_state()
+    first_moves = []
+    winning = []
+    for first in start.legal_actions():
+        state = _child(start, first)
+        seat_wins = second_seat_wins(solver, state)
+        winner_after = DARK if solver.wins(state.board) else LIGHT
+        first_moves.append((start.action_to_string(first), winner_after))
+        if not seat_wins:
+            winning.append(start.action_to_string(first))
+    return StartValue(
+        size=size,
+        pie_rule=True,
+        winner="first" if winning else "second",
+        winning_first_moves=tuple(winning),
+        first_moves=tuple(first_moves),
+        nodes=solver.nodes,
+        seconds=time.process_time() - started,
+    )
+
+
+def second_seat_wins(solver: BoardSolver, state: StairsState) -> bool:
+    """Whether seat 1, to act after the first move of a pie-rule game, wins it: some
+    legal action of the engine's (a move as dark, a pass, or ``swap``) leads to a
+    state that seat 1 wins under perfect play."""
+    assert state.current_player() == 1
+    for action in state.legal_actions():
+        child = _child(state, action)
+        mover = child.board.to_move
+        mover_wins = solver.wins(child.board)
+        winning_colour = mover if mover_wins else rules.opponent(mover)
+        if child.colour_of(1) == winning_colour:
+            return True
+    return False
+
+
+def _child(state: StairsState, action: int) -> StairsState:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+__all__ = [
+    "BoardSolver",
+    "StartValue",
+    "UnsolvedError",
+    "after_action",
+    "position_array",
+    "second_seat_wins",
+    "solve_pie_rule",
+    "solve_start",
+]

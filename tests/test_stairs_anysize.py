@@ -1,0 +1,233 @@
+"""The compiled exact search of Stairs on any board size (S8) and the ``perfect`` player."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+import stairgames
+from stairgames.agents import make_agent
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.registry import player_hooks
+from stairgames.games.stairs import anykernel, exact, rules, solve
+from stairgames.games.stairs.anysize import (
+    BoardSolver,
+    UnsolvedError,
+    position_array,
+    solve_pie_rule,
+    solve_start,
+)
+from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.perfect import perfect_play
+from stairgames.games.stairs.position import format_position
+
+
+def random_boards(size: int, seed: int) -> list[rules.Board]:
+    """The boards of a uniformly random game on ``size``, from the start to the end."""
+    rng = random.Random(seed)
+    board = rules.initial_board(size)
+    boards = [board]
+    while not rules.is_over(board):
+        steps = rules.lowest_steps(board, board.to_move)
+        if steps:
+            board = rules.apply_move(board, rules.step_move(rng.choice(steps), size))
+        else:
+            board = rules.pass_turn(board)
+        boards.append(board)
+    return boards
+
+
+def near_end(size: int, seed: int, plies_left: int) -> rules.Board:
+    boards = random_boards(size, seed)
+    return boards[max(1, len(boards) - 1 - plies_left)]
+
+
+def geometry(size: int) -> np.ndarray:
+    return anykernel.geometry(size)
+
+
+@pytest.mark.parametrize("size", range(3, 9))
+def test_make_and_unmake_follow_the_rules_on_every_size(size):
+    """Along random games, the compiled move keeps every field (the symmetric keys and
+    square h8, the sign bit of 8×8 bitboards, included) as a fresh array of the board."""
+    g = geometry(size)
+    for seed in range(3):
+        boards = random_boards(size, seed)
+        s = position_array(boards[0])
+        for board, after in itertools.pairwise(boards):
+            found = np.empty(anykernel.MAX_MOVES, dtype=np.int64)
+            count = anykernel.moves(s, g, int(s[anykernel.TO_MOVE]), found)
+            steps = rules.legal_moves(board, board.to_move)
+            assert sorted((m >> 6, m & 63) for m in found[:count]) == sorted(
+                (m.source, m.target) for m in steps
+            )
+            changed = [q for q in range(len(board.stacks)) if board.stacks[q] != after.stacks[q]]
+            if not changed:  # a pass
+                s[anykernel.TO_MOVE] ^= 1
+            else:
+                source = next(q for q in changed if len(after.stacks[q]) < len(board.stacks[q]))
+                target = next(q for q in changed if q != source)
+                before = s.copy()
+                undo = anykernel.make(s, g, source, target)
+                anykernel.unmake(s, g, source, target, undo)
+                assert (s == before).all()
+                anykernel.make(s, g, source, target)
+            assert (s == position_array(after)).all()
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 8])
+def test_a_rotated_or_reflected_board_has_the_same_table_key(size):
+    g = geometry(size)
+    board = random_boards(size, 1)[6]
+    keys = set()
+    for symmetry in range(anykernel.NUM_SYMMETRIES):
+        stacks = [""] * len(board.stacks)
+        for square, stack in enumerate(board.stacks):
+            stacks[anykernel.image_of(size, symmetry, square)] = stack
+        image = rules.Board(tuple(stacks), board.to_move, board.last_arrival)
+        keys.add(anykernel.table_key(position_array(image), g))
+    assert len(keys) == 1
+    other = rules.Board(board.stacks, rules.opponent(board.to_move), board.last_arrival)
+    assert anykernel.table_key(position_array(other), g) not in keys
+
+
+def test_3x3_is_a_light_win_by_the_same_first_moves_as_the_plain_search():
+    compiled = solve_start(3)
+    plain = exact.solve_start(3)
+    assert compiled.winner == plain.winner == "L"
+    assert compiled.winning_first_moves == plain.winning_first_moves
+    assert solve_start(3, symmetric=False).winning_first_moves == plain.winning_first_moves
+
+
+def test_4x4_is_a_dark_win_after_every_first_move():
+    result = solve_start(4)
+    assert result.winner == "D"
+    assert len(result.first_moves) == 42
+    assert {winner for _move, winner in result.first_moves} == {"D"}
+    assert solve_start(4, symmetric=False).winner == "D"
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_compiled_search_agrees_with_the_plain_search_near_the_end(size, seed):
+    board = near_end(size, seed, plies_left=9)
+    assert BoardSolver(size).wins(board) == exact.ExactSolver().wins(board)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_compiled_search_agrees_with_the_6x6_solver(seed):
+    board = near_end(6, seed, plies_left=14)
+    assert BoardSolver(6).wins(board) == solve.Solver().wins(solve.Position(board))
+
+
+def test_a_spent_budget_raises_and_the_search_goes_on_from_its_table():
+    solver = BoardSolver(4)
+    board = rules.apply_move(
+        rules.initial_board(4), rules.legal_moves(rules.initial_board(4), "L")[0]
+    )
+    with pytest.raises(UnsolvedError):
+        solver.wins(board, nodes=100)
+    spent = solver.nodes
+    assert solver.wins(board) is True  # dark (to move) wins 4×4
+    fresh = BoardSolver(4)
+    fresh.wins(board)
+    assert solver.nodes - spent < fresh.nodes
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_with_the_pie_rule_the_second_player_wins_after_every_first_move(size):
+    """Through the engine's swap: after each first move the second player either swaps
+    (light wins the position) or plays on as dark."""
+    pie = solve_pie_rule(size)
+    assert pie.winner == "second"
+    assert pie.winning_first_moves == ()
+    assert pie.first_moves == solve_start(size).first_moves
+
+
+# ----- the perfect player -----------------------------------------------------
+
+
+def test_perfect_values_of_the_3x3_start_are_the_plain_search_by_first_move():
+    game = stairgames.load("stairs", size=3)
+    values = player_hooks("stairs").perfect_play(game).action_values(game.new_initial_state())  # type: ignore[misc]
+    winning = {game.new_initial_state().action_to_string(a) for a, r in values.items() if r[0] > 0}
+    assert winning == set(exact.solve_start(3).winning_first_moves)
+
+
+@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("seed", range(2))
+def test_perfect_values_agree_with_the_plain_search_near_the_end(size, seed):
+    game = stairgames.load("stairs", size=size, agreement=False)
+    state = game.state_from_position(format_position(near_end(size, seed, plies_left=7)))
+    assert isinstance(state, StairsState)
+    values = perfect_play(game).action_values(state)
+    for action, returns in values.items():
+        child = state.clone()
+        child.apply_action(action)
+        assert isinstance(child, StairsState)
+        if child.is_terminal():
+            assert returns == child.returns()
+            continue
+        mover_wins = exact.ExactSolver().wins(child.board)
+        colour = child.board.to_move if mover_wins else rules.opponent(child.board.to_move)
+        assert returns[child.seat_of(colour)] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("size", "seat", "opponent"),
+    [
+        (3, 0, "random"),
+        (3, 0, "mcts:iterations=50"),
+        (4, 1, "random"),
+        (4, 1, "mcts:iterations=50"),
+    ],
+)
+def test_perfect_never_loses_from_the_winning_side(size, seat, opponent):
+    game = stairgames.load("stairs", size=size)
+    for seed in range(3):
+        players = [make_agent("perfect", seat, seed=seed, game=game)]
+        players.insert(1 - seat, make_agent(opponent, 1 - seat, seed=seed, game=game))
+        state = game.new_initial_state()
+        for player in players:
+            player.prepare(game)
+        while not state.is_terminal():
+            state.apply_action(players[state.current_player()].act(state))
+        assert state.returns()[seat] == 1.0
+
+
+@pytest.mark.parametrize("pie_rule", [False, True])
+def test_the_principal_variation_is_a_game_won_by_the_predicted_seat(pie_rule):
+    game = stairgames.load("stairs", size=4, pie_rule=pie_rule)
+    perfect = perfect_play(game)
+    start = game.new_initial_state()
+    line = perfect.principal_variation(start)
+    state = start.clone()
+    for action in line:
+        state.apply_action(action)
+    assert state.is_terminal()
+    assert state.returns() == [-1.0, 1.0]  # the second player wins 4×4, with or without pie
+    assert perfect.principal_variation(start, limit=3) == line[:3]
+
+
+def test_perfect_values_an_offer_as_playing_on_and_its_answer_by_the_result():
+    game = stairgames.load("stairs", size=3)
+    perfect = perfect_play(game)
+    state = game.new_initial_state()
+    state.apply_move("b1-b2")  # light wins 3×3 from here
+    values = perfect.action_values(state)
+    assert {tuple(v) for v in values.values()} == {(1.0, -1.0)}
+    state.apply_action(state.offer_action())
+    answers = perfect.action_values(state)
+    offer = state.agreement_offer()
+    assert offer is not None
+    assert answers[offer.accept] == list(offer.returns)
+    assert answers[offer.decline] == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("size", [5, 6, 8])
+def test_perfect_refuses_boards_that_are_not_solved(size):
+    with pytest.raises(InvalidOptionError, match=f"not {size}×{size}"):
+        make_agent("perfect", 0, game=stairgames.load("stairs", size=size))
