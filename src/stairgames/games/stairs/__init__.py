@@ -12,6 +12,7 @@ The option ``size`` plays on a board of 3×3 to 8×8 squares (S8).
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.solvers import SolveCommand
 from stairgames.core.tensors import ObservationTensor
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
@@ -34,6 +35,14 @@ __all__ = [
     "StairsState",
     "render_board",
 ]
+
+
+def _solver() -> SolveCommand:
+    """Stairs's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
+    imported when the command runs."""
+    from stairgames.games.stairs.solve_command import SOLVE_COMMAND
+
+    return SOLVE_COMMAND
 
 
 def _player_hooks() -> PlayerHooks:
@@ -80,5 +89,6 @@ register(
         web_assets=WEB_ASSETS,
         observation_tensor=_observation_tensor,
         position_options=position_options,
+        solver=_solver,
     )
 )

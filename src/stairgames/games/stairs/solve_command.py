@@ -1,0 +1,96 @@
+"""Stairs's part of ``stairgames solve``: a board solved from the start.
+
+``stairgames solve stairs --size 4`` (add ``--pie-rule`` for the game with the pie
+rule, S6) runs the compiled exact search (:mod:`.anysize`) over every first move,
+prints who wins under perfect play, the winning first moves, the positions searched
+and the time, and saves the result as JSON in the output folder
+(``stairs-4.json``, ``stairs-4-pie.json``). Boards of 3×3 and 4×4 take well under a
+second; 5×5 is open (hours of one core, by the estimate in ``docs/analysis.md``) and
+is tried only with ``--try-larger``; 6×6 and larger are refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import time
+
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.solvers import SolveCommand, SolveRequest
+from stairgames.games.stairs import anysize
+from stairgames.games.stairs.game import StairsGame
+from stairgames.i18n import N_, _
+
+LARGEST_SOLVED = 4
+"""The largest board solved from the start on the project's machine."""
+LARGEST_TRIED = 5
+"""The largest board ``--try-larger`` attempts (6×6 is far beyond one machine)."""
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--try-larger",
+        action="store_true",
+        help=_("attempt a 5×5 board (unsolved: hours of one core at least)"),
+    )
+
+
+def _check_size(size: int, try_larger: bool) -> None:
+    if size <= LARGEST_SOLVED or (size <= LARGEST_TRIED and try_larger):
+        return
+    if size <= LARGEST_TRIED:
+        raise InvalidOptionError(
+            message_id=N_(
+                "a {size}×{size} board is not solved yet and would take hours; "
+                "add --try-larger to attempt it"
+            ),
+            arguments={"size": size},
+        )
+    raise InvalidOptionError(
+        message_id=N_(
+            "a {size}×{size} board is far beyond one machine (docs/analysis.md); "
+            "boards up to {largest}×{largest} can be solved, e.g. --size 4"
+        ),
+        arguments={"size": size, "largest": LARGEST_SOLVED},
+    )
+
+
+def _run(request: SolveRequest) -> int:
+    game = request.game
+    assert isinstance(game, StairsGame)
+    size, pie_rule = game.options.size, game.options.pie_rule
+    _check_size(size, request.arguments.try_larger)
+    started = time.perf_counter()
+    result = anysize.solve_pie_rule(size) if pie_rule else anysize.solve_start(size)
+    seconds = time.perf_counter() - started
+    print(_format(result))
+    request.out.mkdir(parents=True, exist_ok=True)
+    path = request.out / f"stairs-{size}{'-pie' if pie_rule else ''}.json"
+    path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
+    print(_("Saved to {path}; took {seconds} s").format(path=path, seconds=f"{seconds:.2f}"))
+    return 0
+
+
+def _format(result: anysize.StartValue) -> str:
+    winner = {
+        "L": _("light (the first player)"),
+        "D": _("dark (the second player)"),
+        "first": _("the first player"),
+        "second": _("the second player"),
+    }[result.winner]
+    rule = _("with the pie rule") if result.pie_rule else _("without the pie rule")
+    lines = [
+        _("{size}×{size} Stairs, {rule}: {winner} wins under perfect play").format(
+            size=result.size, rule=rule, winner=winner
+        ),
+        _("winning first moves: {moves}").format(
+            moves=" ".join(result.winning_first_moves) or _("none")
+        ),
+        _("positions searched: {nodes}").format(nodes=f"{result.nodes:,}"),
+    ]
+    return "\n".join(lines)
+
+
+SOLVE_COMMAND = SolveCommand(add_arguments=_add_arguments, run=_run)
+"""What ``stairgames solve stairs`` runs."""

@@ -1,0 +1,40 @@
+"""``stairgames solve stairs``: small boards solved from the start, larger ones refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stairgames.cli import main
+
+
+def test_solve_stairs_4x4_prints_dark_wins_and_saves_it(tmp_path, capsys):
+    assert main(["solve", "stairs", "--size", "4", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "4×4 Stairs, without the pie rule: dark (the second player) wins" in printed
+    assert "winning first moves: none" in printed
+    saved = json.loads((tmp_path / "stairs-4.json").read_text(encoding="utf-8"))
+    assert saved["winner"] == "D" and len(saved["first_moves"]) == 42
+
+
+def test_solve_stairs_3x3_lists_lights_winning_first_moves(tmp_path, capsys):
+    assert main(["solve", "stairs", "--size", "3", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "light (the first player) wins" in printed
+    assert "b1-b2" in printed and "b1-c2" not in printed
+
+
+def test_solve_stairs_with_the_pie_rule_second_player_wins(tmp_path, capsys):
+    assert main(["solve", "stairs", "--size", "3", "--pie-rule", "--out", str(tmp_path)]) == 0
+    assert "with the pie rule: the second player wins" in capsys.readouterr().out
+    assert (tmp_path / "stairs-3-pie.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("size", "message"), [("5", "add --try-larger"), ("6", "far beyond one machine")]
+)
+def test_solve_stairs_refuses_boards_beyond_reach(tmp_path, capsys, size, message):
+    assert main(["solve", "stairs", "--size", size, "--out", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
