@@ -14,6 +14,7 @@ from stairgames.agents import make_agent
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.ishigaki_race import maxn, rules
 from stairgames.games.ishigaki_race import solve as slow
+from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 
 PLAIN = Board()
@@ -131,7 +132,7 @@ def test_the_perfect_player_refuses_four_players_until_the_table_is_built():
 
 def test_the_perfect_player_plays_the_solved_policy_with_three_players():
     game = stairgames.load("ishigaki_race", players=3, first_player=0)
-    solved = maxn.for_game(game.board, 3)
+    solved = maxn.for_game(PLAIN, 3)
     hook = maxn.perfect_play(game)
     agents = [make_agent("perfect", seat, seed=seat) for seat in range(3)]
     rng = random.Random(5)
@@ -141,6 +142,7 @@ def test_the_perfect_player_plays_the_solved_policy_with_three_players():
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             continue
+        assert isinstance(state, IshigakiRaceState)
         race = state.race
         values = hook.action_values(state)
         stop, roll = solved.decision_values(race)
