@@ -18,35 +18,11 @@ import time
 
 import numpy as np
 
-from stairgames.games.ishigaki_race import kernel, maxn
+from stairgames.games.ishigaki_race import maxn
 from stairgames.games.ishigaki_race.rules import Board
 
 BOARDS = {"plain": Board(), "crumbling": Board(crumbling=frozenset({5, 9, 13, 17}))}
 PLAYERS = (2, 3, 4)
-
-
-def roll_table(solved: maxn.Solved) -> tuple[np.ndarray, float, float]:
-    """(own height, first die - 1) -> roll (1), stop (0) or never met (-1): the choice the
-    solved policy makes most often there, weighted by how often each position comes up in
-    its games; and the share of decisions it reproduces, weighted that way and over every
-    reachable decision alike."""
-    goal, players = solved.board.goal, solved.players
-    successors = maxn.race_successors(solved.board, players)
-    visits = kernel.visits(successors, solved.rolls, 1e-13, 100_000)
-    own = np.arange(goal**players) // goal ** (players - 1)
-    reached = visits > 0
-    table = np.full((goal, 6), -1)
-    agree_weighted = agree_count = 0.0
-    for height in range(goal):
-        here = reached & (own == height)
-        if not here.any():
-            continue
-        rolls, weights = solved.rolls[here], visits[here][:, None]
-        rolled = (rolls * weights).sum(axis=0) * 2 > weights.sum() * np.ones(6)
-        table[height] = rolled
-        agree_weighted += float(np.where(rolls == rolled, weights, 0.0).sum())
-        agree_count += float((rolls == rolled).sum())
-    return table, agree_weighted / visits.sum() / 6, agree_count / reached.sum() / 6
 
 
 def print_table(table: np.ndarray) -> None:
@@ -111,7 +87,7 @@ def main() -> None:
                 f"{solved.seconds:.1f}, {cpu:.1f} | {peak:.0f} MiB |"
             )
     for (wall, players), solved in solutions.items():
-        table, weighted, counted = roll_table(solved)
+        table, weighted, counted = maxn.roll_table(solved)
         print(
             f"\nRoll table, {players} players, {wall} wall: reproduces the solved policy in "
             f"{100 * weighted:.1f} % of decisions in its games, "

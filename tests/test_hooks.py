@@ -28,6 +28,7 @@ from stairgames.core import registry, uct
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
+from stairgames.games.ishigaki_race import kernel as ishigaki_kernel
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
 from stairgames.terminal import TerminalSession
@@ -378,7 +379,7 @@ def stairgames_imports(module: ModuleType) -> set[str]:
     return found
 
 
-KERNELS = [stairs_kernel, twenty_seven_kernel, uct]
+KERNELS = [stairs_kernel, twenty_seven_kernel, uct, ishigaki_kernel]
 
 
 @pytest.mark.parametrize("module", KERNELS, ids=lambda m: m.__name__)

@@ -155,3 +155,13 @@ def test_the_perfect_player_plays_the_solved_policy_with_three_players():
     assert decisions > 5
     line = hook.principal_variation(game.new_initial_state(), limit=30)
     assert len(line) == 30 and line[0] == 1  # a die of 1 comes first, then roll (nothing to lose)
+
+
+def test_the_plain_wall_roll_table_is_roll_on_low_dice_and_reproduces_the_policy():
+    """The docs' rule: roll on 1-3, stop on 4-6, stop one step below the goal."""
+    table, weighted, counted = maxn.roll_table(maxn.compute(PLAIN, 3))
+    assert table[0].tolist() == [1, 1, 1, 0, 0, 0]
+    assert table[19].tolist() == [0] * 6
+    rule = np.array([[1, 1, 1, 0, 0, 0]] * 19 + [[0] * 6])
+    assert (table != rule).sum() <= 1  # at 15 a 4 is rolled too
+    assert 0.95 < weighted <= 1.0 and 0.8 < counted < weighted

@@ -379,6 +379,30 @@ def solve(board: Board, players: int, *, compute_missing: bool = True) -> Solved
     return _SOLVED[key]
 
 
+def roll_table(solved: Solved) -> tuple[IntArray, float, float]:
+    """(own height, first die - 1) -> roll (1), stop (0) or never met (-1): the choice the
+    solved policy makes most often there, weighted by how often each position comes up in
+    its games; and the share of decisions it reproduces, weighted that way and over every
+    reachable decision alike."""
+    goal, players = solved.board.goal, solved.players
+    successors = race_successors(solved.board, players)
+    visits = kernel.visits(successors, solved.rolls, 1e-13, 100_000)
+    own = np.arange(goal**players) // goal ** (players - 1)
+    reached = visits > 0
+    table: IntArray = np.full((goal, 6), -1, dtype=np.int64)
+    agree_weighted = agree_count = 0.0
+    for height in range(goal):
+        here = reached & (own == height)
+        if not here.any():
+            continue
+        rolls, weights = solved.rolls[here], visits[here][:, None]
+        rolled = (rolls * weights).sum(axis=0) * 2 > weights.sum() * np.ones(6)
+        table[height] = rolled
+        agree_weighted += float(np.where(rolls == rolled, weights, 0.0).sum())
+        agree_count += float((rolls == rolled).sum())
+    return table, agree_weighted / visits.sum() / 6, agree_count / reached.sum() / 6
+
+
 # ----- the perfect player's view --------------------------------------------------------
 
 ON_DEMAND_STATES: Final = 10_000
