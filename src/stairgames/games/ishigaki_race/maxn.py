@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -314,8 +315,16 @@ def race_successors(board: Board, players: int) -> IntArray:
 def cache_path(board: Board, players: int) -> Path:
     """The file that keeps this solution (its name holds the solver's digest)."""
     squares = "-".join(str(s) for s in sorted(board.crumbling)) or "none"
-    name = f"{players}p-goal{board.goal}-crumbling{squares}-{kernel.KERNEL.digest()[:12]}.npz"
+    name = f"{players}p-goal{board.goal}-crumbling{squares}-{_sources_digest()}.npz"
     return cache_dir() / name
+
+
+@functools.cache
+def _sources_digest() -> str:
+    """A digest of the compiled kernel's sources (with the rules) and of this module."""
+    hasher = hashlib.sha256(kernel.KERNEL.digest().encode())
+    hasher.update(Path(__file__).read_bytes())
+    return hasher.hexdigest()[:12]
 
 
 def cached(board: Board, players: int) -> Solved | None:
