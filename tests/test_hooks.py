@@ -28,6 +28,7 @@ from stairgames.core import registry, uct
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
+from stairgames.games.ishigaki_race import kernel as ishigaki_kernel
 from stairgames.games.stairs import anykernel as stairs_anykernel
 from stairgames.games.stairs import kernel as stairs_kernel
 from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
@@ -386,6 +387,7 @@ KERNELS = [
     twenty_seven_kernel,
     twenty_seven_retrograde_kernel,
     uct,
+    ishigaki_kernel,
 ]
 
 

@@ -20,8 +20,8 @@ import functools
 import itertools
 from typing import Final
 
-from stairgames.core.game import State
-from stairgames.core.hooks import PlayerHooks
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import PerfectPlay, PlayerHooks
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.games.ishigaki_race.solve import MAX_SOLVED_PLAYERS, solve
@@ -157,6 +157,15 @@ def height_lead(state: State, seat: int) -> float:
     return (heights[seat] - others) / state.board.goal
 
 
-HOOKS: Final = PlayerHooks(evaluate=evaluate, levels=LEVELS)
+def perfect_play(game: Game) -> PerfectPlay:
+    """The ``perfect_play`` hook: the game solved for its players by max^n
+    (:func:`stairgames.games.ishigaki_race.maxn.perfect_play`, which compiles with numba,
+    so it is imported only here)."""
+    from stairgames.games.ishigaki_race.maxn import perfect_play as solved_play
+
+    return solved_play(game)
+
+
+HOOKS: Final = PlayerHooks(evaluate=evaluate, levels=LEVELS, perfect_play=perfect_play)
 """What Ishigaki Race offers computer players (its registration loads it on a
 player's first need)."""

@@ -14,8 +14,10 @@ winning (max^n) and two players, this is the minimax solution: perfect play.
 Every turn start reachable from the initial position is enumerated once, with the
 turn starts its 6 stops and 36 rolls lead to stored as index arrays, so a sweep is
 a few array operations. The cost grows with 21^players: two players take about a
-second; three (about 29,000 turn starts) about a minute, too slow for a player
-waiting for its move; four are not solved.
+second; three (about 29,000 turn starts) about a minute. :mod:`.maxn` solves two to
+four players far faster (positions seen from the mover, compiled sweeps) and is what
+the ``perfect`` player uses; this one stays as its independent check and for
+:func:`policy_values` (noisy seats, fixed references).
 
 A seat may also play with ``noise``: with that chance, at each decision, it stops
 or rolls at random instead of choosing. Against a fixed ``reference`` (the perfect
@@ -42,8 +44,8 @@ TOLERANCE: Final = 1e-10
 """Largest change of any value in the last sweep."""
 MAX_SWEEPS: Final = 20_000
 MAX_SOLVED_PLAYERS: Final = 2
-"""Solved on demand for two players; three take about a minute (:func:`policy_values`
-still does it, for analysis), four too much memory and time."""
+"""Solved on demand here for two players; three take about a minute (:func:`policy_values`
+still does it, as the check of :mod:`.maxn`, which solves three and four)."""
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

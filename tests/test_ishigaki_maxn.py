@@ -1,0 +1,167 @@
+"""Ishigaki Race solved for 2 to 4 players by max^n (``maxn.py``): checked against the
+slower solver over whole Race values (``solve.py``), against games played, for symmetry,
+and through the ``perfect`` player and its hook."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import stairgames
+from stairgames.agents import make_agent
+from stairgames.core.errors import InvalidOptionError
+from stairgames.games.ishigaki_race import maxn, rules
+from stairgames.games.ishigaki_race import solve as slow
+from stairgames.games.ishigaki_race.game import IshigakiRaceState
+from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+
+PLAIN = Board()
+CRUMBLING = Board(crumbling=frozenset({5, 9, 13, 17}))
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Every test solves into its own cache directory, from an empty process cache."""
+    monkeypatch.setenv(maxn.CACHE_ENVIRONMENT, str(tmp_path))
+    monkeypatch.setattr(maxn, "_SOLVED", {})
+
+
+@pytest.mark.parametrize("board", [PLAIN, CRUMBLING], ids=["plain", "crumbling"])
+def test_two_players_agree_with_the_solver_over_whole_races(board):
+    fast = maxn.compute(board, 2)
+    reference = slow.solve(board, 2)
+    for race in reference.index:
+        assert fast.value(race) == pytest.approx(reference.value(race), abs=1e-8)
+
+
+@pytest.mark.parametrize(
+    ("board", "players"),
+    [
+        (Board(goal=7), 3),
+        (Board(goal=8, crumbling=frozenset({3, 6})), 3),
+    ],
+    ids=["3p-goal7", "3p-goal8-crumbling"],
+)
+def test_more_players_agree_with_the_solver_over_whole_races(board, players):
+    """The slower solver enumerates every turn start, goal round and roll-off included,
+    as Race values: an independent check of the rotation, the goal round and the roll-off."""
+    fast = maxn.compute(board, players)
+    reference = slow.policy_values(board, players)
+    for race in reference.index:
+        assert fast.value(race) == pytest.approx(reference.value(race), abs=1e-7), race
+
+
+def test_chances_add_up_to_one_and_turn_with_the_seats():
+    solved = maxn.compute(PLAIN, 3)
+    assert solved.race.sum(axis=1) == pytest.approx(np.ones(len(solved.race)))
+    assert solved.goal_round[1:].sum(axis=2) == pytest.approx(1.0)
+    race = Race((4, 9, 2), turn=1)
+    turned = Race((2, 4, 9), turn=2)  # every seat one place on
+    chances = solved.value(race)
+    assert solved.value(turned) == pytest.approx((chances[2], chances[0], chances[1]))
+
+
+def test_three_players_the_start_player_is_favoured():
+    assert maxn.compute(PLAIN, 3).start_chances() == pytest.approx(
+        (0.3461875, 0.3330417, 0.3207709), abs=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("board", "players"), [(Board(goal=10), 3), (Board(goal=7, crumbling=frozenset({4})), 4)]
+)
+def test_chances_match_games_played_by_the_policy(board, players):
+    """2,000 games of the solved policy on a short wall; each seat's share within four
+    standard errors of its solved chance."""
+    solved = maxn.compute(board, players)
+    rng = random.Random(7)
+    games = 2000
+    wins = [0] * players
+    for _ in range(games):
+        race = rules.initial_race(players, 0)
+        while race.phase != Phase.OVER:
+            if race.first_die == 0 or race.rolling:
+                race = rules.roll_die(board, race, rng.randint(1, 6))
+            else:
+                race = rules.decide(board, race, solved.chooses_roll(race))
+        wins[race.winner] += 1
+    expected = solved.start_chances()
+    for seat in range(players):
+        error = (expected[seat] * (1 - expected[seat]) / games) ** 0.5
+        assert abs(wins[seat] / games - expected[seat]) < 4 * error
+
+
+def test_rolloff_chances_are_a_fixed_point_that_adds_up_to_one():
+    chances = maxn.rolloff_chances(4)
+    for rollers in (2, 3, 4):
+        assert chances[rollers, :rollers].sum() == pytest.approx(1.0)
+    assert chances[2, 1] > chances[2, 0]  # the second roller knows the score to beat
+
+
+def test_four_players_on_the_crumbling_wall_settle_only_with_hysteresis(monkeypatch):
+    """Near-indifferent choices flip each other; the solver then keeps a choice unless the
+    other is better by more than HYSTERESIS (small wall, few exact sweeps, to be quick)."""
+    monkeypatch.setattr(maxn, "EXACT_SWEEPS", 1)
+    solved = maxn.compute(Board(goal=6, crumbling=frozenset({3})), 4)
+    assert solved.hysteresis == maxn.HYSTERESIS
+    wrong = solved.margins[solved.rolls] < -maxn.HYSTERESIS
+    assert not wrong.any()
+    assert not (solved.margins[~solved.rolls] > maxn.HYSTERESIS).any()
+
+
+def test_a_slow_solve_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(maxn, "CACHE_SECONDS", 0.0)
+    board = Board(goal=6)
+    solved = maxn.solve(board, 4)
+    assert solved is not None
+    path = maxn.cache_path(board, 4)
+    assert path.parent == tmp_path / "ishigaki_race" and path.exists()
+    read = maxn.cached(board, 4)
+    assert read is not None and np.array_equal(read.race, solved.race)
+
+
+def test_the_perfect_player_refuses_four_players_until_the_table_is_built():
+    game = stairgames.load("ishigaki_race", players=4)
+    with pytest.raises(
+        InvalidOptionError, match=r"python -m stairgames\.games\.ishigaki_race\.maxn"
+    ):
+        make_agent("perfect", 0).prepare(game)
+
+
+def test_the_perfect_player_plays_the_solved_policy_with_three_players():
+    game = stairgames.load("ishigaki_race", players=3, first_player=0)
+    solved = maxn.for_game(PLAIN, 3)
+    hook = maxn.perfect_play(game)
+    agents = [make_agent("perfect", seat, seed=seat) for seat in range(3)]
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        assert isinstance(state, IshigakiRaceState)
+        race = state.race
+        values = hook.action_values(state)
+        stop, roll = solved.decision_values(race)
+        assert values == {0: list(stop), 1: list(roll)}
+        action = agents[state.current_player()].step(state)
+        if abs(roll[race.turn] - stop[race.turn]) > 1e-9:
+            assert action == (1 if solved.chooses_roll(race) else 0)
+        state.apply_action(action)
+        decisions += 1
+    assert decisions > 5
+    line = hook.principal_variation(game.new_initial_state(), limit=30)
+    assert len(line) == 30 and line[0] == 1  # a die of 1 comes first, then roll (nothing to lose)
+
+
+def test_the_plain_wall_roll_table_is_roll_on_low_dice_and_reproduces_the_policy():
+    """The docs' rule: roll on 1-3, stop on 4-6, stop one step below the goal."""
+    table, weighted, counted = maxn.roll_table(maxn.compute(PLAIN, 3))
+    assert table[0].tolist() == [1, 1, 1, 0, 0, 0]
+    assert table[19].tolist() == [0] * 6
+    rule = np.array([[1, 1, 1, 0, 0, 0]] * 19 + [[0] * 6])
+    assert (table != rule).sum() <= 1  # at 15 a 4 is rolled too
+    assert 0.95 < weighted <= 1.0 and 0.8 < counted < weighted
