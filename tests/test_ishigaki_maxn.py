@@ -11,6 +11,7 @@ import pytest
 
 import stairgames
 from stairgames.agents import make_agent
+from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.ishigaki_race import maxn, rules
 from stairgames.games.ishigaki_race import solve as slow
@@ -122,12 +123,14 @@ def test_a_slow_solve_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
     assert read is not None and np.array_equal(read.race, solved.race)
 
 
-def test_the_perfect_player_refuses_four_players_until_the_table_is_built():
+def test_the_perfect_player_refuses_four_players_until_the_table_is_built(capsys):
     game = stairgames.load("ishigaki_race", players=4)
-    with pytest.raises(
-        InvalidOptionError, match=r"python -m stairgames\.games\.ishigaki_race\.maxn"
-    ):
+    with pytest.raises(InvalidOptionError, match=r"stairgames solve ishigaki_race --players 4`"):
         make_agent("perfect", 0).prepare(game)
+    assert main(["solve", "ishigaki_race", "--players", "4"]) == 0
+    assert "Chances of winning by place in turn order: 25.77%" in capsys.readouterr().out
+    assert maxn.cached(PLAIN, 4) is not None
+    make_agent("perfect", 0).prepare(game)  # the table is where players look
 
 
 def test_the_perfect_player_plays_the_solved_policy_with_three_players():

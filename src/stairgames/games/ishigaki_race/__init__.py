@@ -17,6 +17,7 @@ crumbling wall.
 
 from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
+from stairgames.core.solvers import SolveCommand
 from stairgames.core.tensors import ObservationTensor
 from stairgames.games.ishigaki_race.game import (
     IshigakiRaceGame,
@@ -48,6 +49,14 @@ __all__ = [
     "render_race",
     "rolloff_score",
 ]
+
+
+def _solver() -> SolveCommand:
+    """Ishigaki Race's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
+    imported when the command runs."""
+    from stairgames.games.ishigaki_race.solve_command import SOLVE_COMMAND
+
+    return SOLVE_COMMAND
 
 
 def _player_hooks() -> PlayerHooks:
@@ -86,6 +95,7 @@ register(
             for crumbling in (False, True)
         ),
         player_hooks=_player_hooks,
+        solver=_solver,
         web_view=board_view,
         web_assets=WEB_ASSETS,
         observation_tensor=_observation_tensor,

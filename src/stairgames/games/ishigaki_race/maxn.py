@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
+from stairgames.core.solvers import solved_dir
 from stairgames.games.ishigaki_race import kernel, rules
 from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
@@ -65,13 +66,14 @@ IntArray = npt.NDArray[np.int64]
 
 
 def cache_dir() -> Path:
-    """Where solved tables are kept: ``$STAIRGAMES_CACHE_DIR/ishigaki_race``, else
-    ``$XDG_CACHE_HOME/stairgames/ishigaki_race``, else ``~/.cache/stairgames/ishigaki_race``."""
+    """Where solved tables are kept: ``$STAIRGAMES_CACHE_DIR/ishigaki_race``, else with the
+    other games' solved tables (:func:`stairgames.core.solvers.solved_dir`, e.g.
+    ``~/.local/share/stairgames/solved/ishigaki_race``), where ``stairgames solve
+    ishigaki_race`` puts them."""
     base = os.environ.get(CACHE_ENVIRONMENT)
     if base:
         return Path(base) / "ishigaki_race"
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "stairgames" / "ishigaki_race"
+    return solved_dir() / "ishigaki_race"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -312,11 +314,12 @@ def race_successors(board: Board, players: int) -> IntArray:
     return result
 
 
-def cache_path(board: Board, players: int) -> Path:
-    """The file that keeps this solution (its name holds the solver's digest)."""
+def cache_path(board: Board, players: int, folder: Path | None = None) -> Path:
+    """The file that keeps this solution in ``folder`` (default :func:`cache_dir`); its
+    name holds the solver's digest."""
     squares = "-".join(str(s) for s in sorted(board.crumbling)) or "none"
     name = f"{players}p-goal{board.goal}-crumbling{squares}-{_sources_digest()}.npz"
-    return cache_dir() / name
+    return (folder or cache_dir()) / name
 
 
 @functools.cache
@@ -348,9 +351,10 @@ def cached(board: Board, players: int) -> Solved | None:
         return None
 
 
-def save(solved: Solved) -> Path:
-    """Keep ``solved`` on disk (written whole or not at all)."""
-    path = cache_path(solved.board, solved.players)
+def save(solved: Solved, folder: Path | None = None) -> Path:
+    """Keep ``solved`` on disk in ``folder`` (default :func:`cache_dir`), written whole
+    or not at all."""
+    path = cache_path(solved.board, solved.players, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.partial.npz")
     np.savez_compressed(
@@ -441,11 +445,13 @@ def for_game(board: Board, players: int) -> Solved:
         if board.crumbling and board.crumbling != frozenset(DEFAULT_SQUARES):
             crumbling += f" --squares {squares}"
         wall = "crumbling wall" if board.crumbling else "plain wall"
+        wall_flag = " --crumbling-wall" if board.crumbling else ""
         raise InvalidOptionError(
             f"Ishigaki Race for {players} players ({wall}, goal {board.goal}) is not solved "
             f"in {cache_dir()}; build it once (some seconds) with "
+            f"`stairgames solve ishigaki_race --players {players}{wall_flag}` (other walls: "
             f"`python -m stairgames.games.ishigaki_race.maxn --players {players} "
-            f"--goal {board.goal}{crumbling}`"
+            f"--goal {board.goal}{crumbling}`)"
         )
     return found
 
