@@ -44,19 +44,6 @@ class Proof:
     seconds: float
 
 
-def random_boards(size: int, rng: random.Random) -> list[rules.Board]:
-    board = rules.initial_board(size)
-    boards = [board]
-    while not rules.is_over(board):
-        steps = rules.lowest_steps(board, board.to_move)
-        if steps:
-            board = rules.apply_move(board, rules.step_move(rng.choice(steps), size))
-        else:
-            board = rules.pass_turn(board)
-        boards.append(board)
-    return boards
-
-
 def prover(size: int) -> Callable[[rules.Board, int], int | None]:
     """``prove(board, nodes)``: the positions a fresh solver takes to prove ``board``,
     or ``None`` beyond ``nodes``."""
@@ -86,7 +73,7 @@ def speed(prove: Callable[[rules.Board, int], int | None], size: int) -> float:
     nodes = 0
     started = time.process_time()
     while time.process_time() - started < 3.0:
-        boards = random_boards(size, rng)
+        boards = anysize.random_game_boards(size, rng)
         found = prove(boards[len(boards) // 3], 2_000_000)
         nodes += 2_000_000 if found is None else found
     return nodes / (time.process_time() - started)
@@ -94,12 +81,12 @@ def speed(prove: Callable[[rules.Board, int], int | None], size: int) -> float:
 
 def reach(size: int, games: int, seconds: float) -> tuple[list[Proof], float]:
     prove = prover(size)
-    prove(random_boards(size, random.Random(0))[-3], 1000)  # compile or load first
+    prove(anysize.random_game_boards(size, random.Random(0))[-3], 1000)  # compile or load first
     per_second = speed(prove, size)
     budget = int(seconds * per_second)
     proofs = []
     for game in range(games):
-        boards = random_boards(size, random.Random(game))
+        boards = anysize.random_game_boards(size, random.Random(game))
         for ply in range(len(boards) - 2, 0, -1):
             started = time.process_time()
             nodes = prove(boards[ply], budget)

@@ -12,7 +12,7 @@ import stairgames
 from stairgames.agents import make_agent
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import player_hooks
-from stairgames.games.stairs import anykernel, exact, rules, solve
+from stairgames.games.stairs import anykernel, anysize, exact, rules, solve
 from stairgames.games.stairs.anysize import (
     BoardSolver,
     UnsolvedError,
@@ -27,17 +27,7 @@ from stairgames.games.stairs.position import format_position
 
 def random_boards(size: int, seed: int) -> list[rules.Board]:
     """The boards of a uniformly random game on ``size``, from the start to the end."""
-    rng = random.Random(seed)
-    board = rules.initial_board(size)
-    boards = [board]
-    while not rules.is_over(board):
-        steps = rules.lowest_steps(board, board.to_move)
-        if steps:
-            board = rules.apply_move(board, rules.step_move(rng.choice(steps), size))
-        else:
-            board = rules.pass_turn(board)
-        boards.append(board)
-    return boards
+    return anysize.random_game_boards(size, random.Random(seed))
 
 
 def near_end(size: int, seed: int, plies_left: int) -> rules.Board:

@@ -17,6 +17,7 @@ engine's own swap.
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -30,6 +31,21 @@ from stairgames.games.stairs.rules import DARK, LIGHT, Board
 
 DEFAULT_TABLE_BITS: Final = 22
 """A table of 4 million slots (some 40 MB): enough for 4×4 from the start."""
+
+
+def random_game_boards(size: int, rng: random.Random) -> list[Board]:
+    """The boards of a uniformly random game on ``size`` from the start to the end
+    (where solvers are tested and their reach is measured)."""
+    board = rules.initial_board(size)
+    boards = [board]
+    while not rules.is_over(board):
+        steps = rules.lowest_steps(board, board.to_move)
+        if steps:
+            board = rules.apply_move(board, rules.step_move(rng.choice(steps), size))
+        else:
+            board = rules.pass_turn(board)
+        boards.append(board)
+    return boards
 
 
 class UnsolvedError(Exception):
