@@ -38,3 +38,21 @@ def test_solve_stairs_refuses_boards_beyond_reach(tmp_path, capsys, size, messag
     assert main(["solve", "stairs", "--size", size, "--out", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_solve_stairs_in_parts_over_processes_agrees_with_one_search(tmp_path, capsys):
+    one = tmp_path / "one"
+    parts = tmp_path / "parts"
+    assert main(["solve", "stairs", "--size", "3", "--out", str(one)]) == 0
+    argv = ["solve", "stairs", "--size", "3", "--parts", "--jobs", "2", "--out", str(parts)]
+    assert main(argv) == 0
+    whole = json.loads((one / "stairs-3.json").read_text(encoding="utf-8"))
+    split = json.loads((parts / "stairs-3.json").read_text(encoding="utf-8"))
+    assert split["first_moves"] == whole["first_moves"]
+    assert split["winning_first_moves"] == whole["winning_first_moves"]
+
+
+def test_the_27_solver_refuses_to_be_split(tmp_path, capsys):
+    argv = ["solve", "twenty_seven", "--fields", "3", "--discs", "1", "--jobs", "2"]
+    assert main([*argv, "--out", str(tmp_path)]) == 2
+    assert "runs in one process" in capsys.readouterr().err

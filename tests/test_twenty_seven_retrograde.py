@@ -256,7 +256,7 @@ def test_solve_command_refuses_other_variants_and_games(
 ) -> None:
     assert main(["solve", "twenty_seven", "--variant", "expert", "--fields", "3"]) == 2
     assert "basic game only" in capsys.readouterr().err
-    assert main(["solve", "ishigaki_race"]) == 2
+    assert main(["solve", "city_of_stairs"]) == 2
     assert "has no solver" in capsys.readouterr().err
 
 

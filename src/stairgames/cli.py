@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from stairgames.agents import LEVEL_NAMES, make_agent, player_kinds
+from stairgames.analysis.parallel import run_tasks
 from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
@@ -461,10 +463,12 @@ def _solve(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--resume", action="store_true", help=_("go on from the table already in the folder")
     )
+    _add_scale_flags(parser)
     command.add_arguments(parser)
     args = parser.parse_args(argv[1:])
     game = load_with_text_options(spec.name, _collect_options(args))
-    request = SolveRequest(game, args, args.out, args.resume, sys.stderr)
+    map_tasks = functools.partial(run_tasks, jobs=args.jobs, ray_address=args.ray_address)
+    request = SolveRequest(game, args, args.out, args.resume, sys.stderr, map_tasks)
     return command.run(request)
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 from stairgames.core.game import Game
 
@@ -35,6 +35,20 @@ def solved_dir() -> Path:
     return Path(base) / "stairgames" / "solved"
 
 
+class TaskMap(Protocol):
+    """``map_tasks(function, tasks)``: ``[function(task) for task in tasks]`` in task
+    order, spread where the command line said (``--jobs N`` local processes or a Ray
+    cluster, ``--ray-address``; :func:`stairgames.analysis.parallel.run_tasks`).
+    ``function`` must be defined at the top level of a module."""
+
+    def __call__(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> list[Any]: ...
+
+
+def in_process(function: Callable[[Any], Any], tasks: Sequence[Any]) -> list[Any]:
+    """The :class:`TaskMap` that solves every part here, one after another."""
+    return [function(task) for task in tasks]
+
+
 @dataclasses.dataclass(frozen=True)
 class SolveRequest:
     """What ``stairgames solve`` hands a game's solver."""
@@ -49,6 +63,9 @@ class SolveRequest:
     """Go on from the tables already in :attr:`out` (``--resume``)."""
     stderr: TextIO
     """Where progress goes."""
+    map_tasks: TaskMap = in_process
+    """How a solver that splits into independent parts solves them (``--jobs``,
+    ``--ray-address``)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -34,6 +34,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("attempt a 5×5 board (unsolved: hours of one core at least)"),
     )
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help=_(
+            "solve each first move as an independent part, over --jobs processes or a "
+            "Ray cluster (--ray-address); without the pie rule"
+        ),
+    )
 
 
 def _check_size(size: int, try_larger: bool) -> None:
@@ -62,7 +70,12 @@ def _run(request: SolveRequest) -> int:
     size, pie_rule = game.options.size, game.options.pie_rule
     _check_size(size, request.arguments.try_larger)
     started = time.perf_counter()
-    result = anysize.solve_pie_rule(size) if pie_rule else anysize.solve_start(size)
+    if pie_rule:
+        result = anysize.solve_pie_rule(size)
+    elif request.arguments.parts:
+        result = anysize.solve_start_in_parts(size, request.map_tasks)
+    else:
+        result = anysize.solve_start(size)
     seconds = time.perf_counter() - started
     print(_format(result))
     request.out.mkdir(parents=True, exist_ok=True)

@@ -719,6 +719,13 @@ def _run_command(request: SolveRequest) -> int:
             arguments={"variant": game.variant},
         )
     arguments = request.arguments
+    if arguments.jobs != 1 or arguments.ray_address:
+        raise InvalidOptionError(
+            message_id=N_(
+                "the 27 solver runs in one process (its parts would share one table); "
+                "leave out --jobs and --ray-address"
+            )
+        )
     size = Size(arguments.fields, arguments.discs)
     root = initial_line(size)
     if arguments.from_position:
