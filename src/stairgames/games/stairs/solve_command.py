@@ -5,8 +5,9 @@ rule, S6) runs the compiled exact search (:mod:`.anysize`) over every first move
 prints who wins under perfect play, the winning first moves, the positions searched
 and the time, and saves the result as JSON in the output folder
 (``stairs-4.json``, ``stairs-4-pie.json``). Boards of 3×3 and 4×4 take well under a
-second; 5×5 is open (hours of one core, by the estimate in ``docs/analysis.md``) and
-is tried only with ``--try-larger``; 6×6 and larger are refused.
+second; 5×5 (a first-player win, one winning first move proven in some 500 processor
+seconds, ``docs/analysis.md``) takes hours for every first move and is tried only with
+``--try-larger``; 6×6 and larger are refused.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--try-larger",
         action="store_true",
-        help=_("attempt a 5×5 board (unsolved: hours of one core at least)"),
+        help=_("attempt a 5×5 board (every first move: hours of one core or more)"),
     )
     parser.add_argument(
         "--parts",
@@ -50,8 +51,8 @@ def _check_size(size: int, try_larger: bool) -> None:
     if size <= LARGEST_TRIED:
         raise InvalidOptionError(
             message_id=N_(
-                "a {size}×{size} board is not solved yet and would take hours; "
-                "add --try-larger to attempt it"
+                "solving every first move of a {size}×{size} board takes hours of one "
+                "core or more; add --try-larger to attempt it"
             ),
             arguments={"size": size},
         )
