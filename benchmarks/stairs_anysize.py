@@ -3,6 +3,8 @@
     .venv/bin/python -m benchmarks.stairs_anysize [--sizes 3,4] [--compare]
     nice .venv/bin/python -m benchmarks.stairs_anysize --sizes 5 --table-bits 27 \\
         --checkpoint stairs5.json          # long: progress on stderr, resumable
+    nice .venv/bin/python -m benchmarks.stairs_anysize --prove 5:b1-b2 --table-bits 26
+                                           # one first move alone (a check of the above)
 
 For each size, without the pie rule: who wins under perfect play (light moves first),
 light's winning first moves, the positions the compiled search
@@ -12,7 +14,10 @@ first move the colour that wins the position after it (so the colour the second
 player takes). ``--compare`` also runs the plain-Python search
 (:mod:`stairgames.games.stairs.exact`) and the compiled one without symmetries, for
 the speed ratio. ``--checkpoint FILE`` keeps each solved first move in FILE, and a
-run with the same FILE goes on from there. Prints how long the whole run took.
+run with the same FILE goes on from there. ``--prove SIZE:MOVE`` solves the position
+after one first move alone, with a fresh table (a different ``--table-bits`` replaces
+other positions, so it checks a result by a second search). Prints how long the whole
+run took.
 """
 
 from __future__ import annotations
@@ -35,8 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table-bits", type=int, default=anysize.DEFAULT_TABLE_BITS)
     parser.add_argument("--compare", action="store_true", help="also time exact.py")
     parser.add_argument("--checkpoint", type=Path, help="keep solved first moves here")
+    parser.add_argument("--prove", metavar="SIZE:MOVE", help="solve after one first move")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    if args.prove:
+        prove_first_move(args.prove, args.table_bits)
+        print(f"\n({time.perf_counter() - started:.1f} s in all)")
+        return 0
     sizes = [int(part) for part in args.sizes.split(",")]
     anysize.solve_start(3)  # compile (or load) the search before anything is timed
     print("Without the pie rule (light moves first):\n")
@@ -66,6 +76,24 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     print(f"\n({time.perf_counter() - started:.1f} s in all)")
     return 0
+
+
+def prove_first_move(text: str, table_bits: int) -> None:
+    """Print who wins after light's first move ``SIZE:MOVE`` (e.g. ``5:b1-b2``)."""
+    size_text, _, move_text = text.partition(":")
+    size = int(size_text)
+    board = rules.initial_board(size)
+    move = next((m for m in rules.legal_moves(board, rules.LIGHT) if str(m) == move_text), None)
+    if move is None:
+        raise SystemExit(f"{move_text!r} is not a first move of light on {size}×{size}")
+    solver = anysize.BoardSolver(size, table_bits=table_bits)
+    clock = time.process_time()
+    dark_wins = solver.wins(rules.apply_move(board, move))
+    winner = "dark" if dark_wins else "light"
+    print(
+        f"{size}×{size} after {move_text}: {winner} wins; {solver.nodes:,} positions, "
+        f"{time.process_time() - clock:.1f} processor s (table of 2^{table_bits} slots)"
+    )
 
 
 def solve_with_progress(size: int, table_bits: int, checkpoint: Path | None) -> anysize.StartValue:
