@@ -13,6 +13,7 @@ import stairgames
 from stairgames.agents import make_agent
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.games.ishigaki_race import maxn, rules
 from stairgames.games.ishigaki_race import solve as slow
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
@@ -25,7 +26,7 @@ CRUMBLING = Board(crumbling=frozenset({5, 9, 13, 17}))
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     """Every test solves into its own cache directory, from an empty process cache."""
-    monkeypatch.setenv(maxn.CACHE_ENVIRONMENT, str(tmp_path))
+    monkeypatch.setenv(SOLVED_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setattr(maxn, "_SOLVED", {})
 
 

@@ -55,8 +55,6 @@ HYSTERESIS: Final = 1e-4
 chance of winning greater by more than this (an epsilon-equilibrium)."""
 CACHE_SECONDS: Final = 2.0
 """Solutions slower than this to compute are saved in the cache directory."""
-CACHE_ENVIRONMENT: Final = "STAIRGAMES_CACHE_DIR"
-"""The environment variable that overrides the cache directory."""
 
 DEFAULT_SQUARES: Final = (5, 9, 13, 17)
 """The crumbling wall's "−2" squares by default (I8; the game's ``crumbling_squares``)."""
@@ -66,13 +64,10 @@ IntArray = npt.NDArray[np.int64]
 
 
 def cache_dir() -> Path:
-    """Where solved tables are kept: ``$STAIRGAMES_CACHE_DIR/ishigaki_race``, else with the
-    other games' solved tables (:func:`stairgames.core.solvers.solved_dir`, e.g.
+    """Where solved tables are kept: with the other games' solved tables
+    (:func:`stairgames.core.solvers.solved_dir`, e.g.
     ``~/.local/share/stairgames/solved/ishigaki_race``), where ``stairgames solve
-    ishigaki_race`` puts them."""
-    base = os.environ.get(CACHE_ENVIRONMENT)
-    if base:
-        return Path(base) / "ishigaki_race"
+    ishigaki_race`` puts them by default."""
     return solved_dir() / "ishigaki_race"
 
 
@@ -330,9 +325,10 @@ def _sources_digest() -> str:
     return hasher.hexdigest()[:12]
 
 
-def cached(board: Board, players: int) -> Solved | None:
-    """The solution kept on disk, if any (a damaged file counts as none)."""
-    path = cache_path(board, players)
+def cached(board: Board, players: int, folder: Path | None = None) -> Solved | None:
+    """The solution kept on disk in ``folder`` (default :func:`cache_dir`), if any (a
+    damaged file counts as none)."""
+    path = cache_path(board, players, folder)
     try:
         with np.load(path) as stored:
             return Solved(
