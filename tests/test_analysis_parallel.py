@@ -219,3 +219,11 @@ def test_run_tasks_on_a_ray_cluster_keeps_task_order(ray_cluster: str):
     assert not parallel.import_ray().is_initialized()  # the connection was closed
     assert run_tasks(ran_in_a_ray_worker, [1, 2], ray_address=ray_cluster) == [True, True]
     assert run_tasks(ran_in_a_ray_worker, [1, 2], jobs=2) == [False, False]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_result_is_heard_as_it_ends(jobs):
+    heard: list[tuple[int, int]] = []
+    results = run_tasks(abs, [-2, 3, -5], jobs=jobs, on_result=lambda i, r: heard.append((i, r)))
+    assert results == [2, 3, 5]
+    assert sorted(heard) == [(0, 2), (1, 3), (2, 5)]

@@ -12,6 +12,7 @@ import stairgames
 from stairgames.agents import make_agent
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import player_hooks
+from stairgames.core.solvers import in_process
 from stairgames.games.stairs import anykernel, anysize, exact, rules, solve
 from stairgames.games.stairs.anysize import (
     BoardSolver,
@@ -125,6 +126,90 @@ def test_a_spent_budget_raises_and_the_search_goes_on_from_its_table():
     fresh = BoardSolver(4)
     fresh.wins(board)
     assert solver.nodes - spent < fresh.nodes
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_proof_number_search_agrees_with_the_depth_first_search_after_every_first_move(size):
+    board = rules.initial_board(size)
+    for move in rules.legal_moves(board, "L"):
+        after = rules.apply_move(board, move)
+        # a leaf budget this small makes the tree grow several plies deep
+        assert anysize.prove(BoardSolver(size), after, leaf_nodes=50) == BoardSolver(size).wins(
+            after
+        ), str(move)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_proof_number_search_agrees_with_the_plain_search_near_the_end(seed):
+    board = near_end(5, seed, plies_left=10)
+    trees: list[int] = []
+    wins = anysize.prove(
+        BoardSolver(5), board, leaf_nodes=20, progress=lambda nodes, *_: trees.append(nodes)
+    )
+    assert wins == exact.ExactSolver().wins(board)
+
+
+def test_proof_number_search_reports_its_tree_as_it_grows():
+    board = rules.apply_move(
+        rules.initial_board(4), rules.legal_moves(rules.initial_board(4), "L")[0]
+    )
+    seen: list[tuple[int, int, int]] = []
+    assert anysize.prove(BoardSolver(4), board, leaf_nodes=50, progress=lambda *x: seen.append(x))
+    assert seen and [nodes for nodes, _, _ in seen] == sorted(nodes for nodes, _, _ in seen)
+    assert seen[-1][1] == 0  # the last report: the proof is done
+
+
+@pytest.mark.parametrize(("size", "groups"), [(3, 3), (4, 12), (5, 10)])
+def test_first_moves_fall_into_groups_of_symmetric_positions(size, groups):
+    classes = anysize.first_move_classes(size)
+    assert len(classes) == groups
+    moves = [str(move) for move in rules.legal_moves(rules.initial_board(size), "L")]
+    assert sorted(move for group in classes for move in group) == sorted(moves)
+    solver = BoardSolver(size)
+    for group in classes:
+        keys = set()
+        for text in group:
+            move = next(
+                m for m in rules.legal_moves(rules.initial_board(size), "L") if str(m) == text
+            )
+            after = rules.apply_move(rules.initial_board(size), move)
+            keys.add(anykernel.table_key(position_array(after), solver.geometry))
+        assert len(keys) == 1, group
+
+
+def test_5x5_b1_b2_and_d1_d2_are_one_group():
+    assert ("b1-b2", "d1-d2", "a2-b2", "e2-d2", "a4-b4", "e4-d4", "b5-b4", "d5-d4") in (
+        anysize.first_move_classes(5)
+    )
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_solving_in_parts_gives_the_value_of_one_search(size):
+    heard: list[anysize.PartValue] = []
+    split = anysize.solve_start_in_parts(size, in_process, on_part=heard.append)
+    whole = solve_start(size)
+    assert split.first_moves == whole.first_moves
+    assert split.winning_first_moves == whole.winning_first_moves
+    assert len(heard) == len(anysize.first_move_classes(size))
+
+
+def test_parts_already_done_are_not_solved_again():
+    done = anysize.solve_start_in_parts(3, in_process)
+    first = anysize.first_move_classes(3)[0]
+    kept = [anysize.PartValue(first, "L", 7, 0.5)]  # as a record of an earlier run says
+    asked: list[tuple[int, tuple[str, ...]]] = []
+
+    def map_tasks(function, tasks, *, on_result=None):
+        asked.extend(tasks)
+        return in_process(function, tasks, on_result=on_result)
+
+    again = anysize.solve_start_in_parts(3, map_tasks, done=kept)
+    assert [moves for _, moves in asked] == anysize.first_move_classes(3)[1:]
+    assert again.first_moves == done.first_moves
+    assert again.nodes == 7 + sum(
+        anysize.first_move_class_value((3, moves)).nodes
+        for moves in anysize.first_move_classes(3)[1:]
+    )
 
 
 @pytest.mark.parametrize("size", [3, 4])

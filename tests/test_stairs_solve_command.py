@@ -56,3 +56,27 @@ def test_the_27_solver_refuses_to_be_split(tmp_path, capsys):
     argv = ["solve", "twenty_seven", "--fields", "3", "--discs", "1", "--jobs", "2"]
     assert main([*argv, "--out", str(tmp_path)]) == 2
     assert "runs in one process" in capsys.readouterr().err
+
+
+def test_solving_in_parts_keeps_each_part_and_resume_goes_on(tmp_path, capsys):
+    argv = ["solve", "stairs", "--size", "4", "--parts", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    record = tmp_path / "stairs-4.parts.json"
+    parts = json.loads(record.read_text(encoding="utf-8"))
+    assert len(parts) == 12 and {part["winner"] for part in parts} == {"D"}
+    assert sum(len(part["moves"]) for part in parts) == 42
+    assert "b1-b2 a2-b2 d3-c3 c4-c3: dark wins" in capsys.readouterr().err
+    # a run that stopped after two parts: --resume solves only the ten others
+    record.write_text(json.dumps(parts[:2]), encoding="utf-8")
+    assert main([*argv, "--resume"]) == 0
+    printed = capsys.readouterr()
+    assert printed.err.count("dark wins") == 10
+    assert "winning first moves: none" in printed.out
+    assert len(json.loads(record.read_text(encoding="utf-8"))) == 12
+
+
+def test_a_broken_record_of_parts_is_refused_with_its_name(tmp_path, capsys):
+    (tmp_path / "stairs-3.parts.json").write_text("[{}]", encoding="utf-8")
+    argv = ["solve", "stairs", "--size", "3", "--parts", "--resume", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert "stairs-3.parts.json is not a record of solved parts" in capsys.readouterr().err

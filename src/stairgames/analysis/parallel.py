@@ -27,6 +27,10 @@ R = TypeVar("R")
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called with 0 before the first task, then after every one."""
 
+OnResult = Callable[[int, Any], None]
+"""``on_result(index, result)``: called as each task's result arrives (in the order they
+end), e.g. to keep it where an interrupted run can go on from."""
+
 
 def run_tasks(
     function: Callable[[T], R],
@@ -35,6 +39,7 @@ def run_tasks(
     jobs: int = 1,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    on_result: OnResult | None = None,
 ) -> list[R]:
     """``[function(task) for task in tasks]``, in task order, computed in parallel.
 
@@ -43,7 +48,8 @@ def run_tasks(
     local processes, or in this process when ``jobs`` is 1. ``function`` and the tasks
     must be picklable (a function defined at the top level of a module), and the
     cluster's workers must be able to import ``function``'s module (the same
-    stairgames, installed on every node).
+    stairgames, installed on every node). ``on_result`` hears of each result as it
+    arrives.
 
     :raises InvalidOptionError: ``jobs`` below 1, or Ray asked for but not installed.
     """
@@ -57,16 +63,24 @@ def run_tasks(
         unordered = ((index, function(task)) for index, task in enumerate(tasks))
     else:
         unordered = _on_processes(function, tasks, jobs)
-    return _collect(unordered, len(tasks), progress)
+    return _collect(unordered, len(tasks), progress, on_result)
 
 
-def _collect(unordered: Iterator[tuple[int, R]], total: int, progress: Progress | None) -> list[R]:
-    """The results put back in task order, telling ``progress`` as they come."""
+def _collect(
+    unordered: Iterator[tuple[int, R]],
+    total: int,
+    progress: Progress | None,
+    on_result: OnResult | None,
+) -> list[R]:
+    """The results put back in task order, telling ``progress`` and ``on_result`` as
+    they come."""
     if progress is not None:
         progress(0, total)
     results: dict[int, R] = {}
     for index, result in unordered:
         results[index] = result
+        if on_result is not None:
+            on_result(index, result)
         if progress is not None:
             progress(len(results), total)
     return [results[index] for index in range(total)]
@@ -137,4 +151,4 @@ def _call(function: Callable[[T], R], task: T) -> R:
     return function(task)
 
 
-__all__ = ["Progress", "import_ray", "run_tasks"]
+__all__ = ["OnResult", "Progress", "import_ray", "run_tasks"]

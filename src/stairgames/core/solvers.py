@@ -35,18 +35,37 @@ def solved_dir() -> Path:
     return Path(base) / "stairgames" / "solved"
 
 
+OnResult = Callable[[int, Any], None]
+"""``on_result(index, result)``: told of each part's result as it ends (so that a
+solver can keep it for ``--resume`` before the other parts are done)."""
+
+
 class TaskMap(Protocol):
-    """``map_tasks(function, tasks)``: ``[function(task) for task in tasks]`` in task
-    order, spread where the command line said (``--jobs N`` local processes or a Ray
-    cluster, ``--ray-address``; :func:`stairgames.analysis.parallel.run_tasks`).
-    ``function`` must be defined at the top level of a module."""
+    """``map_tasks(function, tasks, on_result=None)``: ``[function(task) for task in
+    tasks]`` in task order, spread where the command line said (``--jobs N`` local
+    processes or a Ray cluster, ``--ray-address``;
+    :func:`stairgames.analysis.parallel.run_tasks`), telling ``on_result`` of each
+    result as it ends. ``function`` must be defined at the top level of a module."""
 
-    def __call__(self, function: Callable[[Any], Any], tasks: Sequence[Any]) -> list[Any]: ...
+    def __call__(
+        self,
+        function: Callable[[Any], Any],
+        tasks: Sequence[Any],
+        *,
+        on_result: OnResult | None = None,
+    ) -> list[Any]: ...
 
 
-def in_process(function: Callable[[Any], Any], tasks: Sequence[Any]) -> list[Any]:
+def in_process(
+    function: Callable[[Any], Any], tasks: Sequence[Any], *, on_result: OnResult | None = None
+) -> list[Any]:
     """The :class:`TaskMap` that solves every part here, one after another."""
-    return [function(task) for task in tasks]
+    results = []
+    for index, task in enumerate(tasks):
+        results.append(function(task))
+        if on_result is not None:
+            on_result(index, results[-1])
+    return results
 
 
 @dataclasses.dataclass(frozen=True)

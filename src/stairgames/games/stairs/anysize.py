@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -155,6 +155,102 @@ class BoardSolver:
         return not self.wins(after_action(board, action), nodes=nodes)
 
 
+LEAF_NODES: Final = 2_000_000
+"""The positions :func:`prove` lets the bounded search spend on a leaf of its tree."""
+
+_INFINITE: Final = 1 << 62
+
+
+@dataclasses.dataclass(eq=False, slots=True)
+class _ProofNode:
+    """A position of :func:`prove`'s tree, with its proof numbers from the side of the
+    colour to move: ``proof``, how many leaves at least must be proven to show that it
+    wins; ``disproof``, to show that it loses (0: shown; :data:`_INFINITE`: cannot be)."""
+
+    board: Board
+    proof: int = 1
+    disproof: int = 1
+    children: list[_ProofNode] | None = None
+
+
+def prove(
+    solver: BoardSolver,
+    board: Board,
+    *,
+    leaf_nodes: int = LEAF_NODES,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> bool:
+    """Whether the colour to move on ``board`` (after the first move) wins, as
+    :meth:`BoardSolver.wins` answers it, but for positions too deep for its depth-first
+    search alone: a proof-number search over the first plies picks the leaf most
+    likely to settle the root (PN², Breuker 1999), and the solver's bounded search
+    (``leaf_nodes`` positions) tries each leaf; a leaf it cannot settle in that budget
+    is expanded. A depth-first search can sink hours into one reply that fails while
+    another wins at once; this one keeps every reply in view. Every result comes
+    from the solver's exact search, so the answer is the same; only the work differs.
+
+    ``progress(tree_nodes, root_proof, root_disproof)`` is called after each expansion.
+    """
+    root = _ProofNode(board)
+    _try_leaf(solver, root, leaf_nodes)
+    tree_nodes = 1
+    while root.proof and root.disproof:
+        path = _most_proving_path(root)
+        leaf = path[-1]
+        leaf.children = [_ProofNode(child) for child in _child_boards(leaf.board)]
+        tree_nodes += len(leaf.children)
+        for child in leaf.children:
+            _try_leaf(solver, child, leaf_nodes)
+            if child.disproof == 0:
+                break  # a reply that loses for the other colour: the leaf is won
+        for node in reversed(path):
+            _update(node)
+        if progress is not None:
+            progress(tree_nodes, root.proof, root.disproof)
+    return root.proof == 0
+
+
+def _try_leaf(solver: BoardSolver, node: _ProofNode, leaf_nodes: int) -> None:
+    """Settle ``node`` by the bounded search, or give it proof numbers by its moves
+    (one of them must win; all of them must lose)."""
+    try:
+        wins = solver.wins(node.board, nodes=leaf_nodes)
+    except UnsolvedError:
+        node.proof = 1
+        node.disproof = max(1, len(rules.legal_moves(node.board, node.board.to_move)))
+        return
+    node.proof, node.disproof = (0, _INFINITE) if wins else (_INFINITE, 0)
+
+
+def _most_proving_path(root: _ProofNode) -> list[_ProofNode]:
+    """From the root to the leaf to expand: at each position the reply whose disproof
+    (the other colour's losing) is cheapest, the one that sets the position's proof."""
+    path = [root]
+    while path[-1].children is not None:
+        children = path[-1].children
+        path.append(min(children, key=lambda child: child.disproof))
+    return path
+
+
+def _update(node: _ProofNode) -> None:
+    """The proof numbers of ``node`` from its children's (negamax: a position is won
+    when some reply loses for the other colour, lost when every reply wins for it);
+    a settled position forgets its children."""
+    assert node.children is not None
+    node.proof = min(child.disproof for child in node.children)
+    node.disproof = min(_INFINITE, sum(child.proof for child in node.children))
+    if node.proof == 0 or node.disproof == 0:
+        node.children = None
+
+
+def _child_boards(board: Board) -> list[Board]:
+    """The positions after each legal move of the colour to move, or after its pass."""
+    moves = rules.legal_moves(board, board.to_move)
+    if not moves:
+        return [rules.pass_turn(board)]
+    return [rules.apply_move(board, move) for move in moves]
+
+
 def after_action(board: Board, action: int) -> Board:
     """``board`` after the move or pass ``action`` (its action id on this size)."""
     if action == 8 * board.geometry.num_squares:
@@ -200,35 +296,96 @@ def first_move_values(
         yield str(move), winner
 
 
-def first_move_value(task: tuple[int, str]) -> tuple[str, str, int]:
-    """One independent part of solving a board from the start: ``(size, first move)``
-    -> ``(first move, colour that wins after it, positions searched)``, with a table of
-    its own (so parts can run in other processes or on other machines)."""
-    size, text = task
+def first_move_classes(size: int) -> list[tuple[str, ...]]:
+    """Light's first moves on the ``size``×``size`` board, grouped by the board's
+    symmetries: the positions after the moves of one group are rotations or reflections
+    of each other (every rule is the same under them), so they have one value. Groups
+    in the order of their first moves, moves in legal-move order (5×5: 72 moves, 10
+    groups)."""
     board = rules.initial_board(size)
-    move = next(m for m in rules.legal_moves(board, LIGHT) if str(m) == text)
-    solver = BoardSolver(size)
-    winner = DARK if solver.wins(rules.apply_move(board, move)) else LIGHT
-    return text, winner, solver.nodes
+    squares = size * size
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for move in rules.legal_moves(board, LIGHT):
+        stacks = rules.apply_move(board, move).stacks
+        canonical = min(
+            tuple(stacks[anykernel.image_of(size, symmetry, square)] for square in range(squares))
+            for symmetry in range(anykernel.NUM_SYMMETRIES)
+        )
+        groups.setdefault(canonical, []).append(str(move))
+    return [tuple(moves) for moves in groups.values()]
 
 
-def solve_start_in_parts(size: int, map_tasks: Callable[..., list[Any]]) -> StartValue:
-    """Solve the ``size``×``size`` start without the pie rule, one part a first move,
-    the parts solved by ``map_tasks(function, tasks)`` (in order; e.g. over processes).
-    Parts share no table, so the positions searched add up to more than
-    :func:`solve_start`'s, but they spread over as many cores as there are first moves."""
-    started = time.perf_counter()
-    first = [str(move) for move in rules.legal_moves(rules.initial_board(size), LIGHT)]
-    parts: list[tuple[str, str, int]] = map_tasks(first_move_value, [(size, m) for m in first])
-    winning = tuple(move for move, winner, _ in parts if winner == LIGHT)
+def part_table_bits(size: int) -> int:
+    """The table of one part of :func:`solve_start_in_parts`: 40 MB up to 4×4, 670 MB
+    for 5×5 (a part there searches hundreds of millions of positions)."""
+    return DEFAULT_TABLE_BITS if size <= 4 else 26
+
+
+@dataclasses.dataclass(frozen=True)
+class PartValue:
+    """One part of a board solved in parts: a group of symmetric first moves of light
+    (:func:`first_move_classes`) and the colour that wins after each of them."""
+
+    moves: tuple[str, ...]
+    winner: str
+    nodes: int
+    """Positions the part's search expanded."""
+    seconds: float
+    """Processor seconds of the part."""
+
+
+def first_move_class_value(task: tuple[int, tuple[str, ...]]) -> PartValue:
+    """One independent part of solving a board from the start: ``(size, moves)``, a
+    group of symmetric first moves, solved by :func:`prove` after the first of them with
+    a table of its own (so parts can run in other processes or on other machines)."""
+    size, moves = task
+    started = time.process_time()
+    board = rules.initial_board(size)
+    move = next(m for m in rules.legal_moves(board, LIGHT) if str(m) == moves[0])
+    solver = BoardSolver(size, table_bits=part_table_bits(size))
+    winner = DARK if prove(solver, rules.apply_move(board, move)) else LIGHT
+    return PartValue(moves, winner, solver.nodes, time.process_time() - started)
+
+
+def solve_start_in_parts(
+    size: int,
+    map_tasks: Callable[..., list[Any]],
+    *,
+    done: Sequence[PartValue] = (),
+    on_part: Callable[[PartValue], None] | None = None,
+) -> StartValue:
+    """Solve the ``size``×``size`` start without the pie rule, one part a group of
+    symmetric first moves (:func:`first_move_classes`), the parts solved by
+    ``map_tasks(function, tasks, on_result=...)`` (e.g. over processes or a Ray
+    cluster). Parts in ``done`` are not solved again (a run that goes on), and
+    ``on_part`` hears of each part as it ends. Parts share no table, so the positions
+    searched add up to more than :func:`solve_start`'s, but they spread over as many
+    cores as there are groups. ``seconds`` is the parts' processor time."""
+    known = {part.moves: part for part in done}
+    todo = [moves for moves in first_move_classes(size) if moves not in known]
+
+    def tell(index: int, part: PartValue) -> None:
+        if on_part is not None:
+            on_part(part)
+
+    solved = map_tasks(first_move_class_value, [(size, moves) for moves in todo], on_result=tell)
+    known.update((part.moves, part) for part in solved)
+    return _start_value_of_parts(size, list(known.values()))
+
+
+def _start_value_of_parts(size: int, parts: list[PartValue]) -> StartValue:
+    """The board's value from its parts' (first moves in legal-move order)."""
+    winner_of = {move: part.winner for part in parts for move in part.moves}
+    order = [str(move) for move in rules.legal_moves(rules.initial_board(size), LIGHT)]
+    winning = tuple(move for move in order if winner_of[move] == LIGHT)
     return StartValue(
         size=size,
         pie_rule=False,
         winner=LIGHT if winning else DARK,
         winning_first_moves=winning,
-        first_moves=tuple((move, winner) for move, winner, _ in parts),
-        nodes=sum(nodes for _, _, nodes in parts),
-        seconds=time.perf_counter() - started,
+        first_moves=tuple((move, winner_of[move]) for move in order),
+        nodes=sum(part.nodes for part in parts),
+        seconds=sum(part.seconds for part in parts),
     )
 
 
@@ -308,11 +465,16 @@ def _child(state: StairsState, action: int) -> StairsState:
 
 __all__ = [
     "BoardSolver",
+    "PartValue",
     "StartValue",
     "UnsolvedError",
     "after_action",
+    "first_move_class_value",
+    "first_move_classes",
     "position_array",
+    "prove",
     "second_seat_wins",
     "solve_pie_rule",
     "solve_start",
+    "solve_start_in_parts",
 ]

@@ -5,9 +5,14 @@ rule, S6) runs the compiled exact search (:mod:`.anysize`) over every first move
 prints who wins under perfect play, the winning first moves, the positions searched
 and the time, and saves the result as JSON in the output folder
 (``stairs-4.json``, ``stairs-4-pie.json``). Boards of 3×3 and 4×4 take well under a
-second; 5×5 (a first-player win, one winning first move proven in some 500 processor
-seconds, ``docs/analysis.md``) takes hours for every first move and is tried only with
-``--try-larger``; 6×6 and larger are refused.
+second; 5×5 (``docs/analysis.md``) takes hours and is tried only with ``--try-larger``;
+6×6 and larger are refused.
+
+``--parts`` (and every 5×5 solve) splits the work into one part a group of symmetric
+first moves (:func:`.anysize.first_move_classes`), solved by proof-number search over
+the bounded exact search (:func:`.anysize.prove`) in this process, over ``--jobs``
+processes or on a Ray cluster. Each part is kept in ``stairs-SIZE.parts.json`` as it
+ends, so an interrupted run goes on with ``--resume``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import dataclasses
 import json
 import time
+from pathlib import Path
 
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.solvers import SolveCommand, SolveRequest
@@ -39,8 +45,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--parts",
         action="store_true",
         help=_(
-            "solve each first move as an independent part, over --jobs processes or a "
-            "Ray cluster (--ray-address); without the pie rule"
+            "solve each group of symmetric first moves as an independent part, over --jobs "
+            "processes or a Ray cluster (--ray-address), keeping each part as it ends "
+            "(--resume goes on); without the pie rule; always on for 5×5"
         ),
     )
 
@@ -73,8 +80,15 @@ def _run(request: SolveRequest) -> int:
     started = time.perf_counter()
     if pie_rule:
         result = anysize.solve_pie_rule(size)
-    elif request.arguments.parts:
-        result = anysize.solve_start_in_parts(size, request.map_tasks)
+    elif request.arguments.parts or size > LARGEST_SOLVED:
+        try:
+            result = _solve_in_parts(request, size)
+        except KeyboardInterrupt:
+            print(
+                _("Interrupted: the parts solved are kept; --resume goes on"),
+                file=request.stderr,
+            )
+            return 130
     else:
         result = anysize.solve_start(size)
     seconds = time.perf_counter() - started
@@ -84,6 +98,57 @@ def _run(request: SolveRequest) -> int:
     path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
     print(_("Saved to {path}; took {seconds} s").format(path=path, seconds=f"{seconds:.2f}"))
     return 0
+
+
+def _solve_in_parts(request: SolveRequest, size: int) -> anysize.StartValue:
+    """The board solved in parts, each part kept in the record as it ends (the record
+    of an earlier run taken up with ``--resume``, else started afresh)."""
+    record = request.out / f"stairs-{size}.parts.json"
+    done = _read_parts(record) if request.resume else []
+    request.out.mkdir(parents=True, exist_ok=True)
+    _write_parts(record, done)
+
+    def keep(part: anysize.PartValue) -> None:
+        done.append(part)
+        _write_parts(record, done)
+        print(_format_part(part), file=request.stderr, flush=True)
+
+    return anysize.solve_start_in_parts(size, request.map_tasks, done=tuple(done), on_part=keep)
+
+
+def _read_parts(record: Path) -> list[anysize.PartValue]:
+    """The parts kept in ``record`` (none when it does not exist yet)."""
+    if not record.exists():
+        return []
+    try:
+        rows = json.loads(record.read_text(encoding="utf-8"))
+        return [
+            anysize.PartValue(tuple(row["moves"]), row["winner"], row["nodes"], row["seconds"])
+            for row in rows
+        ]
+    except (ValueError, KeyError, TypeError) as error:
+        raise InvalidOptionError(
+            message_id=N_("{path} is not a record of solved parts ({error}); remove it"),
+            arguments={"path": str(record), "error": str(error)},
+        ) from error
+
+
+def _write_parts(record: Path, parts: list[anysize.PartValue]) -> None:
+    """Replace ``record`` with ``parts`` at once (a run stopped mid-write loses nothing)."""
+    partial = record.with_suffix(".json.tmp")
+    rows = [dataclasses.asdict(part) for part in parts]
+    partial.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    partial.replace(record)
+
+
+def _format_part(part: anysize.PartValue) -> str:
+    winner = _("light") if part.winner == "L" else _("dark")
+    return _("{moves}: {winner} wins ({nodes} positions, {seconds} s)").format(
+        moves=" ".join(part.moves),
+        winner=winner,
+        nodes=f"{part.nodes:,}",
+        seconds=f"{part.seconds:.0f}",
+    )
 
 
 def _format(result: anysize.StartValue) -> str:
