@@ -18,6 +18,7 @@ from stairgames.games.ishigaki_race import maxn, rules
 from stairgames.games.ishigaki_race import solve as slow
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+from stairgames.i18n import set_language, translate
 
 PLAIN = Board()
 CRUMBLING = Board(crumbling=frozenset({5, 9, 13, 17}))
@@ -132,6 +133,37 @@ def test_the_perfect_player_refuses_four_players_until_the_table_is_built(capsys
     assert "Chances of winning by place in turn order: 25.77%" in capsys.readouterr().out
     assert maxn.cached(PLAIN, 4) is not None
     make_agent("perfect", 0).prepare(game)  # the table is where players look
+
+
+def test_the_refusal_names_the_solve_command_of_the_wall_and_reads_in_japanese(capsys):
+    game = stairgames.load(
+        "ishigaki_race", players=4, goal=12, crumbling_wall=True, crumbling_squares=(3, 7)
+    )
+    with pytest.raises(InvalidOptionError) as refused:
+        make_agent("perfect", 0).prepare(game)
+    command = (
+        "stairgames solve ishigaki_race --players 4 --crumbling-wall --goal 12 "
+        "--crumbling-squares 3,7"
+    )
+    assert refused.value.arguments["command"] == command
+    assert "(crumbling wall, goal 12)" in str(refused.value)
+    set_language("ja")
+    japanese = translate(refused.value)
+    assert "くずれそうな石垣、ごおる 12" in japanese and f"`{command}`" in japanese
+    set_language("en")
+    assert main(command.split()[1:]) == 0  # the command it names builds the table
+    capsys.readouterr()
+    make_agent("perfect", 0).prepare(game)
+
+
+def test_walls_too_big_and_other_player_counts_are_refused_with_catalog_messages():
+    with pytest.raises(InvalidOptionError, match="2,560,000 race positions") as refused:
+        maxn.for_game(Board(goal=40), 4)
+    assert refused.value.message_id is not None
+    assert refused.value.arguments["states"] == "2,560,000"
+    with pytest.raises(InvalidOptionError, match="for 2 to 4 players, got 5") as refused:
+        maxn.compute(PLAIN, 5)
+    assert refused.value.message_id is not None
 
 
 def test_the_perfect_player_plays_the_solved_policy_with_three_players():
