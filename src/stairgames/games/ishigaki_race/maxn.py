@@ -20,7 +20,9 @@ The method (``docs/analysis.md``, "Ishigaki Race: best play for 2 to 4 ninjas"):
 
 Solutions that take more than :data:`CACHE_SECONDS` are kept on disk
 (:func:`cache_dir`), keyed by the board, the number of players and the solver's
-sources.
+sources (the game's evaluation, :mod:`.evaluate`, reads them but never writes one).
+Players take a solution through :func:`available` (what is at hand without a long
+build) or :func:`for_game` (that, or a refusal that names the command to build it).
 """
 
 from __future__ import annotations
