@@ -10,11 +10,12 @@ winning when every seat maximises its own from there (:func:`chance_of_winning`)
   (:mod:`stairgames.games.ishigaki_race.maxn`), solved on demand in this process on the
   first need (about a second on the 20-step wall; walls of more than 21 steps are too
   big for that and are read from the solved-tables folder if built there).
-- **Four players:** exact from the max^n table where it has been built in the
-  solved-tables folder (``stairgames solve ishigaki_race --players 4
-  [--crumbling-wall]``; looked for once per process, never built from a move: that
-  takes seconds to a minute). Without it, estimated: exact from the goal round on (a
-  search of every die), and before that from two-player races pair by pair.
+- **Four players:** exact from the max^n solution where it is at hand: solved on
+  demand on walls of up to 10 steps, else the table built in the solved-tables folder
+  (``stairgames solve ishigaki_race --players 4 [--crumbling-wall]``; looked for once
+  per process, never built from a move: that takes seconds to a minute). Without it
+  (the 20-step wall until built), estimated: exact from the goal round on (a search of
+  every die), and before that from two-player races pair by pair.
 
 So the ``greedy`` player, which tries ``stop`` and ``roll`` and averages the dice,
 plays the solved policy wherever P is exact.
@@ -68,13 +69,14 @@ def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
     - Over: 1 for the winner.
     - Two players: perfect play, from the solved game (:mod:`.solve`).
     - Three or four players where the max^n solution is at hand
-      (:func:`exact_solution`: three players solved on demand, four once their table is
-      built): exact, from it.
-    - Otherwise (four players without a table), once a ninja is on the goal (the goal
-      round, a roll-off): exact, searching every die to the end with each seat
-      maximising its own chance (a tied roll-off repeated more than
-      :data:`ROLLOFF_REPEATS` times is shared); the search forgets what no longer
-      matters in a roll-off (:func:`_canonical`), so it takes well under a second.
+      (:func:`exact_solution`: solved on demand when small, as three players on the
+      20-step wall are, else once its table is built): exact, from it.
+    - Otherwise (no solution at hand, as for four players on the 20-step wall until
+      their table is built), once a ninja is on the goal (the goal round, a roll-off):
+      exact, searching every die to the end with each seat maximising its own chance
+      (a tied roll-off repeated more than :data:`ROLLOFF_REPEATS` times is shared);
+      the search forgets what no longer matters in a roll-off (:func:`_canonical`), so
+      it takes well under a second.
     - Otherwise, before that: each pair of ninjas is treated as a two-player race from
       the same heights, in the same turn order, valued by perfect play; a seat's
       strength is the product of its chances against each other seat, and the chances
@@ -103,8 +105,9 @@ def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
 def exact_solution(board: Board, players: int) -> Solved | None:
     """The max^n solution of ``board`` for ``players`` (3 or 4) if it is at hand without
     a long wait (:func:`stairgames.games.ishigaki_race.maxn.available`): solved now when
-    small (three players on walls of up to 21 steps, about a second, not written to
-    disk), else read from the solved-tables folder if built there; ``None`` otherwise.
+    small (up to 10,000 race positions: three players on walls of up to 21 steps, about
+    a second; four up to 10; not written to disk), else read from the solved-tables
+    folder if built there; ``None`` otherwise.
     Looked for once per board and process, so a table built later is used from the next
     process on. (:mod:`.maxn` compiles with numba, so it is imported only here.)"""
     from stairgames.games.ishigaki_race import maxn
