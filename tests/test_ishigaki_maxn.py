@@ -13,21 +13,32 @@ import stairgames
 from stairgames.agents import make_agent
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.game import Game, State
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE
-from stairgames.games.ishigaki_race import maxn, rules
+from stairgames.games.ishigaki_race import evaluate, maxn, rules
 from stairgames.games.ishigaki_race import solve as slow
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+from stairgames.i18n import set_language, translate
 
 PLAIN = Board()
 CRUMBLING = Board(crumbling=frozenset({5, 9, 13, 17}))
 
 
+def forget_evaluations() -> None:
+    evaluate.exact_solution.cache_clear()
+    evaluate.chance_of_winning.cache_clear()
+
+
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
-    """Every test solves into its own cache directory, from an empty process cache."""
+    """Every test solves into its own cache directory, from empty process caches (the
+    evaluation's too, before and after)."""
     monkeypatch.setenv(SOLVED_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setattr(maxn, "_SOLVED", {})
+    forget_evaluations()
+    yield
+    forget_evaluations()
 
 
 @pytest.mark.parametrize("board", [PLAIN, CRUMBLING], ids=["plain", "crumbling"])
@@ -95,6 +106,15 @@ def test_chances_match_games_played_by_the_policy(board, players):
         assert abs(wins[seat] / games - expected[seat]) < 4 * error
 
 
+def test_a_race_phase_ninja_on_the_goal_is_refused_not_read_from_another_row():
+    """Race turn starts hold heights 0 to goal - 1; a ninja on the goal means the goal
+    round, so a race built by hand that says otherwise is no position of the table."""
+    solved = maxn.compute(Board(goal=7), 3)
+    with pytest.raises(ValueError, match="off a wall of 7 steps in the race phase"):
+        solved.value(Race((7, 3, 0), turn=1))
+    assert sum(solved.value(Race((6, 3, 0), turn=1))) == pytest.approx(1.0)
+
+
 def test_rolloff_chances_are_a_fixed_point_that_adds_up_to_one():
     chances = maxn.rolloff_chances(4)
     for rollers in (2, 3, 4):
@@ -134,6 +154,37 @@ def test_the_perfect_player_refuses_four_players_until_the_table_is_built(capsys
     make_agent("perfect", 0).prepare(game)  # the table is where players look
 
 
+def test_the_refusal_names_the_solve_command_of_the_wall_and_reads_in_japanese(capsys):
+    game = stairgames.load(
+        "ishigaki_race", players=4, goal=12, crumbling_wall=True, crumbling_squares=(3, 7)
+    )
+    with pytest.raises(InvalidOptionError) as refused:
+        make_agent("perfect", 0).prepare(game)
+    command = (
+        "stairgames solve ishigaki_race --players 4 --crumbling-wall --goal 12 "
+        "--crumbling-squares 3,7"
+    )
+    assert refused.value.arguments["command"] == command
+    assert "(crumbling wall, goal 12)" in str(refused.value)
+    set_language("ja")
+    japanese = translate(refused.value)
+    assert "くずれそうな石垣、ごおる 12" in japanese and f"`{command}`" in japanese
+    set_language("en")
+    assert main(command.split()[1:]) == 0  # the command it names builds the table
+    capsys.readouterr()
+    make_agent("perfect", 0).prepare(game)
+
+
+def test_walls_too_big_and_other_player_counts_are_refused_with_catalog_messages():
+    with pytest.raises(InvalidOptionError, match="2,560,000 race positions") as refused:
+        maxn.for_game(Board(goal=40), 4)
+    assert refused.value.message_id is not None
+    assert refused.value.arguments["states"] == "2,560,000"
+    with pytest.raises(InvalidOptionError, match="for 2 to 4 players, got 5") as refused:
+        maxn.compute(PLAIN, 5)
+    assert refused.value.message_id is not None
+
+
 def test_the_perfect_player_plays_the_solved_policy_with_three_players():
     game = stairgames.load("ishigaki_race", players=3, first_player=0)
     solved = maxn.for_game(PLAIN, 3)
@@ -169,3 +220,89 @@ def test_the_plain_wall_roll_table_is_roll_on_low_dice_and_reproduces_the_policy
     rule = np.array([[1, 1, 1, 0, 0, 0]] * 19 + [[0] * 6])
     assert (table != rule).sum() <= 1  # at 15 a 4 is rolled too
     assert 0.95 < weighted <= 1.0 and 0.8 < counted < weighted
+
+
+# ----- the evaluation (greedy and the levels) from the max^n solution -------------------
+
+
+def decision_states(game: Game, seed: int, count: int) -> list[State]:
+    """``count`` decisions (a first die seen) met in games of random play, seeded."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    state = game.new_initial_state()
+    while len(found) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_greedy_plays_the_maxn_decision_with_three_players():
+    """With the exact evaluation, one decision ahead is the solved policy: greedy decides
+    as the perfect player wherever the two choices are not (nearly) equal."""
+    game = stairgames.load("ishigaki_race", players=3)
+    perfect = maxn.perfect_play(game)
+    compared = 0
+    for number, state in enumerate(decision_states(game, seed=11, count=150)):
+        values = perfect.action_values(state)
+        mover = state.current_player()
+        if abs(values[1][mover] - values[0][mover]) < 1e-6:
+            continue
+        best = max(values, key=lambda action: values[action][mover])
+        assert make_agent("greedy", mover, seed=number).step(state) == best, state.position()
+        assert make_agent("perfect", mover, seed=number).step(state) == best
+        compared += 1
+    assert compared > 100
+
+
+def test_three_players_are_valued_by_the_maxn_solution_at_every_point():
+    solved = maxn.compute(PLAIN, 3)
+    races = [
+        rules.choose_start(rules.initial_race(3, None), 1),
+        Race((4, 9, 2), turn=1),
+        Race((4, 9, 2), turn=1, first_die=3),
+        Race((4, 9, 2), turn=1, first_die=3, rolling=True),
+        Race((20, 18, 0), phase=Phase.GOAL, turn=1, arrived=(0,)),
+        rules.initial_race(3, None),
+    ]
+    for race in races:
+        assert evaluate.chance_of_winning(PLAIN, race) == pytest.approx(solved.value(race))
+    assert evaluate.exact_solution(PLAIN, 3) is not None
+    assert not maxn.cache_dir().exists()  # solved in the process, not written
+
+
+def test_four_players_are_estimated_until_their_table_is_built_then_exact():
+    """A wall of 11 steps: 14,641 race positions with four ninjas, too many to solve on
+    demand, so the evaluation estimates until the table is in the solved-tables folder."""
+    board = Board(goal=11)
+    race = Race((3, 7, 0, 5), turn=2)
+    assert evaluate.exact_solution(board, 4) is None
+    estimate = evaluate.chance_of_winning(board, race)
+    assert estimate == pytest.approx(evaluate._pairwise(board, race))
+    goal_round = Race((11, 9, 4, 8), phase=Phase.GOAL, turn=1, arrived=(0,))
+    searched = evaluate._to_the_end(board, goal_round, evaluate.ROLLOFF_REPEATS)
+    assert evaluate.chance_of_winning(board, goal_round) == searched
+    assert not maxn.cache_dir().exists()  # nothing built or written
+
+    solved = maxn.compute(board, 4)
+    maxn.save(solved)
+    forget_evaluations()
+    assert evaluate.chance_of_winning(board, race) == pytest.approx(solved.value(race))
+    assert evaluate.chance_of_winning(board, race) != pytest.approx(estimate, abs=1e-4)
+    assert evaluate.chance_of_winning(board, goal_round) == pytest.approx(solved.value(goal_round))
+
+
+def test_a_move_never_builds_the_four_player_table(monkeypatch):
+    def refuse(board, players):
+        raise AssertionError(f"built {players} players on a wall of {board.goal} from a move")
+
+    monkeypatch.setattr(maxn, "compute", refuse)
+    for crumbling in (False, True):
+        game = stairgames.load("ishigaki_race", players=4, crumbling_wall=crumbling)
+        for state in decision_states(game, seed=3, count=5):
+            make_agent("greedy", state.current_player(), seed=1).step(state)
+    assert not maxn.cache_dir().exists()

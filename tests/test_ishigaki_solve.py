@@ -14,8 +14,15 @@ import pytest
 import stairgames
 from stairgames.agents import make_agent
 from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.games.ishigaki_race import rules
-from stairgames.games.ishigaki_race.evaluate import LEVELS, chance_of_winning, evaluate, height_lead
+from stairgames.games.ishigaki_race.evaluate import (
+    LEVELS,
+    chance_of_winning,
+    evaluate,
+    exact_solution,
+    height_lead,
+)
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.rules import Board, Race, initial_race
 from stairgames.games.ishigaki_race.solve import policy_values, solve, turn_starts
@@ -91,27 +98,41 @@ def test_evaluation_is_the_exact_chance_with_two_players():
     assert evaluate(state, 0) == pytest.approx(2 * 0.5210114 - 1, abs=1e-6)
 
 
-def test_with_more_players_chances_before_the_goal_come_from_the_pairs():
-    three = Race((2, 0, 0), turn=1)  # red is 2 up; blue, then yellow, then red to play
+@pytest.fixture
+def no_four_player_table(tmp_path, monkeypatch):
+    """An empty solved-tables folder, and the evaluation's caches emptied around the test:
+    four players are then valued by the estimate."""
+    monkeypatch.setenv(SOLVED_DIR_VARIABLE, str(tmp_path))
+    exact_solution.cache_clear()
+    chance_of_winning.cache_clear()
+    yield
+    exact_solution.cache_clear()
+    chance_of_winning.cache_clear()
+
+
+def test_four_players_without_a_table_estimate_the_race_from_the_pairs(no_four_player_table):
+    four = Race((2, 0, 0, 1), turn=1)  # blue, yellow, green, then red to play
     solved = solve(PLAIN, 2)
-    blue_yellow = solved.value(Race((0, 0), turn=0))
-    blue_red = solved.value(Race((0, 2), turn=0))
-    yellow_red = solved.value(Race((0, 2), turn=0))
-    strength = [
-        blue_red[1] * yellow_red[1],
-        blue_yellow[0] * blue_red[0],
-        blue_yellow[1] * yellow_red[0],
-    ]
-    expected = [x / sum(strength) for x in strength]
-    assert chance_of_winning(PLAIN, three) == pytest.approx(expected)
-    assert expected[0] > expected[1] > expected[2]
+    order = [1, 2, 3, 0]
+    strength = dict.fromkeys(order, 1.0)
+    for first, second in itertools.combinations(order, 2):
+        heights = (four.heights[first], four.heights[second])
+        chances = solved.value(Race(heights, turn=0))
+        strength[first] *= chances[0]
+        strength[second] *= chances[1]
+    expected = [strength[seat] / sum(strength.values()) for seat in range(4)]
+    assert exact_solution(PLAIN, 4) is None
+    assert chance_of_winning(PLAIN, four) == pytest.approx(expected)
+    assert expected[0] > expected[3] > expected[1] > expected[2]
 
 
-def test_with_more_players_the_goal_round_is_searched_exactly():
-    """Red is on the goal; blue (18) plays its last turn, then yellow (0) cannot reach it."""
-    race = Race((20, 18, 0), phase=rules.Phase.GOAL, turn=1, arrived=(0,))
+@pytest.mark.parametrize("heights", [(20, 18, 0), (20, 18, 0, 0)], ids=["3p-solved", "4p-searched"])
+def test_with_more_players_the_goal_round_is_exact(heights, no_four_player_table):
+    """Red is on the goal; blue (18) plays its last turn, then the others (0) cannot reach
+    it. Three players: from the max^n solution; four without a table: searched."""
+    race = Race(heights, phase=rules.Phase.GOAL, turn=1, arrived=(0,))
     chances = chance_of_winning(PLAIN, race)
-    assert chances[2] == 0.0
+    assert chances[2:] == (0.0,) * (len(heights) - 2)
     assert sum(chances) == pytest.approx(1.0)
     # the turn equation by hand: each first die, blue takes the better of stop and roll
     expected_blue = 0.0

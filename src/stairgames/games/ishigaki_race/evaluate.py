@@ -1,12 +1,24 @@
 """How good an Ishigaki Race position is, for computer players, and the levels.
 
-The value of a position for a seat is ``2·P(win) − 1``. With two players P is exact:
-perfect play, from the game solved by value iteration
-(:mod:`stairgames.games.ishigaki_race.solve`, about a second once per board and
-process), so the ``greedy`` player, which tries ``stop`` and ``roll`` and averages
-the dice, plays perfectly. With three or four players P is exact from the goal
-round on and estimated from the two-player solution before
-(:func:`chance_of_winning`).
+The value of a position for a seat is ``2·P(win) − 1``, with P each seat's chance of
+winning when every seat maximises its own from there (:func:`chance_of_winning`):
+
+- **Two players:** exact, perfect play, from the game solved by value iteration
+  (:mod:`stairgames.games.ishigaki_race.solve`, about a second once per board and
+  process).
+- **Three players:** exact, from the max^n solution
+  (:mod:`stairgames.games.ishigaki_race.maxn`), solved on demand in this process on the
+  first need (about a second on the 20-step wall; walls of more than 21 steps are too
+  big for that and are read from the solved-tables folder if built there).
+- **Four players:** exact from the max^n solution where it is at hand: solved on
+  demand on walls of up to 10 steps, else the table built in the solved-tables folder
+  (``stairgames solve ishigaki_race --players 4 [--crumbling-wall]``; looked for once
+  per process, never built from a move: that takes seconds to a minute). Without it
+  (the 20-step wall until built), estimated: exact from the goal round on (a search of
+  every die), and before that from two-player races pair by pair.
+
+So the ``greedy`` player, which tries ``stop`` and ``roll`` and averages the dice,
+plays the solved policy wherever P is exact.
 
 The levels (:data:`LEVELS`) are that player with a share of its decisions taken at
 random: the exact winning chances of each against the one below are in
@@ -18,13 +30,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import PerfectPlay, PlayerHooks
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.games.ishigaki_race.solve import MAX_SOLVED_PLAYERS, solve
+
+if TYPE_CHECKING:
+    from stairgames.games.ishigaki_race.maxn import Solved
 
 LEVELS: Final = {
     "easy": "greedy:noise=0.6",
@@ -38,8 +53,9 @@ level searches."""
 
 
 def evaluate(state: State, seat: int) -> float:
-    """In [-1, 1] from ``seat``'s side: ``2·P(win) − 1``, with P exact under perfect play
-    for two players and estimated for three and four (:func:`chance_of_winning`)."""
+    """In [-1, 1] from ``seat``'s side: ``2·P(win) − 1``, with P exact wherever a solution
+    is at hand and estimated for four players before the goal round when their table is
+    not built (:func:`chance_of_winning`)."""
     from stairgames.games.ishigaki_race.game import IshigakiRaceState
 
     assert isinstance(state, IshigakiRaceState)
@@ -48,18 +64,23 @@ def evaluate(state: State, seat: int) -> float:
 
 @functools.lru_cache(maxsize=200_000)
 def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
-    """Each seat's chance of winning from ``race``.
+    """Each seat's chance of winning from ``race``, every seat maximising its own.
 
-    - Over: 1 for the winner. Two players: perfect play, from the solved game.
-    - Three or four players, once a ninja is on the goal (the goal round, a roll-off):
+    - Over: 1 for the winner.
+    - Two players: perfect play, from the solved game (:mod:`.solve`).
+    - Three or four players where the max^n solution is at hand
+      (:func:`exact_solution`: solved on demand when small, as three players on the
+      20-step wall are, else once its table is built): exact, from it.
+    - Otherwise (no solution at hand, as for four players on the 20-step wall until
+      their table is built), once a ninja is on the goal (the goal round, a roll-off):
       exact, searching every die to the end with each seat maximising its own chance
-      (a tied roll-off repeated more than :data:`ROLLOFF_REPEATS` times is shared); the
-      search forgets what no longer matters in a roll-off (:func:`_canonical`), so it
-      takes well under a second.
-    - Three or four players before that: each pair of ninjas is treated as a
-      two-player race from the same heights, in the same turn order, valued by perfect
-      play; a seat's strength is the product of its chances against each other seat,
-      and the chances are the strengths' shares.
+      (a tied roll-off repeated more than :data:`ROLLOFF_REPEATS` times is shared);
+      the search forgets what no longer matters in a roll-off (:func:`_canonical`), so
+      it takes well under a second.
+    - Otherwise, before that: each pair of ninjas is treated as a two-player race from
+      the same heights, in the same turn order, valued by perfect play; a seat's
+      strength is the product of its chances against each other seat, and the chances
+      are the strengths' shares.
     - A race that no game reaches (built by hand): the height lead.
     """
     players = race.players
@@ -68,13 +89,30 @@ def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
     try:
         if players <= MAX_SOLVED_PLAYERS:
             return solve(board, players).value(race)
+        exact = exact_solution(board, players)
+        if exact is not None:
+            return exact.value(race)
         if race.phase in (Phase.GOAL, Phase.ROLLOFF):
             return _to_the_end(board, _canonical(race), ROLLOFF_REPEATS)
         if race.phase == Phase.RACE:
             return _pairwise(board, race)
-    except KeyError:
+    except (KeyError, ValueError):
         pass
     return _height_shares(board, race)
+
+
+@functools.cache
+def exact_solution(board: Board, players: int) -> Solved | None:
+    """The max^n solution of ``board`` for ``players`` (3 or 4) if it is at hand without
+    a long wait (:func:`stairgames.games.ishigaki_race.maxn.available`): solved now when
+    small (up to 10,000 race positions: three players on walls of up to 21 steps, about
+    a second; four up to 10; not written to disk), else read from the solved-tables
+    folder if built there; ``None`` otherwise.
+    Looked for once per board and process, so a table built later is used from the next
+    process on. (:mod:`.maxn` compiles with numba, so it is imported only here.)"""
+    from stairgames.games.ishigaki_race import maxn
+
+    return maxn.available(board, players, keep=False)
 
 
 ROLLOFF_REPEATS: Final = 2

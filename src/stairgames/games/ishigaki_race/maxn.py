@@ -20,7 +20,9 @@ The method (``docs/analysis.md``, "Ishigaki Race: best play for 2 to 4 ninjas"):
 
 Solutions that take more than :data:`CACHE_SECONDS` are kept on disk
 (:func:`cache_dir`), keyed by the board, the number of players and the solver's
-sources.
+sources (the game's evaluation, :mod:`.evaluate`, reads them but never writes one).
+Players take a solution through :func:`available` (what is at hand without a long
+build) or :func:`for_game` (that, or a refusal that names the command to build it).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from stairgames.core.solvers import solved_dir
 from stairgames.games.ishigaki_race import kernel, rules
 from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
+from stairgames.i18n import N_, Text
 
 TOLERANCE: Final = 1e-10
 """Largest change of any chance in the last sweep."""
@@ -147,8 +150,12 @@ class Solved:
     def _check(self, race: Race) -> None:
         if race.players != self.players:
             raise ValueError(f"a race of {race.players} players, solved for {self.players}")
-        if any(not 0 <= h <= self.board.goal for h in race.heights):
-            raise ValueError(f"heights {race.heights} are off a wall of {self.board.goal} steps")
+        top = self.board.goal - 1 if race.phase == Phase.RACE else self.board.goal
+        if any(not 0 <= h <= top for h in race.heights):
+            raise ValueError(
+                f"heights {race.heights} are off a wall of {self.board.goal} steps "
+                f"in the {race.phase.value} phase"
+            )
 
     def _code(self, heights: tuple[int, ...], seat: int, base: int) -> int:
         """The number of a position seen from ``seat`` (the first to arrive in the goal
@@ -275,7 +282,10 @@ def settle_table(board: Board) -> IntArray:
 def compute(board: Board, players: int) -> Solved:
     """Solve ``board`` for ``players`` (2 to 4) now, without the cache."""
     if not 2 <= players <= 4:
-        raise ValueError(f"Ishigaki Race is for 2 to 4 players, not {players}")
+        raise InvalidOptionError(
+            message_id=N_("Ishigaki Race is for {minimum} to {maximum} players, got {players}"),
+            arguments={"minimum": 2, "maximum": 4, "players": players},
+        )
     started = time.perf_counter()
     settle = settle_table(board)
     rolloff = rolloff_chances(players)
@@ -371,10 +381,12 @@ def save(solved: Solved, folder: Path | None = None) -> Path:
 _SOLVED: dict[tuple[Board, int], Solved] = {}
 
 
-def solve(board: Board, players: int, *, compute_missing: bool = True) -> Solved | None:
+def solve(
+    board: Board, players: int, *, compute_missing: bool = True, keep: bool = True
+) -> Solved | None:
     """The solution of ``board`` for ``players``: from this process, from the cache, or
-    computed (and cached when slower than :data:`CACHE_SECONDS`); ``None`` where it is
-    neither kept nor ``compute_missing``."""
+    computed (and, where ``keep``, cached when slower than :data:`CACHE_SECONDS`);
+    ``None`` where it is neither kept nor ``compute_missing``."""
     key = (board, players)
     if key not in _SOLVED:
         found = cached(board, players)
@@ -382,7 +394,7 @@ def solve(board: Board, players: int, *, compute_missing: bool = True) -> Solved
             if not compute_missing:
                 return None
             found = compute(board, players)
-            if found.seconds > CACHE_SECONDS:
+            if keep and found.seconds > CACHE_SECONDS:
                 save(found)
         _SOLVED[key] = found
     return _SOLVED[key]
@@ -421,9 +433,19 @@ MAX_STATES: Final = 2_000_000
 """Race turn starts this solver takes on at all (memory: about 400 bytes each)."""
 
 
+def available(board: Board, players: int, *, keep: bool = True) -> Solved | None:
+    """The solution if it is at hand without a long wait: from this process or the cache,
+    or solved now when small (:data:`ON_DEMAND_STATES`, kept on disk where ``keep`` and it
+    was slow); ``None`` where it would have to be built first (or is too big,
+    :data:`MAX_STATES`)."""
+    states = board.goal**players
+    if states > MAX_STATES:
+        return None
+    return solve(board, players, compute_missing=states <= ON_DEMAND_STATES, keep=keep)
+
+
 def for_game(board: Board, players: int) -> Solved:
-    """The solution a player uses: from this process or the cache, or solved now when
-    small (:data:`ON_DEMAND_STATES`).
+    """The solution a player uses: :func:`available`, or a refusal.
 
     :raises InvalidOptionError: too big to solve here, or not built yet (the message says
         how to build it).
@@ -431,25 +453,46 @@ def for_game(board: Board, players: int) -> Solved:
     states = board.goal**players
     if states > MAX_STATES:
         raise InvalidOptionError(
-            f"Ishigaki Race with {players} players on a wall of {board.goal} steps has "
-            f"{states:,} race positions, more than this solver takes ({MAX_STATES:,})"
+            message_id=N_(
+                "Ishigaki Race with {players} players on a wall of {goal} steps has {states} "
+                "race positions, more than this solver takes ({most})"
+            ),
+            arguments={
+                "players": players,
+                "goal": board.goal,
+                "states": f"{states:,}",
+                "most": f"{MAX_STATES:,}",
+            },
         )
-    found = solve(board, players, compute_missing=states <= ON_DEMAND_STATES)
+    found = available(board, players)
     if found is None:
-        crumbling = " --crumbling" if board.crumbling else ""
-        squares = ",".join(str(s) for s in sorted(board.crumbling))
-        if board.crumbling and board.crumbling != frozenset(DEFAULT_SQUARES):
-            crumbling += f" --squares {squares}"
-        wall = "crumbling wall" if board.crumbling else "plain wall"
-        wall_flag = " --crumbling-wall" if board.crumbling else ""
         raise InvalidOptionError(
-            f"Ishigaki Race for {players} players ({wall}, goal {board.goal}) is not solved "
-            f"in {cache_dir()}; build it once (some seconds) with "
-            f"`stairgames solve ishigaki_race --players {players}{wall_flag}` (other walls: "
-            f"`python -m stairgames.games.ishigaki_race.maxn --players {players} "
-            f"--goal {board.goal}{crumbling}`)"
+            message_id=N_(
+                "Ishigaki Race for {players} players ({wall}, goal {goal}) is not solved in "
+                "{folder}; build it once (under a minute) with `{command}`"
+            ),
+            arguments={
+                "players": players,
+                "wall": Text(N_("crumbling wall") if board.crumbling else N_("plain wall")),
+                "goal": board.goal,
+                "folder": str(cache_dir()),
+                "command": solve_command(board, players),
+            },
         )
     return found
+
+
+def solve_command(board: Board, players: int) -> str:
+    """The ``stairgames solve`` command that builds the table of ``board`` for
+    ``players``: the game options that differ from their defaults, as flags."""
+    words = ["stairgames", "solve", "ishigaki_race", "--players", str(players)]
+    if board.crumbling:
+        words.append("--crumbling-wall")
+    if board.goal != Board().goal:
+        words += ["--goal", str(board.goal)]
+    if board.crumbling and board.crumbling != frozenset(DEFAULT_SQUARES):
+        words += ["--crumbling-squares", ",".join(str(s) for s in sorted(board.crumbling))]
+    return " ".join(words)
 
 
 class SolvedPlay:
