@@ -188,6 +188,10 @@ def prove(
     is expanded. A depth-first search can sink hours into one reply that fails while
     another wins at once; this one keeps every reply in view. Every result comes
     from the solver's exact search, so the answer is the same; only the work differs.
+    Measured, it is the slower one where the depth-first search does not sink: about
+    twice the positions on 5×5 positions three plies from the start
+    (``benchmarks/stairs_pn.py``), more than the 490 million positions of 5×5 after
+    ``b1-b2``; so the solve command does not use it (``docs/analysis.md``).
 
     ``progress(tree_nodes, root_proof, root_disproof)`` is called after each expansion.
     """
@@ -336,14 +340,17 @@ class PartValue:
 
 def first_move_class_value(task: tuple[int, tuple[str, ...]]) -> PartValue:
     """One independent part of solving a board from the start: ``(size, moves)``, a
-    group of symmetric first moves, solved by :func:`prove` after the first of them with
-    a table of its own (so parts can run in other processes or on other machines)."""
+    group of symmetric first moves, solved by the depth-first search after the first of
+    them with a table of its own (so parts can run in other processes or on other
+    machines). The depth-first search, not :func:`prove`: on the positions measured
+    (``benchmarks/stairs_pn.py``, and 5×5 after ``b1-b2``) it searched about half the
+    positions the proof-number search did."""
     size, moves = task
     started = time.process_time()
     board = rules.initial_board(size)
     move = next(m for m in rules.legal_moves(board, LIGHT) if str(m) == moves[0])
     solver = BoardSolver(size, table_bits=part_table_bits(size))
-    winner = DARK if prove(solver, rules.apply_move(board, move)) else LIGHT
+    winner = DARK if solver.wins(rules.apply_move(board, move)) else LIGHT
     return PartValue(moves, winner, solver.nodes, time.process_time() - started)
 
 

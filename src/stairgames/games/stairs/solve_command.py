@@ -9,9 +9,9 @@ second; 5×5 (``docs/analysis.md``) takes hours and is tried only with ``--try-l
 6×6 and larger are refused.
 
 ``--parts`` (and every 5×5 solve) splits the work into one part a group of symmetric
-first moves (:func:`.anysize.first_move_classes`), solved by proof-number search over
-the bounded exact search (:func:`.anysize.prove`) in this process, over ``--jobs``
-processes or on a Ray cluster. Each part is kept in ``stairs-SIZE.parts.json`` as it
+first moves (:func:`.anysize.first_move_classes`), each solved by the exact search
+with a table of its own, in this process, over ``--jobs`` processes or on a Ray
+cluster. Each part is kept in ``stairs-SIZE.parts.json`` as it
 ends, so an interrupted run goes on with ``--resume``.
 """
 
