@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +85,42 @@ def test_a_broken_record_of_parts_is_refused_with_its_name(tmp_path, capsys):
     argv = ["solve", "stairs", "--size", "3", "--parts", "--resume", "--out", str(tmp_path)]
     assert main(argv) == 2
     assert "stairs-3.parts.json is not a record of solved parts" in capsys.readouterr().err
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_path):
+    argv = ["solve", "stairs", "--size", "5", "--try-larger", "--jobs", "2"]
+    command = [sys.executable, "-m", "stairgames", *argv, "--out", str(tmp_path)]
+    solving = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := _children(solving.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(2)  # the workers are searching 5×5 parts (each takes many minutes)
+        workers = _children(solving.pid)
+        assert workers, "the solve started no worker processes"
+        solving.send_signal(signal.SIGTERM)
+        _, err = solving.communicate(timeout=60)
+    finally:
+        solving.kill()
+    assert solving.returncode == 130
+    assert "Interrupted: the parts solved are kept" in err
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}/stat").exists() for pid in workers)
+    assert json.loads((tmp_path / "stairs-5.parts.json").read_text(encoding="utf-8")) == []

@@ -18,9 +18,12 @@ ends, so an interrupted run goes on with ``--resume``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from stairgames.core.errors import InvalidOptionError
@@ -82,7 +85,8 @@ def _run(request: SolveRequest) -> int:
         result = anysize.solve_pie_rule(size)
     elif request.arguments.parts or size > LARGEST_SOLVED:
         try:
-            result = _solve_in_parts(request, size)
+            with _terminate_as_interrupt():
+                result = _solve_in_parts(request, size)
         except KeyboardInterrupt:
             print(
                 _("Interrupted: the parts solved are kept; --resume goes on"),
@@ -98,6 +102,27 @@ def _run(request: SolveRequest) -> int:
     path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
     print(_("Saved to {path}; took {seconds} s").format(path=path, seconds=f"{seconds:.2f}"))
     return 0
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM (``kill``) stops the solve as Ctrl-C does: the worker
+    processes of ``--jobs`` are stopped with it rather than left searching, and the
+    parts already solved stay kept (where this is the main thread)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        del signum, frame
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _solve_in_parts(request: SolveRequest, size: int) -> anysize.StartValue:
