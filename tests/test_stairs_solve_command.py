@@ -70,12 +70,16 @@ def test_solving_in_parts_keeps_each_part_and_resume_goes_on(tmp_path, capsys):
     parts = json.loads(record.read_text(encoding="utf-8"))
     assert len(parts) == 12 and {part["winner"] for part in parts} == {"D"}
     assert sum(len(part["moves"]) for part in parts) == 42
-    assert "b1-b2 a2-b2 d3-c3 c4-c3: dark wins" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "4×4: 12 groups of symmetric first moves, 0 solved before" in err
+    assert "parts, " in err and "] b1-b2 a2-b2 d3-c3 c4-c3: dark wins" in err
+    assert "[12/12 parts" in err
     # a run that stopped after two parts: --resume solves only the ten others
     record.write_text(json.dumps(parts[:2]), encoding="utf-8")
     assert main([*argv, "--resume"]) == 0
     printed = capsys.readouterr()
     assert printed.err.count("dark wins") == 10
+    assert "2 solved before" in printed.err
     assert "winning first moves: none" in printed.out
     assert len(json.loads(record.read_text(encoding="utf-8"))) == 12
 

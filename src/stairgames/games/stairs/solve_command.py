@@ -132,11 +132,25 @@ def _solve_in_parts(request: SolveRequest, size: int) -> anysize.StartValue:
     done = _read_parts(record) if request.resume else []
     request.out.mkdir(parents=True, exist_ok=True)
     _write_parts(record, done)
+    total = len(anysize.first_move_classes(size))
+    started = time.perf_counter()
+    print(
+        _(
+            "{size}×{size}: {total} groups of symmetric first moves, {done} solved before; "
+            "each part is kept in {path} as it ends"
+        ).format(size=size, total=total, done=len(done), path=record),
+        file=request.stderr,
+        flush=True,
+    )
 
     def keep(part: anysize.PartValue) -> None:
         done.append(part)
         _write_parts(record, done)
-        print(_format_part(part), file=request.stderr, flush=True)
+        elapsed = f"{time.perf_counter() - started:.0f}"
+        line = _("[{done}/{total} parts, {elapsed} s] {part}").format(
+            done=len(done), total=total, elapsed=elapsed, part=_format_part(part)
+        )
+        print(line, file=request.stderr, flush=True)
 
     return anysize.solve_start_in_parts(size, request.map_tasks, done=tuple(done), on_part=keep)
 
