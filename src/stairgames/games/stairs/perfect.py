@@ -3,8 +3,9 @@
 3×3 and 4×4 are solved from the start in a fraction of a second by the compiled
 exact search (:mod:`.anysize`), so their values are solved on demand, move by move,
 with one table of proven positions kept for the whole game (no table ships with the
-package). Larger boards are refused: 5×5 would take the search hours from the start
-(``docs/analysis.md``), and 6×6 and larger are out of its reach.
+package). Larger boards are refused: 5×5 is solved from the start (every first move,
+40 processor minutes, ``docs/analysis.md``), but valuing every move of a position in
+its opening takes the search minutes a move; 6×6 and larger are out of its reach.
 
 Every legal action is valued through the engine, so the pie rule (S6: ``swap``) and
 ending by agreement (S7: ``offer``, ``accept``, ``decline``) get their true values
@@ -93,8 +94,9 @@ def perfect_play(game: Game) -> StairsPerfectPlay:
         raise InvalidOptionError(
             message_id=N_(
                 "Stairs is solved for perfect play on 3×3 and 4×4 boards only, not "
-                "{size}×{size}: 5×5 would take the exact search hours from the start, and "
-                "larger boards are out of its reach (docs/analysis.md)"
+                "{size}×{size}: on 5×5 valuing every move of an opening position takes the "
+                "exact search minutes a move, and larger boards are out of its reach "
+                "(docs/analysis.md)"
             ),
             arguments={"size": size},
         )
