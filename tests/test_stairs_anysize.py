@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import random
 
 import numpy as np
@@ -302,7 +304,67 @@ def test_perfect_values_an_offer_as_playing_on_and_its_answer_by_the_result():
     assert answers[offer.decline] == [1.0, -1.0]
 
 
-@pytest.mark.parametrize("size", [5, 6, 8])
+def _record_5x5(folder, winner_of) -> None:
+    """A 5×5 solve record as ``stairgames solve stairs --size 5`` writes it, with the
+    winners ``winner_of(move)`` (the test needs no 40-minute solve)."""
+    board = rules.initial_board(5)
+    first = [(str(move), winner_of(str(move))) for move in rules.legal_moves(board, "L")]
+    value = anysize.StartValue(5, False, "L", (), tuple(first), 0, 0.0)
+    (folder / "stairs").mkdir(parents=True, exist_ok=True)
+    text = json.dumps(dataclasses.asdict(value))
+    (folder / "stairs" / "stairs-5.json").write_text(text, encoding="utf-8")
+
+
+def test_perfect_refuses_5x5_until_it_is_solved_and_names_the_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
+    with pytest.raises(InvalidOptionError, match="stairgames solve stairs --size 5 --try-larger"):
+        make_agent("perfect", 0, game=stairgames.load("stairs", size=5))
+
+
+def test_perfect_reads_the_5x5_first_moves_from_the_solve_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
+    _record_5x5(tmp_path, lambda move: "L" if move.startswith("b") else "D")
+    game = stairgames.load("stairs", size=5)
+    start = game.new_initial_state()
+    values = perfect_play(game).action_values(start)
+    winning = {start.action_to_string(a) for a, returns in values.items() if returns[0] > 0}
+    assert len(values) == 72
+    assert winning == {str(m) for m in rules.legal_moves(start.board, "L") if str(m)[0] == "b"}
+
+
+def test_with_the_pie_rule_5x5_is_won_by_the_second_player_from_the_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
+    _record_5x5(tmp_path, lambda move: "L" if move == "c2-c3" else "D")
+    game = stairgames.load("stairs", size=5, pie_rule=True)
+    start = game.new_initial_state()
+    values = perfect_play(game).action_values(start)
+    assert {returns[1] for returns in values.values()} == {1.0}
+
+
+def test_perfect_solves_later_5x5_positions_on_demand(tmp_path, monkeypatch):
+    monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
+    _record_5x5(tmp_path, lambda move: "D")
+    game = stairgames.load("stairs", size=5, agreement=False)
+    play = perfect_play(game)
+    for seed in range(3):
+        board = near_end(5, seed, plies_left=9)
+        state = game.state_from_position(format_position(board))
+        mover_wins = exact.ExactSolver().wins(board)
+        seat = state.current_player()
+        best = max(returns[seat] for returns in play.action_values(state).values())
+        assert best == (1.0 if mover_wins else -1.0)
+
+
+@pytest.mark.parametrize("text", ["{}", "[1, 2]", '{"first_moves": [["b1-b2", "L"]]}'])
+def test_a_broken_5x5_record_is_refused_with_its_name(tmp_path, monkeypatch, text):
+    monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
+    (tmp_path / "stairs").mkdir()
+    (tmp_path / "stairs" / "stairs-5.json").write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidOptionError, match=r"stairs-5\.json is not a Stairs solve record"):
+        perfect_play(stairgames.load("stairs", size=5))
+
+
+@pytest.mark.parametrize("size", [6, 8])
 def test_perfect_refuses_boards_that_are_not_solved(size):
     with pytest.raises(InvalidOptionError, match=f"not {size}×{size}"):
         make_agent("perfect", 0, game=stairgames.load("stairs", size=size))
