@@ -224,6 +224,15 @@ def test_with_the_pie_rule_the_second_player_wins_after_every_first_move(size):
     assert pie.first_moves == solve_start(size).first_moves
 
 
+@pytest.mark.parametrize("size", [3, 4])
+def test_the_pie_rule_game_follows_from_the_game_without_it_as_the_engine_solves_it(size):
+    derived = anysize.pie_rule_from(solve_start(size))
+    searched = solve_pie_rule(size)
+    assert derived.winner == searched.winner == "second"
+    assert derived.winning_first_moves == searched.winning_first_moves == ()
+    assert derived.first_moves == searched.first_moves
+
+
 # ----- the perfect player -----------------------------------------------------
 
 

@@ -128,3 +128,23 @@ def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_pat
         time.sleep(0.2)
     assert not any(Path(f"/proc/{pid}/stat").exists() for pid in workers)
     assert json.loads((tmp_path / "stairs-5.parts.json").read_text(encoding="utf-8")) == []
+
+
+def test_5x5_with_the_pie_rule_follows_from_its_parts_when_they_are_all_kept(tmp_path, capsys):
+    from stairgames.games.stairs import anysize
+
+    groups = anysize.first_move_classes(5)
+    kept = [
+        {"moves": list(moves), "winner": "L" if index == 0 else "D", "nodes": 5, "seconds": 1.0}
+        for index, moves in enumerate(groups)
+    ]
+    (tmp_path / "stairs-5.parts.json").write_text(json.dumps(kept), encoding="utf-8")
+    argv = ["solve", "stairs", "--size", "5", "--try-larger", "--pie-rule", "--resume"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr()
+    assert "10 solved before" in printed.err
+    assert "5×5 Stairs, with the pie rule: the second player wins" in printed.out
+    pie = json.loads((tmp_path / "stairs-5-pie.json").read_text(encoding="utf-8"))
+    plain = json.loads((tmp_path / "stairs-5.json").read_text(encoding="utf-8"))
+    assert sorted(plain["winning_first_moves"]) == sorted(groups[0])
+    assert pie["first_moves"] == plain["first_moves"] and pie["nodes"] == 50

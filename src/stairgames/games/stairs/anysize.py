@@ -449,6 +449,35 @@ def solve_pie_rule(size: int, *, table_bits: int = DEFAULT_TABLE_BITS) -> StartV
     )
 
 
+def pie_rule_from(start: StartValue) -> StartValue:
+    """The game with the pie rule (S6) from the solved game without it, for boards too
+    big to search again: after a first move the second player may ``swap`` and take
+    light, or play on as dark, so it wins whichever colour wins the position (Stairs
+    has no draws), provided ``swap`` is legal there; that is checked on the engine's
+    pie-rule state after every first move (:exc:`AssertionError` if not)."""
+    assert not start.pie_rule
+    game = StairsGame(StairsOptions(pie_rule=True, agreement=False, size=start.size))
+    initial = game.new_initial_state()
+    winner_of = dict(start.first_moves)
+    first_moves = []
+    for first in initial.legal_actions():
+        state = _child(initial, first)
+        actions = [state.action_to_string(action) for action in state.legal_actions()]
+        assert "swap" in actions, f"no swap after {initial.action_to_string(first)}"
+        first_moves.append(
+            (initial.action_to_string(first), winner_of[initial.action_to_string(first)])
+        )
+    return StartValue(
+        size=start.size,
+        pie_rule=True,
+        winner="second",
+        winning_first_moves=(),
+        first_moves=tuple(first_moves),
+        nodes=start.nodes,
+        seconds=start.seconds,
+    )
+
+
 def second_seat_wins(solver: BoardSolver, state: StairsState) -> bool:
     """Whether seat 1, to act after the first move of a pie-rule game, wins it: some
     legal action of the engine's (a move as dark, a pass, or ``swap``) leads to a
@@ -478,6 +507,7 @@ __all__ = [
     "after_action",
     "first_move_class_value",
     "first_move_classes",
+    "pie_rule_from",
     "position_array",
     "prove",
     "second_seat_wins",

@@ -51,7 +51,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_(
             "solve each group of symmetric first moves as an independent part, over --jobs "
             "processes or a Ray cluster (--ray-address), keeping each part as it ends "
-            "(--resume goes on); without the pie rule; always on for 5×5"
+            "(--resume goes on); with --pie-rule on 5×5 the pie-rule game follows from it; "
+            "always on for 5×5"
         ),
     )
 
@@ -82,7 +83,7 @@ def _run(request: SolveRequest) -> int:
     size, pie_rule = game.options.size, game.options.pie_rule
     _check_size(size, request.arguments.try_larger)
     started = time.perf_counter()
-    if pie_rule:
+    if pie_rule and size <= LARGEST_SOLVED:
         result = anysize.solve_pie_rule(size)
     elif request.arguments.parts or size > LARGEST_SOLVED:
         try:
@@ -94,15 +95,24 @@ def _run(request: SolveRequest) -> int:
                 file=request.stderr,
             )
             return 130
+        if pie_rule:
+            _save(request, result)  # the game without the pie rule, as it was solved
+            result = anysize.pie_rule_from(result)
     else:
         result = anysize.solve_start(size)
     seconds = time.perf_counter() - started
     print(_format(result))
-    request.out.mkdir(parents=True, exist_ok=True)
-    path = request.out / f"stairs-{size}{'-pie' if pie_rule else ''}.json"
-    path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
+    path = _save(request, result)
     print(_("Saved to {path}; took {seconds} s").format(path=path, seconds=f"{seconds:.2f}"))
     return 0
+
+
+def _save(request: SolveRequest, result: anysize.StartValue) -> Path:
+    """Keep ``result`` as JSON in the output folder (``stairs-SIZE[-pie].json``)."""
+    request.out.mkdir(parents=True, exist_ok=True)
+    path = request.out / f"stairs-{result.size}{'-pie' if result.pie_rule else ''}.json"
+    path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 @contextlib.contextmanager
