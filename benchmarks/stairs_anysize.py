@@ -1,10 +1,13 @@
 """Stairs solved from the start on small boards (S8) by the compiled search, as tables.
 
     .venv/bin/python -m benchmarks.stairs_anysize [--sizes 3,4] [--compare]
-    nice .venv/bin/python -m benchmarks.stairs_anysize --sizes 5 --table-bits 27 \\
-        --checkpoint stairs5.json          # long: progress on stderr, resumable
-    nice .venv/bin/python -m benchmarks.stairs_anysize --prove 5:b1-b2 --table-bits 26
-                                           # one first move alone (a check of the above)
+    nice .venv/bin/python -m benchmarks.stairs_anysize --prove 5:b1-b2 --table-bits 27
+                                           # one 5×5 first move alone, a fresh table
+
+5×5 from the start is solved by ``stairgames solve stairs --size 5 --try-larger
+--jobs N`` (a part and a table for each group of symmetric first moves); ``--sizes 5``
+here solves the first moves one after another with one shared table, which serves the
+later ones badly (``docs/analysis.md``).
 
 For each size, without the pie rule: who wins under perfect play (light moves first),
 light's winning first moves, the positions the compiled search
