@@ -12,8 +12,9 @@ are refused.
 ``--parts`` (and every 5×5 solve) splits the work into one part a group of symmetric
 first moves (:func:`.anysize.first_move_classes`), each solved by the exact search
 with a table of its own, in this process, over ``--jobs`` processes or on a Ray
-cluster. Each part is kept in ``stairs-SIZE.parts.json`` as it
-ends, so an interrupted run goes on with ``--resume``.
+cluster. Each part is kept in ``stairs-SIZE.parts.json`` as it ends, so an interrupted
+run goes on with ``--resume``. With ``--pie-rule`` a 5×5 board's pie-rule game follows
+from the parts (:func:`.anysize.pie_rule_from`).
 """
 
 from __future__ import annotations
