@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,6 +39,15 @@ def solved_dir() -> Path:
 OnResult = Callable[[int, Any], None]
 """``on_result(index, result)``: told of each part's result as it ends (so that a
 solver can keep it for ``--resume`` before the other parts are done)."""
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` to ``path`` as indented JSON, whole or not at all (through a
+    temporary file beside it that replaces ``path``), so that a solve stopped mid-write
+    leaves the record it had."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
 
 
 class TaskMap(Protocol):

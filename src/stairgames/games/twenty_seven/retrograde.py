@@ -47,7 +47,7 @@ from stairgames.core.errors import (
     StairgamesError,
 )
 from stairgames.core.game import Game, State
-from stairgames.core.solvers import SolveCommand, SolveRequest, solved_dir
+from stairgames.core.solvers import SolveCommand, SolveRequest, solved_dir, write_json
 from stairgames.games.twenty_seven import kernel, rules
 from stairgames.games.twenty_seven.game import TwentySevenGame, TwentySevenState
 from stairgames.games.twenty_seven.notation import decode_move, parse_move_text
@@ -239,17 +239,11 @@ class Table:
         """Writes the codes (and keys) and ``meta.json`` to disk."""
         _flush(self.codes)
         _flush(self.keys)
-        _write_json(self.folder / "meta.json", self.meta)
+        write_json(self.folder / "meta.json", self.meta)
 
     @property
     def bytes(self) -> int:
         return int(self.codes.nbytes + self.keys.nbytes)
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    temporary.replace(path)
 
 
 def _mapped(path: Path, dtype: type[np.generic], length: int, mode: str) -> Any:
@@ -351,7 +345,7 @@ def _grow(table: Table) -> Table:
         (staging / name).replace(folder / name)
     staging.rmdir()
     table.meta["slots"] = slots
-    _write_json(folder / "meta.json", table.meta)
+    write_json(folder / "meta.json", table.meta)
     return open_table(folder, writable=True)
 
 
