@@ -14,7 +14,9 @@ and imported only when asked for.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -63,7 +65,30 @@ def run_tasks(
         unordered = ((index, function(task)) for index, task in enumerate(tasks))
     else:
         unordered = _on_processes(function, tasks, jobs)
-    return _collect(unordered, len(tasks), progress, on_result)
+    with _terminate_as_interrupt():
+        return _collect(unordered, len(tasks), progress, on_result)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM (``kill``) stops the tasks as Ctrl-C does (a
+    :exc:`KeyboardInterrupt`): the worker processes or Ray tasks are stopped with them
+    rather than left running, and the caller keeps what it was told of (where this is
+    the main thread)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        del signum, frame
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _collect(

@@ -20,16 +20,13 @@ from the parts (:func:`.anysize.pie_rule_from`).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
-import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.solvers import SolveCommand, SolveRequest
+from stairgames.core.solvers import SolveCommand, SolveRequest, write_json
 from stairgames.games.stairs import anysize
 from stairgames.games.stairs.game import StairsGame
 from stairgames.i18n import N_, _
@@ -88,9 +85,8 @@ def _run(request: SolveRequest) -> int:
         result = anysize.solve_pie_rule(size)
     elif request.arguments.parts or size > LARGEST_SOLVED:
         try:
-            with _terminate_as_interrupt():
-                result = _solve_in_parts(request, size)
-        except KeyboardInterrupt:
+            result = _solve_in_parts(request, size)
+        except KeyboardInterrupt:  # Ctrl-C, or kill: run_tasks stops its workers
             print(
                 _("Interrupted: the parts solved are kept; --resume goes on"),
                 file=request.stderr,
@@ -112,29 +108,8 @@ def _save(request: SolveRequest, result: anysize.StartValue) -> Path:
     """Keep ``result`` as JSON in the output folder (``stairs-SIZE[-pie].json``)."""
     request.out.mkdir(parents=True, exist_ok=True)
     path = request.out / f"stairs-{result.size}{'-pie' if result.pie_rule else ''}.json"
-    path.write_text(json.dumps(dataclasses.asdict(result), indent=1) + "\n", encoding="utf-8")
+    write_json(path, dataclasses.asdict(result))
     return path
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Within it, SIGTERM (``kill``) stops the solve as Ctrl-C does: the worker
-    processes of ``--jobs`` are stopped with it rather than left searching, and the
-    parts already solved stay kept (where this is the main thread)."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        del signum, frame
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: signals stay as they are
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _solve_in_parts(request: SolveRequest, size: int) -> anysize.StartValue:
@@ -186,10 +161,7 @@ def _read_parts(record: Path) -> list[anysize.PartValue]:
 
 def _write_parts(record: Path, parts: list[anysize.PartValue]) -> None:
     """Replace ``record`` with ``parts`` at once (a run stopped mid-write loses nothing)."""
-    partial = record.with_suffix(".json.tmp")
-    rows = [dataclasses.asdict(part) for part in parts]
-    partial.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    partial.replace(record)
+    write_json(record, [dataclasses.asdict(part) for part in parts])
 
 
 def _format_part(part: anysize.PartValue) -> str:
