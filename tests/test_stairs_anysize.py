@@ -144,10 +144,7 @@ def test_proof_number_search_agrees_with_the_depth_first_search_after_every_firs
 @pytest.mark.parametrize("seed", range(4))
 def test_proof_number_search_agrees_with_the_plain_search_near_the_end(seed):
     board = near_end(5, seed, plies_left=10)
-    trees: list[int] = []
-    wins = anysize.prove(
-        BoardSolver(5), board, leaf_nodes=20, progress=lambda nodes, *_: trees.append(nodes)
-    )
+    wins = anysize.prove(BoardSolver(5), board, leaf_nodes=20)
     assert wins == exact.ExactSolver().wins(board)
 
 

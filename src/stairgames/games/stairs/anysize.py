@@ -27,6 +27,7 @@ import numpy as np
 from stairgames.games.stairs import anykernel, rules
 from stairgames.games.stairs.anykernel import Array, Flags
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState, max_game_length
+from stairgames.games.stairs.notation import parse_move_text
 from stairgames.games.stairs.rules import DARK, LIGHT, Board
 
 DEFAULT_TABLE_BITS: Final = 22
@@ -348,7 +349,8 @@ def first_move_class_value(task: tuple[int, tuple[str, ...]]) -> PartValue:
     size, moves = task
     started = time.process_time()
     board = rules.initial_board(size)
-    move = next(m for m in rules.legal_moves(board, LIGHT) if str(m) == moves[0])
+    move = parse_move_text(moves[0], size)
+    assert isinstance(move, rules.Move), moves[0]
     solver = BoardSolver(size, table_bits=part_table_bits(size))
     winner = DARK if solver.wins(rules.apply_move(board, move)) else LIGHT
     return PartValue(moves, winner, solver.nodes, time.process_time() - started)

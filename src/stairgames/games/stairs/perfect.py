@@ -152,21 +152,22 @@ def recorded_opening(size: int) -> dict[Board, str]:
             arguments={"size": size, "path": str(path)},
         ) from error
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise InvalidOptionError(
-            message_id=N_("{path} is not a Stairs solve record ({error}); solve again"),
-            arguments={"path": str(path), "error": str(error)},
-        ) from error
+        raise _not_a_record(path, str(error)) from error
     start = rules.initial_board(size)
     opening = {}
     for move in rules.legal_moves(start, rules.LIGHT):
         winner = winners.get(str(move))
         if winner not in (rules.LIGHT, rules.DARK) or record.get("pie_rule"):
-            raise InvalidOptionError(
-                message_id=N_("{path} is not a Stairs solve record ({error}); solve again"),
-                arguments={"path": str(path), "error": f"no winner after {move}"},
-            )
+            raise _not_a_record(path, f"no winner after {move}")
         opening[rules.apply_move(start, move)] = winner
     return opening
+
+
+def _not_a_record(path: Path, error: str) -> InvalidOptionError:
+    return InvalidOptionError(
+        message_id=N_("{path} is not a Stairs solve record ({error}); solve again"),
+        arguments={"path": str(path), "error": error},
+    )
 
 
 def _child(state: StairsState, action: int) -> StairsState:
