@@ -9,19 +9,26 @@ BIN := $(VENV)/bin
 # testing adds the dev tools (pytest, hypothesis, mypy, ruff, OpenSpiel).
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
+# Every package at the version the lock names (pip-compile's output, used as constraints:
+# both sets install exactly the locked versions); a new lock reinstalls. `make lock`
+# writes it anew from pyproject.toml after a change of dependencies, keeping the other
+# pins; `make lock LOCK_ARGS=--upgrade` moves every package to its newest release, and
+# `make lock LOCK_ARGS='--upgrade-package fastapi'` one package.
+LOCK := requirements/lock.txt
+LOCK_ARGS ?=
 
-.PHONY: serve play test bench bench-engines bench-playouts bench-search messages clean
+.PHONY: serve play test lock bench bench-engines bench-playouts bench-search messages clean
 
-$(PLAY_STAMP): pyproject.toml
+$(PLAY_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e .
 	touch $(PLAY_STAMP)
 
-$(DEV_STAMP): pyproject.toml
+$(DEV_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(PLAY_STAMP) $(DEV_STAMP)
 
 serve: $(PLAY_STAMP)
@@ -35,6 +42,15 @@ test: $(DEV_STAMP)
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# The lock of everything `.[dev]` and `.[postgresql]` need (so `-e .` too), for Python
+# 3.11 on Linux x86_64; pip-tools is installed into .venv for it.
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -c $(LOCK) --upgrade pip-tools
+	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --strip-extras \
+		--no-emit-index-url --no-emit-find-links --extra dev --extra postgresql \
+		$(LOCK_ARGS) --output-file $(LOCK) pyproject.toml
 
 bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/run.py
