@@ -69,11 +69,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """``app`` served by uvicorn in a thread on a free loopback port: its base URL."""
+def serving(app: Any, settings: Any = None) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free loopback port, configured as
+    ``stairgames serve`` does (with ``settings``, else the defaults): its base URL."""
     uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
+    from stairgames.server.app import Settings
+    from stairgames.server.serve import uvicorn_config
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings or Settings()))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -85,3 +89,36 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+POLICY_WATCH = """
+window.__policyViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  const said = `${event.effectiveDirective} refused ${event.blockedURI || "?"}` +
+    ` (${event.sourceFile || "the page"}:${event.lineNumber})`;
+  window.__policyViolations.push(said);
+  window.reportPolicyViolation(said);
+});
+"""
+"""Run in every page before its own scripts: each breach of the page's
+Content-Security-Policy is kept in ``window.__policyViolations`` and reported."""
+
+
+def watch_content_security_policy(context: Any, violations: list[str]) -> None:
+    """Collect in ``violations`` every breach of the Content-Security-Policy in the pages
+    of ``context`` (a Playwright browser context, before its pages open): each
+    ``securitypolicyviolation`` event and each of Chromium's console messages about the
+    policy (``Refused to ... because it violates the following Content Security Policy
+    directive``)."""
+
+    def report(said: str) -> None:
+        violations.append(said)
+
+    context.expose_function("reportPolicyViolation", report)
+    context.add_init_script(POLICY_WATCH)
+
+    def console(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"console: {message.text}")
+
+    context.on("console", console)

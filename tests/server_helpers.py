@@ -9,14 +9,29 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.server.app import Settings, create_app
+
+JSON = {"content-type": "application/json"}
+"""The content type every request that changes something is sent with (the join too,
+though it has no body); a card file is sent as :data:`TOML`."""
+TOML = {"content-type": "application/toml"}
+TEST_PLAYERS = (*LEVEL_NAMES, "random")
+"""The computer players the tests' servers offer: the levels, as a server offers by
+default, and ``random``."""
 
 
 @contextlib.contextmanager
 def running(data_dir: Path, **settings: Any) -> Iterator[TestClient]:
-    """The app on ``data_dir``'s SQLite (computer players in a thread unless told)."""
+    """The app on ``data_dir``'s SQLite (computer players in a thread unless told; a
+    computer seat may be a level or, unless told, ``random``, quick and sure to move)."""
     settings.setdefault("computer_workers", 0)
+    settings.setdefault("computer_players", TEST_PLAYERS)
     settings.setdefault("static_dir", data_dir / "no-static")
+    # Every TestClient WebSocket comes from one address ("testclient"), and the message
+    # allowance is per address: a test playing several browsers gets that of many people.
+    settings.setdefault("messages_per_second", 1000.0)
+    settings.setdefault("message_burst", 1000.0)
     app = create_app(Settings(data_dir=data_dir, **settings))
     with TestClient(app) as client:
         yield client
@@ -49,3 +64,28 @@ def state_at_rest(ws: Any) -> dict[str, Any]:
 
 def error_reply(ws: Any) -> dict[str, Any]:
     return receive_until(ws, lambda m: m["type"] == "error")
+
+
+def migrate_together(engines: list[Any]) -> list[BaseException]:
+    """Run the server's migrations on every engine at once (one thread each, released
+    together, as server processes started together): the errors they raised."""
+    import threading
+
+    from stairgames.server.migrations import upgrade
+
+    start = threading.Barrier(len(engines))
+    failures: list[BaseException] = []
+
+    def migrate(engine: Any) -> None:
+        start.wait()
+        try:
+            upgrade(engine)
+        except BaseException as exc:  # collected: the caller asserts there are none
+            failures.append(exc)
+
+    threads = [threading.Thread(target=migrate, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures

@@ -17,9 +17,11 @@ import pytest
 from tests.browser_helpers import ARTIFACTS, chromium, serving
 
 CHOICE_OR_END = (
-    "document.querySelector('#result:not([hidden])') || "
+    "() => document.querySelector('#result:not([hidden])') || "
     "document.querySelector('#board-notes button.choice-stop')"
 )
+"""(Every predicate waited for is a function: Playwright evaluates a bare expression with
+``eval``, which the server's Content-Security-Policy refuses.)"""
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +94,7 @@ def decide(page: Any, turn: int) -> None:
         page.keyboard.press("Enter")
     else:
         button.click()
-    page.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+    page.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {before}")
 
 
 def play_until_over(page: Any) -> int:
@@ -136,7 +138,7 @@ def test_a_three_seat_game_with_two_people_at_one_screen_and_the_computer(page):
     # the finished game steps back through its positions, the wall as it was
     page.get_by_role("button", name="First").click()
     page.wait_for_function(
-        "document.querySelector('#replay-step').textContent.startsWith('Move 0 ')"
+        "() => document.querySelector('#replay-step').textContent.startsWith('Move 0 ')"
     )
     labels = page.locator("#board .ninja").evaluate_all(
         "nodes => nodes.map(n => n.getAttribute('aria-label'))"
@@ -144,7 +146,7 @@ def test_a_three_seat_game_with_two_people_at_one_screen_and_the_computer(page):
     assert labels == ["Red on step 0", "Blue on step 0", "Yellow on step 0"]
     page.get_by_role("button", name="Next").click()
     page.wait_for_function(
-        "document.querySelector('#replay-step').textContent.startsWith('Move 1 ')"
+        "() => document.querySelector('#replay-step').textContent.startsWith('Move 1 ')"
     )
     assert page.locator(".ishi-account li").first.inner_text().endswith("starts.")
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import stairgames
-from tests.server_helpers import new_match, running, token_of
+from tests.server_helpers import JSON, new_match, running, token_of
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -58,7 +58,7 @@ def test_ishigaki_with_a_mix_of_seats_is_played_to_the_end(
     with running(tmp_path, messages_per_second=1000.0, message_burst=1000.0) as client:
         created = new_match(client, "ishigaki_race", seats, **options)
         match = created["match"]
-        joined = client.post(f"/api/matches/{match}/join").json()
+        joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
         tokens = {s: token_of(created, s) for s, kind in enumerate(seats) if kind == "human"}
         tokens[joined["seat"]] = joined["token"]
         with contextlib.ExitStack() as stack:

@@ -23,6 +23,7 @@ from stairgames.server.app import catalog_messages
 from stairgames.server.matches import Match, chance_seed
 from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
 from tests.server_helpers import (
+    JSON,
     error_reply,
     new_match,
     receive_until,
@@ -33,7 +34,7 @@ from tests.server_helpers import (
 from tests.test_i18n import said_like_the_browser
 
 UNKNOWN_GAME = "unknown game {name!r}; available: {games}"
-UNKNOWN_PLAYER = "unknown player {kind!r}; choose from {allowed}"
+NOT_OFFERED = "seat {seat}: a computer plays at one of the levels {levels}, not {player!r}"
 BAD_SEAT = "seat {seat}: say human, online or computer:LEVEL"
 NO_EVENT = "a move must say the last event seen ('event')"
 BAD_MOVE_TEXT = "a move must be a short text in the game's notation"
@@ -118,7 +119,7 @@ def test_a_stairs_match_on_a_4x4_board_draws_16_squares(tmp_path: Path) -> None:
     [
         ({"game": "chess", "seats": ["human", "human"]}, 400, UNKNOWN_GAME),
         ({"game": "stairs", "seats": ["human"]}, 400, "{game} needs {count} seats, not {given}"),
-        ({"game": "stairs", "seats": ["human", "wizard"]}, 400, UNKNOWN_PLAYER),
+        ({"game": "stairs", "seats": ["human", "wizard"]}, 400, NOT_OFFERED),
         ({"game": "stairs", "seats": ["human", 7]}, 400, BAD_SEAT),
         ({"game": "stairs", "options": {"pie": True}, "seats": ["human", "human"]}, 400, None),
         ({"game": "stairs"}, 400, "a match needs a list of seats"),
@@ -140,9 +141,11 @@ def test_bad_match_requests_are_refused_with_the_message_id(
 def test_oversized_and_malformed_bodies_are_refused(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         huge = client.post(
-            "/api/matches", content=json.dumps({"game": "stairs", "pad": "x" * 10_000})
+            "/api/matches",
+            content=json.dumps({"game": "stairs", "pad": "x" * 10_000}),
+            headers=JSON,
         )
-        broken = client.post("/api/matches", content=b"{not json")
+        broken = client.post("/api/matches", content=b"{not json", headers=JSON)
     assert huge.status_code == 413
     assert huge.json()["error"]["id"] == "the message is too large ({size} bytes; at most {limit})"
     assert broken.status_code == 400
@@ -185,9 +188,9 @@ def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "online"])
         match = created["match"]
-        joined = client.post(f"/api/matches/{match}/join").json()
+        joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
         assert joined["seat"] == 1
-        full = client.post(f"/api/matches/{match}/join")
+        full = client.post(f"/api/matches/{match}/join", headers=JSON)
         assert full.status_code == 409
         assert full.json()["error"]["id"] == "no seat is free in this match; you can watch"
         with (
@@ -297,7 +300,7 @@ def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "online"])
         match = created["match"]
-        joined = client.post(f"/api/matches/{match}/join").json()
+        joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
         with (
             client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
             client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark,
@@ -391,7 +394,7 @@ def test_a_server_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) 
     with running(tmp_path) as client:
         created = new_match(client, "twenty_seven", ["human", "online"], variant="advanced")
         match = created["match"]
-        joined = client.post(f"/api/matches/{match}/join").json()
+        joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
         with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})

@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_helpers import new_match, receive_until, running, state_at_rest, token_of
+from tests.server_helpers import (
+    JSON,
+    migrate_together,
+    new_match,
+    receive_until,
+    running,
+    state_at_rest,
+    token_of,
+)
 from tests.test_server import STALE
 
 
@@ -97,8 +105,8 @@ def test_two_server_processes_share_one_postgresql_database(
     ):
         created = new_match(first, "stairs", ["human", "online"])
         match = created["match"]
-        joined = second.post(f"/api/matches/{match}/join").json()
-        assert second.post(f"/api/matches/{match}/join").status_code == 409
+        joined = second.post(f"/api/matches/{match}/join", headers=JSON).json()
+        assert second.post(f"/api/matches/{match}/join", headers=JSON).status_code == 409
         light = f"/ws/matches/{match}?token={token_of(created, 0)}"
         with second.websocket_connect(light) as on_second:
             stale = state_at_rest(on_second)
@@ -128,3 +136,32 @@ def test_two_server_processes_share_one_postgresql_database(
         assert ended["result"]["winners"] == [1]
         seen = second.get(f"/api/matches/{match}?token={joined['token']}").json()
     assert seen["history"] == moved["history"] and seen["result"] == ended["result"]
+
+
+def test_finding_8_servers_starting_together_on_an_empty_database_all_migrate_it(
+    postgresql_url: str,
+) -> None:
+    """Hardening finding 8: processes started together on an empty database each take
+    the migration lock, so none dies on a schema another is making (before it, one of
+    them failed with a UniqueViolation about one time in three)."""
+
+    import psycopg
+    from sqlalchemy import inspect
+
+    from stairgames.server.migrations import HEAD, current_revision
+    from stairgames.server.store import make_engine
+
+    admin = postgresql_url.replace("postgresql+psycopg://", "postgresql://")
+    for attempt in range(4):
+        name = f"migrate_race_{attempt}"
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name}")
+            connection.execute(f"CREATE DATABASE {name}")
+        url = postgresql_url.rsplit("/", 1)[0] + f"/{name}"
+        engines = [make_engine(url) for _ in range(4)]
+        failures = migrate_together(engines)
+        assert failures == [], failures
+        assert current_revision(engines[0]) == HEAD
+        assert {"matches", "seats", "events"} <= set(inspect(engines[0]).get_table_names())
+        for engine in engines:
+            engine.dispose()

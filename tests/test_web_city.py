@@ -17,7 +17,7 @@ from stairgames.games.city_of_stairs import CityOfStairsState
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.city_of_stairs.web import board_view
 from stairgames.server.card_files import MAX_CARD_FILE_BYTES
-from tests.server_helpers import new_match, running, state_at_rest, token_of
+from tests.server_helpers import JSON, TOML, new_match, running, state_at_rest, token_of
 
 
 def view(state: CityOfStairsState, viewer: int | None) -> dict[str, Any]:
@@ -138,7 +138,7 @@ def test_deck_order_is_not_in_any_view():
 def test_an_uploaded_card_file_is_checked_kept_and_plays_by_its_id(tmp_path: Path):
     text = default_cards_text().replace('name = "stairgames reconstruction 1"', 'name = "mine"')
     with running(tmp_path) as client:
-        response = client.post("/api/cards", content=text.encode())
+        response = client.post("/api/cards", content=text.encode(), headers=TOML)
         assert response.status_code == 200, response.text
         card_id = response.json()["cards"]
         assert response.json()["name"] == "mine" and len(card_id) == 64
@@ -157,9 +157,11 @@ def test_a_bad_card_file_is_refused_with_the_engines_problems_in_the_asked_langu
 ):
     bad = default_cards_text().replace("points = 3", "points = -3")
     with running(tmp_path) as client:
-        english = client.post("/api/cards", content=bad.encode())
-        japanese = client.post("/api/cards?lang=ja&name=C:\\x\\mine.toml", content=bad.encode())
-        not_toml = client.post("/api/cards?lang=ja", content=b"[[[")
+        english = client.post("/api/cards", content=bad.encode(), headers=TOML)
+        japanese = client.post(
+            "/api/cards?lang=ja&name=C:\\x\\mine.toml", content=bad.encode(), headers=TOML
+        )
+        not_toml = client.post("/api/cards?lang=ja", content=b"[[[", headers=TOML)
     assert english.status_code == 400 and japanese.status_code == 400
     assert "is not a valid City of Stairs card set" in english.json()["error"]["text"]
     assert "lighthouse" in english.json()["error"]["text"]
@@ -176,11 +178,11 @@ def test_a_card_file_may_be_larger_than_a_message_but_not_unbounded(tmp_path: Pa
     padding = "# " + "x" * 80 + "\n"
     large = default_cards_text() + padding * 100  # about 12 KB: over 4096, under the bound
     with running(tmp_path) as client:
-        assert client.post("/api/cards", content=large.encode()).status_code == 200
+        assert client.post("/api/cards", content=large.encode(), headers=TOML).status_code == 200
         huge = padding.encode() * (MAX_CARD_FILE_BYTES // len(padding) + 1)
-        refused = client.post("/api/cards", content=huge)
+        refused = client.post("/api/cards", content=huge, headers=TOML)
         assert refused.status_code == 413
-        other = client.post("/api/matches", content=b" " * 5000)
+        other = client.post("/api/matches", content=b" " * 5000, headers=JSON)
         assert other.status_code == 413
 
 

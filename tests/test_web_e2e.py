@@ -29,8 +29,15 @@ import pytest
 
 from stairgames.cli import main
 from stairgames.core.record import GameRecord, final_state
+from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.twenty_seven import TwentySevenState
-from tests.browser_helpers import chromium, expect, free_port, shot
+from tests.browser_helpers import (
+    chromium,
+    expect,
+    free_port,
+    shot,
+    watch_content_security_policy,
+)
 
 DESKTOP = {"width": 1100, "height": 800}
 PHONE = {"width": 360, "height": 740}
@@ -127,18 +134,21 @@ def browser() -> Iterator[Any]:
 
 class Pages:
     """Opens pages, each in its own browser context (its own storage: one person), and
-    checks at the end that none had a script error."""
+    checks at the end that none had a script error nor broke the server's
+    Content-Security-Policy."""
 
     def __init__(self, browser: Any, base: str) -> None:
         self.browser = browser
         self.base = base
         self.contexts: list[Any] = []
         self.errors: list[str] = []
+        self.violations: list[str] = []
 
     def open(self, path: str = "/", **context_options: Any) -> Any:
         context_options.setdefault("viewport", DESKTOP)
         context_options.setdefault("locale", "en-GB")
         context = self.browser.new_context(base_url=self.base, **context_options)
+        watch_content_security_policy(context, self.violations)
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -157,6 +167,7 @@ def pages(browser: Any, server: str) -> Iterator[Pages]:
     yield opened
     opened.close()
     assert not opened.errors, f"errors in the page: {opened.errors}"
+    assert not opened.violations, f"the Content-Security-Policy refused: {opened.violations}"
 
 
 # ----- what a person does ------------------------------------------------------------------
@@ -255,16 +266,8 @@ def play_a_move(page: Any) -> None:
 
 def play_to_the_end(page: Any, limit: int = 200) -> None:
     """Play the page's seat until the game is over (the computer answers each move)."""
-    seen = -1
-    for _ in range(limit):
-        await_turn(page, seen)
-        if page.locator("#result").is_visible():
-            return
-        seen = len(moves_shown(page))
-        play_a_move(page)
-        wait_for_moves(page, seen + 1)
-        seen += 1
-    pytest.fail(f"the game did not end within {limit} moves")
+    if not play_moves(page, limit):
+        pytest.fail(f"the game did not end within {limit} moves")
 
 
 def result_shown(page: Any) -> list[str]:
@@ -413,6 +416,9 @@ def test_online_two_browsers_play_a_third_watches_a_reload_then_a_resignation(pa
     expect(spectator.locator("#turn")).to_have_text("light to move")
     expect(spectator.get_by_text("You are watching this game.")).to_be_visible()
     expect(dark.get_by_text("You are watching this game.")).to_be_hidden()
+    # who watches reaches the players in a presence message (not a view)
+    for page in (light, dark, spectator):
+        expect(page.locator("#spectators")).to_have_text("Spectators: 1")
     expect(button(spectator, "Resign")).to_be_hidden()
     expect(button(spectator, "Ask for a takeback")).to_be_hidden()
     watching = [light, dark, spectator]
@@ -545,6 +551,135 @@ def test_on_a_phone_the_whole_board_fits_and_a_move_is_played_by_tapping(pages, 
     await_turn(page, 1)
     name = "stairs" if game == "Stairs" else "twenty_seven"
     shot(page, f"e2e-{name}-phone")
+
+
+# ----- the Content-Security-Policy: every game plays under it ---------------------------------
+
+CITY_READY = """() => {
+    const $ = (id) => document.getElementById(id);
+    if (!$("result").hidden) return true;
+    const asked = document.querySelector("#board .cos-choice, #board .cos-stock[role=button]");
+    return $("turn").textContent === "Your move" && Boolean(asked);
+}"""
+ISHIGAKI_READY = """() => !document.getElementById("result").hidden ||
+    Boolean(document.querySelector("#board-notes button.choice-stop"))"""
+INLINE_SCRIPT = """() => {
+    const script = document.createElement("script");
+    script.textContent = "window.inlineScriptRan = true";
+    document.head.append(script);
+}"""
+
+
+def play_moves(page: Any, count: int) -> bool:
+    """Play up to ``count`` moves of the page's seat, the computer answering each:
+    whether the game ended meanwhile."""
+    seen = -1
+    for _ in range(count):
+        await_turn(page, seen)
+        if page.locator("#result").is_visible():
+            return True
+        seen = len(moves_shown(page))
+        play_a_move(page)
+        wait_for_moves(page, seen + 1)
+        seen += 1
+    return False
+
+
+def start_with_seats(page: Any, game: str, seats: list[str]) -> None:
+    """The home page of a game of 2-4 seats: as many players as ``seats``, each seat's
+    chooser set to its kind (``human``, ``computer:easy``), then Start."""
+    page.get_by_label(game, exact=True).check()
+    page.get_by_label("Players", exact=True).select_option(str(len(seats)))
+    for seat, kind in enumerate(seats):
+        page.locator(f'#seat-list select[data-seat="{seat}"]').select_option(kind)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/[\w-]+$"))
+
+
+def play_city_of_stairs(page: Any, steps: int) -> None:
+    """Take ``steps`` of the page's turns: on a stroll choose the first way offered,
+    otherwise place the first stock card on the first ringed cell."""
+    for _ in range(steps):
+        page.wait_for_function(CITY_READY)
+        if page.locator("#result").is_visible():
+            return
+        before = len(moves_shown(page))
+        choices = page.locator("#board .cos-choice")
+        if choices.count():
+            choices.first.click()
+        else:
+            if not page.locator("#board .cos-stock[aria-pressed=true]").count():
+                page.locator("#board .cos-stock[role=button]").first.click()
+            page.locator("#board .cos-cell.target").first.click()
+        wait_for_moves(page, before + 1)
+
+
+def play_ishigaki_race(page: Any, decisions: int) -> None:
+    """Take ``decisions`` of the page's decisions (stop and climb, each time)."""
+    for _ in range(decisions):
+        page.wait_for_function(ISHIGAKI_READY)
+        if page.locator("#result").is_visible():
+            return
+        before = len(moves_shown(page))
+        page.locator("#board-notes button.choice-stop").click()
+        wait_for_moves(page, before + 1)
+
+
+def test_the_policy_is_in_force_an_inline_script_is_refused_and_reported(browser, server):
+    """What the test below counts on: the server's pages carry a Content-Security-Policy
+    that Chromium enforces, and a breach of it is seen (an inline script is refused)."""
+    context = browser.new_context(base_url=server)
+    seen: list[str] = []
+    watch_content_security_policy(context, seen)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        response = page.goto("/")
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        with page.expect_console_message(lambda m: "Content Security Policy" in m.text):
+            page.evaluate(INLINE_SCRIPT)
+        page.wait_for_function("() => window.__policyViolations.length > 0")
+        assert page.evaluate("window.inlineScriptRan") is None
+        refused = page.evaluate("window.__policyViolations")
+        assert refused[0].startswith("script-src-elem refused inline"), refused
+    finally:
+        context.close()
+    assert seen, "the breach was reported"
+
+
+def test_every_game_plays_under_the_content_security_policy(pages, tmp_path):
+    """A few moves of each of the four games against the computer, a card file uploaded
+    and the rules opened: no page breaks the server's strict policy (no inline script or
+    style, connections to this site only); the ``pages`` fixture fails on any breach."""
+    stairs = pages.open("/")
+    policy = stairs.request.get("/").headers.get("content-security-policy", "")
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy, policy
+    start(stairs, "Stairs")
+    play_moves(stairs, 3)
+    button(stairs, "Rules").click()
+    expect(stairs.locator("#rules")).to_be_visible()
+
+    twenty_seven = pages.open("/")
+    start(twenty_seven, "27", seat="black")
+    play_moves(twenty_seven, 3)
+
+    ishigaki = pages.open("/")
+    start_with_seats(ishigaki, "Ishigaki Race", ["human", "computer:easy"])
+    play_ishigaki_race(ishigaki, 4)
+    expect(ishigaki.locator("#board .stone-face").first).to_have_css("stroke-width", "2px")
+    shot(ishigaki, "e2e-ishigaki_race-policy")
+
+    city = pages.open("/")
+    city.get_by_label("City of Stairs", exact=True).check()
+    cards = tmp_path / "mine.toml"
+    cards.write_text(default_cards_text(), encoding="utf-8")
+    city.locator("#card-file").set_input_files(cards)
+    expect(city.locator(".card-status")).to_have_text(re.compile(r"^Card set .+ is ready\.$"))
+    start_with_seats(city, "City of Stairs", ["human", "computer:easy"])
+    play_city_of_stairs(city, 3)
+    shot(city, "e2e-city_of_stairs-policy")
+    assert len(moves_shown(city)) >= 3
+    assert pages.violations == []
 
 
 # ----- stopping the server ----------------------------------------------------------------

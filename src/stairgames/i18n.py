@@ -24,6 +24,7 @@ import errno
 import functools
 import gettext
 import io
+import math
 import os
 import unicodedata
 from collections.abc import Mapping
@@ -233,9 +234,21 @@ def text_json(value: object) -> Any:
     message_id = getattr(value, "message_id", None)
     if isinstance(value, BaseException) and isinstance(message_id, str) and message_id:
         return text_json(Text(message_id, getattr(value, "arguments", {}) or {}))
-    if isinstance(value, int | float | str | bool) or value is None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)  # JSON has no nan or inf: "nan", as the English says it
+    if isinstance(value, str):
+        return unicode_only(value)
+    if isinstance(value, int | float | bool) or value is None:
         return value
-    return str(value)
+    return unicode_only(str(value))
+
+
+def unicode_only(text: str) -> str:
+    """``text`` with each lone surrogate (``"\\ud800"``: not Unicode, so not encodable
+    as UTF-8) replaced by U+FFFD, so that any text that echoes input can be sent."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def arguments_json(arguments: Mapping[str, Any]) -> dict[str, Any]:

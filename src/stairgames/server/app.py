@@ -13,14 +13,21 @@ import importlib
 import importlib.resources
 import json
 import logging
+import re
+import time
 import typing
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields
@@ -33,7 +40,16 @@ from stairgames.server.card_files import (
     resolve_cards_option,
 )
 from stairgames.server.computer import ComputerPool
-from stairgames.server.hub import Connection, Hub
+from stairgames.server.hub import Connection, Hub, Limits
+from stairgames.server.limits import (
+    CARD_UPLOADS_RATE,
+    JOINS_RATE,
+    MATCHES_RATE,
+    ClientRates,
+    Rate,
+    RequestLimits,
+    Route,
+)
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
 from stairgames.server.store import Store, default_database_url, make_engine
@@ -52,14 +68,32 @@ class Settings:
     """``None``: SQLite in ``data_dir`` (``data/stairgames.db``)."""
     computer_workers: int = 1
     """Processes computer players think in (0: one thread, for tests)."""
+    computer_players: tuple[str, ...] = LEVELS
+    """The players a browser may give a computer seat (``computer:NAME``): the levels. A
+    server for experiments (or a test) may add player texts such as ``random``; every
+    one is held to the deadlines below all the same."""
+    computer_move_seconds: float = 30.0
+    """The most a computer's move may take once its player is prepared (the levels take
+    at most about 2 s); beyond, its worker is killed and the match told so."""
+    computer_prepare_seconds: float = 180.0
+    """The most a worker may take to start and prepare a player before its move's clock
+    starts (the first time on a machine, compiling a level's code takes tens of seconds)."""
     static_dir: Path = STATIC_DIR
     max_message_bytes: int = 4096
     """The largest WebSocket message or request body accepted."""
     messages_per_second: float = 20.0
     message_burst: float = 40.0
-    """What one connection may send: ``messages_per_second`` on average, up to
-    ``message_burst`` at once; beyond, messages are refused with 429."""
+    """What one client (an address: ``websocket.client.host``) may send over all its
+    WebSockets together: ``messages_per_second`` on average, up to ``message_burst`` at
+    once; beyond, messages are refused with 429."""
     refusals_before_close: int = 200
+    max_connections_per_client: int = 20
+    """WebSockets one client may hold open at once (all matches); more are refused (429)."""
+    max_spectators_per_match: int = 500
+    """Spectators one match takes; more are refused (503). A seat's player always gets in."""
+    presence_seconds: float = 0.2
+    """Who connected or left is gathered this long, then told the others of the match in
+    one small ``presence`` message (not a view)."""
     shared_database: bool | None = None
     """Whether other server processes write to the same database (``None``: yes for
     PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
@@ -70,6 +104,16 @@ class Settings:
     """A match nobody watches or uses for this long is dropped from memory (it stays in
     the database and is loaded again when asked for); checked every ``sweep_seconds``."""
     sweep_seconds: float = 60.0
+    matches_per_minute: Rate = MATCHES_RATE
+    """What one client (an address) may create: matches, joins of free seats, card
+    uploads; beyond, requests are refused with 429 and ``Retry-After``."""
+    joins_per_minute: Rate = JOINS_RATE
+    card_uploads_per_minute: Rate = CARD_UPLOADS_RATE
+    header_timeout_seconds: float = 10.0
+    """A connection that has not sent a request's headers this long after it opened (or
+    after the request began) is closed (``stairgames serve``; see :func:`uvicorn_config`)."""
+    clock: Callable[[], float] = time.monotonic
+    """The clock of the rate limits (a fake one in tests)."""
 
     def shared(self) -> bool:
         if self.shared_database is not None:
@@ -91,8 +135,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.url())
         upgrade(engine)
-        computers = ComputerPool(settings.computer_workers)
-        hub = app.state.hub = Hub(MatchService(Store(engine)), computers)
+        computers = ComputerPool(
+            settings.computer_workers,
+            move_seconds=settings.computer_move_seconds,
+            prepare_seconds=settings.computer_prepare_seconds,
+        )
+        service = MatchService(Store(engine), settings.computer_players)
+        hub = app.state.hub = Hub(service, computers, _limits(settings))
         loop = asyncio.get_running_loop()
         background = [
             loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds))
@@ -110,13 +159,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="stairgames", lifespan=lifespan, docs_url=None, redoc_url=None)
     _add_error_handlers(app)
-    _add_body_limit(app, settings.max_message_bytes)
+    _add_request_limits(app, settings)
     app.state.data_dir = settings.data_dir
     add_card_routes(app, settings.data_dir)
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
+    _require_content_types(app)
+    _refuse_cross_site_websockets(app)
+    _add_security_headers(app)  # last: the outermost, so every other answer has them too
     return app
+
+
+def _limits(settings: Settings) -> Limits:
+    return Limits(
+        messages_per_second=settings.messages_per_second,
+        message_burst=settings.message_burst,
+        connections_per_client=settings.max_connections_per_client,
+        spectators_per_match=settings.max_spectators_per_match,
+        presence_seconds=settings.presence_seconds,
+    )
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -139,20 +201,53 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def engine_error(_request: Request, exc: Exception) -> Response:
         return _error_response(400, exc)
 
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return _error_response(exc.status_code, _http_refusal(request, exc.status_code))
+
+    async def invalid_request(_request: Request, _exc: Exception) -> Response:
+        return _error_response(400, _malformed("a parameter has the wrong form"))
+
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(StairgamesError, engine_error)
+    # the framework's own refusals (no such route, wrong method) in the usual error body
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid_request)
 
 
-def _add_body_limit(app: FastAPI, limit: int) -> None:
-    @app.middleware("http")
-    async def limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        allowed = MAX_CARD_FILE_BYTES if request.url.path == CARD_ROUTE else limit
-        if length is not None and (not length.isdigit() or int(length) > allowed):
-            return _error_response(413, _too_large(length, allowed))
-        return await call_next(request)
+def _http_refusal(request: Request, status: int) -> ServerError:
+    if status == 404:
+        return ServerError(404, N_("there is nothing at {path}"), path=request.url.path[:80])
+    if status == 405:
+        return ServerError(405, N_("{method} is not allowed here"), method=request.method[:10])
+    return ServerError(status, N_("the request was refused ({code})"), code=status)
+
+
+def _add_request_limits(app: FastAPI, settings: Settings) -> None:
+    """Bodies read only up to their route's limit, and each client's allowance of match
+    creations, joins and card uploads (:mod:`stairgames.server.limits`)."""
+    limit = settings.max_message_bytes
+
+    def route_of(method: str, path: str) -> Route:
+        if method != "POST":
+            return Route(limit)
+        if path == CARD_ROUTE:
+            return Route(MAX_CARD_FILE_BYTES, "cards")
+        if path == "/api/matches":
+            return Route(limit, "matches")
+        if path.startswith("/api/matches/") and path.endswith("/join"):
+            return Route(limit, "joins")
+        return Route(limit)
+
+    rates = ClientRates(
+        {
+            "matches": settings.matches_per_minute,
+            "joins": settings.joins_per_minute,
+            "cards": settings.card_uploads_per_minute,
+        },
+        clock=settings.clock,
+    )
+    app.add_middleware(RequestLimits, route_of=route_of, rates=rates)
 
 
 def _too_large(size: object, limit: int) -> ServerError:
@@ -170,14 +265,201 @@ async def _json_body(request: Request, limit: int = 4096) -> dict[str, Any]:
     return _parse_object(body)
 
 
+MAX_NESTING = 16
+"""The deepest nesting of arrays and objects a request may have (the API's own requests
+nest three deep): deeper ones are refused before anything reads them."""
+
+
 def _parse_object(text: str | bytes) -> dict[str, Any]:
+    """A request's JSON object, refused (400) when malformed, nested deeper than
+    :data:`MAX_NESTING`, or holding text that is not Unicode (a lone surrogate such as
+    ``"\\ud800"``, which no answer could echo)."""
+    if _nesting(text) > MAX_NESTING:
+        raise _malformed(f"nested deeper than {MAX_NESTING}")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ServerError(400, N_("malformed message: {reason}"), reason=str(exc)) from exc
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise _malformed(str(exc)) from exc
     if not isinstance(data, dict):
-        raise ServerError(400, N_("malformed message: {reason}"), reason="not a JSON object")
+        raise _malformed("not a JSON object")
+    if _has_lone_surrogate(data):
+        raise _malformed("text with a lone surrogate (not Unicode)")
     return data
+
+
+def _malformed(reason: str) -> ServerError:
+    return ServerError(400, N_("malformed message: {reason}"), reason=reason)
+
+
+def _nesting(text: str | bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON text, brackets inside strings not
+    counted (a cheap scan, so that a hostile depth never reaches the parser)."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"[" not in raw and b"{" not in raw:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    """Whether any text in ``value`` (keys included), however deep, is not Unicode."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= char <= "\udfff" for char in item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+# ----- security: headers, content types, WebSocket origins ---------------------------
+
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+"""Sent with every HTTP response, with :func:`content_security_policy`: no other site may
+frame the pages, no answer is read as another type than it says, and no address of a
+match (its id is in the path) is sent to another site."""
+JSON_TYPE = "application/json"
+CARD_FILE_TYPE = "application/toml"
+"""The content types of state-changing requests: a card file (``POST /api/cards``) is
+sent as TOML, every other request as JSON (even with an empty body). Neither is one a
+cross-site form may send (``text/plain``, form data), and a script of another site must
+ask first (a CORS preflight, which this server never grants)."""
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_HOST = re.compile(r"(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+
+
+def content_security_policy(host: str | None) -> str:
+    """The pages' Content-Security-Policy: scripts, styles, images and connections of this
+    site only (``data:`` images for the favicon), no inline script or style, no plugins,
+    no framing, no ``<base>``, forms sent here only. ``'self'`` covers WebSockets to the
+    same host in CSP 3; ``ws:``/``wss:`` of the request's ``Host`` are named too, for
+    browsers before it."""
+    connect = "'self'"
+    if host is not None and _HOST.fullmatch(host):
+        connect += f" ws://{host} wss://{host}"
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            f"connect-src {connect}",
+            "img-src 'self' data:",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "object-src 'none'",
+        ]
+    )
+
+
+def _add_security_headers(app: FastAPI) -> None:
+    """ASGI middleware: the security headers on every HTTP response (the app's, its
+    errors', the static files', the other middleware's refusals)."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def with_headers(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await inner(scope, receive, send)
+                return
+            policy = content_security_policy(Headers(scope=scope).get("host"))
+
+            async def send_with_headers(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=message)
+                    headers["Content-Security-Policy"] = policy
+                    for name, value in SECURITY_HEADERS.items():
+                        headers[name] = value
+                await send(message)
+
+            await inner(scope, receive, send_with_headers)
+
+        return with_headers
+
+    app.add_middleware(middleware)
+
+
+def _require_content_types(app: FastAPI) -> None:
+    """ASGI middleware: a state-changing request (any method but GET, HEAD and OPTIONS)
+    that is not of its :data:`JSON_TYPE` or :data:`CARD_FILE_TYPE` is refused with 415
+    before anything reads it, so that no page of another site can create a match or
+    take a free seat from a visitor's browser."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http" and scope["method"] not in _SAFE_METHODS:
+                expected = CARD_FILE_TYPE if scope["path"] == CARD_ROUTE else JSON_TYPE
+                given = Headers(scope=scope).get("content-type", "")
+                if given.split(";", 1)[0].strip().lower() != expected:
+                    message = N_("the message must be sent as {type}")
+                    error = ServerError(415, message, type=expected)
+                    await _error_response(415, error)(scope, receive, send)
+                    return
+            await inner(scope, receive, send)
+
+        return checked
+
+    app.add_middleware(middleware)
+
+
+def same_origin(headers: Headers) -> bool:
+    """Whether a WebSocket handshake may be from a page of this site: it has no
+    ``Origin`` (not a browser) or one whose host and port are the request's ``Host``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host")
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return False
+    if host is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    default_port = ":443" if parts.scheme == "https" else ":80"
+    origin_host = parts.netloc.lower().removesuffix(default_port)
+    return origin_host == host.strip().lower().removesuffix(default_port)
+
+
+def _refuse_cross_site_websockets(app: FastAPI) -> None:
+    """ASGI middleware: a WebSocket opened by a page of another site (its ``Origin`` is
+    not this host) is refused before it is accepted (HTTP 403; code 4403 in the ASGI
+    close), so that no other site can play with a visitor's tokens (cross-site WebSocket
+    hijacking)."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "websocket" and not same_origin(Headers(scope=scope)):
+                await send({"type": "websocket.close", "code": 4403, "reason": "cross-site"})
+                return
+            await inner(scope, receive, send)
+
+        return checked
+
+    app.add_middleware(middleware)
 
 
 # ----- HTTP API ------------------------------------------------------------------
@@ -354,29 +636,25 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
     async def play(websocket: WebSocket, match_id: str, token: str | None = None) -> None:
         hub = _hub(websocket)
         await websocket.accept()
+        client = websocket.client.host if websocket.client else ""
         try:
             async with hub.lock(match_id):
                 match = hub.service.refresh(hub.load(match_id))
-                seat = match.seat_of(token)
+                connection = Connection(websocket, match.seat_of(token), client)
+                hub.add(match_id, connection)  # over a limit: refused
         except StairgamesError as exc:
             status = exc.status if isinstance(exc, ServerError) else 400
             await websocket.send_json({"type": "error", "error": error_json(exc), "event": None})
             await websocket.close(code=4000 + status)
             return
-        connection = Connection(
-            websocket, seat, settings.messages_per_second, settings.message_burst
-        )
-        async with hub.lock(match_id):
-            hub.add(match_id, connection)
-            await hub.announce(hub.service.get(match_id))
         try:
+            async with hub.lock(match_id):  # its view to it alone (the others: presence)
+                await hub.send_view(connection, hub.service.get(match_id))
             await _serve_messages(hub, websocket, connection, match_id, settings)
         except WebSocketDisconnect:
             pass
         finally:
             hub.remove(match_id, connection)
-            async with hub.lock(match_id):
-                await hub.announce(hub.service.get(match_id))
 
 
 async def _serve_messages(
@@ -402,7 +680,7 @@ async def _serve_messages(
                     raise _too_large(len(raw), settings.max_message_bytes)
                 request = _parse_object(raw)
                 if request.get("type") == "sync":
-                    await websocket.send_json(hub.view(match, connection.seat))
+                    await hub.send_view(connection, match)
                     continue
                 match = await _handle(hub, match, connection.seat, request)
             except StairgamesError as exc:
@@ -413,15 +691,29 @@ async def _serve_messages(
                     await websocket.close(code=1008)
                     return
                 continue
+            except Exception:  # a bug of ours: say so and keep the connection
+                log.exception("request %r on match %s failed", raw[:200], match_id)
+                failed = ServerError(500, N_("the server could not carry out this request"))
+                await websocket.send_json(
+                    {"type": "error", "error": error_json(failed), "event": match.event}
+                )
+                continue
             await hub.changed(match)
 
 
 # ----- static files --------------------------------------------------------------
 
 
-def _board_script(game: str) -> Path | None:
-    """The game's ``board.js``: in its ``web_assets`` (a folder, or a package name),
-    else in the ``web`` folder of its package."""
+BOARD_FILES = {"board.js": "text/javascript", "board.css": "text/css"}
+"""A game's browser files and their types: its ``board.js`` draws, its optional
+``board.css`` (which its ``board.js`` links) styles the drawing, since the pages'
+Content-Security-Policy allows no inline styles."""
+
+
+def _board_script(game: str, name: str = "board.js") -> Path | None:
+    """The game's ``board.js`` (or another of :data:`BOARD_FILES`): in its
+    ``web_assets`` (a folder, or a package name), else in the ``web`` folder of its
+    package."""
     try:
         spec = get_spec(game)
     except StairgamesError:
@@ -429,27 +721,27 @@ def _board_script(game: str) -> Path | None:
     assets = getattr(spec, "web_assets", None)
     candidates: list[Path] = []
     if isinstance(assets, Path):
-        candidates.append(assets / "board.js")
+        candidates.append(assets / name)
     elif isinstance(assets, str) and assets:
         try:
-            candidates.append(Path(str(importlib.resources.files(assets))) / "board.js")
+            candidates.append(Path(str(importlib.resources.files(assets))) / name)
         except (ModuleNotFoundError, TypeError):
-            candidates.append(Path(assets) / "board.js")
+            candidates.append(Path(assets) / name)
     module = importlib.import_module(spec.game_class.__module__)
     if module.__file__:
-        candidates.append(Path(module.__file__).parent / "web" / "board.js")
+        candidates.append(Path(module.__file__).parent / "web" / name)
     return next((path for path in candidates if path.is_file()), None)
 
 
 def _add_static(app: FastAPI, static_dir: Path) -> None:
     index = static_dir / "index.html"
 
-    @app.get("/games/{game}/board.js")
-    async def board_script(game: str) -> Response:
-        path = _board_script(game)
+    @app.get("/games/{game}/{name}")
+    async def board_file(game: str, name: str) -> Response:
+        path = _board_script(game, name) if name in BOARD_FILES else None
         if path is None:
             raise ServerError(404, N_("no board drawing for {game!r}"), game=game[:40])
-        return FileResponse(path, media_type="text/javascript")
+        return FileResponse(path, media_type=BOARD_FILES[name])
 
     async def page() -> Response:
         if not index.is_file():

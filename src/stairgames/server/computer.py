@@ -1,18 +1,39 @@
-"""Computer players, run outside the server's event loop in a process pool, so that a
-computer thinking for seconds never delays another game.
+"""Computer players, run outside the server's event loop in worker processes of their
+own, so that a computer thinking for seconds never delays another game, and one that
+thinks too long is stopped.
 
 A worker receives everything it needs as plain data (game, options, player, seat, the
 moves so far in full notation, a seed), rebuilds the true state and asks the player
 through :meth:`Agent.act`, which hands the player its seat's view only, and answers
 offers to end by agreement itself. Players are kept per worker process, so a level's
 compiled code is got ready once per process.
+
+Every move has a deadline that the pool enforces, not the player: a worker first says
+when its player is prepared (the first time in a process that may compile code for
+seconds, so preparing has its own, generous allowance), and from then on it has
+``move_seconds`` to answer; a worker that overruns is killed and replaced, and the
+match is told (:class:`ComputerTimeoutError`). Workers die with the server, even when it
+is killed (``kill -9``): on Linux the kernel kills them when it dies
+(``PR_SET_PDEATHSIG``), and everywhere a watchdog thread in each worker notices within a
+second that its parent has gone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextlib
+import ctypes
+import dataclasses
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from stairgames.agents.base import Agent, make_agent
@@ -20,11 +41,26 @@ from stairgames.core.registry import load
 
 _AGENTS: dict[tuple[str, str, str, int], Agent] = {}
 
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option (``<linux/prctl.h>``): the signal a process gets when its parent dies."""
+
+_WATCH_SECONDS = 1.0
+"""How often a worker's watchdog looks whether its parent is still there."""
+
 
 def choose_move(
-    game_name: str, options: dict[str, Any], player: str, seat: int, moves: list[str], seed: int
+    game_name: str,
+    options: dict[str, Any],
+    player: str,
+    seat: int,
+    moves: list[str],
+    seed: int,
+    *,
+    on_prepared: Callable[[], None] | None = None,
 ) -> str:
-    """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``.
+    """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``;
+    ``on_prepared()`` is called once the player is ready to play the game (before its
+    search starts).
 
     The player's generator is reseeded from ``seed`` at every call, so a move does not
     depend on which worker thought of it.
@@ -38,28 +74,121 @@ def choose_move(
     if agent is None:
         agent = _AGENTS[key] = make_agent(player, seat, seed)
     agent.ensure_prepared(game)
+    if on_prepared is not None:
+        on_prepared()
     agent.rng.seed(seed)
     action = agent.act(state)
     return state.action_to_string(action)
 
 
+class ComputerError(Exception):
+    """A computer player gave no move: its player failed (``details``: the worker's
+    traceback), or its worker died."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+
+class ComputerTimeoutError(ComputerError):
+    """A computer player overran its deadline (``seconds``) and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"no move within {seconds:g} s", "")
+        self.seconds = seconds
+
+
+# ----- the worker process ---------------------------------------------------------------
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker exit when ``parent`` (the server) dies, even by ``kill -9``:
+    ``PR_SET_PDEATHSIG`` on Linux, and everywhere a watchdog thread that exits once the
+    parent process is another (the orphan was adopted)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os._exit(1)
+    threading.Thread(
+        target=_watch_parent, args=(parent,), name="stairgames-watchdog", daemon=True
+    ).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)
+
+
+def _work(connection: Connection, parent: int) -> None:
+    """A worker's life: answer each job ``(game, options, player, seat, moves, seed)``
+    with ``("prepared",)`` once its player is ready and then ``("move", move)``, or
+    ``("error", summary, traceback)``; ends when the server closes the connection."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which kills us
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            move = choose_move(*job, on_prepared=lambda: connection.send(("prepared",)))
+        except Exception as exc:
+            summary = f"{type(exc).__name__}: {exc}"[:1000]
+            connection.send(("error", summary, traceback.format_exc()[-8000:]))
+        else:
+            connection.send(("move", move))
+
+
+@dataclasses.dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    connection: Connection
+    """The server's end of the worker's pipe."""
+
+
+# ----- the pool ------------------------------------------------------------------------
+
+
 class ComputerPool:
-    """The process pool computer players think in (``workers`` processes, started on
-    first use); ``workers=0`` thinks in a thread instead (tests, tiny machines)."""
+    """At most ``workers`` processes computer players think in, each thinking about one
+    move at a time, started when a move finds none idle; a job waits for a free one.
 
-    def __init__(self, workers: int) -> None:
+    A move gets ``prepare_seconds`` until the worker says its player is prepared (a new
+    worker starts Python first), then ``move_seconds``; a worker that overruns, dies or
+    is cancelled (the server stopping) is killed, and the next job starts another.
+    ``expire(seconds)`` is awaited for each deadline (tests give a clock of their own).
+    Workers are started from the event loop's thread, which must outlive them
+    (``PR_SET_PDEATHSIG`` fires when the thread that started a process ends).
+
+    ``workers=0`` thinks in a thread instead (tests, tiny machines), one move at a time,
+    with one deadline of ``prepare_seconds + move_seconds``: a thread cannot be killed, so
+    on its deadline it is only abandoned, and it goes on thinking until it finishes.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        move_seconds: float = 30.0,
+        prepare_seconds: float = 180.0,
+        expire: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.workers = workers
-        self._pool: concurrent.futures.Executor | None = None
+        self.move_seconds = move_seconds
+        self.prepare_seconds = prepare_seconds
+        self._expire = expire
+        self._closed = False
+        self._live: set[_Worker] = set()
+        self._idle: list[_Worker] = []
+        self._turns: asyncio.Semaphore | None = None
+        """One turn per worker (per thread in thread mode), made on first use."""
 
-    def _executor(self) -> concurrent.futures.Executor:
-        if self._pool is None:
-            if self.workers > 0:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
-                )
-            else:
-                self._pool = concurrent.futures.ThreadPoolExecutor(1)
-        return self._pool
+    def pids(self) -> list[int]:
+        """The process ids of the live workers (none in thread mode)."""
+        return [w.process.pid for w in self._live if w.process.pid is not None]
 
     async def choose(
         self,
@@ -70,14 +199,149 @@ class ComputerPool:
         moves: list[str],
         seed: int,
     ) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor(), choose_move, game_name, options, player, seat, moves, seed
+        """The move ``player`` chooses (see :func:`choose_move`).
+
+        :raises ComputerTimeoutError: it overran its deadline.
+        :raises ComputerError: the player failed (the message says how), or its worker
+            died, or the pool is shut down.
+        """
+        job = (game_name, options, player, seat, moves, seed)
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(max(1, self.workers))
+        async with self._turns:
+            if self._closed:
+                raise ComputerError("the computer players are shut down")
+            if self.workers <= 0:
+                return await self._choose_in_thread(job)
+            worker = self._idle_worker() or self._spawn()
+            try:
+                reply = await self._ask(worker, job)
+            except BaseException:  # a deadline, a dead worker, cancelled: it cannot go on
+                self._kill(worker)
+                raise
+            self._idle.append(worker)
+        if reply[0] == "error":
+            raise ComputerError(reply[1], reply[2])
+        move: str = reply[1]
+        return move
+
+    async def _ask(self, worker: _Worker, job: tuple[Any, ...]) -> tuple[Any, ...]:
+        try:
+            worker.connection.send(job)
+        except OSError as exc:
+            raise ComputerError(f"the worker died (exit code {worker.process.exitcode})") from exc
+        reply = await self._reply(worker, self.prepare_seconds)
+        if reply[0] == "prepared":
+            reply = await self._reply(worker, self.move_seconds)
+        return reply
+
+    def _idle_worker(self) -> _Worker | None:
+        """An idle worker still alive (one killed meanwhile, by the system say, is let go)."""
+        while self._idle:
+            worker = self._idle.pop()
+            if worker.process.is_alive():
+                return worker
+            self._kill(worker)
+        return None
+
+    def _spawn(self) -> _Worker:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(
+            target=_work, args=(theirs, os.getpid()), name="stairgames-computer", daemon=True
         )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._live.add(worker)
+        return worker
+
+    def _kill(self, worker: _Worker) -> None:
+        """Kill ``worker`` now; a thread waits for its end (so that no zombie is left)
+        without holding up the event loop."""
+        self._live.discard(worker)
+        worker.process.kill()
+        worker.connection.close()
+        threading.Thread(target=worker.process.join, name="stairgames-reap", daemon=True).start()
+
+    async def _reply(self, worker: _Worker, seconds: float) -> tuple[Any, ...]:
+        """The worker's next message, awaited on the event loop.
+
+        :raises ComputerTimeoutError: none came before ``expire(seconds)``.
+        :raises ComputerError: the worker died.
+        """
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[None] = loop.create_future()
+        fd = worker.connection.fileno()
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(fd, ready)
+        try:
+            in_time = await self._in_time(readable, seconds)
+        finally:
+            loop.remove_reader(fd)
+        if not in_time:
+            raise ComputerTimeoutError(seconds)
+        try:
+            reply: tuple[Any, ...] = worker.connection.recv()
+        except (EOFError, OSError) as exc:
+            raise ComputerError(f"the worker died (exit code {worker.process.exitcode})") from exc
+        return reply
+
+    async def _choose_in_thread(self, job: tuple[Any, ...]) -> str:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+
+        def settle(move: str | None, error: Exception | None) -> None:
+            if answer.done():  # abandoned meanwhile
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(str(move))
+
+        def think() -> None:
+            move, error = None, None
+            try:
+                move = choose_move(*job)  # looked up now: tests replace it
+            except Exception as exc:
+                error = exc
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(settle, move, error)
+
+        threading.Thread(target=think, name="stairgames-computer", daemon=True).start()
+        seconds = self.prepare_seconds + self.move_seconds
+        try:
+            in_time = await self._in_time(answer, seconds)
+        finally:
+            if not answer.done():
+                answer.cancel()  # the thread's answer, if it comes, is dropped
+        if not in_time:
+            raise ComputerTimeoutError(seconds)
+        return answer.result()
+
+    async def _in_time(self, waited: asyncio.Future[Any], seconds: float) -> bool:
+        """Whether ``waited`` is done before ``expire(seconds)`` is."""
+        deadline = asyncio.ensure_future(self._expire(seconds))
+        try:
+            await asyncio.wait({waited, deadline}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            deadline.cancel()
+        return waited.done()
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            # waits for a move being thought (queued ones are dropped): a process left
-            # behind leaks its semaphores, and Python warns as the server stops
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Kill every worker at once, thinking or not (a move being thought is lost: its
+        match thinks again after the next start), and wait for their ends. Thread mode
+        abandons its thread."""
+        self._closed = True
+        killed = list(self._live)
+        self._live.clear()
+        self._idle.clear()
+        for worker in killed:
+            worker.process.kill()
+            worker.connection.close()
+        for worker in killed:
+            worker.process.join(5.0)

@@ -4,7 +4,16 @@ Every change to a match goes through :meth:`Hub.changed` once committed: each co
 gets its own viewer's state (a seat's view, or the public view for spectators), then a
 computer seat to act starts thinking in the process pool. A computer's move is applied
 only if the match is still at the event it started thinking from (an undo or a
-resignation meanwhile makes it think again, or not at all).
+resignation meanwhile makes it think again, or not at all). A computer that fails or
+overruns its deadline (:class:`ComputerPool`) is not asked again at the same event: its
+match's view says why it gave no move (``computer_error``), and a later event (an undo,
+say) or a restart lets it try again.
+
+Watchers cost what they are: a connection gets its full view when it opens; who else is
+connected reaches the others as a small ``presence`` message, one per match every
+``presence_seconds`` at most, never a view. Each client (an address) may hold
+``connections_per_client`` connections and send ``messages_per_second`` over all of them
+together; a match takes ``spectators_per_match`` spectators (seats are always let in).
 """
 
 from __future__ import annotations
@@ -14,11 +23,13 @@ import dataclasses
 import json
 import logging
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Protocol
 
-from stairgames.server.computer import ComputerPool
-from stairgames.server.matches import Match, MatchService
+from stairgames.i18n import N_, Text
+from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
+from stairgames.server.limits import Bucket
+from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 
 log = logging.getLogger(__name__)
 
@@ -27,31 +38,50 @@ class Sender(Protocol):
     async def send_text(self, data: str) -> None: ...
 
 
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """What one client and one match may take (see :class:`stairgames.server.app.Settings`)."""
+
+    messages_per_second: float = 20.0
+    message_burst: float = 40.0
+    connections_per_client: int = 20
+    spectators_per_match: int = 500
+    presence_seconds: float = 0.2
+    """Changes of who is connected are gathered this long, then sent once per match."""
+
+
+@dataclasses.dataclass(eq=False)
+class _Client:
+    """One address: its open connections, and the bucket all of them send from."""
+
+    bucket: Bucket
+    connections: int = 0
+
+
+Presence = tuple[tuple[int, ...], int]
+"""Who is connected to a match: its seats held by a connection, and its spectators."""
+
+
 @dataclasses.dataclass(eq=False)
 class Connection:
-    """One WebSocket of one viewer; ``seat`` is ``None`` for a spectator."""
+    """One WebSocket of one viewer; ``seat`` is ``None`` for a spectator; ``client`` the
+    address it comes from (its connections share one message bucket)."""
 
     sender: Sender
     seat: int | None
-    rate: float
-    burst: float
-    allowance: float = 0.0
-    last: float = dataclasses.field(default_factory=time.monotonic)
+    client: str = ""
+    bucket: Bucket = dataclasses.field(default_factory=lambda: Bucket(20.0, 40.0))
+    """Replaced by its client's bucket when the hub takes the connection in."""
     refused: int = 0
-
-    def __post_init__(self) -> None:
-        self.allowance = self.burst
+    told: Presence | None = None
+    """The presence it last received (in a view or a presence message)."""
 
     def may_send(self) -> bool:
-        """Token bucket: ``rate`` messages a second, up to ``burst`` at once."""
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
-        self.last = now
-        if self.allowance < 1.0:
-            self.refused += 1
-            return False
-        self.allowance -= 1.0
-        return True
+        """Whether its client may send one more message now (counted if not)."""
+        if self.bucket.take() == 0.0:
+            return True
+        self.refused += 1
+        return False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,15 +95,35 @@ class _Job:
     seed: int
 
 
+MAX_FAILURES_REMEMBERED = 10_000
+"""Matches whose computer's failure is remembered (so that it is not asked again)."""
+
+
+def _failed(player: Text | str) -> ServerError:
+    return ServerError(500, N_("the computer ({player}) could not choose a move"), player=player)
+
+
 class Hub:
-    def __init__(self, service: MatchService, computers: ComputerPool) -> None:
+    def __init__(
+        self, service: MatchService, computers: ComputerPool, limits: Limits | None = None
+    ) -> None:
         self.service = service
         self.computers = computers
+        self.limits = limits or Limits()
         self._watchers: dict[str, set[Connection]] = defaultdict(set)
+        self._present: dict[str, Counter[int | None]] = defaultdict(Counter)
+        """Connections per seat of each watched match (``None``: spectators)."""
+        self._clients: dict[str, _Client] = {}
+        self._presence_due: dict[str, asyncio.Task[None]] = {}
+        """Matches whose presence changed and is not sent yet (with the task to send it)."""
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._used: dict[str, float] = {}
         """When each match was last locked or loaded (``time.monotonic``)."""
         self._thinking: set[str] = set()
+        self._failed: dict[str, tuple[int, dict[str, Any]]] = {}
+        """Each match whose computer last failed: the event it thought from, and why (as
+        :func:`error_json` gives it). Kept when the match leaves memory (at most
+        :data:`MAX_FAILURES_REMEMBERED`, the oldest forgotten first)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -91,36 +141,147 @@ class Hub:
     # ----- views ---------------------------------------------------------------
 
     def connected_seats(self, match_id: str) -> set[int]:
-        return {c.seat for c in self._watchers.get(match_id, ()) if c.seat is not None}
+        present = self._present.get(match_id)
+        if present is None:
+            return set()
+        return {seat for seat, count in present.items() if seat is not None and count}
+
+    def presence(self, match_id: str) -> Presence:
+        spectators = self._present[match_id][None] if match_id in self._present else 0
+        return tuple(sorted(self.connected_seats(match_id))), spectators
 
     def thinking(self, match: Match) -> bool:
         return match.id in self._thinking and match.computer_to_act() is not None
 
+    def computer_error(self, match: Match) -> dict[str, Any] | None:
+        """Why the computer to act gave no move at the match's event (``None``: it did
+        not fail there)."""
+        failed = self._failed.get(match.id)
+        return failed[1] if failed is not None and failed[0] == match.event else None
+
     def view(self, match: Match, seat: int | None) -> dict[str, Any]:
-        return match.view(
-            seat, connected=self.connected_seats(match.id), thinking=self.thinking(match)
+        view = match.view(
+            seat,
+            connected=self.connected_seats(match.id),
+            thinking=self.thinking(match),
+            computer_error=self.computer_error(match),
         )
+        view["spectators"] = self.presence(match.id)[1]
+        return view
 
     def add(self, match_id: str, connection: Connection) -> None:
+        """Take ``connection`` in (its client's bucket becomes its own); the others
+        hear of it by a presence message.
+
+        :raises ServerError: 429, its client holds as many connections as it may; 503,
+            a spectator of a match with as many spectators as it takes.
+        """
+        limits = self.limits
+        client = self._clients.get(connection.client)
+        if client is None:
+            bucket = Bucket(limits.messages_per_second, limits.message_burst)
+            client = self._clients[connection.client] = _Client(bucket)
+        if client.connections >= limits.connections_per_client:
+            raise ServerError(
+                429,
+                N_("too many connections from your address (at most {limit})"),
+                limit=limits.connections_per_client,
+            )
+        if connection.seat is None and self.presence(match_id)[1] >= limits.spectators_per_match:
+            raise ServerError(
+                503,
+                N_("this match has as many spectators as it can take ({limit}); try again later"),
+                limit=limits.spectators_per_match,
+            )
+        client.connections += 1
+        connection.bucket = client.bucket
         self._watchers[match_id].add(connection)
+        self._present[match_id][connection.seat] += 1
+        connection.told = self.presence(match_id)  # its view will say so
+        self._presence_changed(match_id)
 
     def remove(self, match_id: str, connection: Connection) -> None:
         watchers = self._watchers.get(match_id)
-        if watchers is not None:
-            watchers.discard(connection)
-            if not watchers:
-                del self._watchers[match_id]
+        if watchers is None or connection not in watchers:
+            return
+        watchers.discard(connection)
+        self._present[match_id][connection.seat] -= 1
+        if not watchers:
+            del self._watchers[match_id]
+            del self._present[match_id]
+        client = self._clients.get(connection.client)
+        if client is not None:
+            client.connections -= 1
+            if not client.connections and client.bucket.full():
+                del self._clients[connection.client]
+        self._presence_changed(match_id)
+
+    async def send_view(self, connection: Connection, match: Match) -> None:
+        """Send one connection its view of ``match`` (when it opens, or asks)."""
+        connection.told = self.presence(match.id)
+        await self._send(connection, json.dumps(self.view(match, connection.seat)))
 
     async def announce(self, match: Match) -> None:
         """Send every watcher its own view of ``match`` (one view made per seat)."""
         texts: dict[int | None, str] = {}
         watchers = list(self._watchers.get(match.id, ()))
+        told = self.presence(match.id)
         for connection in watchers:
+            connection.told = told
             if connection.seat not in texts:
                 texts[connection.seat] = json.dumps(self.view(match, connection.seat))
         await asyncio.gather(
             *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
         )
+
+    # ----- presence ----------------------------------------------------------------
+
+    def _presence_changed(self, match_id: str) -> None:
+        """Send the match's presence in ``presence_seconds`` (once for all the changes
+        made meanwhile)."""
+        if match_id in self._presence_due:
+            return
+        task = asyncio.get_running_loop().create_task(self._presence_later(match_id))
+        self._presence_due[match_id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _presence_later(self, match_id: str) -> None:
+        await asyncio.sleep(self.limits.presence_seconds)
+        if self._presence_due.get(match_id) is asyncio.current_task():
+            await self._send_presence(match_id)
+
+    async def flush_presence(self) -> None:
+        """Send every presence change not sent yet, now (instead of when it is due)."""
+        for match_id in list(self._presence_due):
+            task = self._presence_due.pop(match_id, None)
+            if task is None:  # its own task sends it already
+                continue
+            task.cancel()  # still waiting: nothing sent yet
+            await self._send_presence(match_id)
+
+    async def _send_presence(self, match_id: str) -> None:
+        """``{"type": "presence", "match", "event", "connected": [seats], "spectators"}``
+        to the match's connections that have not been told it; no view is made."""
+        self._presence_due.pop(match_id, None)
+        if match_id not in self._watchers:
+            return
+        async with self.lock(match_id):
+            presence = self.presence(match_id)
+            connected, spectators = presence
+            text = json.dumps(
+                {
+                    "type": "presence",
+                    "match": match_id,
+                    "event": self.service.cached_event(match_id),
+                    "connected": list(connected),
+                    "spectators": spectators,
+                }
+            )
+            targets = [c for c in self._watchers.get(match_id, ()) if c.told != presence]
+            for connection in targets:
+                connection.told = presence
+            await asyncio.gather(*(self._send(c, text) for c in targets), return_exceptions=True)
 
     async def _send(self, connection: Connection, text: str) -> None:
         try:
@@ -136,8 +297,10 @@ class Hub:
     # ----- the computer ---------------------------------------------------------
 
     def start_computer(self, match: Match) -> None:
+        """Start the computer to act thinking (unless it thinks already, or failed at
+        this event)."""
         seat = match.computer_to_act()
-        if seat is None or match.id in self._thinking:
+        if seat is None or match.id in self._thinking or self.computer_error(match):
             return
         self._thinking.add(match.id)
         job = _Job(
@@ -152,15 +315,28 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     async def _think(self, match: Match, job: _Job) -> None:
+        where = f"match {match.id} at event {job.started}"
+        player = Text(job.player) if job.player in LEVELS else job.player
         try:
             move = await self.computers.choose(
                 match.game_name, match.options, job.player, job.seat, job.moves, job.seed
             )
+        except ComputerTimeoutError as exc:
+            log.warning("computer player %s overran %g s in %s", job.player, exc.seconds, where)
+            overran = N_(
+                "the computer ({player}) took longer than {seconds} seconds and was stopped"
+            )
+            await self._gave_no_move(
+                match, job, ServerError(503, overran, player=player, seconds=round(exc.seconds))
+            )
+            return
+        except ComputerError as exc:
+            log.error("computer player %s failed in %s: %s", job.player, where, exc.details or exc)
+            await self._gave_no_move(match, job, _failed(player))
+            return
         except Exception:
-            log.exception("computer player %s failed in match %s", job.player, match.id)
-            async with self.lock(match.id):
-                self._thinking.discard(match.id)
-                await self.announce(match)
+            log.exception("computer player %s failed in %s", job.player, where)
+            await self._gave_no_move(match, job, _failed(player))
             return
         async with self.lock(match.id):
             self._thinking.discard(match.id)
@@ -169,10 +345,23 @@ class Hub:
                 try:
                     self.service.computer_move(match, job.seat, move)
                 except Exception:
-                    log.exception("computer move %r refused in match %s", move, match.id)
+                    log.exception("computer move %r refused in %s", move, where)
+                    self._remember_failure(match.id, job.started, _failed(player))
                     await self.announce(match)
                     return
             await self.changed(current)
+
+    async def _gave_no_move(self, match: Match, job: _Job, error: ServerError) -> None:
+        async with self.lock(match.id):
+            self._thinking.discard(match.id)
+            self._remember_failure(match.id, job.started, error)
+            await self.announce(match)
+
+    def _remember_failure(self, match_id: str, event: int, error: ServerError) -> None:
+        self._failed.pop(match_id, None)  # the newest last
+        self._failed[match_id] = (event, error_json(error))
+        while len(self._failed) > MAX_FAILURES_REMEMBERED:
+            del self._failed[next(iter(self._failed))]
 
     async def follow_other_processes(self, seconds: float) -> None:
         """Every ``seconds``, announce the matches someone watches here that another
@@ -202,8 +391,12 @@ class Hub:
     def sweep(self, idle_seconds: float, now: float | None = None) -> int:
         """Forget the matches (and their locks) that nobody watches, no computer thinks
         about and nobody used for ``idle_seconds``; the number forgotten. They stay in
-        the database: the next request loads them again."""
+        the database: the next request loads them again. Clients with no connection
+        left whose message bucket is full again are forgotten too."""
         now = time.monotonic() if now is None else now
+        for address, client in list(self._clients.items()):
+            if not client.connections and client.bucket.full(now):
+                del self._clients[address]
         forgotten = 0
         for match_id in self.service.cached_ids() | set(self._locks) | set(self._used):
             if match_id in self._watchers or match_id in self._thinking:

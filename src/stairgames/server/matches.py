@@ -24,6 +24,7 @@ import json
 import random
 import secrets
 from collections.abc import Sequence
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from stairgames.agents.levels import LEVEL_NAMES
@@ -31,9 +32,9 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game, State
 from stairgames.core.options import options_to_dict
-from stairgames.core.record import make_record
+from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
 from stairgames.core.registry import get_spec, load
-from stairgames.i18n import N_, Text, arguments_json
+from stairgames.i18n import N_, Names, Text, arguments_json, unicode_only
 from stairgames.server.store import (
     EventConflictError,
     EventRecord,
@@ -61,7 +62,11 @@ def error_json(error: BaseException) -> dict[str, Any]:
     that the client translates nested texts (a colour, a list of names) too."""
     message_id = getattr(error, "message_id", None) or str(error)
     arguments = getattr(error, "arguments", {}) or {}
-    return {"id": message_id, "message": str(error), "args": arguments_json(arguments)}
+    return {
+        "id": unicode_only(message_id),
+        "message": unicode_only(str(error)),
+        "args": arguments_json(arguments),
+    }
 
 
 def hash_token(token: str) -> str:
@@ -260,8 +265,17 @@ class Match:
             cached = self._shared_board = (self.event, self.board(None))
         return cached[1]
 
-    def view(self, viewer: int | None, *, connected: set[int], thinking: bool) -> dict[str, Any]:
-        """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+    def view(
+        self,
+        viewer: int | None,
+        *,
+        connected: set[int],
+        thinking: bool,
+        computer_error: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it;
+        ``computer_error``: why the computer to act gave no move (an error as
+        :func:`error_json` gives it), if it failed at this event."""
         state = self.state
         to_act = self.to_act()
         history = (
@@ -277,7 +291,7 @@ class Match:
             "match": self.id,
             "event": self.event,
             "game": self.game_name,
-            "options": self.options,
+            "options": public_options(self.options),
             "title": self.game.info().title,
             "seats": [self._seat_json(seat, viewer, connected) for seat in self.seats],
             "you": viewer,
@@ -290,6 +304,7 @@ class Match:
             "offer": {"by": offered_by} if offer is not None else None,
             "takeback": {"by": self.takeback} if self.takeback is not None else None,
             "thinking": thinking,
+            "computer_error": computer_error,
             "rematch": self.rematch,
             "can_undo": self.undo_refusal(viewer) is None,
             "can_takeback": self.takeback_refusal(viewer) is None,
@@ -322,12 +337,15 @@ class Match:
         )
         record = make_record(self.state, seed=self.seed, players=players, viewer=viewer)
         data: dict[str, Any] = json.loads(record.to_json())
-        if self.resigned is not None:
+        if self.resigned is not None:  # over, though the rules have not ended it: full
             result = self.result()
             assert result is not None
             data["result"] = result["reason"]
             data["returns"] = result["returns"]
             data["seed"] = self.seed
+            data["moves"] = list(moves_in_view(self.state, FULL_VIEW))
+            data["view"] = FULL_VIEW
+        data["options"] = public_options(data["options"])
         return data
 
     def replay_frames(self, viewer: int | None) -> list[dict[str, Any]]:
@@ -342,6 +360,22 @@ class Match:
             state.apply_action(action)
             frames.append({"move": move, "board": _board_of(self, state, viewer)})
         return frames
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as anyone may see them: an option naming a file on the server (City of
+    Stairs' uploaded ``cards``) shows the file's id, its name without folder or suffix,
+    never the server's path."""
+    return {name: _public_value(value) for name, value in options.items()}
+
+
+def _public_value(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    for path in (PurePosixPath(value), PureWindowsPath(value)):
+        if path.is_absolute():
+            return path.stem
+    return value
 
 
 def _board_of(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
@@ -369,18 +403,20 @@ class MatchService:
     """Creates matches, turns requests into checked events, commits them, and keeps the
     matches in memory (reloaded from the database on first use after a restart)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, computer_players: Sequence[str] = LEVEL_NAMES) -> None:
         self.store = store
+        self.computer_players = tuple(p.strip().lower() for p in computer_players)
+        """The players a computer seat may be given (``Settings.computer_players``)."""
         self._matches: dict[str, Match] = {}
 
     # ----- creating and finding ------------------------------------------------
 
     def create(self, game_name: str, options: dict[str, Any], seat_specs: Sequence[str]) -> Created:
-        """A new match; ``seat_specs``: ``human``, ``online``, ``computer:LEVEL`` (or a
-        player spec such as ``random`` or ``mcts:time=0.5``) for each seat.
+        """A new match; ``seat_specs``: ``human``, ``online``, ``computer:LEVEL`` (or
+        another of :attr:`computer_players`) for each seat.
 
-        :raises StairgamesError: unknown game or option, wrong seat count, unknown
-            player (nothing is created).
+        :raises StairgamesError: unknown game or option, wrong seat count, a player not
+            offered or one that cannot play this game (nothing is created).
         """
         game = load(game_name, **options)
         count = game.num_players()
@@ -395,7 +431,7 @@ class MatchService:
         seats: list[SeatRecord] = []
         tokens: dict[int, str] = {}
         for index, spec in enumerate(seat_specs):
-            kind, player = _parse_seat(spec, index)
+            kind, player = _parse_seat(spec, index, game, self.computer_players)
             token_hash = None
             if kind == HUMAN:
                 tokens[index] = secrets.token_urlsafe(24)
@@ -618,8 +654,15 @@ class MatchService:
             raise ServerError(403, N_("spectators cannot play; join a free seat to play"))
 
 
-def _parse_seat(spec: Any, index: int) -> tuple[str, str | None]:
-    """(kind, computer player) of a seat spec; checks that the player exists."""
+def _parse_seat(
+    spec: Any, index: int, game: Game, players: Sequence[str]
+) -> tuple[str, str | None]:
+    """(kind, computer player) of a seat spec. A computer plays one of ``players`` (a
+    browser chooses a level; any other player could think for as long as its settings
+    say), and only one that can play ``game`` with its options: a level is resolved to
+    the game's player, and that player's :meth:`Agent.check_game` asked (which is quick;
+    preparing, :meth:`Agent.prepare`, may compile for seconds, and is left to the
+    worker that plays)."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
         raise ServerError(400, N_("seat {seat}: say human, online or computer:LEVEL"), seat=index)
     text = spec.strip().lower()
@@ -628,7 +671,25 @@ def _parse_seat(spec: Any, index: int) -> tuple[str, str | None]:
     player = text.partition(":")[2] if text.startswith(COMPUTER + ":") else text
     if text == COMPUTER:
         player = "medium"
+    if player not in players:
+        raise ServerError(
+            400,
+            N_("seat {seat}: a computer plays at one of the levels {levels}, not {player!r}"),
+            seat=index,
+            levels=Names(tuple(players), conjunction=False),
+            player=player[:40],
+        )
     from stairgames.agents import make_agent
 
-    make_agent(player, index)  # raises InvalidOptionError for an unknown player
+    try:
+        make_agent(player, index).check_game(game)
+    except StairgamesError as exc:
+        raise ServerError(
+            400,
+            N_("seat {seat}: the computer player {player!r} cannot play {game}: {reason}"),
+            seat=index,
+            player=player,
+            game=Text(game.info().title),
+            reason=exc,
+        ) from exc
     return COMPUTER, player

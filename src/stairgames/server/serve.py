@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from stairgames.i18n import _
+
+if TYPE_CHECKING:
+    import uvicorn
+
+    from stairgames.server.app import Settings
 
 
 def serve(argv: Sequence[str]) -> int:
@@ -29,6 +36,14 @@ def serve(argv: Sequence[str]) -> int:
         default=1,
         help=_("processes the computer players think in (default: 1)"),
     )
+    parser.add_argument(
+        "--no-client-limits",
+        action="store_true",
+        help=_(
+            "lift the limits on what one address may do (matches, joins, messages, "
+            "connections): for load tests from one machine, never for a public server"
+        ),
+    )
     args = parser.parse_args(argv)
     import uvicorn
 
@@ -39,18 +54,48 @@ def serve(argv: Sequence[str]) -> int:
         database_url=_with_driver(args.database_url),
         computer_workers=max(0, args.computer_workers),
     )
+    if args.no_client_limits:
+        settings = without_client_limits(settings)
     print(_("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port))
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
+    uvicorn.Server(uvicorn_config(create_app(settings), args.host, args.port, settings)).run()
+    return 0
+
+
+def without_client_limits(settings: Settings) -> Settings:
+    """``settings`` where one address may do as much as a crowd (load tests from one
+    machine): rates of requests and messages and the connections per client lifted;
+    body sizes, header deadlines and computer budgets stay."""
+    from stairgames.server.limits import Rate
+
+    plenty = Rate(per_minute=1e9, burst=1e9)
+    return dataclasses.replace(
+        settings,
+        matches_per_minute=plenty,
+        joins_per_minute=plenty,
+        card_uploads_per_minute=plenty,
+        messages_per_second=1e9,
+        message_burst=1e9,
+        max_connections_per_client=1_000_000,
+    )
+
+
+def uvicorn_config(app: Any, host: str, port: int, settings: Settings) -> uvicorn.Config:
+    """How ``stairgames serve`` runs ``app`` on uvicorn (the tests serve it the same way)."""
+    import uvicorn
+
+    from stairgames.server.limits import header_timeout_protocol
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
         log_level="warning",
+        http=header_timeout_protocol(settings.header_timeout_seconds),
         ws_max_size=64 * 1024,  # larger frames are cut off before they are read
         # The views are a few kilobytes: compressing every one of them cost the server
         # (and each browser) more time than the bytes it saved on a link.
         ws_per_message_deflate=False,
     )
-    return 0
 
 
 def _with_driver(url: str | None) -> str | None:

@@ -92,6 +92,7 @@ BROWSER_MESSAGES: Final = (
     N_("Seaside card {number}"),
     N_("Seats"),
     N_("Something went wrong."),
+    N_("Spectators: {count}"),
     N_("Stairs board"),
     N_("Start"),
     N_("Stock"),

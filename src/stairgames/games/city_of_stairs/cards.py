@@ -226,6 +226,11 @@ def parse_card_set(text: str, *, source: str | Text = _SOME_FILE) -> CardSet:
     """
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise InvalidOptionError(
+            message_id=N_("{source}: not valid TOML: {exc}"),
+            arguments={"source": source, "exc": "nested too deeply"},
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise InvalidOptionError(
             message_id=N_("{source}: not valid TOML: {exc}"),

@@ -186,7 +186,9 @@ async function showMatch(match) {
     lastEvent: -1, confirmedSeat: null });
   let seats = loadTokens(match);
   if (!seats.length) {
-    const response = await fetch(`/api/matches/${match}/join`, { method: "POST" });
+    // (no body, but the type the server asks of every request that changes something)
+    const response = await fetch(`/api/matches/${match}/join`, { method: "POST",
+      headers: { "content-type": "application/json" } });
     if (response.ok) {
       const joined = await response.json();
       seats = [joined];
@@ -247,6 +249,10 @@ function receive(seat, message) {
     }
     return;
   }
+  if (message.type === "presence") {
+    applyPresence(message);
+    return;
+  }
   if (message.type !== "state") return;
   if (message.rematch && app.view && !app.view.rematch && message.match === app.match) {
     followRematch(message.rematch, message.seats.length, message.tokens);
@@ -264,7 +270,9 @@ function receive(seat, message) {
   app.view = message;
   app.viewSeat = seat;
   app.lastEvent = message.event;
-  $("match-error").textContent = "";
+  // A computer that failed or overran at this event is not asked again: say why.
+  const failed = message.computer_error;
+  $("match-error").textContent = failed ? errorText(failed) : "";
   render(older ? older.event !== message.event : false);
 }
 
@@ -284,6 +292,19 @@ function followRematch(match, seatCount, tokens = null) {
   if (moved.length && !loadTokens(match).length) saveTokens(match, moved);
   history.pushState({}, "", `/m/${match}`);
   route();
+}
+
+// Who is connected changed: a small message, not a view; only the seats are drawn again.
+function applyPresence(presence) {
+  const older = app.view;
+  if (!older || presence.match !== older.match) return;
+  const connected = new Set(presence.connected);
+  const seats = older.seats.map((seat) => ({ ...seat,
+    connected: seat.kind === "computer" || connected.has(seat.seat) }));
+  const view = { ...older, seats, spectators: presence.spectators };
+  noticeConnections(older, view);
+  app.view = view;
+  if ($("pass-cover").hidden) renderSeats(view);
 }
 
 function noticeConnections(older, view) {
@@ -398,6 +419,9 @@ function renderSeats(view) {
   const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
     view.you !== null && view.result === null;
   $("invite").hidden = !waiting;
+  const spectators = view.spectators || 0;
+  $("spectators").hidden = !spectators;
+  $("spectators").textContent = spectators ? t("Spectators: {count}", { count: spectators }) : "";
   $("invite-link").value = `${location.origin}/m/${view.match}`;
 }
 

@@ -98,7 +98,7 @@ async function upload(file, select, status) {
   status.textContent = t("Checking the card file…");
   const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
   const response = await fetch(`/api/cards?${query}`,
-    { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" },
+    { method: "POST", headers: { "content-type": "application/toml; charset=utf-8" },
       body: await chosen.text() });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {

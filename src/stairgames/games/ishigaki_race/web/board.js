@@ -22,68 +22,24 @@ const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]]
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
 
-// The wall's own styles, added to the page once (style.css holds the shared ones).
-const STYLE = `
-.wall-title { fill: #f5e6c8; font-size: 15px; font-weight: 700; }
-.stone-face { fill: #9c9488; stroke: #5f574c; stroke-width: 2; }
-.stone:nth-child(odd) .stone-face { fill: #a8a094; }
-.stone.crumbling .stone-face { fill: #c9a27e; stroke: #8a3b12; stroke-dasharray: 5 3; }
-.stone.start .stone-face { fill: #d8ccb0; }
-.stone.goal .stone-face { fill: #f3d36b; stroke: #8a6d00; }
-.step-number { fill: #fff; font-size: 13px; font-weight: 700; paint-order: stroke;
-  stroke: #3a2a1a; stroke-width: 2.5px; }
-.minus-two { fill: #b3261e; font-size: 15px; font-weight: 800; paint-order: stroke;
-  stroke: #fff; stroke-width: 3px; }
-.crack { fill: none; stroke: #5a2a0a; stroke-width: 1.6; }
-.end-label { fill: #f3d36b; font-size: 11px; font-weight: 800; }
-.climb-arrow { fill: none; stroke: #f5e6c8; stroke-width: 2.5; }
-.ninja-body { stroke: #111; stroke-width: 1.5; }
-.ninja-eyes { fill: #f4e9d8; stroke: #111; stroke-width: .8; }
-.die-face { fill: #fffdf7; }
-.pip { fill: #222; }
-.pip-one { fill: #c62828; }
-.die-unknown { fill: #999; }
-.dice-caption { fill: #f5e6c8; font-size: 13px; font-weight: 600; }
-.roll-result { fill: #fff; font-size: 13px; font-weight: 700; }
-.ishi-notes { display: flex; flex-direction: column; gap: .5rem; max-width: 640px; }
-.ishi-phase { margin: .2rem 0; padding: .45rem .7rem; border-radius: 6px; font-weight: 700;
-  background: #fff3c4; border-left: 5px solid #f0b400; }
-.ishi-phase.phase-rolloff { background: #fde2e0; border-left-color: #b3261e; }
-.ishi-phase.phase-over { background: #e8f3e8; border-left-color: #2ea043; }
-.ishi-waiting { margin: .2rem 0; font-style: italic; }
-.choices { display: grid; grid-template-columns: 1fr 1fr; gap: .6rem; }
-button.choice { display: flex; flex-direction: column; align-items: flex-start; gap: .2rem;
-  padding: .8rem 1rem; min-height: 4.5rem; text-align: left; border-width: 2px; }
-button.choice-stop { border-color: #2e7d32; background: #eef7ee; }
-button.choice-roll { border-color: #b3261e; background: #fdf0ef; }
-button.choice-stop:hover { background: #dcefdc; }
-button.choice-roll:hover { background: #fadcd9; }
-.choice-head { font-size: 1.2rem; font-weight: 800; }
-.choice-detail { font-size: .9rem; }
-.choice-chance { font-size: .95rem; font-weight: 700; color: #0b3d91; }
-.chances-toggle { align-self: flex-start; }
-.chances-toggle[aria-pressed="true"] { background: #dbe8fd; }
-.ishi-account h3 { font-size: 1rem; margin: .3rem 0; }
-.ishi-account ol { margin: 0; padding-left: 1.4rem; max-height: 14rem; overflow: auto; }
-.ishi-account li { margin: .15rem 0; padding-left: .3rem; border-left: 5px solid #999; }
-.ishi-account li.turn-red { border-left-color: #c62828; }
-.ishi-account li.turn-blue { border-left-color: #1565c0; }
-.ishi-account li.turn-yellow { border-left-color: #f2b600; }
-.ishi-account li.turn-green { border-left-color: #2e7d32; }
-.ishi-account li:last-child { font-weight: 600; }
-@media (max-width: 720px) {
-  .choices { grid-template-columns: 1fr; }
-  button.choice { min-height: 3.6rem; padding: .6rem .8rem; }
-}
-`;
-
+// The wall's own styles are in board.css beside this file (the page's Content-Security-
+// Policy allows no inline style): linked once, and waited for (at most until it fails)
+// before this module is ready, so that the first drawing is already styled.
 function addStyle() {
-  if (document.getElementById("ishigaki-style")) return;
-  const style = document.createElement("style");
-  style.id = "ishigaki-style";
-  style.textContent = STYLE;
-  document.head.appendChild(style);
+  if (document.getElementById("ishigaki-style")) return Promise.resolve();
+  const link = document.createElement("link");
+  link.id = "ishigaki-style";
+  link.rel = "stylesheet";
+  link.href = new URL("board.css", import.meta.url).href;
+  const loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+  });
+  document.head.appendChild(link);
+  return loaded;
 }
+
+await addStyle();
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -404,7 +360,6 @@ export function draw(svg, board, ui) {
   const memory = ui.memory;
   for (const timer of memory.timers || []) clearInterval(timer);
   memory.timers = [];
-  addStyle();
   const rows = Math.ceil((board.goal + 1) / PER_ROW);
   const wallWidth = WALL_X * 2 + PER_ROW * STONE_W;
   const wallHeight = TOP + rows * STONE_H + 16;

@@ -1,0 +1,279 @@
+"""What one client may ask of the server over HTTP: bodies read only up to their limit,
+match creations and card uploads per minute, and a deadline for a request's headers.
+
+- :class:`RequestLimits` (ASGI middleware) reads a request's body itself, chunk by chunk,
+  and answers 413 as soon as it grows past the limit of its route, whatever the request
+  says of its length (``Content-Length`` or chunked): nothing larger is ever held. It then
+  charges the client's allowance for that kind of request (:class:`ClientRates`) and
+  answers 429 with ``Retry-After`` when it is spent.
+- :func:`header_timeout_protocol` is uvicorn's HTTP protocol with a deadline for each
+  request's headers: a connection that has not finished sending them in time is closed,
+  so half-sent requests cannot hold the server's connections.
+
+A client is its address (``scope["client"]``); behind a proxy every client has the
+proxy's address, so the proxy must apply its own limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
+
+from stairgames.i18n import N_
+from stairgames.server.matches import ServerError, error_json
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Clock = Callable[[], float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rate:
+    """``per_minute`` requests a minute on average, up to ``burst`` at once."""
+
+    per_minute: float
+    burst: float
+
+    def __post_init__(self) -> None:
+        if self.per_minute <= 0 or self.burst < 1:
+            raise ValueError(f"a rate needs per_minute > 0 and burst >= 1, not {self}")
+
+
+MATCHES_RATE = Rate(per_minute=20, burst=20)
+"""Matches one client may create (a person starts one every few minutes)."""
+JOINS_RATE = Rate(per_minute=60, burst=30)
+CARD_UPLOADS_RATE = Rate(per_minute=10, burst=10)
+
+
+@dataclasses.dataclass(eq=False)
+class Bucket:
+    """A token bucket: ``rate`` requests a second on average, up to ``burst`` at once."""
+
+    rate: float
+    burst: float
+    clock: Clock = time.monotonic
+    allowance: float = dataclasses.field(init=False)
+    last: float = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.allowance, self.last = self.burst, self.clock()
+
+    def _at(self, now: float) -> float:
+        return min(self.burst, self.allowance + max(0.0, now - self.last) * self.rate)
+
+    def take(self) -> float:
+        """Spend one request: 0.0 when allowed, else the seconds until one is allowed
+        again (nothing is spent)."""
+        now = self.clock()
+        self.allowance, self.last = self._at(now), max(now, self.last)
+        if self.allowance < 1.0:
+            return (1.0 - self.allowance) / self.rate
+        self.allowance -= 1.0
+        return 0.0
+
+    def full(self, now: float | None = None) -> bool:
+        """Whether it holds ``burst`` again at ``now`` (by default its clock's now):
+        forgetting it then loses nothing."""
+        return self._at(self.clock() if now is None else now) >= self.burst
+
+
+class ClientRates:
+    """Token buckets, one per client and kind of request.
+
+    :meth:`take` spends one request of a client's allowance of a kind; buckets that have
+    refilled are dropped when there are many, so memory stays bounded by the clients
+    active within a minute or so.
+    """
+
+    def __init__(
+        self, rates: Mapping[str, Rate], clock: Clock = time.monotonic, keep: int = 10_000
+    ) -> None:
+        self.rates = dict(rates)
+        self.clock = clock
+        self.keep = keep
+        self._buckets: dict[tuple[str, str], Bucket] = {}
+
+    def take(self, kind: str, client: str) -> float:
+        """Spend one ``kind`` request of ``client``: 0.0 when allowed, else the seconds
+        until one is allowed again (nothing is spent)."""
+        rate = self.rates.get(kind)
+        if rate is None:
+            return 0.0
+        bucket = self._buckets.get((kind, client))
+        if bucket is None:
+            self._forget_full_buckets()
+            bucket = Bucket(rate.per_minute / 60.0, rate.burst, self.clock)
+            self._buckets[(kind, client)] = bucket
+        return bucket.take()
+
+    def _forget_full_buckets(self) -> None:
+        if len(self._buckets) >= self.keep:
+            for key in [key for key, bucket in self._buckets.items() if bucket.full()]:
+                del self._buckets[key]
+
+
+@dataclasses.dataclass(frozen=True)
+class Route:
+    """The limits of one kind of request: the largest body, and which allowance of
+    :class:`ClientRates` it spends (``None``: none)."""
+
+    max_body: int
+    rate: str | None = None
+
+
+class RequestLimits:
+    """ASGI middleware: bounded bodies and per-client rates (see the module's text).
+
+    ``route_of(method, path)`` says the :class:`Route` of a request. The body is read
+    here, up to the route's limit, and handed to the app whole; a request over its limit
+    or its client's rate is answered here with the usual error body and never reaches
+    the app.
+    """
+
+    def __init__(
+        self, app: ASGIApp, route_of: Callable[[str, str], Route], rates: ClientRates
+    ) -> None:
+        self.app = app
+        self.route_of = route_of
+        self.rates = rates
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        route = self.route_of(str(scope["method"]), str(scope["path"]))
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > route.max_body):
+            await _refuse(send, _too_large(declared[:20], route.max_body))
+            return
+        body = await _read_body(receive, route.max_body)
+        if body is None:  # the client went away
+            return
+        if isinstance(body, ServerError):
+            await _refuse(send, body)
+            return
+        if route.rate is not None:
+            wait = self.rates.take(route.rate, _client(scope))
+            if wait > 0:
+                await _refuse(send, _too_many(), retry_after=math.ceil(wait))
+                return
+        await self.app(scope, _replaying(body, receive), send)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | ServerError | None:
+    """The whole body, or the 413 to answer once it grows past ``limit`` (the rest is
+    never read), or ``None`` when the client disconnects."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = bytes(message.get("body", b""))
+        size += len(chunk)
+        if size > limit:
+            return _too_large(size, limit)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the app the body read already, then the real messages
+    (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1").strip()
+    return None
+
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _too_large(size: object, limit: int) -> ServerError:
+    return ServerError(
+        413, N_("the message is too large ({size} bytes; at most {limit})"), size=size, limit=limit
+    )
+
+
+def _too_many() -> ServerError:
+    return ServerError(429, N_("too many requests; wait a moment"))
+
+
+async def _refuse(send: Send, error: ServerError, *, retry_after: int | None = None) -> None:
+    body = json.dumps({"error": error_json(error)}).encode("utf-8")
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools) closing a connection whose request headers
+    are not complete ``seconds`` after it opened or after the request began (a
+    keep-alive connection waiting for its next request is uvicorn's own
+    ``timeout_keep_alive``)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class HeaderTimeoutProtocol(HttpToolsProtocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._start_header_timer()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._start_header_timer()
+
+        def on_headers_complete(self) -> None:
+            self._stop_header_timer()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_header_timer()
+            super().connection_lost(exc)
+
+        def _start_header_timer(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(seconds, self._headers_too_slow)
+
+        def _stop_header_timer(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderTimeoutProtocol
