@@ -74,12 +74,12 @@ def test_play_help_in_japanese_has_no_english_argparse_words(capsys, monkeypatch
     status, text = run(capsys, "--lang", "ja", "play", "stairs", "--help")
     assert status == 0
     assert text.startswith("使い方: stairgames play stairs [-h]")
-    assert "\nオプション:\n  -h, --help            このヘルプを表示して終了\n" in text
+    assert "\nオプション：\n  -h, --help            このヘルプを表示して終了\n" in text
     for message in ARGPARSE_MESSAGES:
         for words in english_words(message):
             assert words not in text, words
     status, text = run(capsys, "--lang", "ja", "show", "--help")
-    assert "\n位置引数:\n  GAME " in text and "positional" not in text
+    assert "\n位置引数：\n  GAME " in text and "positional" not in text
 
 
 def test_help_in_japanese_fits_80_columns_and_usage_lines_up(capsys, monkeypatch):
@@ -97,15 +97,15 @@ def test_help_in_japanese_fits_80_columns_and_usage_lines_up(capsys, monkeypatch
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["play", "stairs", "--bogus"], "stairgames play stairs: エラー: 不明な引数です: --bogus"),
+        (["play", "stairs", "--bogus"], "stairgames play stairs: エラー：不明な引数です：--bogus"),
         (
             ["play", "stairs", "--level", "god"],
-            "エラー: 引数 --level: 選べない値です: 'god'"
+            "エラー：引数 --level：選べない値です：'god'"
             "（'easy', 'medium', 'hard', 'expert' から選んでください）",
         ),
-        (["play", "stairs", "--seed"], "エラー: 引数 --seed: 値が1つ必要です"),
-        (["show", "stairs"], "stairgames show: エラー: 次の引数が必要です: POSITION"),
-        (["arena"], "エラー: ゲームと --players を指定してください（または --show FILE）"),
+        (["play", "stairs", "--seed"], "エラー：引数 --seed：値が1つ必要です"),
+        (["show", "stairs"], "stairgames show: エラー：次の引数が必要です：POSITION"),
+        (["arena"], "エラー：ゲームと --players を指定してください（または --show FILE）"),
     ],
 )
 def test_a_bad_argument_is_refused_in_japanese(capsys, args, expected):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -240,10 +241,12 @@ def test_c8_renderer_shows_only_the_viewers_departure_card():
         picture = render_terminal(state, colour=False, viewer=viewer)
         own = state.table.departures[viewer]
         assert own is not None
-        assert picture.count("departure hidden") == 2
+        # while the city is built only the viewer's own card is named; the others are
+        # all hidden, so their seat lines say nothing of them
+        assert len(re.findall("departure [①-⑦]", picture)) == 1
         assert f"departure {'①②③④⑤⑥⑦'[own - 1]}" in picture
     public = render_terminal(state, colour=False, viewer=None)
-    assert public.count("departure hidden") == 3
+    assert not re.search("departure [①-⑦]", public)
 
 
 def test_c8_narration_of_a_deal_never_names_the_card():
@@ -371,7 +374,7 @@ def test_terminal_human_sees_the_board_and_can_place(tmp_path: Path):
     session.run()
     text = out.getvalue()
     assert "Legal moves" in text and "Not accepted" in text
-    assert text.count("departure hidden") >= 1
+    assert len(re.findall("departure [①-⑦]", text)) >= 1  # the human's own card
 
 
 def test_registry_spec():
@@ -479,3 +482,24 @@ def test_one_point_is_not_written_as_points(tmp_path: Path):
     game = stairgames.load("city_of_stairs", players=2, cards=card_file(tmp_path, one_point))
     picture = render_terminal(game.new_initial_state(), colour=False, viewer=None)
     assert "★ lighthouse (1 point) ★" in picture
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_help_explains_the_marks_of_cards_placed_since_your_last_turn(language):
+    from stairgames.i18n import _, set_language
+
+    set_language(language)
+    spec = get_spec("city_of_stairs")
+    rng = random.Random(3)
+    state = stairgames.load("city_of_stairs", players=4).new_initial_state()
+    assert isinstance(state, CityOfStairsState)
+    shown: set[str] = set()
+    while not state.table.city_complete():
+        shown |= set(re.findall(r"•[A-Z]", render_terminal(state, colour=False, viewer=0)))
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert shown == {"•R", "•B", "•Y", "•G"}
+    explained = next(line for line in _(spec.help).splitlines() if "•" in line)
+    assert all(mark in explained for mark in shown)

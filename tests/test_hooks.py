@@ -38,7 +38,10 @@ from tests.test_agents import FORCED_WINS
 
 SRC = Path(stairgames.__file__).resolve().parents[1]
 ROOT = SRC.parent
-PREPARING = "Preparing the computer player (first time only, a few seconds)..."
+PREPARING = (
+    "Preparing the computer player: its fast code is compiled once per installation "
+    "(some 30 seconds; later games start at once)..."
+)
 
 
 def run_python(code: str, **env: str) -> str:

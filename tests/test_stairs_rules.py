@@ -590,4 +590,18 @@ def test_s7_the_drawing_says_who_answers_a_pending_offer():
     state = new_state()
     state.apply_move("d3-c4")
     state.apply_move("offer")  # dark offers; light answers
-    assert "Dark offers to end the game here; light answers: seat 0" in str(state)
+    assert "Dark offers to end the game here; light answers\n" in str(state) + "\n"
+    assert "seat" not in str(state)
+
+
+def test_s7_after_a_swap_the_drawing_names_the_player_who_answers_an_offer():
+    state = new_state(pie_rule=True)
+    state.apply_move("d3-c4")
+    state.apply_move("swap")  # the second player now plays light, the first dark
+    state.apply_move("c3-b3")
+    state.apply_move("offer")  # light offers; dark, the first player, answers
+    assert state.current_player() == 0
+    assert (
+        "Light offers to end the game here; dark answers: the first player (colours swapped)"
+        in str(state)
+    )

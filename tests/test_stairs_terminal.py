@@ -53,7 +53,7 @@ def test_terminal_lists_moves_and_the_computer_declines_an_offer_it_could_lose(t
     play, out = session(["moves", "d3-c4", "agree", "quit"], tmp_path)
     state = play.run()
     text = out.getvalue()
-    assert "Legal moves (110) by piece, typed like b1-b2:" in text
+    assert "Legal moves (110), grouped by what comes first, typed like b1-b2:" in text
     assert "d3 → d4 e4 e3 e2 d2 c2 c3 c4" in text
     assert "light (human) offers to end the game here." in text
     assert "dark (random) does not agree; the game goes on." in text
@@ -81,8 +81,11 @@ def test_computer_against_computer_finishes_and_saves_a_replayable_record(tmp_pa
     assert main(["replay", "--no-color", str(tmp_path / "game.json")]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("Start")
-    assert f"{len(state.history())}. {state.history_strings()[-1]}" in shown
+    last = len(state.history())
+    mover = "light" if last % 2 else "dark"  # steps say who moved
+    assert f"{last}. {mover} (random): {state.history_strings()[-1]}" in shown
     assert "Result:" in shown
+    assert "returns" not in shown and "[" not in shown.splitlines()[-1]  # no raw data
 
 
 def test_unfinished_record_carries_no_seed(tmp_path):
@@ -155,7 +158,7 @@ def test_terminal_after_a_swap_the_seats_are_named_by_the_colours_they_play(tmp_
     )
     play.run()
     assert prompts == ["light (human)> ", "dark (human)> ", "dark (human)> "]
-    assert "Dark to move: seat 0 (colours swapped)" in out.getvalue()
+    assert "Dark to move: the first player (colours swapped)" in out.getvalue()
 
 
 def test_terminal_agreement_between_two_people_needs_the_other_to_agree(tmp_path):
@@ -176,7 +179,8 @@ def test_terminal_agreement_is_refused_with_the_reason_before_any_climb(tmp_path
     play, out = session(["agree", "d3-c4", "quit"], tmp_path, players=("human", "human"))
     state = play.run()
     text = out.getvalue()
-    assert "Not accepted: illegal move 'offer': no piece has climbed yet" in text
+    assert "You cannot offer to end the game now: no piece has climbed yet" in text
+    assert "(S5)" not in text and "illegal move" not in text
     assert "do you agree" not in text
     assert state.history_strings() == ["d3-c4"]
 
@@ -197,7 +201,20 @@ def test_cli_show_draws_a_position_and_lists_its_legal_moves(capsys):
     shown = capsys.readouterr().out
     assert "  4   L1  D1  L2* D1  L1  D1   4" in shown
     assert "Dark to move" in shown
-    assert "Legal moves: a1-a2 a1-b2 a1-b1 c1-c2" in shown
+    assert "Legal moves (103):\na1-a2 a1-b2 a1-b1 c1-c2" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80  # wrapped (issue 27)
+
+
+def test_cli_show_takes_the_games_own_flags_and_a_pending_swap(capsys):
+    """Issue 27: ``show`` lacked ``--size``/``--pie-rule``, and a position with a swap
+    pending was refused ("this game is played without the pie rule")."""
+    position = "L,D,L,D/D,L,D,L/L,D,L,D/D,L,D,L L -"
+    assert main(["show", "stairs", "--size", "4", "--no-pie-rule", position, "--no-color"]) == 0
+    assert "Light to move" in capsys.readouterr().out
+    swap = "L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L 0 swap"
+    assert main(["show", "stairs", swap, "--no-color"]) == 0
+    shown = capsys.readouterr().out
+    assert "you may type swap" in shown and " swap " in shown
 
 
 def test_cli_show_refuses_an_impossible_position_with_the_reason(capsys):
@@ -219,6 +236,6 @@ def test_cli_show_reads_the_board_size_from_the_position(capsys):
     assert main(["show", "stairs", position, "--no-color"]) == 0
     shown = capsys.readouterr().out
     assert "Dark to move" in shown
-    assert "Legal moves: a1-a2 a1-b2" in shown
+    assert "Legal moves (" in shown and "\na1-a2 a1-b2" in shown
     assert main(["show", "stairs", position, "--option", "size=6"]) == 2
     assert "is a 5×5 board, but this game is played on 6×6" in capsys.readouterr().err

@@ -55,7 +55,7 @@ def test_stairs_moves_on_request_are_grouped_by_piece_within_80_columns(tmp_path
     play, out = session("stairs", ["moves"], tmp_path)
     play.run()
     text = out.getvalue()
-    after = text[text.index("Legal moves (110) by piece") :].splitlines()[1:]
+    after = text[text.index("Legal moves (110), grouped") :].splitlines()[1:]
     listing = after[: next(i for i, line in enumerate(after) if "→" not in line)]
     assert len(listing) <= 8
     assert listing[0].startswith("b1 → b2 c2 c1 a1 a2")
@@ -156,7 +156,8 @@ def test_replay_steps_through_a_game_forward_back_and_quits(tmp_path, capsys, mo
     out = capsys.readouterr().out
     shown = [line for line in out.splitlines() if "/3)" in line]
     reply = play.state.history_strings()[1]
-    assert shown == ["Start  (1/3)", "1. d3-c4  (2/3)", f"2. {reply}  (3/3)", "1. d3-c4  (2/3)"]
+    first = "1. light (human): d3-c4  (2/3)"
+    assert shown == ["Start  (1/3)", first, f"2. dark (random): {reply}  (3/3)", first]
     assert "Result" not in out
 
 

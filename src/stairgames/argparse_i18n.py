@@ -10,8 +10,9 @@ gives only for a programmer's mistake (``conflicting option string``) stay Engli
 does any word a later Python adds until it is listed here (a test names it).
 
 :class:`HelpFormatter` wraps help by display width (a Japanese character takes two
-columns), and aligns a usage whose translated prefix (``使い方: ``) is wider than it is
-long.
+columns), aligns a usage whose translated prefix (``使い方: ``) is wider than it is
+long, and ends section titles as the catalog's ``%(heading)s:`` says (``オプション：``)
+on Pythons before 3.13 too, where argparse writes the ``:`` itself.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -92,6 +94,24 @@ class HelpFormatter(argparse.HelpFormatter):
     aligned under a wide prefix. Text without wide characters is laid out by argparse."""
 
     _spaces = re.compile(r"\s+")
+
+    if sys.version_info < (3, 13):
+
+        class _Section(argparse.HelpFormatter._Section):
+            """A section whose title ends as the catalog says (Python 3.13 asks for
+            ``%(heading)s:`` itself; earlier ones write ``heading:``)."""
+
+            def format_help(self) -> str:
+                text = super().format_help()
+                heading = self.heading
+                if not text or heading is None or heading == argparse.SUPPRESS:
+                    return text
+                indent = " " * self.formatter._current_indent
+                plain = f"\n{indent}{heading}:\n"
+                if not text.startswith(plain):
+                    return text
+                title = i18n._("%(heading)s:") % {"heading": heading}
+                return f"\n{indent}{title}\n" + text[len(plain) :]
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         if not _has_wide_characters(text):

@@ -17,16 +17,26 @@ from stairgames.analysis.parallel import run_tasks
 from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
-from stairgames.core.options import option_fields, option_types
+from stairgames.core.options import build_options, option_fields, option_types
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import GameSpec, get_spec, list_games, load_with_text_options
 from stairgames.core.solvers import SolveRequest, solved_dir
-from stairgames.i18n import LANGUAGES, N_, _, set_language, translate
-from stairgames.terminal import HUMAN, TerminalSession
+from stairgames.i18n import LANGUAGES, N_, _, set_language, translate, wrap
+from stairgames.terminal import HUMAN, TerminalSession, enable_line_editing, fill
 
 
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
+
+
+def _option_help(default: Any) -> str:
+    """A game option's flag help with its default as players read it: a switch is on or
+    off and an option without a value has none (not Python's ``True``/``False``/``None``)."""
+    if isinstance(default, bool):
+        return _("game option (default: on)") if default else _("game option (default: off)")
+    if default is None:
+        return _("game option (default: none)")
+    return _("game option (default {default})").format(default=repr(default))
 
 
 def _add_option_flags(parser: argparse.ArgumentParser, options_class: type[Any]) -> None:
@@ -34,7 +44,7 @@ def _add_option_flags(parser: argparse.ArgumentParser, options_class: type[Any])
     types_by_name = option_types(options_class)
     for field in option_fields(options_class):
         hint = types_by_name[field.name]
-        doc = _("game option (default {default})").format(default=repr(field.default))
+        doc = _option_help(field.default)
         if hint is bool:
             parser.add_argument(
                 _flag(field.name),
@@ -95,14 +105,23 @@ def _play_parser(
             f"--{name}",
             default=default,
             metavar="PLAYER",
-            help=_("seat {seat} (default {default})").format(seat=seat, default=default),
+            help=_("the {name} player (default {default})").format(name=_(name), default=default),
         )
     parser.add_argument(
         "--seats",
         metavar="PLAYERS",
         help=_("comma-separated players for every seat, in seat order"),
     )
-    parser.add_argument("--seed", type=int, help=_("seed for dice, draws and computer players"))
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help=_(
+            "seed for dice, draws and computer players; a game repeats exactly only with "
+            "players that count their work: random, greedy, easy, mcts:iterations=N. "
+            "Players that think for a set time (the levels medium, hard and expert, "
+            "time=...) search as far as the machine's speed allows, so they may differ"
+        ),
+    )
     parser.add_argument(
         "--record", type=Path, metavar="FILE", help=_("where to save the game record (JSON)")
     )
@@ -131,6 +150,16 @@ def _play(argv: Sequence[str]) -> int:
     info = game.info()
     computer = first.level or "random"
     seat_names = info.seat_names[: info.num_players]
+    if any(word in ("-h", "--help") for word in argv[1:]):
+        # --help lists the flag of every seat the game may have (--yellow, --green),
+        # not only those of the player count given: the seats of its option sets
+        every = list(seat_names)
+        for option_set in spec.option_sets:
+            other = spec.game_class(
+                build_options(spec.options_class, spec.name, option_set, from_text=False)
+            ).info()
+            every += [n for n in other.seat_names[: other.num_players] if n not in every]
+        seat_names = tuple(every)
     args = _play_parser(spec, seat_names, computer).parse_args(argv[1:])
     if args.seats:
         players = [p.strip() for p in args.seats.split(",")]
@@ -141,6 +170,7 @@ def _play(argv: Sequence[str]) -> int:
             make_agent(player, 0)  # refuses an unknown player or setting with the reason
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     session = TerminalSession(game, players, seed=args.seed, colour=colour, record_path=args.record)
+    enable_line_editing(session)
     session.run()
     return 0
 
@@ -154,16 +184,23 @@ def _replay(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--step",
         action="store_true",
-        help=_("one position at a time: Enter for the next, b for the one before, q to stop"),
+        help=_(
+            "one position at a time: Enter for the next, b for the one before, p for its "
+            "position text, q to stop"
+        ),
     )
     args = parser.parse_args(argv)
     record = GameRecord.load(args.file)
     spec = get_spec(record.game)
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    frames = [
-        (_("Start") if move is None else f"{number}. {move}", state)
-        for number, (move, state) in enumerate(replay(record))
-    ]
+    frames: list[tuple[str, Any]] = []
+    before: Any = None
+    for number, (move, state) in enumerate(replay(record)):
+        if move is None or before is None:
+            frames.append((_("Start"), state))
+        else:
+            frames.append((_step_title(number, move, before, record.players), state))
+        before = state
     shown = (
         _step_through(frames, spec, colour, record.viewer)
         if args.step
@@ -173,6 +210,20 @@ def _replay(argv: Sequence[str]) -> int:
     if shown == len(frames) and last is not None:
         print(_result_line(last))
     return 0
+
+
+def _step_title(number: int, move: str, before: Any, players: Sequence[str]) -> str:
+    """``3. dark (random): c3-d4``: the move's number, who made it, and the move."""
+    if before.is_chance_node():
+        who = _("chance")
+    else:
+        seat = before.current_player()
+        name = _(before.seat_name(seat))
+        player = players[seat] if 0 <= seat < len(players) else ""
+        if player:
+            name += f" ({_('human') if player == HUMAN else player})"
+        who = name
+    return _("{number}. {player}: {move}").format(number=number, player=who, move=move)
 
 
 def _print_all(
@@ -200,23 +251,35 @@ def _step_through(
         title, state = frames[index]
         print(f"{title}  ({index + 1}/{len(frames)})")
         print(spec.render(state, colour=colour, viewer=viewer))
-        try:
-            answer = ask(_("[Enter] next, b back, q quit> ")).strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            print()
-            return index
-        if answer in ("q", "quit"):
-            return index
-        index = max(0, index - 1) if answer in ("b", "back") else index + 1
+        while True:
+            try:
+                answer = ask(_("[Enter] next, b back, p position, q quit> ")).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                print()
+                return index
+            if answer in ("q", "quit"):
+                return index
+            if answer in ("", "b", "back"):
+                break
+            if answer in ("p", "position"):
+                if state.get_game().info().hidden_information:
+                    print(_("The position text is not shown in games with hidden cards."))
+                else:
+                    print(_("Position: {text}").format(text=state.position()))
+                continue
+            refusal = _(
+                "Unknown key {key!r}: Enter for the next position, b for the one before, "
+                "p for its position text, q to stop."
+            ).format(key=answer[:24])
+            print("\n".join(wrap(refusal, 80, subsequent_indent="  ")))
+        index = index + 1 if answer == "" else max(0, index - 1)
     return index
 
 
 def _result_line(last: Any) -> str:
     if last.is_terminal():
         outcome = last.outcome()
-        return _("Result: {outcome}  returns {returns}").format(
-            outcome=outcome, returns=last.returns()
-        )
+        return _("Result: {outcome}").format(outcome=outcome.localized())
     return _("The record ends before the game does.")
 
 
@@ -402,11 +465,18 @@ def _list(argv: Sequence[str]) -> int:
 
 
 def _show(argv: Sequence[str]) -> int:
+    """``stairgames show GAME POSITION``: the game's own option flags (``--pie-rule``,
+    ``--size 4``) come from its options, as with ``play``."""
+    spec = None
+    if argv and not argv[0].startswith("-"):
+        spec = get_spec(argv[0])
     parser = argparse.ArgumentParser(
         prog="stairgames show", description=_("Draw a position."), formatter_class=HelpFormatter
     )
     parser.add_argument("game", metavar="GAME", help=_("the game"))
     parser.add_argument("position", metavar="POSITION", help=_("the position, in its notation"))
+    if spec is not None:
+        _add_option_flags(parser, spec.options_class)
     parser.add_argument(
         "--option", action="append", metavar="NAME=VALUE", help=_("game option NAME=VALUE")
     )
@@ -420,7 +490,12 @@ def _show(argv: Sequence[str]) -> int:
     colour = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     print(get_spec(args.game).render(state, colour=colour, viewer=None))
     moves = [state.action_to_string(a) for a in state.legal_actions()]
-    print(_("Legal moves: {moves}").format(moves=" ".join(moves) if moves else _("(none)")))
+    if not moves:
+        print(_("Legal moves: {moves}").format(moves=_("(none)")))
+        return 0
+    print(_("Legal moves ({count}):").format(count=len(moves)))
+    for line in fill(moves, gap=" "):
+        print(line)
     return 0
 
 

@@ -18,13 +18,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from stairgames.agents import Agent, make_agent
+from stairgames.agents import LEVEL_NAMES, Agent, make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import AgreementOffer, Game, State
 from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
-from stairgames.i18n import N_, Text, _, display_width, translate, wrap
+from stairgames.i18n import N_, Text, _, display_width, localize, translate, wrap
 
 HUMAN = "human"
 SEAT_NAMES = (
@@ -38,6 +38,12 @@ SCREEN_LINES = 24
 """The screen a drawing and its prompt are made to fit when the output is no terminal."""
 ECHO_LIMIT = 24
 """Longest input echoed whole in a refusal; longer input is shortened with "…"."""
+RULE_CODE = re.compile(r"\s*[(（][A-Z]\d+[a-z]?[)）]")
+"""A rulebook section cited in a message, `` (S5)``: left out of what players read."""
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
+"""Clears a terminal and puts the cursor at the top left."""
+YES_ANSWERS = ("y", "yes", "accept", "agree")
+NO_ANSWERS = ("n", "no", "decline")
 
 
 def help_text() -> str:
@@ -50,9 +56,15 @@ def help_text() -> str:
   agree      offer to end the game by agreement, where the rules allow it now;
              the other player answers (a person is asked; a computer accepts
              only a result it is proven unable to beat)
+  position   the position as text (for 'stairgames show GAME TEXT')
   help       this text
   quit       stop (Ctrl-C too); the record of the game so far is saved"""
     )
+
+
+def screen_rows(text: str, width: int = SCREEN_WIDTH) -> int:
+    """The rows ``text`` takes on a terminal ``width`` columns wide (long lines wrap)."""
+    return sum(max(1, -(-display_width(line) // width)) for line in text.split("\n"))
 
 
 def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -85,6 +97,42 @@ def fill(parts: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "   ") -> l
     return lines
 
 
+def player_name(kind: str) -> str:
+    """Who plays a seat, as players read it: ``human`` and the levels (``medium``) in the
+    current language, other computer players as typed (``random``, ``mcts:time=0.5``)."""
+    if kind == HUMAN:
+        return _("human")
+    if kind in LEVEL_NAMES:
+        return _(kind)  # the level names are in the catalog (stairgames.web.messages)
+    return kind
+
+
+COMMANDS = ("moves", "undo", "agree", "help", "quit", "position")
+"""The commands at the prompt, for completion."""
+
+
+def enable_line_editing(session: TerminalSession) -> bool:
+    """Line editing, history and Tab completion of the legal moves and the commands at
+    the prompt, with the standard library's :mod:`readline`, when standard input is a
+    terminal; ``False`` where it is not (or there is no ``readline``)."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        return False
+
+    def complete(text: str, index: int) -> str | None:
+        words = [*session.move_texts(), *COMMANDS]
+        matches = [word for word in words if word.startswith(text)]
+        return matches[index] if index < len(matches) else None
+
+    readline.set_completer_delims(" \t\n")
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    return True
+
+
 class ThinkingIndicator:
     """Shows that a computer player is thinking: a spinner with the time on a terminal,
     one line elsewhere. Use as a context manager around the player's ``step``."""
@@ -107,7 +155,7 @@ class ThinkingIndicator:
             self._thread = threading.Thread(target=self._spin, daemon=True)
             self._thread.start()
         else:
-            self.output.write(f"{self.message}...\n")
+            self.output.write(_("{message}...").format(message=self.message) + "\n")
             self.output.flush()
         return self
 
@@ -116,7 +164,7 @@ class ThinkingIndicator:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-            self.output.write("\r" + " " * (len(self.message) + 16) + "\r")
+            self.output.write("\r" + " " * (display_width(self.message) + 16) + "\r")
             self.output.flush()
 
     def _spin(self) -> None:
@@ -124,7 +172,10 @@ class ThinkingIndicator:
         while not self._stop.wait(self.interval):
             elapsed = time.perf_counter() - self._started
             symbol = self.FRAMES[frame % len(self.FRAMES)]
-            self.output.write(f"\r{self.message} {symbol} {elapsed:4.1f} s")
+            line = _("{message} {symbol} {seconds} s").format(
+                message=self.message, symbol=symbol, seconds=f"{elapsed:4.1f}"
+            )
+            self.output.write(f"\r{line}")
             self.output.flush()
             frame += 1
 
@@ -167,6 +218,11 @@ class TerminalSession:
             for seat, kind in enumerate(self.players)
             if kind != HUMAN
         }
+        self.account: list[str] = []
+        """What was said since a person's screen was last drawn (moves, dice, draws):
+        drawn again above the board when the screen is cleared, so it stays in sight."""
+        self._shown_to: int | None = None
+        """The person whose private view the screen shows now, if any."""
         self._prepare_players()
         self.state: State = game.new_initial_state()
         self.undo_stack: list[State] = []
@@ -176,20 +232,119 @@ class TerminalSession:
         """Check every computer player against the game and warm its compiled code,
         before anything is dealt or timed (:meth:`stairgames.agents.Agent.prepare`)."""
         for agent in self.agents.values():
-            agent.prepare(self.game, on_compiling=self._say_preparing)
+            progress: list[ThinkingIndicator] = []
 
-    def _say_preparing(self) -> None:
-        self.say(_("Preparing the computer player (first time only, a few seconds)..."))
+            def compiling(progress: list[ThinkingIndicator] = progress) -> None:
+                indicator = ThinkingIndicator(self.output, self._preparing_message())
+                progress.append(indicator.__enter__())
+
+            agent.prepare(self.game, on_compiling=compiling)
+            for indicator in progress:
+                indicator.__exit__(None, None, None)
+                self.tell(
+                    _("The computer player is ready ({seconds} s).").format(
+                        seconds=f"{indicator.seconds:.0f}"
+                    )
+                )
+
+    @staticmethod
+    def _preparing_message() -> str:
+        return _(
+            "Preparing the computer player: its fast code is compiled once per "
+            "installation (some 30 seconds; later games start at once)"
+        )
 
     # ----- output -----------------------------------------------------------
 
     def say(self, text: str = "") -> None:
         print(text, file=self.output)
 
+    def tell(self, text: str) -> None:
+        """Say what happened at the table, and keep it for the next person's screen."""
+        self.say(text)
+        self.account.extend(text.split("\n"))
+
+    def _is_tty(self) -> bool:
+        return bool(getattr(self.output, "isatty", lambda: False)())
+
+    def _clear(self) -> None:
+        """Clear the terminal (nothing where the output is no terminal)."""
+        if self._is_tty():
+            self.output.write(CLEAR_SCREEN)
+            self.output.flush()
+
+    def _private(self) -> bool:
+        """Whether several people share the keyboard in a game with hidden information,
+        so that each one's screen must be kept from the others."""
+        humans = sum(1 for kind in self.players if kind == HUMAN)
+        return humans > 1 and self.game.info().hidden_information
+
+    def _pass_keyboard(self, seat: int) -> bool:
+        """Between two people's private screens: clear the terminal, ask for the keyboard
+        to be passed to ``seat``, wait for Enter and clear again; ``False`` on quit."""
+        if not self._private() or self._shown_to == seat:
+            return True
+        self._clear()
+        self._shown_to = None
+        question = _("Pass the keyboard to {player}, then press Enter. ").format(
+            player=self.seat_label(seat)
+        )
+        try:
+            answer = self.input_fn(question).strip().lower()
+        except EOFError:
+            self.say()
+            return False
+        if answer in ("quit", "exit", "q"):
+            return False
+        self._clear()
+        self._shown_to = seat
+        return True
+
+    def _hide_private(self) -> None:
+        """Before the computer plays at a shared keyboard: clear the private screen of the
+        person who moved last (the next person's is cleared by :meth:`_pass_keyboard`)."""
+        if self._private() and self._shown_to is not None:
+            self._clear()
+            self._shown_to = None
+
+    def _show_turn(self, cleared: bool) -> int:
+        """Draw the screen of a person's turn: the account since their last screen, then the
+        board; on a terminal where that would push the account off the screen, the screen
+        is cleared and the latest of the account drawn again above the board. Returns the
+        rows used since the last prompt (its row included)."""
+        picture = self.spec.render(self.state, colour=self.colour, viewer=self._viewer())
+        account = [line for line in self.account if line]
+        used = 1 + sum(screen_rows(line) for line in account)
+        drawing = screen_rows(picture)
+        total = self._screen_lines()
+        if self._is_tty() and (cleared or used + drawing + 2 > total):
+            if not cleared:
+                self._clear()
+            room = total - drawing - 1  # the prompt's row; the move hint only if left over
+            kept: list[str] = []
+            rows = 0
+            for line in reversed(account):
+                if rows + screen_rows(line) > room:
+                    break
+                kept.insert(0, line)
+                rows += screen_rows(line)
+            if len(kept) < len(account) and len(kept) > 1:
+                rows -= screen_rows(kept.pop(0))
+                kept.insert(0, "…")
+                rows += 1
+            for line in kept:
+                self.say(line)
+            used = rows
+        self.account = []
+        self.say(picture)
+        return used + drawing
+
     def _viewer(self) -> int | None:
         humans = [seat for seat, kind in enumerate(self.players) if kind == HUMAN]
         if len(humans) == 1:
             return humans[0]
+        if self._private():  # a shared keyboard: only whoever has it now
+            return self._shown_to
         current = self.state.current_player()
         return current if current in humans else None
 
@@ -205,18 +360,19 @@ class TerminalSession:
         return SCREEN_LINES
 
     def seat_label(self, seat: int) -> str:
-        """The seat as people know it now (after a Stairs ``swap``, seat 0 is dark)."""
-        kind = self.players[seat]
-        player = _("human") if kind == HUMAN else kind
-        return f"{_(self.state.seat_name(seat))} ({player})"
+        """The seat as people know it now, by the colour it plays (which an action may
+        change) and who plays it: ``dark (medium)``."""
+        return _("{colour} ({player})").format(
+            colour=_(self.state.seat_name(seat)), player=player_name(self.players[seat])
+        )
 
     # ----- play -------------------------------------------------------------
 
     def run(self) -> State:
         """Play until the game ends or a human quits; returns the final state."""
-        seats = ", ".join(self.seat_label(s) for s in range(len(self.players)))
-        self.say(f"{_(self.spec.title)}: {seats}")
-        self.say(_("Type 'help' for commands and how to write a move."))
+        seats = _(", ").join(self.seat_label(s) for s in range(len(self.players)))
+        self.tell(_("{title}: {seats}").format(title=_(self.spec.title), seats=seats))
+        self.tell(_("Type 'help' for commands and how to write a move."))
         try:
             quit_requested = not self._play()
         except KeyboardInterrupt:
@@ -240,19 +396,35 @@ class TerminalSession:
                 if not self._human_turn(seat):
                     return False
             else:
+                self._hide_private()
                 self._computer_turn(seat)
         return True
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, *, narrate: bool = True) -> None:
+        """Play ``action`` and tell the table what it did (``narrate``: the game's account)."""
         before = self.state.clone()
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
+        if not narrate:
+            return
         if self.spec.narrate is not None:
             for sentence in self.spec.narrate(before, action, self.state):
                 for line in wrap(sentence, SCREEN_WIDTH, subsequent_indent="  "):
-                    self.say(line)
+                    self.tell(line)
         elif before.is_chance_node():
-            self.say(_("Chance: {outcome}").format(outcome=text))
+            self.tell(_("Chance: {outcome}").format(outcome=text))
+        self._tell_new_colours(before)
+
+    def _tell_new_colours(self, before: State) -> None:
+        """Say so when an action changed the colours the seats play (Stairs' ``swap``)."""
+        for seat, kind in enumerate(self.players):
+            old, new = before.seat_name(seat), self.state.seat_name(seat)
+            if old != new:
+                self.tell(
+                    _("Colours exchanged: {old} ({player}) now plays {new}.").format(
+                        old=_(old), player=player_name(kind), new=_(new)
+                    )
+                )
 
     def _computer_turn(self, seat: int) -> None:
         agent = self.agents[seat]
@@ -271,7 +443,7 @@ class TerminalSession:
         ) as thinking:
             action = agent.act(self.state)
         text = self.state.action_to_string(action)
-        self.say(
+        self.tell(
             _("{player} plays {move} ({seconds} s)").format(
                 player=label, move=text, seconds=f"{thinking.seconds:.1f}"
             )
@@ -284,12 +456,15 @@ class TerminalSession:
     def _human_turn(self, seat: int) -> bool:
         """Ask for a move until one is legal; ``False`` when the human quits (``quit``,
         end of input, or Ctrl-C)."""
-        lines = self.show()
+        if self._pass_if_forced(seat):
+            return True
+        cleared = self._shown_to != seat and self._private()
+        if not self._pass_keyboard(seat):
+            return False
+        lines = self._show_turn(cleared)
         offer = self.state.agreement_offer()
         if offer is not None:
             return self._answer_offer(seat, offer)
-        if self._pass_if_forced(seat):
-            return True
         self._hint_moves(room=self._screen_lines() - lines - 1)
         while True:
             try:
@@ -308,6 +483,9 @@ class TerminalSession:
             if command in ("moves", "m", "legal"):
                 self._list_moves()
                 continue
+            if command in ("position", "pos"):
+                self._say_position()
+                continue
             if command == "undo":
                 self._undo()
                 return True
@@ -318,7 +496,9 @@ class TerminalSession:
             try:
                 action = self.state.string_to_action(line)
             except StairgamesError as exc:
-                self.say(_("Not accepted: {reason}").format(reason=self._refusal(exc, line)))
+                self._say_wrapped(
+                    _("Not accepted: {reason}").format(reason=self._refusal(exc, line))
+                )
                 continue
             self.undo_stack.append(self.state.clone())
             self._apply(action)
@@ -326,22 +506,27 @@ class TerminalSession:
 
     def _refusal(self, error: StairgamesError, line: str) -> str:
         """Why a move was refused, in the player's language, the input shortened."""
-        reason = translate(error)
+        reason = RULE_CODE.sub("", translate(error))
         if len(line) > ECHO_LIMIT:
             reason = reason.replace(line, shorten(line))
         return reason
+
+    def _say_wrapped(self, text: str) -> None:
+        """Say ``text`` broken at words to the screen's width (wide characters count two)."""
+        for line in wrap(text, SCREEN_WIDTH, subsequent_indent="  "):
+            self.say(line)
 
     def _pass_if_forced(self, seat: int) -> bool:
         """Play a lone ``pass`` for the human, saying so; ``True`` when it was played."""
         legal = self.state.legal_actions()
         if len(legal) != 1 or self.state.action_to_string(legal[0]) != "pass":
             return False
-        self.say(
+        self.tell(
             _("{player} has no move and passes (played for you).").format(
                 player=self.seat_label(seat)
             )
         )
-        self._apply(legal[0])
+        self._apply(legal[0], narrate=False)  # said once, just above
         return True
 
     def _help(self) -> None:
@@ -349,7 +534,7 @@ class TerminalSession:
         if self.spec.help:
             self.say(_(self.spec.help))
 
-    def _move_texts(self) -> list[str]:
+    def move_texts(self) -> list[str]:
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
 
     def _hint_moves(self, room: int) -> None:
@@ -357,7 +542,7 @@ class TerminalSession:
         list them; nothing where the screen has no line left."""
         if room < 1:
             return
-        moves = self._move_texts()
+        moves = self.move_texts()
         listing = _("Legal moves ({count}): {moves}").format(
             count=len(moves), moves=" ".join(moves)
         )
@@ -368,7 +553,7 @@ class TerminalSession:
 
     def _list_moves(self) -> None:
         """Every legal move; many moves grouped by what they move (``c3-b4 c4 d4``)."""
-        moves = self._move_texts()
+        moves = self.move_texts()
         listing = _("Legal moves ({count}): {moves}").format(
             count=len(moves), moves=" ".join(moves)
         )
@@ -376,12 +561,20 @@ class TerminalSession:
             self.say(listing)
             return
         self.say(
-            _("Legal moves ({count}) by piece, typed like {example}:").format(
+            _("Legal moves ({count}), grouped by what comes first, typed like {example}:").format(
                 count=len(moves), example=moves[0]
             )
         )
         for line in fill(group_moves(moves)):
             self.say(line)
+
+    def _say_position(self) -> None:
+        """The position in the game's position text (``stairgames show GAME TEXT`` draws
+        it); not in games with hidden cards, whose position text holds them."""
+        if self.game.info().hidden_information:
+            self.say(_("The position text is not shown in games with hidden cards."))
+            return
+        self.say(_("Position: {text}").format(text=self.state.position()))
 
     def _undo(self) -> None:
         info = self.game.info()
@@ -403,10 +596,16 @@ class TerminalSession:
         try:
             action = self.state.offer_action()
         except StairgamesError as exc:
-            self.say(_("Not accepted: {reason}").format(reason=translate(exc)))
+            reason = exc.arguments.get("reason") if exc.arguments else None
+            why = localize(reason) if isinstance(reason, Text) else translate(exc)
+            self._say_wrapped(
+                _("You cannot offer to end the game now: {reason}").format(
+                    reason=RULE_CODE.sub("", why)
+                )
+            )
             return False
         self._apply(action)
-        self.say(_("{player} offers to end the game here.").format(player=self.seat_label(seat)))
+        self.tell(_("{player} offers to end the game here.").format(player=self.seat_label(seat)))
         return True
 
     def _answer_offer(self, seat: int, offer: AgreementOffer) -> bool:
@@ -415,14 +614,20 @@ class TerminalSession:
         question = _("{player}, do you agree to end the game here? (yes/no) ").format(
             player=self.seat_label(seat)
         )
-        try:
-            answer = self.input_fn(question).strip().lower()
-        except EOFError:
-            self.say()
-            return False
-        if answer in ("quit", "exit", "q"):
-            return False
-        accepted = answer in ("y", "yes", "accept", _("y"), _("yes"))
+        yes = {*YES_ANSWERS, _("y"), _("yes")}
+        no = {*NO_ANSWERS, _("n"), _("no")}
+        while True:
+            try:
+                answer = self.input_fn(question).strip().lower()
+            except EOFError:
+                self.say()
+                return False
+            if answer in ("quit", "exit", "q"):
+                return False
+            if answer in yes or answer in no:
+                break
+            self.say(_("Please answer yes or no."))
+        accepted = answer in yes
         self._apply(offer.accept if accepted else offer.decline)
         self._say_answer(seat, accepted)
         return True
@@ -440,7 +645,7 @@ class TerminalSession:
             if accepted
             else _("{player} does not agree; the game goes on.")
         )
-        self.say(message.format(player=self.seat_label(seat)))
+        self.tell(message.format(player=self.seat_label(seat)))
 
     def _record_viewer(self) -> int | None:
         """Whose view an unfinished game's record holds: the one human's, else (several

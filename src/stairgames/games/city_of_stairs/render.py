@@ -146,6 +146,25 @@ def _walk_marks(state: CityOfStairsState) -> dict[int, str]:
     return marks
 
 
+def _new_marks(state: CityOfStairsState) -> dict[int, str]:
+    """While the city is built: the cards placed since the seat to place last placed one,
+    each marked ``•`` and its placer's initial (``•B``: blue placed it)."""
+    node = state.node()
+    if node.kind != NodeKind.PLACE:
+        return {}
+    placed = [text.partition("@")[2] for text in state.public_history_strings() if "@" in text]
+    order = state.table.turn_order()
+    recent = placed[len(placed) - min(len(placed), len(order) - 1) :]
+    first = len(placed) - len(recent)
+    marks: dict[int, str] = {}
+    for number, cell_name in enumerate(recent, start=first):
+        colour = state.table.colours[order[number % len(order)]]
+        cell = rules.parse_cell(cell_name)
+        if cell is not None:
+            marks[cell] = "•" + colour[:1].upper()  # the letter the icons use (R↖)
+    return marks
+
+
 def _overlay(line: str, text: str) -> str:
     """``line`` with ``text`` written over its middle (``text`` may hold wide characters)."""
     width = display_width(text)
@@ -162,7 +181,7 @@ def render_city(state: CityOfStairsState) -> list[str]:
     lighthouse = " ★ " + _("lighthouse ({points})").format(points=_points(points)) + " ★ "
     lines = [_overlay(separator, lighthouse)]
     fits = _legal_cells(state)
-    marks = _walk_marks(state)
+    marks = _walk_marks(state) or _new_marks(state)
     for row in reversed(range(ROWS)):
         blocks = []
         for column in range(COLUMNS):
@@ -249,11 +268,16 @@ def _seat_line(state: CityOfStairsState, seat: int, viewers: frozenset[int], col
         shown = _("not dealt")
     elif seat in viewers or state.stroll_started(seat):
         shown = _("departure {card}").format(card=circled(departure))
+    elif not table.city_complete():
+        shown = ""  # every departure is hidden while the city is built: nothing to say
     else:
         shown = _("departure hidden")
-    head = _("(seat {seat}) likes {interests}; {departure}").format(
-        seat=seat, interests=_interests(character.interests), departure=shown
-    )
+    if shown:
+        head = _("likes {interests}; {departure}").format(
+            interests=_interests(character.interests), departure=shown
+        )
+    else:
+        head = _("likes {interests}").format(interests=_interests(character.interests))
     walk = state.walk(seat)
     if walk is not None and state.stroll_started(seat):
         points = _points(rules.score(state.cards, name, walk.diary))
@@ -300,6 +324,20 @@ def _seat_lines(
             shown[seat] = lines
             room -= len(lines)
     lines = []
+    if not state.table.city_complete():
+        # While the city is built the seat lines are short: two to a line where they fit.
+        widths: list[int] = []
+        for seat in order:
+            plain = display_width(_seat_line(state, seat, viewers, False))
+            line = _seat_line(state, seat, viewers, colour)
+            if lines and widths[-1] + 3 + plain <= LINE_WIDTH and len(widths) % 2:
+                lines[-1] += "   " + line
+                widths[-1] += 3 + plain
+                widths.append(0)
+            else:
+                lines.append(line)
+                widths.append(plain)
+        return lines
     for seat in order:
         lines.append(_seat_line(state, seat, viewers, colour))
         lines += shown.get(seat, [])

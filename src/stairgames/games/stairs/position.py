@@ -207,10 +207,14 @@ def _check_pending_possible(text: str, position: PositionText) -> None:
 def position_options(text: str) -> dict[str, str]:
     """The options a position text says itself: the board size its ranks draw (S8),
     ``{"size": "5"}``, or nothing when the text draws no board of 3 to 8 squares a
-    side (reading it then says what is wrong). The registry's ``position_options``."""
+    side (reading it then says what is wrong); ``pie_rule`` when a swap is pending.
+    The registry's ``position_options``."""
     fields = text.split()
     size = board_size_of(fields[0]) if fields else None
-    return {} if size is None else {"size": str(size)}
+    options = {} if size is None else {"size": str(size)}
+    if len(fields) > 4 and "swap" in fields[4].split("+"):
+        options["pie_rule"] = "true"  # a pending swap is played with the pie rule (S6)
+    return options
 
 
 def board_size_of(board_text: str) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stairgames.games.stairs.rules import DARK, LIGHT, square_index
+from stairgames.games.stairs.rules import DARK, LIGHT, is_over, square_index
 from stairgames.i18n import _, wrap
 
 if TYPE_CHECKING:
@@ -56,21 +56,33 @@ def render_board(state: StairsState, *, colour: bool = False) -> str:
     if state.is_terminal():
         outcome = state.outcome()
         assert outcome is not None
+        if is_over(board):  # not ended by agreement
+            lines.append(_("Neither player can move, so the game is over."))
         lines += wrap(_("Game over. {result}").format(result=outcome.localized()), 80)
     else:
-        seat = state.current_player()
+        # After a swap the first player (seat 0) plays dark and the second light: the
+        # player is named only then, where the colour alone would mislead.
+        swapped = state.swapped()
         if state.offer_pending():
-            to_move = (
-                _("Dark offers to end the game here; light answers: seat {seat}")
-                if board.to_move == DARK
-                else _("Light offers to end the game here; dark answers: seat {seat}")
-            ).format(seat=seat)
+            if board.to_move == DARK:
+                to_move = (
+                    _("Dark offers to end the game here; light answers: the second player")
+                    if swapped
+                    else _("Dark offers to end the game here; light answers")
+                )
+            else:
+                to_move = (
+                    _("Light offers to end the game here; dark answers: the first player")
+                    if swapped
+                    else _("Light offers to end the game here; dark answers")
+                )
         elif board.to_move == LIGHT:
-            to_move = _("Light to move: seat {seat}").format(seat=seat)
+            to_move = _("Light to move: the second player") if swapped else _("Light to move")
         else:
-            to_move = _("Dark to move: seat {seat}").format(seat=seat)
-        swapped = _(" (colours swapped)") if state.swapped() else ""
-        lines.append(to_move + swapped)
+            to_move = _("Dark to move: the first player") if swapped else _("Dark to move")
+        lines.append(to_move + (_(" (colours swapped)") if swapped else ""))
+        if state.swap_pending() and not state.offer_pending():
+            lines.append(_("Pie rule: instead of moving, you may type swap to exchange colours."))
     return "\n".join(lines)
 
 

@@ -110,22 +110,22 @@ def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
         lines += wrap(sentence, WIDTH, subsequent_indent="  ")
     outcome = state.outcome()
     if outcome is not None:
+        lines.append(_("Neither player can move, so the game is over."))
         lines += wrap(_("Game over. {result}").format(result=outcome.localized()), WIDTH)
     else:
         to_move = _(COLOUR_NAMES[line.to_move]).capitalize()
-        seat = state.current_player()
         if state.moves():
             if line.to_move == WHITE:
-                sentence = _("{name} to move (seat {seat}), up the line.")
+                sentence = _("{name} to move, up the line.")
             else:
-                sentence = _("{name} to move (seat {seat}), down the line.")
-            lines.append(sentence.format(name=to_move, seat=seat))
+                sentence = _("{name} to move, down the line.")
+            lines.append(sentence.format(name=to_move))
         else:
             other = _(COLOUR_NAMES[opponent(line.to_move)])
             lines += wrap(
-                _(
-                    "{name} to move (seat {seat}) has no move and must pass; {other} plays on."
-                ).format(name=to_move, seat=seat, other=other),
+                _("{name} to move has no move and must pass; {other} plays on.").format(
+                    name=to_move, other=other
+                ),
                 WIDTH,
             )
     return "\n".join(lines)
