@@ -231,7 +231,7 @@ def test_an_online_game_between_browsers_never_shows_a_departure_card_early(brow
             time.sleep(0.05)
         shot(guest, "city-online-over")
         reasons = [p.locator("#result .reason").inner_text() for p in pages]
-        assert reasons[0] == reasons[1] and re.search(r"red \d+, blue \d+, green \d+", reasons[0])
+        assert reasons[0] == reasons[1] and re.search(r"Red \d+, blue \d+, green \d+", reasons[0])
     finally:
         close(host)
         close(guest)
@@ -292,7 +292,7 @@ def test_a_card_file_is_uploaded_from_the_home_page_or_refused_in_japanese(
         page.mouse.move(end_box["x"] + 30, end_box["y"] + 30, steps=2)
         page.mouse.up()
         expect_text = f"{card}@{cell}"
-        page.locator("#moves li", has_text=expect_text).wait_for()
+        page.locator(f'#moves .move[data-move="{expect_text}"]').wait_for()
     finally:
         close(page)
 
@@ -356,7 +356,7 @@ def test_three_friends_online_play_a_whole_game_while_a_fourth_watches(browser, 
             shot(page, f"city-online-over-{name}")
         reasons = {page.locator("#result .reason").inner_text() for page in pages}
         assert len(reasons) == 1, reasons
-        assert re.search(r"red \d+, blue \d+, green \d+", reasons.pop())
+        assert re.search(r"Red \d+, blue \d+, green \d+", reasons.pop())
         assert watcher.locator("#board .cos-departure-up").count() == 3
     finally:
         for page in pages:
@@ -423,7 +423,8 @@ def play_online(
 
 
 def moves_name_departure_of_someone_else_before_stroll(page: Any, me: str | None) -> bool:
-    """A deal in the move list ("deal 4 to green") that names the card of another seat
+    """A deal in the move list's notation ("deal 4 to green", each move's ``data-move``;
+    its words say every deal face down) that names the card of another seat
     (any seat, for a spectator) that has not begun its stroll; read at one instant."""
     return bool(
         page.evaluate(
@@ -431,8 +432,8 @@ def moves_name_departure_of_someone_else_before_stroll(page: Any, me: str | None
                 const waiting = [...document.querySelectorAll('#board .cos-seat')]
                     .filter(s => s.dataset.seat !== me && s.dataset.strolled !== 'true')
                     .map(s => s.dataset.seat);
-                return [...document.querySelectorAll('#moves li')].some(li => {
-                    const deal = /deal (\\S+) to (\\S+)$/.exec(li.textContent.trim());
+                return [...document.querySelectorAll('#moves .move')].some(move => {
+                    const deal = /deal (\\S+) to (\\S+)$/.exec(move.dataset.move.trim());
                     return deal !== null && deal[1] !== '?' && waiting.includes(deal[2]);
                 });
             }""",

@@ -156,6 +156,7 @@ class FakeMatch:
                     "kind": kind,
                     "label": names[seat],
                     "connected": kind == "computer" or seat in connected,
+                    "taken": kind != "online" or seat in self.joined,
                     "level": self.levels[seat],
                 }
                 for seat, kind in enumerate(self.kinds)
@@ -252,6 +253,10 @@ def make_fake_app() -> Any:
                 return {"seat": seat, "token": match.tokens[seat]}
         error = {"id": "no free seat", "message": "no free seat", "args": {}}
         return JSONResponse({"error": error}, status_code=409)
+
+    @app.get("/api/matches/{match_id}")
+    def spectator_view(match_id: str) -> Any:
+        return matches[match_id].view(None)
 
     @app.get("/api/matches/{match_id}/replay")
     def replay(match_id: str) -> Any:
@@ -422,10 +427,10 @@ def test_stairs_click_a_piece_highlights_its_legal_destinations_then_plays(page)
     assert targets(page) == D3_REACHES
     shot(page, "stairs-selected")
     square(page, "c4").click()
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").nth(0).inner_text() == "d3-c4"
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").nth(0).inner_text() == "d3-c4"
     page.wait_for_function("document.querySelector('#board [aria-label=\"c4\"] .height')")
-    reply = page.locator("#moves li").nth(1).inner_text()  # the computer's
+    reply = page.locator("#moves .move").nth(1).inner_text()  # the computer's
     assert "last-to" in (square(page, reply[3:]).get_attribute("class") or "")
     assert "last-from" in (square(page, reply[:2]).get_attribute("class") or "")
     assert square(page, "c4").locator(".height").text_content() == "2"
@@ -455,8 +460,8 @@ def test_stairs_on_a_4x4_board_draws_16_squares_and_plays_a_click(page):
     square(page, "b1").click()
     assert targets(page) == reaches(four, "b1")
     square(page, "a1").click()
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").nth(0).inner_text() == "b1-a1"
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").nth(0).inner_text() == "b1-a1"
     assert square(page, "a1").locator(".height").text_content() == "2"
     shot(page, "stairs-4x4")
 
@@ -471,8 +476,8 @@ def test_stairs_plays_by_keyboard_with_arrows_enter_and_space(page):
     focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert focused == "c4"
     page.keyboard.press(" ")
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").nth(0).inner_text() == "d3-c4"
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").nth(0).inner_text() == "d3-c4"
 
 
 def test_the_controls_are_reachable_by_tab_with_names(page):
@@ -492,12 +497,12 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     start(page, "Stairs")
     square(page, "d3").click()
     square(page, "c4").click()
-    page.locator("#moves li").nth(1).wait_for()
+    page.locator("#moves .move").nth(1).wait_for()  # the computer's reply, in round 1
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Resign").click()
     result = page.locator("#result")
     result.wait_for()
-    assert result.inner_text().split("\n") == ["You lose", "light resigns"]
+    assert result.inner_text().split("\n") == ["You lose", "Light resigns"]
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.get_by_role("button", name="First").click()
     expect(page.locator("#replay-step")).to_have_text("Move 0 of 2")
@@ -505,7 +510,7 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     page.get_by_role("button", name="Next").click()
     expect(page.locator("#replay-step")).to_have_text("Move 1 of 2")
     expect(square(page, "c4").locator(".height")).to_have_text("2")
-    assert "current" in (page.locator("#moves li").nth(0).get_attribute("class") or "")
+    assert "current" in (page.locator("#moves .move").nth(0).get_attribute("class") or "")
     page.get_by_role("button", name="Last").click()
     expect(page.locator("#replay-step")).to_have_text("Move 2 of 2")
     shot(page, "stairs-replay")
@@ -518,7 +523,7 @@ def test_a_rematch_is_followed_with_the_seat_moved_one_on(page):
     page.get_by_role("button", name="Resign").click()
     page.get_by_role("button", name="Rematch").click()
     page.wait_for_url(lambda url: url != first)
-    page.locator("#moves li").nth(0).wait_for()
+    page.locator("#moves .move").nth(0).wait_for()
     assert page.locator("#seats li").nth(1).inner_text() == "dark (you)"
     assert page.locator("#turn").inner_text() == "Your move"
     # the board turns for dark: a1 at the top right
@@ -539,7 +544,7 @@ def test_reconnecting_banner_shows_while_the_connection_is_lost(page, server):
     banner.wait_for(state="hidden")
     square(page, "d3").click()
     square(page, "c4").click()
-    page.locator("#moves li").nth(1).wait_for()
+    page.locator("#moves .move").nth(1).wait_for()
 
 
 def test_the_seat_token_is_kept_per_match_and_used_after_a_reload(page):
@@ -572,7 +577,7 @@ def test_a_friend_joins_through_the_invite_link_and_leaves(page, browser):
     assert friend.locator("#seats li").nth(1).inner_text() == "dark (you)"
     square(page, "d3").click()
     square(page, "c4").click()
-    friend.locator("#moves li").nth(0).wait_for()
+    friend.locator("#moves .move").nth(0).wait_for()
     assert friend.locator("#turn").inner_text() == "Your move"
     friend_context.close()
     page.get_by_text("dark left").wait_for()
@@ -639,7 +644,7 @@ def test_a_japanese_result_and_error_with_nested_texts_read_without_english(page
     result, error, (outcome, refused) = finished_city_of_stairs_result_and_error()
     start(page, "Stairs")
     page.get_by_label("Language").select_option("ja")
-    page.get_by_role("button", name="投了").wait_for()
+    page.get_by_role("button", name="降参").wait_for()
     said = page.evaluate(
         "([r, e]) => import('/static/i18n.js').then(m => "
         "[m.t(r.reason_id, r.reason_args), m.t(e.id, e.args)])",
@@ -651,10 +656,10 @@ def test_a_japanese_result_and_error_with_nested_texts_read_without_english(page
     for text in said:
         assert not re.search(r"[A-Za-z]{3,}", text.replace(move, "")), text
     page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="投了").click()
+    page.get_by_role("button", name="降参").click()
     shown = page.locator("#result")
     shown.wait_for()
-    assert shown.inner_text().split("\n") == ["あなたの負け", "白が投了しました"]
+    assert shown.inner_text().split("\n") == ["あなたの負け", "白が降参しました"]
 
 
 # ----- 27 ---------------------------------------------------------------------------
@@ -671,10 +676,10 @@ def test_twenty_seven_line_has_every_field_and_plays_a_chosen_count(page):
     assert page.locator("#board .disc.picked").count() == 3
     shot(page, "twenty_seven-selected")
     square(page, "1").click()
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").nth(0).inner_text() == "0:3"
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").nth(0).inner_text() == "0:3"
     assert "last-to" in (square(page, "1").get_attribute("class") or "") or (
-        page.locator("#moves li").count() > 1
+        page.locator("#moves .move").count() > 1
     )
     shot(page, "twenty_seven-after-move")
 
@@ -687,8 +692,8 @@ def test_twenty_seven_plays_by_keyboard(page):
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").nth(0).inner_text() == "0:3"
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").nth(0).inner_text() == "0:3"
 
 
 def test_two_people_at_one_screen_play_both_sides(page):
@@ -696,12 +701,12 @@ def test_two_people_at_one_screen_play_both_sides(page):
     square(page, "0").click()
     page.keyboard.press("3")
     square(page, "1").click()
-    page.locator("#moves li").nth(0).wait_for()
+    page.locator("#moves .move").nth(0).wait_for()
     square(page, "8").click()
     assert targets(page) == {"7"}
     square(page, "7").click()
-    page.locator("#moves li").nth(1).wait_for()
-    assert page.locator("#moves li").all_inner_texts() == ["0:3", "8:1"]
+    page.locator("#moves .move").nth(1).wait_for()
+    assert page.locator("#moves .move").all_inner_texts() == ["0:3", "8:1"]
     assert "last-to" in (square(page, "7").get_attribute("class") or "")
     assert page.get_by_role("button", name="Undo").is_visible()
     shot(page, "twenty_seven-one-screen")
@@ -713,12 +718,12 @@ def test_two_people_at_one_screen_play_both_sides(page):
 def test_language_switches_at_any_time_and_is_remembered(page):
     start(page, "Stairs")
     page.get_by_label("Language").select_option("ja")
-    page.get_by_role("button", name="投了").wait_for()
+    page.get_by_role("button", name="降参").wait_for()
     assert page.locator("#turn").inner_text() == "あなたの番です"
     assert square(page, "a1").get_attribute("aria-description") == "一番上は黒、高さ1"
     shot(page, "stairs-japanese")
     page.reload()
-    page.get_by_role("button", name="投了").wait_for()
+    page.get_by_role("button", name="降参").wait_for()
     assert page.evaluate("document.documentElement.lang") == "ja"
     page.get_by_label("言語").select_option("en")
     page.get_by_role("button", name="Resign").wait_for()
@@ -747,7 +752,7 @@ def test_a_shared_win_names_every_winner_in_the_pages_language(page):
 
     start(page, "Stairs")
     page.get_by_label("Language").select_option("ja")
-    page.get_by_role("button", name="投了").wait_for()
+    page.get_by_role("button", name="降参").wait_for()
     said = page.evaluate(
         "() => import('/static/i18n.js').then(m => m.t('{names} share the win',"
         " {names: {names: [{id: 'red'}, {id: 'blue'}], and: true}}))"

@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
@@ -36,6 +36,13 @@ class Renderer(Protocol):
 
 Narrator = Callable[[State, int, State], list[str]]
 """``narrate(before, action, after)``: sentences telling people what an action did."""
+
+MoveNarrator = Callable[[Game, Sequence[str]], list[list[Any]]]
+"""``narrate_moves(game, history)``: for each move of ``history``, a history as one seat
+may know it (``history_strings(seat)``, or ``public_history_strings()``), its short
+account as JSON-ready texts a client translates (the shapes of
+:func:`stairgames.i18n.text_json`); made from that history alone, so it tells nothing
+the seat may not know."""
 
 WebView = Callable[[State, int | None], dict[str, Any]]
 """``board_view(state, viewer)``: JSON-ready drawing data for the browser's ``board.js``,
@@ -81,6 +88,16 @@ class GameSpec:
     solver: Callable[[], SolveCommand] | None = None
     """Optional: the game's part of ``stairgames solve GAME``
     (:mod:`stairgames.core.solvers`); called only when that command runs."""
+    narrate_moves: MoveNarrator | None = None
+    """Optional: each move of a history, as a seat may know it, told in a few words for
+    the browser's move list (dice, draws, deals); without it the list shows the moves'
+    notation."""
+    rules_summary: tuple[str, ...] = ()
+    """Optional: the rules in a few sentences for the browser's Rules panel (English
+    message ids, translated where they are shown)."""
+    play_minutes: tuple[int, int] | None = None
+    """Optional: how long a game takes, in minutes (shortest, longest; the same for a
+    single figure), as its rulebook says, for the games' cards on the home page."""
     position_options: Callable[[str], dict[str, str]] | None = None
     """Optional: the options a position text says itself (Stairs: the board size its
     ranks draw), as text (``{"size": "5"}``); ``stairgames show`` reads a position

@@ -494,9 +494,26 @@ def games_listing() -> list[dict[str, Any]]:
                 "levels": list(LEVELS),
                 "web": getattr(spec, "web_view", None) is not None,
                 "seats_by_players": _seats_by_players(spec.name, spec.option_sets),
+                "summary": spec.summary,
+                "rules_summary": list(spec.rules_summary),
+                "play_minutes": list(spec.play_minutes) if spec.play_minutes else None,
+                "preview": _preview_board(spec.name),
             }
         )
     return listing
+
+
+def _preview_board(name: str) -> dict[str, Any] | None:
+    """The board at the first decision of a game with the default options, the first
+    chance outcome taken at each chance node, as a spectator sees it: the picture on the
+    game's card on the home page (``None`` for a game without a browser board)."""
+    web_view = get_spec(name).web_view
+    if web_view is None:
+        return None
+    state = load(name).new_initial_state()
+    while state.is_chance_node() and not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return web_view(state, None)
 
 
 def _seats_by_players(name: str, option_sets: tuple[dict[str, Any], ...]) -> dict[str, Any]:
@@ -605,7 +622,7 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
         raise ServerError(400, N_("a move must say the last event seen ('event')"))
     if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
         raise ServerError(400, N_("'event' must be a number"))
-    if seen is not None and seen != match.event and kind != "rematch":
+    if seen is not None and seen != match.event and kind not in ("rematch", "rematch_decline"):
         raise ServerError(
             409,
             N_("stale request: it was made at event {seen}, the match is at {event}"),
@@ -625,7 +642,10 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
         service.resign(match, seat)
     elif kind == "rematch":
         new_match = service.rematch(match, seat)
-        hub.start_computer(new_match)
+        if new_match is not None:
+            hub.start_computer(new_match)
+    elif kind == "rematch_decline":
+        service.decline_rematch(match, seat)
     else:
         raise ServerError(400, N_("unknown request type {type!r}"), type=str(kind)[:40])
     return match

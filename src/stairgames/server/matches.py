@@ -7,7 +7,10 @@ records from :func:`stairgames.core.record.make_record`.
 
 A match is its events replayed (:class:`Match.apply_event`): ``move`` (a move in full
 notation, by a seat or by chance), ``undo``, ``takeback``/``takeback_answer``,
-``resign``, ``join`` and ``rematch``. Dice and draws come from a generator seeded by the
+``resign`` (in a game of three or more seats with people left to play, the
+resigning person leaves and a computer takes the seat: the event names its level),
+``join``, ``rematch_ask``/``rematch_decline`` (a rematch is offered and made once every
+person accepts) and ``rematch``. Dice and draws come from a generator seeded by the
 match's seed and the move number, so they are the same after a restart and unknown to
 players until the game ends (the seed is in the record only then).
 
@@ -100,8 +103,17 @@ class Match:
         self.movers: list[int | None] = []
         """The seat that made each move of the state's history (``None``: chance)."""
         self.event = 0
+        self._narrations: dict[tuple[str, ...], list[list[Any]]] = {}
+        """:meth:`narration` by history: the few histories of the viewers of late events."""
         self.takeback: int | None = None
         self.resigned: int | None = None
+        """The seat whose resignation ended the game."""
+        self.left: list[int] = []
+        """The seats whose people resigned and left, a computer playing on for them."""
+        self.takeback_refused: int | None = None
+        """The seat whose takeback was just refused (until the next event)."""
+        self.rematch_asked: set[int] = set()
+        """The seats that asked for (or accepted) a rematch."""
         self.rematch: str | None = None
         self._shared_board: tuple[int, dict[str, Any]] | None = None
         for event in record.events:
@@ -115,6 +127,7 @@ class Match:
         if event.number != self.event + 1:
             raise ValueError(f"event {event.number} of {self.id} after {self.event}")
         kind, data = event.kind, event.data
+        self.takeback_refused = None
         if kind == "move":
             self.state.apply_move(data["move"])
             self.movers.append(event.seat)
@@ -126,9 +139,21 @@ class Match:
         elif kind == "takeback_answer":
             if data["accept"]:
                 self._take_back(int(data["count"]))
+            else:
+                self.takeback_refused = self.takeback
             self.takeback = None
+        elif kind == "resign" and data.get("player"):
+            assert event.seat is not None
+            seat = self.seats[event.seat]
+            seat.kind, seat.player = COMPUTER, str(data["player"])
+            self.left = [*self.left, event.seat]  # (a new list: a probe shares it)
         elif kind == "resign":
             self.resigned = event.seat
+        elif kind == "rematch_ask":
+            assert event.seat is not None
+            self.rematch_asked = self.rematch_asked | self.seats_of_person(event.seat)
+        elif kind == "rematch_decline":
+            self.rematch_asked = set()
         elif kind == "join":
             self.seats[int(data["seat"])].token_hash = data["token_hash"]
         elif kind == "rematch":
@@ -165,6 +190,30 @@ class Match:
 
     def has_online_seats(self) -> bool:
         return any(seat.kind == ONLINE for seat in self.seats)
+
+    def seats_of_person(self, seat: int) -> set[int]:
+        """The seats played by the person (or the people at one screen) at ``seat``: the
+        screen's seats together, an online seat alone."""
+        if self.seats[seat].kind == HUMAN:
+            return {s.seat for s in self.seats if s.kind == HUMAN}
+        return {seat}
+
+    def rematch_askers_needed(self) -> set[int]:
+        """The seats whose people must accept a rematch: every seat a person plays (an
+        online seat nobody joined is left out)."""
+        return {
+            s.seat
+            for s in self.seats
+            if s.kind == HUMAN or (s.kind == ONLINE and s.token_hash is not None)
+        }
+
+    def undo_count(self) -> int:
+        """How many moves an undo takes back: back to the last move of a person at this
+        screen (0: none made)."""
+        humans = {s.seat for s in self.seats if s.kind == HUMAN}
+        return next(
+            (back for back, mover in enumerate(reversed(self.movers), 1) if mover in humans), 0
+        )
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat ``token`` holds; ``None`` for no token (a spectator).
@@ -275,7 +324,10 @@ class Match:
     ) -> dict[str, Any]:
         """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it;
         ``computer_error``: why the computer to act gave no move (an error as
-        :func:`error_json` gives it), if it failed at this event."""
+        :func:`error_json` gives it), if it failed at this event. A person who resigned
+        and left watches as a spectator does."""
+        if viewer is not None and viewer in self.left:
+            viewer = None
         state = self.state
         to_act = self.to_act()
         history = (
@@ -298,6 +350,7 @@ class Match:
             "to_act": to_act,
             "legal": legal,
             "history": list(history),
+            "narration": self.narration(history),
             "last_move": history[-1] if history else None,
             "board": self._live_board(viewer),
             "result": self.result(),
@@ -306,9 +359,30 @@ class Match:
             "thinking": thinking,
             "computer_error": computer_error,
             "rematch": self.rematch,
-            "can_undo": self.undo_refusal(viewer) is None,
+            "rematch_asked": sorted(self.rematch_asked),
+            "left": list(self.left),
+            "last_mover": self.movers[-1] if self.movers else None,
+            "takeback_refused": (
+                {"by": self.takeback_refused} if self.takeback_refused is not None else None
+            ),
+            "can_undo": self.undo_refusal(viewer) is None and self.undo_count() > 0,
             "can_takeback": self.takeback_refusal(viewer) is None,
         }
+
+    def narration(self, history: Sequence[str]) -> list[list[Any]] | None:
+        """Each move of ``history`` (as one viewer may know it) told in a few words, by the
+        game's ``narrate_moves`` from that history alone; ``None`` for a game without one
+        (the browser shows the notation)."""
+        narrate_moves = get_spec(self.game_name).narrate_moves
+        if narrate_moves is None:
+            return None
+        key = tuple(history)
+        cache = self._narrations
+        if key not in cache:
+            if len(cache) > 8:  # a history for each seat and the spectators, kept per event
+                cache.clear()
+            cache[key] = narrate_moves(self.game, history)
+        return cache[key]
 
     def _seat_json(self, seat: Seat, viewer: int | None, connected: set[int]) -> dict[str, Any]:
         name = self.state.seat_name(seat.seat)
@@ -585,10 +659,7 @@ class MatchService:
         refusal = match.undo_refusal(seat)
         if refusal is not None:
             raise refusal
-        humans = {s.seat for s in match.seats if s.kind == HUMAN}
-        count = next(
-            (back for back, mover in enumerate(reversed(match.movers), 1) if mover in humans), 0
-        )
+        count = match.undo_count()
         if count == 0:
             raise ServerError(409, N_("there is no move to take back"))
         self.commit(match, [("undo", seat, {"count": count})])
@@ -615,25 +686,60 @@ class MatchService:
         self.commit(match, [("takeback_answer", seat, {"accept": accept, "count": count})])
 
     def resign(self, match: Match, seat: int | None) -> None:
+        """``seat`` resigns. With two seats, or nobody else left to play, that ends the
+        game; in a game of three or more seats with other people playing, the person
+        leaves and a computer plays on for the seat (at the level of the table's
+        computers, else ``medium``)."""
         self._require_player(match, seat)
+        assert seat is not None
         if match.over:
             raise ServerError(409, N_("the game is over"))
-        self.commit(match, [("resign", seat, {})])
+        others = [s for s in match.seats if s.seat != seat and s.kind != COMPUTER]
+        if len(match.seats) <= 2 or not others:
+            self.commit(match, [("resign", seat, {})])
+            return
+        player = self._replacement(match, seat)
+        self.commit(match, [("resign", seat, {"player": player})])
 
-    def rematch(self, match: Match, seat: int | None) -> Match:
-        """The next match with the same game and options, each person one seat on (the
-        same tokens play it); asked again, the same one.
+    def _replacement(self, match: Match, seat: int) -> str:
+        """The computer player that takes over ``seat``: the table's computers' level, or
+        ``medium``, or the first offered that can play the game."""
+        table = [s.player for s in match.seats if s.kind == COMPUTER and s.player]
+        for player in (*table, "medium", *self.computer_players):
+            try:
+                spec = f"{COMPUTER}:{player}"
+                chosen = _parse_seat(spec, seat, match.game, self.computer_players)[1]
+            except StairgamesError:
+                continue
+            return chosen or player
+        raise ServerError(409, N_("no computer player can take this seat"))
+
+    def rematch(self, match: Match, seat: int | None) -> Match | None:
+        """Ask for (or accept) the next match with the same game and options, each person
+        one seat on (the same tokens play it): made once every person has asked (then
+        returned; ``None`` meanwhile); asked again once made, the same one.
 
         :raises ServerError: the game is not over, or a spectator asks.
         """
         self._require_player(match, seat)
+        assert seat is not None
         if not match.over:
             raise ServerError(409, N_("a rematch can be asked once the game is over"))
         if match.rematch is not None:
             return self.get(match.rematch)
+        asked = match.rematch_asked | match.seats_of_person(seat)
+        if not match.rematch_askers_needed() <= asked:
+            if not match.seats_of_person(seat) <= match.rematch_asked:
+                self.commit(match, [("rematch_ask", seat, {})])
+            return None
         count = len(match.seats)
         seats = [
-            SeatRecord((old.seat + 1) % count, old.kind, old.player, old.token_hash)
+            SeatRecord(
+                (old.seat + 1) % count,
+                old.kind,
+                old.player,
+                None if old.kind == COMPUTER else old.token_hash,  # one who resigned and left
+            )
             for old in match.seats
         ]
         seats.sort(key=lambda seat: seat.seat)
@@ -646,12 +752,21 @@ class MatchService:
             seats,
             rematch_of=match.id,
         )
-        self.commit(match, [("rematch", seat, {"match": new_match})])
+        self.commit(match, [("rematch_ask", seat, {}), ("rematch", seat, {"match": new_match})])
         return self.get(new_match)
+
+    def decline_rematch(self, match: Match, seat: int | None) -> None:
+        """Decline the rematch others asked for (the offer is withdrawn for everyone)."""
+        self._require_player(match, seat)
+        if match.rematch is not None or not match.rematch_asked:
+            raise ServerError(409, N_("there is no rematch offer to decline"))
+        self.commit(match, [("rematch_decline", seat, {})])
 
     def _require_player(self, match: Match, seat: int | None) -> None:
         if seat is None:
             raise ServerError(403, N_("spectators cannot play; join a free seat to play"))
+        if seat in match.left:
+            raise ServerError(403, N_("you resigned this game; you can watch it"))
 
 
 def _parse_seat(

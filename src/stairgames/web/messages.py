@@ -13,28 +13,23 @@ from typing import Final
 from stairgames.i18n import N_
 
 BROWSER_MESSAGES: Final = (
+    # the home page
+    N_("Choose a game"),
+    N_("Four board games of climbing and stacking, to play here against the computer or a friend."),
+    N_("New game: {game}"),
+    N_("about {minutes} minutes"),
+    N_("{count} players"),
+    N_("{low}–{high} minutes"),
+    N_("{low}–{high} players"),
     N_(", "),
-    N_("27 discs on a line of 9 fields: 9 white, 9 black, 7 grey and 2 red bases."),
     N_("27 line"),
     N_("A friend online (invite link)"),
-    N_(
-        "A move takes the top piece of a stack your colour tops onto a neighbouring stack"
-        " (8 directions) of exactly the same height: it climbs one level."
-    ),
     N_("A person at this screen"),
     N_("Accept the offer"),
     N_("Allow"),
     N_("Ask for a takeback"),
-    N_(
-        "At the greatest height, more stacks topped by your colour win; on equal counts "
-        "whoever arrived there last loses."
-    ),
     N_("Back"),
     N_("Board size (3 to 8 squares a side)"),
-    N_(
-        "Build the city: on your turn put one of the two stock cards on a ringed cell, "
-        "next to the seaside or a card; every row ends with exactly three stairs."
-    ),
     N_("Card set"),
     N_("Card set {name} is ready."),
     N_("Characters (colours, comma-separated)"),
@@ -48,14 +43,7 @@ BROWSER_MESSAGES: Final = (
     N_("Diary cards turned up: {names}"),
     N_("Download the record"),
     N_("Draw"),
-    N_(
-        "Each experience turns up its diary card: 2 points for an interest of yours, 1 "
-        "otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five "
-        "diary cards, or trapped."
-    ),
-    N_("Each player has 18 pieces on a checkered 6×6 board."),
     N_("First"),
-    N_("Game"),
     N_("Game over"),
     N_("I am {name}: show my cards"),
     N_("Interests: {names}"),
@@ -67,21 +55,15 @@ BROWSER_MESSAGES: Final = (
     N_("Move {count} of field {field}: choose where"),
     N_("Move {n} of {total}"),
     N_("Moves"),
-    N_("New game"),
     N_("Next"),
     N_("Not connected; trying again…"),
     N_("Now choose a highlighted cell."),
     N_("Offer to end by agreement"),
-    N_(
-        "Only your lowest movable pieces may move. Who cannot move passes; the game ends "
-        "when neither can move."
-    ),
     N_("Opponent"),
     N_("Options"),
     N_("Pass"),
     N_("Pass the device to {name}"),
     N_("Pie rule (the second player may swap colours)"),
-    N_("Play in the browser"),
     N_("Players"),
     N_("Reconnecting…"),
     N_("Refuse"),
@@ -103,19 +85,9 @@ BROWSER_MESSAGES: Final = (
     N_("The computer is thinking…"),
     N_("The lighthouse, above row 4: {points} points"),
     N_("The record could not be downloaded."),
-    N_(
-        "Then each player strolls from the seaside card their departure card names, kept "
-        "secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you ignore an "
-        "arrow; a coloured icon is for that colour only, and a corner acts only on a "
-        "walker entering from its side."
-    ),
     N_("Undo"),
     N_("Upload a card file (TOML)"),
     N_("Variant"),
-    N_(
-        "Who cannot move passes; the game ends when neither can move. You score the discs"
-        " on your target field above its base."
-    ),
     N_("You are watching this game."),
     N_("Who starts"),
     N_("You lose"),
@@ -125,10 +97,6 @@ BROWSER_MESSAGES: Final = (
     N_("Your move"),
     N_("Your opponent asks to take back the last move."),
     N_("Your opponent offers to end the game by agreement."),
-    N_(
-        "Your stacks are the stacks your colour tops. Move the top discs of one of them "
-        "exactly as many fields as you have stacks, towards your far end."
-    ),
     N_("at random"),
     N_("black"),
     N_("bottom left: {icons}"),
@@ -219,5 +187,22 @@ BROWSER_MESSAGES: Final = (
     N_("↗: up a row, then right"),
     N_("↺: turn around"),
     N_("≈: ignore the arrow and keep going"),
+    # issue 27: what new players ran into
+    N_("{square} cannot move: {reason}"),
+    N_("Field {field} cannot move: {reason}"),
+    N_("Final score: white {white}, black {black}"),
+    N_("Stacks (how far a move goes): white {white}, black {black}"),
+    N_("You have no legal move: you must pass."),
+    N_("You declined the offer to end by agreement."),
+    N_("{name} declined the offer to end by agreement."),
+    N_("You asked to take back your last move; waiting for the answer…"),
+    N_("Your takeback was refused."),
+    N_("{name} resigned and left; the computer ({level}) plays on for them."),
+    N_("The players started a rematch."),
+    N_("Watch the rematch"),
+    N_("You offered a rematch; waiting for the others to accept…"),
+    N_("Rematch offered by {names}."),
+    N_("Accept the rematch"),
+    N_("Decline the rematch"),
 )
 """The message ids of the browser front end."""

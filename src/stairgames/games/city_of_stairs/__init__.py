@@ -24,6 +24,7 @@ from stairgames.games.city_of_stairs.game import (
     CityOfStairsState,
     max_game_length,
 )
+from stairgames.games.city_of_stairs.move_list import narrate_moves
 from stairgames.games.city_of_stairs.render import narrate, render_terminal
 from stairgames.games.city_of_stairs.rules import Table
 from stairgames.games.city_of_stairs.web import WEB_ASSETS, board_view
@@ -81,12 +82,32 @@ register(
             "which stock card may go there); on a stroll nw (↖), ne (↗), turn (↺), or on\n"
             "(keep going past a ≈ you may ignore).\n"
             "Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around.\n"
+            "•R •B •Y •G: the cards placed since your last turn, by red, blue, yellow, green.\n"
             "A card's left corner acts on a walker entering from the left (moving right),\n"
             "its right corner on one entering from the right. ~①~ are the seaside departures."
         ),
         aliases=("city", "cityofstairs", "kaidan_no_machi"),
         narrate=narrate,
         option_sets=({"players": 2}, {"players": 3}, {"players": 4}),
+        rules_summary=(
+            N_(
+                "Build the city: on your turn put one of the two stock cards on a ringed cell, "
+                "next to the seaside or a card; every row ends with exactly three stairs."
+            ),
+            N_(
+                "Then each player strolls from the seaside card their departure card names, "
+                "kept secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you "
+                "ignore an arrow; a coloured icon is for that colour only, and a corner acts "
+                "only on a walker entering from its side."
+            ),
+            N_(
+                "Each experience turns up its diary card: 2 points for an interest of yours, 1 "
+                "otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five "
+                "diary cards, or trapped."
+            ),
+        ),
+        play_minutes=(20, 20),
+        narrate_moves=narrate_moves,
         player_hooks=_player_hooks,
         resample_hidden=_resample_hidden,
         web_view=board_view,

@@ -30,7 +30,7 @@ from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
 from stairgames.games.ishigaki_race.render import render_race, render_terminal
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race, climb_steps, rolloff_score
-from stairgames.games.ishigaki_race.web import WEB_ASSETS, board_view
+from stairgames.games.ishigaki_race.web import WEB_ASSETS, board_view, narrate_moves
 from stairgames.i18n import N_
 
 __all__ = [
@@ -94,6 +94,24 @@ register(
             for players in (2, 3, 4)
             for crumbling in (False, True)
         ),
+        rules_summary=(
+            N_(
+                "On your turn roll one die, then stop there or roll the second die; the ninja "
+                "who climbs the wall first wins."
+            ),
+            N_(
+                "One die, or a higher second die: climb by the total (1-3: 1 step, 4-6: 2, "
+                "7-8: 3, 9: 4, 10: 5, 11: 6). A lower second die: slip 1 step. Doubles: the "
+                "highest ninjas fall 3 steps."
+            ),
+            N_(
+                "Once a ninja reaches the goal, everyone else plays one more turn; several "
+                "ninjas on the goal roll off, and the highest roll wins."
+            ),
+            N_("Crumbling wall (an option): a ninja that stops on a −2 step drops 2 steps."),
+        ),
+        play_minutes=(10, 15),
+        narrate_moves=narrate_moves,
         player_hooks=_player_hooks,
         solver=_solver,
         web_view=board_view,

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import collections
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any, Final
 
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.narrate import Joined, Plural, Said, account, awaiting_die
 from stairgames.games.ishigaki_race.notation import DECISIONS, ROLL, STOP
@@ -206,6 +206,24 @@ def _account(board: Board, history: list[int], races: tuple[Race, ...]) -> list[
         seat = None if before.phase == Phase.SETUP else before.turn
         turns.append({"seat": seat, "lines": lines})
     return turns
+
+
+def narrate_moves(game: Game, history: Sequence[str]) -> list[list[Any]]:
+    """Each move of ``history`` (its notation: ``start:1``, ``die:6``, ``stop``) told as the
+    terminal tells it, as JSON texts (:func:`said_json`): "Red rolls 6.", "Red stops on 6:
+    climbs 2 steps." and where the ninjas went. Nothing is hidden in Ishigaki Race, so the
+    moves are replayed from the start."""
+    from stairgames.games.ishigaki_race.game import IshigakiRaceState
+
+    state = game.new_initial_state()
+    assert isinstance(state, IshigakiRaceState)
+    told: list[list[Any]] = []
+    for text in history:
+        before = state.race
+        action = state.apply_move(text)
+        lines = account(state.board, before, action, state.race)
+        told.append([said_json(line) for line in lines])
+    return told
 
 
 def said_json(value: Said | object) -> Any:

@@ -84,6 +84,22 @@ register(
             {"size": 4},
             {"size": 7, "pie_rule": True},
         ),
+        rules_summary=(
+            N_("Each player has 18 pieces on a checkered 6×6 board."),
+            N_(
+                "A move takes the top piece of a stack your colour tops onto a neighbouring "
+                "stack (8 directions) of exactly the same height: it climbs one level."
+            ),
+            N_(
+                "Only your lowest movable pieces may move. Who cannot move passes; the game "
+                "ends when neither can move."
+            ),
+            N_(
+                "At the greatest height, more stacks topped by your colour win; on equal counts "
+                "whoever arrived there last loses."
+            ),
+        ),
+        play_minutes=(20, 20),
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,

@@ -405,6 +405,26 @@ def verdict(board: Board) -> Verdict | None:
     )
 
 
+def why_stuck(board: Board, colour: str, square: int) -> Text | None:
+    """Why the piece of ``colour`` on top of ``square`` cannot move now (``None``: it can,
+    or it is not ``colour``'s): no stack next to it of its own height (S2), or a lower
+    piece of ``colour`` can move (S3, :func:`why_illegal`'s words)."""
+    if board.top(square) != colour:
+        return None
+    moves = [m for m in movable_moves(board, colour) if m.source == square]
+    if not moves:
+        return Text(
+            N_(
+                "no stack next to {square} is {height} high; a piece must move onto a "
+                "stack of its own height"
+            ),
+            {"square": square_name(square, board.size), "height": board.height(square)},
+        )
+    if any(m.source == square for m in legal_moves(board, colour)):
+        return None
+    return why_illegal(board, colour, moves[0])
+
+
 def why_illegal(board: Board, colour: str, move: Move) -> Text:
     """A sentence saying why ``move`` is not legal for ``colour`` (for people to read;
     ``str()`` of it is the English)."""

@@ -85,6 +85,18 @@ register(
         aliases=("27", "twentyseven"),
         narrate=narrate,
         option_sets=({"variant": "basic"}, {"variant": "advanced"}, {"variant": "expert"}),
+        rules_summary=(
+            N_("27 discs on a line of 9 fields: 9 white, 9 black, 7 grey and 2 red bases."),
+            N_(
+                "Your stacks are the stacks your colour tops. Move the top discs of one of them "
+                "exactly as many fields as you have stacks, towards your far end."
+            ),
+            N_(
+                "Who cannot move passes; the game ends when neither can move. You score the "
+                "discs on your target field above its base."
+            ),
+        ),
+        play_minutes=(10, 20),
         player_hooks=_player_hooks,
         web_view=board_view,
         web_assets=WEB_ASSETS,

@@ -19,7 +19,8 @@ from stairgames.core.game import State
 from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.game import TwentySevenState
 from stairgames.games.twenty_seven.notation import decode_move
-from stairgames.games.twenty_seven.rules import PLAYER_COLOURS, Line
+from stairgames.games.twenty_seven.rules import PLAYER_COLOURS, Line, Variant
+from stairgames.i18n import text_json
 
 WEB_ASSETS: Traversable = files("stairgames.games.twenty_seven") / "web"
 """The folder holding ``board.js``."""
@@ -30,7 +31,10 @@ def board_view(state: State, viewer: int | None) -> dict[str, Any]:
     end, the numbers the move notation uses) with its base disc, its stack from bottom
     (the base) to top and its top disc; the colour to move; each player's stack count
     (the distance its moves go) and score so far; the variant; where the last move went
-    (:func:`last_move`). ``viewer`` is unused: nothing in 27 is hidden."""
+    (:func:`last_move`); ``stuck``: for each field topped by the colour to move that it
+    cannot move, why (the engine's refusal of moving its top disc, as
+    :func:`stairgames.i18n.text_json` gives it). ``viewer`` is unused: nothing in 27 is
+    hidden."""
     del viewer
     if not isinstance(state, TwentySevenState):
         raise TypeError(f"a 27 state is needed, not {type(state).__name__}")
@@ -46,6 +50,18 @@ def board_view(state: State, viewer: int | None) -> dict[str, Any]:
         "scores": {colour: state.score(colour) for colour in PLAYER_COLOURS},
         "variant": state.variant,
         "last": last_move(state),
+        "stuck": {} if state.is_terminal() else stuck_reasons(line, state.variant),
+    }
+
+
+def stuck_reasons(line: Line, variant: Variant) -> dict[str, Any]:
+    """Why each field topped by the colour to move cannot move (by field number)."""
+    colour = line.to_move
+    movable = {move.field for move in rules.legal_moves(line, colour, variant)}
+    return {
+        str(index): text_json(rules.why_illegal(line, colour, rules.Move(index, 1), variant))
+        for index, stack in enumerate(line.fields)
+        if stack[-1] == colour and index not in movable
     }
 
 

@@ -2,7 +2,7 @@
 // page (board, moves, controls), speaking the web contract (HTTP + WebSocket). No game
 // logic lives here: the server sends the legal moves and each game's board.js draws.
 
-import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t }
+import { LANGUAGES, language, onLanguageChange, preferredLanguage, say, setLanguage, t }
   from "/static/i18n.js";
 import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
 
@@ -11,24 +11,8 @@ const $ = (id) => document.getElementById(id);
 const N_ = (id) => id;
 const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), accept: N_("Accept the offer"),
   decline: N_("Decline the offer") };
-const RULES = {
-  stairs: [
-    N_("Each player has 18 pieces on a checkered 6×6 board."),
-    N_("A move takes the top piece of a stack your colour tops onto a neighbouring stack (8 directions) of exactly the same height: it climbs one level."),
-    N_("Only your lowest movable pieces may move. Who cannot move passes; the game ends when neither can move."),
-    N_("At the greatest height, more stacks topped by your colour win; on equal counts whoever arrived there last loses."),
-  ],
-  twenty_seven: [
-    N_("27 discs on a line of 9 fields: 9 white, 9 black, 7 grey and 2 red bases."),
-    N_("Your stacks are the stacks your colour tops. Move the top discs of one of them exactly as many fields as you have stacks, towards your far end."),
-    N_("Who cannot move passes; the game ends when neither can move. You score the discs on your target field above its base."),
-  ],
-  city_of_stairs: [
-    N_("Build the city: on your turn put one of the two stock cards on a ringed cell, next to the seaside or a card; every row ends with exactly three stairs."),
-    N_("Then each player strolls from the seaside card their departure card names, kept secret until then: ↖ or ↗ climbs a row, ↺ turns around, ≈ lets you ignore an arrow; a coloured icon is for that colour only, and a corner acts only on a walker entering from its side."),
-    N_("Each experience turns up its diary card: 2 points for an interest of yours, 1 otherwise, 3 for the lighthouse. A stroll ends at the lighthouse, with five diary cards, or trapped."),
-  ],
-};
+// Moves that are words, as the move list says them (the buttons' texts).
+const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
   boards: [], replayAt: null, draw: null, lastEvent: -1, retry: 0 };
@@ -39,11 +23,23 @@ async function showHome() {
   $("pass-cover").hidden = true;
   $("home").hidden = false;
   $("match").hidden = true;
+  await loadGames();
+  renderHome();
+}
+
+// GET /api/games: each game's options, seats, summary, rules and a board to picture it.
+async function loadGames() {
   if (!app.games.length) {
     const response = await fetch("/api/games");
-    app.games = await response.json();
+    if (response.ok) app.games = await response.json();
   }
-  renderHome();
+  return app.games;
+}
+
+// A sentence as it starts a line: "Dark resigns", "Red 6, blue 7: blue wins" (scripts
+// without capitals, Japanese, are left as they are).
+function capitalise(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(language()) + text.slice(1) : text;
 }
 
 function selectedGame() {
@@ -59,21 +55,12 @@ function firstGame(playable) {
 }
 
 function renderHome() {
-  const list = $("game-list");
-  const chosen = list.querySelector("input:checked");
-  const playable = app.games.filter((g) => g.web !== false);
-  const name = chosen ? chosen.value : firstGame(playable);
-  list.replaceChildren();
-  for (const game of app.games.filter((g) => g.web !== false)) {
-    const label = document.createElement("label");
-    const input = document.createElement("input");
-    Object.assign(input, { type: "radio", name: "game", value: game.name,
-      checked: game.name === name });
-    input.addEventListener("change", renderHome);
-    label.append(input, " ", t(game.title));
-    list.append(label);
-  }
+  renderGameCards();
   const game = selectedGame();
+  for (const card of $("game-list").querySelectorAll(".game-card")) {
+    card.classList.toggle("selected", card.dataset.game === game.name);
+  }
+  $("setup-heading").textContent = t("New game: {game}", { game: t(game.title) });
   const options = $("options");
   options.replaceChildren();
   const seatsChanged = () => renderSeatList(selectedGame(), options.closest("fieldset"),
@@ -95,6 +82,88 @@ function renderHome() {
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
   renderSeatList(game, options.closest("fieldset"), game.levels);
+}
+
+// The games as cards (drawn again when the language changes): a picture of the board,
+// drawn by the game's board.js from the listing's "preview", its players, how long it
+// takes and what it is about. The radio button in its title chooses it, as does a click
+// anywhere on the card; the setup form below follows the choice.
+function renderGameCards() {
+  const list = $("game-list");
+  if (list.dataset.lang === language() && list.children.length) return;
+  const chosen = list.querySelector("input:checked");
+  const playable = app.games.filter((g) => g.web !== false);
+  const name = chosen ? chosen.value : firstGame(playable);
+  list.dataset.lang = language();
+  list.replaceChildren(...playable.map((game) => gameCard(game, game.name === name)));
+}
+
+function gameCard(game, checked) {
+  const card = document.createElement("article");
+  card.className = "game-card";
+  card.dataset.game = game.name;
+  const picture = document.createElement("div");
+  picture.className = "game-picture";
+  picture.inert = true;
+  picture.setAttribute("aria-hidden", "true");
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "preview");
+  picture.append(svg);
+  if (game.preview) drawPreview(game.name, svg, game.preview);
+  const label = document.createElement("label");
+  label.className = "game-title";
+  const input = document.createElement("input");
+  Object.assign(input, { type: "radio", name: "game", value: game.name, checked });
+  input.addEventListener("change", () => chooseGame(card));
+  label.append(input, " ", t(game.title));
+  const facts = document.createElement("p");
+  facts.className = "game-facts";
+  facts.textContent = [playersText(game), minutesText(game.play_minutes)]
+    .filter(Boolean).join(" · ");
+  const about = document.createElement("p");
+  about.className = "game-about";
+  about.textContent = game.summary ? t(game.summary) : "";
+  card.append(picture, label, facts, about);
+  card.addEventListener("click", (event) => {
+    if (event.target === input || label.contains(event.target)) return;
+    input.checked = true;
+    chooseGame(card);
+  });
+  return card;
+}
+
+function chooseGame(card) {
+  renderHome();
+  const form = $("new-game");
+  if (form.getBoundingClientRect().top > window.innerHeight * 0.7) {
+    form.scrollIntoView({ block: "start" });
+  }
+  card.querySelector("input").focus({ preventScroll: true });
+}
+
+async function drawPreview(game, svg, board) {
+  try {
+    const module = await import(`/games/${game}/board.js`);
+    module.draw(svg, board, { legal: [], lastMove: null, play: () => {}, t, memory: {},
+      you: null, animate: false, notes: document.createElement("div") });
+  } catch {
+    svg.replaceChildren(); // no picture rather than half of one
+  }
+}
+
+function playersText(game) {
+  const low = game.min_players;
+  const high = game.max_players;
+  if (!low) return "";
+  return low === high ? t("{count} players", { count: low })
+    : t("{low}–{high} players", { low, high });
+}
+
+function minutesText(minutes) {
+  if (!Array.isArray(minutes)) return "";
+  const [low, high] = minutes;
+  return low === high ? t("about {minutes} minutes", { minutes: low })
+    : t("{low}–{high} minutes", { low, high });
 }
 
 function optionLabel(name) {
@@ -181,11 +250,13 @@ function loadTokens(match) {
 async function showMatch(match) {
   $("home").hidden = true;
   $("match").hidden = false;
+  // the rules summary comes with the games' listing
+  loadGames().then(() => { if (app.view) renderRules(app.view); }).catch(() => {});
   closeSockets();
   Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
     lastEvent: -1, confirmedSeat: null });
   let seats = loadTokens(match);
-  if (!seats.length) {
+  if (!seats.length && await hasFreeSeat(match)) {
     // (no body, but the type the server asks of every request that changes something)
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST",
       headers: { "content-type": "application/json" } });
@@ -198,6 +269,19 @@ async function showMatch(match) {
   app.tokens = Object.fromEntries(seats.map((s) => [s.seat, s.token]));
   if (!seats.length) connect(null);
   for (const seat of seats) connect(seat.seat);
+}
+
+// Whether the match's view (a spectator's) shows an online seat nobody took, in a game
+// not over: only then is joining tried (a full match is watched, with no refusal).
+async function hasFreeSeat(match) {
+  try {
+    const response = await fetch(`/api/matches/${match}`);
+    if (!response.ok) return false;
+    const view = await response.json();
+    return !view.result && view.seats.some((s) => s.kind === "online" && !s.taken);
+  } catch {
+    return false;
+  }
 }
 
 function closeSockets() {
@@ -254,7 +338,8 @@ function receive(seat, message) {
     return;
   }
   if (message.type !== "state") return;
-  if (message.rematch && app.view && !app.view.rematch && message.match === app.match) {
+  if (message.rematch && app.view && !app.view.rematch && message.match === app.match &&
+      message.you !== null) {
     followRematch(message.rematch, message.seats.length, message.tokens);
     return;
   }
@@ -396,10 +481,18 @@ async function render(animate) {
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
   draw($("board"), board, {
     legal: atTurn ? view.legal : [],
-    lastMove: replaying ? view.history[app.replayAt - 1] || null : view.last_move,
+    lastMove: replaying ? view.history[app.replayAt - 1] || null : lastBoardMove(view),
+    over: view.result !== null && !replaying,
     play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
     animate,
   });
+}
+
+// The last move that moved something: an offer to end by agreement and its decline
+// leave the mark on the move before them.
+function lastBoardMove(view) {
+  const moves = view.history.filter((m) => m !== "offer" && m !== "decline");
+  return moves[moves.length - 1] || null;
 }
 
 function holdsEverySeat(view) {
@@ -458,12 +551,72 @@ function renderTurn(view) {
     prompt.append(button(t("Allow"), () => send({ type: "takeback_answer", accept: true })),
       button(t("Refuse"), () => send({ type: "takeback_answer", accept: false })));
   }
+  for (const line of toldLines(view)) prompt.append(line);
   const words = $("words");
   words.replaceChildren();
   const atTurn = view.to_act !== null && view.to_act === view.you && app.replayAt === null;
-  for (const move of atTurn ? view.legal : []) {
+  const legal = atTurn ? view.legal : [];
+  // A lone Pass says why (S4: who has no legal move passes).
+  if (legal.length === 1 && legal[0] === "pass") {
+    const why = document.createElement("span");
+    why.className = "why-pass";
+    why.textContent = t("You have no legal move: you must pass.");
+    words.append(why, " ");
+  }
+  for (const move of legal) {
     if (move in WORDS) words.append(button(t(WORDS[move]), () => play(move)));
   }
+}
+
+function told(text, ...buttons) {
+  const line = document.createElement("p");
+  line.className = "told";
+  line.append(capitalise(text), ...buttons);
+  return line;
+}
+
+// What happened that the board does not show, said to everyone it concerns: a declined
+// offer, a takeback waiting for its answer or refused, players who resigned and left a
+// computer in their seat, a rematch offered.
+function toldLines(view) {
+  const lines = [];
+  const you = view.you;
+  const name = (seat) => seatName(view.seats[seat]);
+  if (view.last_move === "decline" && view.last_mover !== null && view.last_mover !== undefined) {
+    lines.push(told(view.last_mover === you ? t("You declined the offer to end by agreement.")
+      : t("{name} declined the offer to end by agreement.", { name: name(view.last_mover) })));
+  }
+  if (view.takeback && view.takeback.by === you && you !== null) {
+    lines.push(told(t("You asked to take back your last move; waiting for the answer…")));
+  }
+  if (view.takeback_refused && view.takeback_refused.by === you && you !== null) {
+    lines.push(told(t("Your takeback was refused.")));
+  }
+  for (const seat of view.left || []) {
+    const level = view.seats[seat].level;
+    lines.push(told(t("{name} resigned and left; the computer ({level}) plays on for them.",
+      { name: name(seat), level: t(level || "medium") })));
+  }
+  if (view.result) lines.push(...rematchLines(view));
+  return lines;
+}
+
+function rematchLines(view) {
+  const asked = view.rematch_asked || [];
+  const you = view.you;
+  if (view.rematch && you === null) {
+    return [told(t("The players started a rematch."), " ", button(t("Watch the rematch"),
+      () => { history.pushState({}, "", `/m/${view.rematch}`); route(); }))];
+  }
+  if (view.rematch || !asked.length) return [];
+  if (you !== null && asked.includes(you)) {
+    return [told(t("You offered a rematch; waiting for the others to accept…"))];
+  }
+  const names = { names: asked.map((s) => ({ id: view.seats[s].name })), and: true };
+  const text = t("Rematch offered by {names}.", { names });
+  if (you === null) return [told(text)];
+  return [told(text, " ", button(t("Accept the rematch"), () => send({ type: "rematch" })),
+    button(t("Decline the rematch"), () => send({ type: "rematch_decline" })))];
 }
 
 function button(text, onClick) {
@@ -474,18 +627,49 @@ function button(text, onClick) {
   return node;
 }
 
+// The move list, newest last and scrolled to: a game that tells its moves (dice, draws,
+// deals) has the server's narration for this viewer, one entry a move; other two-player
+// games pair the moves of a round ("1. c3-d4 d4-c3"); moves that are words are translated.
 function renderMoves(view) {
   const list = $("moves");
-  list.replaceChildren();
-  // Long move texts ("deal ? to yellow") get one column: in two they wrap mid-move.
-  list.classList.toggle("wide", view.history.some((move) => move.length > 9));
-  view.history.forEach((move, i) => {
+  const told = Array.isArray(view.narration) ? view.narration : null;
+  const history = view.history;
+  const rounds = [];
+  const step = !told && view.seats.length === 2 ? 2 : 1;
+  for (let first = 0; first < history.length; first += step) {
+    const indexes = [first, first + 1].slice(0, step).filter((i) => i < history.length);
+    rounds.push(indexes);
+  }
+  let current = null;
+  list.classList.toggle("told", Boolean(told));
+  list.replaceChildren(...rounds.map((indexes, round) => {
     const item = document.createElement("li");
-    item.textContent = move;
-    if (app.replayAt !== null && i === app.replayAt - 1) item.className = "current";
-    list.append(item);
-  });
-  list.scrollTop = list.scrollHeight;
+    const number = document.createElement("span");
+    number.className = "no";
+    number.textContent = `${round + 1}.`;
+    item.append(number);
+    for (const i of indexes) {
+      const move = document.createElement("span");
+      move.className = told || history[i] in MOVE_WORDS ? "move word" : "move";
+      move.dataset.move = history[i]; // the notation, as the record writes it
+      move.textContent = told ? (told[i] || [history[i]]).map((line) => capitalise(say(line)))
+        .join(language() === "ja" ? "" : " ") // Japanese sentences need no space between
+        : moveText(history[i]);
+      if (app.replayAt !== null && i === app.replayAt - 1) {
+        move.classList.add("current");
+        current = item;
+      }
+      item.append(move);
+    }
+    return item;
+  }));
+  // The newest move in sight; stepping through a finished game, the move reached.
+  list.scrollTop = current ? current.offsetTop - list.offsetTop - list.clientHeight / 2
+    : list.scrollHeight;
+}
+
+function moveText(move) {
+  return move in MOVE_WORDS ? t(MOVE_WORDS[move]) : move;
 }
 
 function renderControls(view) {
@@ -499,7 +683,9 @@ function renderControls(view) {
   $("takeback").disabled = view.history.length === 0 || Boolean(view.takeback);
   $("offer").hidden = !(view.legal || []).includes("offer") || over;
   $("resign").hidden = !player || over;
-  $("rematch").hidden = !player || !over;
+  // (a rematch offered: its Accept and Decline buttons answer it)
+  const offered = (view.rematch_asked || []).length > 0 && !view.rematch;
+  $("rematch").hidden = !player || !over || offered;
   $("replay").hidden = !over;
   if (over) {
     const at = app.replayAt === null ? view.history.length : app.replayAt;
@@ -528,16 +714,17 @@ function renderResult(view) {
   const reason = view.result.reason_id ? t(view.result.reason_id, view.result.reason_args || {})
     : view.result.reason || "";
   const strong = document.createElement("strong");
-  strong.textContent = head;
+  strong.textContent = capitalise(head);
   const because = document.createElement("span");
   because.className = "reason";
-  because.textContent = reason;
+  because.textContent = capitalise(reason);
   box.replaceChildren(strong, because);
 }
 
 function renderRules(view) {
   const text = $("rules-text");
-  text.replaceChildren(...(RULES[view.game] || []).map((line) => {
+  const game = app.games.find((g) => g.name === view.game);
+  text.replaceChildren(...((game && game.rules_summary) || []).map((line) => {
     const p = document.createElement("p");
     p.textContent = t(line);
     return p;

@@ -29,7 +29,8 @@ function fill(text, args) {
 // say(node): a text the server sent as JSON (stairgames.i18n.text_json) in the current
 // language, as Python's localize gives it: {"id", "args"} a message filled with its
 // arguments (each a node too), plurals with "plural" and "n", {"names": [...], "and"}
-// a list of names, {"lines": [...], "bullet"} one a line; numbers and text as they are.
+// a list of names, {"lines": [...], "bullet"} one a line, {"join": [...]} texts written one
+// after the other; numbers and text as they are.
 export function say(node) {
   if (node === null || node === undefined) return "";
   if (typeof node !== "object") return String(node);
@@ -40,6 +41,7 @@ export function say(node) {
     return t("{items} and {last}", { items: words.slice(0, -1).join(t(", ")),
       last: words[words.length - 1] });
   }
+  if (Array.isArray(node.join)) return node.join.map(say).join("");
   if (Array.isArray(node.lines)) {
     return node.lines.map((line) => (node.bullet ?? "") + say(line)).join("\n");
   }

@@ -96,8 +96,10 @@ function iconWords(icon, t) {
   return t("{colour} only {arrow}", { colour, arrow: GLYPH[icon.kind] });
 }
 
-function describeCard(card, t) {
-  const parts = [card.id];
+// A card in words: its id (left out where the label names it already), stairs, experience
+// and icons, listed with the language's comma.
+function describeCard(card, t, withId = true) {
+  const parts = withId ? [card.id] : [];
   if (card.stairs) parts.push(t("stairs"));
   if (card.experience) parts.push(t(card.experience));
   if (card.left.length) {
@@ -107,7 +109,7 @@ function describeCard(card, t) {
     parts.push(t("bottom right: {icons}",
       { icons: card.right.map((i) => iconWords(i, t)).join(" ") }));
   }
-  return parts.join(", ");
+  return parts.join(t(", "));
 }
 
 // ----- cards -----------------------------------------------------------------------
@@ -293,7 +295,7 @@ function drawStock(svg, board, ui, state) {
     }
     const name = t("Stock card {card}", { card: card.id });
     if (playable) {
-      asButton(g, name, describeCard(card, t), () => {
+      asButton(g, name, describeCard(card, t, false), () => {
         if (g.dataset.dragged) return; // the click that ends a drag
         memory.selected = memory.selected === card.id ? null : card.id;
         ui.redraw();
@@ -302,7 +304,7 @@ function drawStock(svg, board, ui, state) {
       if (memory.selected === card.id) g.setAttribute("aria-pressed", "true");
     } else {
       g.setAttribute("role", "img");
-      g.setAttribute("aria-label", `${name}: ${describeCard(card, t)}`);
+      g.setAttribute("aria-label", [name, describeCard(card, t, false)].join(t(", ")));
     }
     text(svg, x + CW / 2, STOCK_TOP + CH + 13, t("{count} left", { count: left }),
       { "text-anchor": "middle", class: "cos-small" });

@@ -6,6 +6,7 @@
 // players) and an account of the last turns, all drawn from games/ishigaki_race/web.py.
 //
 // draw(svg, board, ui): ui = {legal, play(move), t(msgid, args), memory, animate,
+//   over: the game is over (a resignation ends it mid-turn: no roll in progress shown),
 //   notes: the element below the board for texts and buttons, #board-notes when not
 //   given (app.js empties it when another game's board is drawn)}.
 
@@ -147,7 +148,8 @@ function drawWall(svg, board, t, width, rows) {
     const number = el("text", { x: x + 8, y: y + 16, class: "step-number" }, stone);
     number.textContent = String(step);
     if (crumbling.has(step)) {
-      el("path", { d: `M${x + 20} ${y + 6} l6 12 l-7 9 l8 12 l-4 12`, class: "crack" }, stone);
+      // under the step number and left of the ninjas' place, clear of "13" and "17"
+      el("path", { d: `M${x + 12} ${y + 22} l6 8 l-5 7 l6 8 l-3 7`, class: "crack" }, stone);
       const mark = el("text", { x: x + STONE_W - 8, y: y + 17, "text-anchor": "end",
         class: "minus-two" }, stone);
       mark.textContent = "−2";
@@ -204,11 +206,12 @@ function resultWord(roll, t) {
     score: t("roll-off") }[roll.result] || "";
 }
 
-function drawDice(svg, board, t, x, top, sideBySide, memory, animate) {
+function drawDice(svg, board, t, x, top, sideBySide, memory, animate, over) {
   const tray = el("g", { class: "dice" }, svg);
   const fresh = [];
   const now = board.choice ? board.choice.seat : board.turn;
-  if (board.dice.length && now !== null) {
+  // (a game ended by a resignation, ui.over, has no roll in progress any more)
+  if (board.dice.length && now !== null && !over) {
     const colour = COLOURS[colourOf(board, now)];
     const caption = el("text", { x, y: top + 12, class: "dice-caption" }, tray);
     caption.textContent = t("{name} rolls", { name: nameOf(board, now, t) });
@@ -351,7 +354,7 @@ function drawNotes(notes, board, ui) {
   const box = html("div", { class: "ishi-notes" }, notes);
   const news = announcement(board, t);
   if (news) html("p", { class: `ishi-phase phase-${board.phase}`, role: "status" }, box, news);
-  drawChoice(box, board, ui, t);
+  if (!ui.over) drawChoice(box, board, ui, t);
   drawAccount(box, board, t);
 }
 
@@ -376,8 +379,9 @@ export function draw(svg, board, ui) {
   heading.textContent = board.crumbling.length ? t("The crumbling wall") : t("Castle wall");
   drawWall(svg, board, t, wallWidth, rows);
   drawNinjas(svg, board, t, rows, memory, ui.animate);
-  if (narrow) drawDice(svg, board, t, WALL_X, wallHeight + 4, true, memory, ui.animate);
-  else drawDice(svg, board, t, wallWidth + 6, TOP - 12, false, memory, ui.animate);
+  const over = Boolean(ui.over);
+  if (narrow) drawDice(svg, board, t, WALL_X, wallHeight + 4, true, memory, ui.animate, over);
+  else drawDice(svg, board, t, wallWidth + 6, TOP - 12, false, memory, ui.animate, over);
   const notes = ui.notes || document.getElementById("board-notes");
   drawNotes(notes, board, { ...ui, notes });
 }

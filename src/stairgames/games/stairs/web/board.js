@@ -7,7 +7,9 @@
 //   play(move), t(msgid), memory: {} kept between draws, you: seat | null,
 //   animate: bool}. A click on a piece selects it and highlights the squares its
 //   legal moves reach (matched by their source: "c3-d4" starts at c3); a click on a
-//   highlighted square plays the move.
+//   highlighted square plays the move. A click on a piece of the colour to move that
+//   cannot move says why, in the engine's words (board.stuck, by square), below the
+//   board.
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
@@ -109,6 +111,7 @@ export function draw(svg, board, ui) {
     if (memory.selected === square.name) classes.push("selected");
     if (targets.has(square.name)) classes.push("target");
     if (selectable) classes.push("movable");
+    const stuck = legal.length && board.stuck ? board.stuck[square.name] : null;
     if (board.peak > 1 && square.height === board.peak) classes.push("peak");
     const group = el("g", { class: classes.join(" "), role: "button", tabindex: "0",
       "aria-label": square.name, "data-square": square.name,
@@ -121,6 +124,7 @@ export function draw(svg, board, ui) {
     }
     const pieces = el("g", { class: "stack" }, group);
     if (square.height > 0) drawStack(pieces, square, x, y);
+    if (selectable) el("circle", { cx: x + CELL - 9, cy: y + 9, r: 5, class: "movable-mark" }, group);
     buttons[square.name] = { group, pieces };
     const activate = () => {
       if (targets.has(square.name)) {
@@ -132,6 +136,11 @@ export function draw(svg, board, ui) {
         draw(svg, board, { ...ui, animate: false });
       } else if (selectable) {
         memory.selected = square.name;
+        memory.whyNot = null;
+        draw(svg, board, { ...ui, animate: false });
+      } else if (stuck) {
+        memory.selected = null;
+        memory.whyNot = square.name;
         draw(svg, board, { ...ui, animate: false });
       } else if (memory.selected) {
         memory.selected = null;
@@ -160,6 +169,7 @@ export function draw(svg, board, ui) {
     });
   }
   if (focused && buttons[focused]) buttons[focused].group.focus();
+  showWhyNot(board, ui, legal, t);
 
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (last && ui.animate && !reduce && buttons[last.slice(3)]) {
@@ -170,4 +180,24 @@ export function draw(svg, board, ui) {
       { duration: 260, easing: "ease-out" },
     );
   }
+}
+
+// Why the piece last clicked cannot move (the engine's sentence), below the board; no
+// longer said once the position or the turn changed.
+function showWhyNot(board, ui, legal, t) {
+  const memory = ui.memory;
+  const notes = ui.notes || document.getElementById("board-notes");
+  if (!notes) return;
+  const reason = legal.length && board.stuck && memory.whyNot ? board.stuck[memory.whyNot] : null;
+  if (!reason) {
+    memory.whyNot = null;
+    notes.replaceChildren();
+    return;
+  }
+  const line = document.createElement("p");
+  line.className = "why-not";
+  line.setAttribute("role", "status");
+  line.textContent = t("{square} cannot move: {reason}",
+    { square: memory.whyNot, reason });
+  notes.replaceChildren(line);
 }

@@ -80,6 +80,7 @@ export function draw(svg, board, ui) {
     const classes = ["field"];
     const movable = countsFrom(legal, field.index).length > 0;
     if (movable) classes.push("movable");
+    const stuck = legal.length && board.stuck ? board.stuck[String(field.index)] : null;
     if (memory.selected === field.index) classes.push("selected");
     if (target === field.index) classes.push("target");
     if (last && last.to === field.index) classes.push("last-to");
@@ -112,6 +113,10 @@ export function draw(svg, board, ui) {
     if (target === field.index) {
       el("circle", { cx: x + FIELD_W / 2, cy: floor + 16, r: 6, class: "target-dot" }, group);
     }
+    if (movable) {
+      el("circle", { cx: x + FIELD_W / 2, cy: floor - n * DISC_H - 9, r: 5,
+        class: "movable-mark" }, group);
+    }
     const label = el("text", { x: x + FIELD_W / 2, y: height - 8, "text-anchor": "middle",
       class: "coord" }, group);
     label.textContent = String(field.index);
@@ -128,6 +133,11 @@ export function draw(svg, board, ui) {
       } else if (movable) {
         memory.selected = field.index;
         memory.count = null;
+        memory.whyNot = null;
+        draw(svg, board, { ...ui, animate: false });
+      } else if (stuck) {
+        memory.selected = null;
+        memory.whyNot = String(field.index);
         draw(svg, board, { ...ui, animate: false });
       } else if (memory.selected !== null) {
         memory.selected = null;
@@ -186,14 +196,38 @@ export function draw(svg, board, ui) {
   }
 }
 
-// T5 so far: the discs on each player's target field above its base, below the board.
+// T5 so far (the final score once the game is over, ui.over): the discs on each
+// player's target field above its base, below the board; and each player's number of
+// stacks, the distance its moves go, which the whole game turns on.
 function showScores(board, ui, t) {
   const notes = ui.notes || document.getElementById("board-notes");
   if (!notes || !board.scores) return;
   const line = document.createElement("p");
   line.className = "scores";
   line.setAttribute("aria-live", "polite");
-  line.textContent = t("Score so far: white {white}, black {black}",
-    { white: board.scores.W, black: board.scores.B });
-  notes.replaceChildren(line);
+  const scores = { white: board.scores.W, black: board.scores.B };
+  line.textContent = ui.over ? t("Final score: white {white}, black {black}", scores)
+    : t("Score so far: white {white}, black {black}", scores);
+  const reach = document.createElement("p");
+  reach.className = "stack-counts";
+  if (board.stacks) {
+    reach.textContent = t(
+      "Stacks (how far a move goes): white {white}, black {black}",
+      { white: board.stacks.W, black: board.stacks.B });
+  }
+  notes.replaceChildren(line, reach);
+  // Why the field last clicked cannot move (the engine's sentence), while it still holds.
+  const legal = ui.legal || [];
+  const reason = legal.length && board.stuck && ui.memory && ui.memory.whyNot !== undefined
+    ? board.stuck[ui.memory.whyNot] : null;
+  if (reason) {
+    const why = document.createElement("p");
+    why.className = "why-not";
+    why.setAttribute("role", "status");
+    why.textContent = t("Field {field} cannot move: {reason}",
+      { field: ui.memory.whyNot, reason });
+    notes.append(why);
+  } else if (ui.memory) {
+    ui.memory.whyNot = undefined;
+  }
 }
