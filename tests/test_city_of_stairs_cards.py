@@ -488,7 +488,7 @@ def test_bad_card_file_is_refused_in_japanese_on_the_command_line(tmp_path: Path
     path = card_file(tmp_path, lambda d: passage(d, "P03").update(left=["up"]))
     assert main(["--lang", "ja", "play", "city_of_stairs", "--cards", path]) == 2
     assert capsys.readouterr().err == (
-        f"エラー: {path} は階段の街のカードセットとして正しくありません：\n"
+        f"エラー：{path} は階段の街のカードセットとして正しくありません：\n"
         "  - 3枚目の通路カード（P03）の項目 'left'：不明なアイコン 'up' です。"
         "nw、ne、色名:nw、色名:ne、色名:ignore、色名:turn のどれかを書いてください\n"
         "  - 3枚目の通路カード（P03）：階段のあるカードには ↖ か ↗ のアイコンが要ります"
