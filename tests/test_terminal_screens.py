@@ -83,6 +83,20 @@ session.run()
 """
 
 
+def session_text(tmp_path: Path, game: str, seats: list[str], answers: list[str]) -> str:
+    """What a terminal session of ``game`` writes, its people answering ``answers``."""
+    out = io.StringIO()
+    TerminalSession(
+        stairgames.load(game),
+        seats,
+        seed=5,
+        record_path=tmp_path / "r.json",
+        input_fn=scripted(answers),
+        output=out,
+    ).run()
+    return out.getvalue()
+
+
 def test_27_tall_stacks_keep_the_other_players_move_on_screen(tmp_path: Path) -> None:
     """Defect: with a stack of 11 to 14 discs, 27 wrote 27 rows between two prompts."""
     play = PtyPlay(
@@ -254,17 +268,7 @@ def test_the_prompt_edits_lines_recalls_them_and_completes_commands(tmp_path: Pa
 
 def test_a_long_refusal_is_wrapped_at_words_within_80_columns(tmp_path: Path) -> None:
     """Defect: long refusals were broken mid-word by the terminal."""
-    out = io.StringIO()
-    play = TerminalSession(
-        stairgames.load("city_of_stairs"),
-        ["human", "random"],
-        seed=5,
-        record_path=tmp_path / "r.json",
-        input_fn=scripted(["zz9", "quit"]),
-        output=out,
-    )
-    play.run()
-    text = out.getvalue()
+    text = session_text(tmp_path, "city_of_stairs", ["human", "random"], ["zz9", "quit"])
     start = text.index("Not accepted:")
     refusal = text[start:].splitlines()[:4]
     assert all(len(line) <= 80 for line in refusal), refusal
@@ -278,17 +282,7 @@ def test_a_long_refusal_is_wrapped_at_words_within_80_columns(tmp_path: Path) ->
 
 def test_refusals_leave_out_the_rulebooks_section_codes(tmp_path: Path) -> None:
     """Defect: refusals ended in rule codes such as (S4), meaningless to new players."""
-    out = io.StringIO()
-    play = TerminalSession(
-        stairgames.load("stairs"),
-        ["human", "human"],
-        seed=5,
-        record_path=tmp_path / "r.json",
-        input_fn=scripted(["pass", "quit"]),
-        output=out,
-    )
-    play.run()
-    text = out.getvalue()
+    text = session_text(tmp_path, "stairs", ["human", "human"], ["pass", "quit"])
     assert "passing is allowed only with no move to make" in text
     assert not re.search(r"\([STCI]\d+\)", text)
 

@@ -289,12 +289,7 @@ class TerminalSession:
         question = _("Pass the keyboard to {player}, then press Enter. ").format(
             player=self.seat_label(seat)
         )
-        try:
-            answer = self.input_fn(question).strip().lower()
-        except EOFError:
-            self.say()
-            return False
-        if answer in ("quit", "exit", "q"):
+        if self._ask(question) is None:
             return False
         self._clear()
         self._shown_to = seat
@@ -617,12 +612,8 @@ class TerminalSession:
         yes = {*YES_ANSWERS, _("y"), _("yes")}
         no = {*NO_ANSWERS, _("n"), _("no")}
         while True:
-            try:
-                answer = self.input_fn(question).strip().lower()
-            except EOFError:
-                self.say()
-                return False
-            if answer in ("quit", "exit", "q"):
+            answer = self._ask(question)
+            if answer is None:
                 return False
             if answer in yes or answer in no:
                 break
@@ -631,6 +622,16 @@ class TerminalSession:
         self._apply(offer.accept if accepted else offer.decline)
         self._say_answer(seat, accepted)
         return True
+
+    def _ask(self, question: str) -> str | None:
+        """The person's answer to ``question``, trimmed and in lower case; ``None`` when
+        they quit (``quit``, ``exit``, ``q``, or the end of input)."""
+        try:
+            answer = self.input_fn(question).strip().lower()
+        except EOFError:
+            self.say()
+            return None
+        return None if answer in ("quit", "exit", "q") else answer
 
     def _result_if_accepted(self, offer: AgreementOffer) -> str:
         accepted = self.state.clone()
