@@ -326,3 +326,15 @@ def test_finding_3_a_request_that_fails_inside_the_server_keeps_the_socket_open(
             ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
             assert state_at_rest(ws)["history"] == [view["legal"][0]]
     assert "a bug" in caplog.text
+
+
+def test_a_head_request_for_a_page_answers_like_get_without_a_body(tmp_path: Path) -> None:
+    """``curl -I`` and link checkers ask for pages with HEAD (it was 405)."""
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>x</title>")
+    with running(tmp_path, static_dir=static) as client:
+        for path in ("/", "/m/anything"):
+            head, get = client.head(path), client.get(path)
+            assert head.status_code == get.status_code == 200
+            assert head.content == b"" and head.headers["content-type"].startswith("text/html")

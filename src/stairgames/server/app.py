@@ -771,7 +771,7 @@ def _add_static(app: FastAPI, static_dir: Path) -> None:
             )
         return FileResponse(index, media_type="text/html")
 
-    app.add_api_route("/", page, methods=["GET"])
-    app.add_api_route("/m/{match_id}", page, methods=["GET"])
+    app.add_api_route("/", page, methods=["GET", "HEAD"])
+    app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"])
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
