@@ -23,12 +23,14 @@ $(PLAY_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c $(LOCK) -e .
+	$(BIN)/stairgames prepare  # compile the computer players once, so no first game waits
 	touch $(PLAY_STAMP)
 
 $(DEV_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
+	$(BIN)/stairgames prepare
 	touch $(PLAY_STAMP) $(DEV_STAMP)
 
 serve: $(PLAY_STAMP)

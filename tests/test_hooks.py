@@ -40,7 +40,8 @@ SRC = Path(stairgames.__file__).resolve().parents[1]
 ROOT = SRC.parent
 PREPARING = (
     "Preparing the computer player: its fast code is compiled once per installation "
-    "(some 30 seconds; later games start at once)..."
+    "(5 to 30 seconds, by the machine; later games start at once, and 'stairgames prepare' "
+    "does it ahead)..."
 )
 
 

@@ -142,9 +142,9 @@ NOTATION_WORDS = frozenset(
     goal rolloff over ninjas dice departures strolls stock city start characters arrived
     left view full public id icons event players variant size pie_rule agreement
     crumbling_wall crumbling_squares first_player options seats games jobs memory resume
-    position TEXT try-larger show from max-games option record analysis declined agreed none
+    position TEXT prepare make try-larger show from max-games option record analysis
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
-    docs md data int
+    docs md data int declined agreed none
     """.strip(),
     )
 )

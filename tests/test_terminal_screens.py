@@ -241,7 +241,8 @@ def test_preparing_the_computer_player_says_how_long_and_when_it_is_ready(
         output=out,
     )
     text = out.getvalue()
-    assert "some 30 seconds" in text and "a few seconds" not in text
+    assert "5 to 30 seconds" in text and "a few seconds" not in text
+    assert "stairgames prepare" in text
     assert re.search(r"The computer player is ready \(\d+ s\)\.", text), text
 
 
@@ -332,3 +333,21 @@ def test_play_help_lists_every_seat_the_game_may_have(
         out = capsys.readouterr().out
         assert "--yellow" in out and "--green" in out
         assert "mcts:iterations=N" in " ".join(out.split())
+
+
+def test_prepare_compiles_every_level_ahead_so_no_first_game_waits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Defect: the first computer game waited for compiling (now done by ``stairgames
+    prepare``, which ``make serve`` and ``make play`` run when they install)."""
+    from stairgames.agents import LEVEL_NAMES, make_agent
+    from stairgames.cli import main
+
+    assert main(["prepare", "stairs", "twenty_seven"]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"Stairs: the computer players are ready \(\d+\.\d s\)", printed)
+    assert re.search(r"27: the computer players are ready", printed)
+    for name in ("stairs", "twenty_seven"):
+        game = stairgames.load(name)
+        for level in LEVEL_NAMES:
+            assert not any(w.cold() for w in make_agent(level, 0).warm_ups(game)), (name, level)

@@ -547,6 +547,34 @@ def _solve(argv: Sequence[str]) -> int:
     return command.run(request)
 
 
+def _prepare(argv: Sequence[str]) -> int:
+    """``stairgames prepare [GAME ...]``: compile every level's fast code now (``make
+    serve`` and ``make play`` do it when they install), so no first game waits for it."""
+    names = [game["name"] for game in list_games()]
+    parser = argparse.ArgumentParser(
+        prog="stairgames prepare",
+        description=_(
+            "Compile the computer players' fast code now, once per installation, so that "
+            "the first game against the computer starts at once."
+        ),
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("games", nargs="*", choices=names, metavar="GAME", help=_("games"))
+    args = parser.parse_args(argv)
+    for name in args.games or names:
+        game = load_with_text_options(name, {})
+        started = time.perf_counter()
+        for level in LEVEL_NAMES:
+            make_agent(level, 0, game=game)
+        print(
+            _("{game}: the computer players are ready ({seconds} s)").format(
+                game=_(game.info().title), seconds=f"{time.perf_counter() - started:.1f}"
+            ),
+            flush=True,
+        )
+    return 0
+
+
 def _serve(argv: Sequence[str]) -> int:
     from stairgames.server.serve import serve  # the web stack loads only when serving
 
@@ -562,6 +590,7 @@ COMMANDS = {
     "solve": _solve,
     "analyze": _analyze,
     "serve": _serve,
+    "prepare": _prepare,
 }
 
 USAGE = N_("""usage: stairgames COMMAND [args]
@@ -579,6 +608,8 @@ commands:
   analyze GAME [--cards F]  balance from many games: seats, departure cards
                             (stairgames analyze city_of_stairs --games 200 --plots figs)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
+  prepare [GAME]            compile the computer players now (once per installation;
+                            make serve and make play do it)
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")
 

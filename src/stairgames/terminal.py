@@ -251,7 +251,8 @@ class TerminalSession:
     def _preparing_message() -> str:
         return _(
             "Preparing the computer player: its fast code is compiled once per "
-            "installation (some 30 seconds; later games start at once)"
+            "installation (5 to 30 seconds, by the machine; later games start at once, "
+            "and 'stairgames prepare' does it ahead)"
         )
 
     # ----- output -----------------------------------------------------------
