@@ -343,6 +343,10 @@ def test_prepare_compiles_every_level_ahead_so_no_first_game_waits(
     from stairgames.agents import LEVEL_NAMES, make_agent
     from stairgames.cli import main
 
+    assert main(["prepare", "nim"]) == 2  # refused, naming the games
+    assert "stairs" in capsys.readouterr().err
+    assert main(["prepare"]) == 0  # every game (what make runs)
+    assert "Ishigaki Race: the computer players are ready" in capsys.readouterr().out
     assert main(["prepare", "stairs", "twenty_seven"]) == 0
     printed = capsys.readouterr().out
     assert re.search(r"Stairs: the computer players are ready \(\d+\.\d s\)", printed)

@@ -559,10 +559,11 @@ def _prepare(argv: Sequence[str]) -> int:
         ),
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("games", nargs="*", choices=names, metavar="GAME", help=_("games"))
+    # no argparse choices: with nargs="*" Python 3.11 refuses an empty list against them
+    parser.add_argument("games", nargs="*", metavar="GAME", help=_("games"))
     args = parser.parse_args(argv)
     for name in args.games or names:
-        game = load_with_text_options(name, {})
+        game = load_with_text_options(name, {})  # an unknown game: refused, naming the games
         started = time.perf_counter()
         for level in LEVEL_NAMES:
             make_agent(level, 0, game=game)
