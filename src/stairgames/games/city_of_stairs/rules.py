@@ -77,10 +77,6 @@ def row_of(cell: int) -> int:
     return cell // COLUMNS
 
 
-def column_of(cell: int) -> int:
-    return cell % COLUMNS
-
-
 @dataclasses.dataclass(frozen=True)
 class Table:
     """Everything decided so far in a game of City of Stairs.

@@ -150,11 +150,6 @@ class BoardSolver:
                 return True
         return False
 
-    def mover_wins_after(self, board: Board, action: int, *, nodes: int | None = None) -> bool:
-        """Whether the colour to move on ``board`` wins by playing ``action`` (a step
-        code ``source * 8 + direction``, or the pass ``8 n²``)."""
-        return not self.wins(after_action(board, action), nodes=nodes)
-
 
 LEAF_NODES: Final = 2_000_000
 """The positions :func:`prove` lets the bounded search spend on a leaf of its tree."""

@@ -380,10 +380,6 @@ class TableExistsError(InvalidOptionError):
     """A table is already in the folder, and resuming was not asked for."""
 
 
-class MemoryLimitError(StairgamesError):
-    """The table would outgrow the memory allowed."""
-
-
 @dataclasses.dataclass
 class Progress:
     """How far a solve has got (what the progress bar shows)."""

@@ -324,13 +324,3 @@ def _share_searched(count: Array, tried: Array, top: int) -> float:
         share += weight * done / children
         weight /= children
     return share
-
-
-@compiled
-def count_codes(table: Table, slots: int) -> Array:
-    """How many of the first ``slots`` entries hold each code (``[unknown, loss, draw,
-    win]``)."""
-    found = np.zeros(4, dtype=np.int64)
-    for slot in range(slots):
-        found[(table[slot >> 2] >> ((slot & 3) * 2)) & 3] += 1
-    return found
