@@ -3,19 +3,8 @@
 from __future__ import annotations
 
 import stairgames
-from stairgames.core.game import State
+from stairgames.core.testing import perft
 from tests.test_stairs_properties import oracle_moves
-
-
-def perft(state: State, depth: int) -> int:
-    if depth == 0 or state.is_terminal():
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        total += perft(child, depth - 1)
-    return total
 
 
 def oracle_perft(stacks: tuple[str, ...], colour: str, depth: int) -> int:

@@ -14,6 +14,7 @@ import stairgames
 from stairgames import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from stairgames.agents import level_player, make_agent
 from stairgames.core.registry import get_spec, player_hooks
+from stairgames.core.testing import perft
 from stairgames.games.stairs import StairsState
 from stairgames.games.stairs.game import max_game_length, max_moves
 from stairgames.games.stairs.notation import action_codes
@@ -648,18 +649,6 @@ def test_a_record_without_the_size_option_replays_on_6x6():
 
 
 # ----- move-tree sizes (perft) ----------------------------------------------------------
-
-
-def perft(state: StairsState, depth: int) -> int:
-    if depth == 0 or state.is_terminal():
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        assert isinstance(child, StairsState)
-        total += perft(child, depth - 1)
-    return total
 
 
 def oracle_perft(stacks: tuple[str, ...], colour: str, depth: int, size: int) -> int:

@@ -9,6 +9,7 @@ import pytest
 import stairgames
 from stairgames import IllegalMoveError
 from stairgames.core.game import TERMINAL
+from stairgames.core.testing import perft
 from stairgames.games.twenty_seven import INITIAL_POSITION, PASS, TwentySevenState
 from stairgames.games.twenty_seven.rules import (
     BLACK,
@@ -446,17 +447,6 @@ def test_t7_red_fields_stay_at_the_ends():
 
 
 # ----- move-tree counts (perft) -----------------------------------------------------------
-
-
-def perft(state: TwentySevenState, depth: int) -> int:
-    if depth == 0 or state.is_terminal():
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        total += perft(child, depth - 1)
-    return total
 
 
 @pytest.mark.parametrize(

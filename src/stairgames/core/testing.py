@@ -235,3 +235,16 @@ def check_game(game: Game, *, games: int = 5, seed: int = 0) -> None:
         assert replayed.position() == final.position()
         assert replayed.history() == final.history()
         assert replayed.returns() == final.returns()
+
+
+def perft(state: State, depth: int) -> int:
+    """The number of move sequences of ``depth`` plies from ``state`` (a finished game
+    counts as one leaf): the classic check of a move generator against known counts."""
+    if depth == 0 or state.is_terminal():
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        total += perft(child, depth - 1)
+    return total
