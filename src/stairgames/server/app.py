@@ -49,6 +49,7 @@ from stairgames.server.limits import (
     Rate,
     RequestLimits,
     Route,
+    too_large,
 )
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
@@ -250,16 +251,9 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(RequestLimits, route_of=route_of, rates=rates)
 
 
-def _too_large(size: object, limit: int) -> ServerError:
-    return ServerError(
-        413, N_("the message is too large ({size} bytes; at most {limit})"), size=size, limit=limit
-    )
-
-
-async def _json_body(request: Request, limit: int = 4096) -> dict[str, Any]:
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (its size was bounded by :class:`RequestLimits`)."""
     body = await request.body()
-    if len(body) > limit:
-        raise _too_large(len(body), limit)
     if not body:
         return {}
     return _parse_object(body)
@@ -697,7 +691,7 @@ async def _serve_messages(
                 if not connection.may_send():
                     raise ServerError(429, N_("too many messages; wait a moment"))
                 if len(raw) > settings.max_message_bytes:
-                    raise _too_large(len(raw), settings.max_message_bytes)
+                    raise too_large(len(raw), settings.max_message_bytes)
                 request = _parse_object(raw)
                 if request.get("type") == "sync":
                     await hub.send_view(connection, match)

@@ -51,23 +51,6 @@ def refusal(status: int, error: BaseException, language: str) -> JSONResponse:
     return JSONResponse({"error": body}, status_code=status)
 
 
-async def _read_bounded(request: Request, limit: int) -> bytes:
-    """The request's body, refused as soon as it grows past ``limit`` bytes."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ServerError(
-                413,
-                N_("the message is too large ({size} bytes; at most {limit})"),
-                size=size,
-                limit=limit,
-            )
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _source(name: str) -> str | Text:
     """How messages name the uploaded file: its name as the browser gave it (only the
     last part, at most 80 characters), else "card file"."""
@@ -98,7 +81,7 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
         from stairgames.games.city_of_stairs.cards import parse_card_set
 
         try:
-            body = await _read_bounded(request, MAX_CARD_FILE_BYTES)
+            body = await request.body()  # at most MAX_CARD_FILE_BYTES: RequestLimits reads it
             try:
                 text = body.decode("utf-8")
             except UnicodeDecodeError as exc:

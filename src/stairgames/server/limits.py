@@ -152,7 +152,7 @@ class RequestLimits:
         route = self.route_of(str(scope["method"]), str(scope["path"]))
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > route.max_body):
-            await _refuse(send, _too_large(declared[:20], route.max_body))
+            await _refuse(send, too_large(declared[:20], route.max_body))
             return
         body = await _read_body(receive, route.max_body)
         if body is None:  # the client went away
@@ -180,7 +180,7 @@ async def _read_body(receive: Receive, limit: int) -> bytes | ServerError | None
         chunk = bytes(message.get("body", b""))
         size += len(chunk)
         if size > limit:
-            return _too_large(size, limit)
+            return too_large(size, limit)
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
@@ -213,7 +213,7 @@ def _client(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
-def _too_large(size: object, limit: int) -> ServerError:
+def too_large(size: object, limit: int) -> ServerError:
     return ServerError(
         413, N_("the message is too large ({size} bytes; at most {limit})"), size=size, limit=limit
     )
