@@ -2,7 +2,8 @@
 
 ``.venv/bin/python -m benchmarks.ishigaki_exact``
 
-By value iteration (``stairgames.games.ishigaki_race.solve``), for the plain and the
+By value iteration
+(``stairgames.games.ishigaki_race.research.value_iteration``), for the plain and the
 crumbling wall: perfect play's value for the first player; each level (perfect play
 with a share of random decisions, ``LEVELS`` in the game's ``evaluate.py``) against
 the one below it and against ``random``; and the ceiling, the best possible reply to
@@ -15,9 +16,9 @@ from __future__ import annotations
 import itertools
 import time
 
-from stairgames.games.ishigaki_race.evaluate import LEVELS
+from stairgames.games.ishigaki_race.play.evaluate import LEVELS
+from stairgames.games.ishigaki_race.research.value_iteration import policy_values, solve
 from stairgames.games.ishigaki_race.rules import Board, choose_start, initial_race
-from stairgames.games.ishigaki_race.solve import policy_values, solve
 
 BOARDS = {"plain": Board(), "crumbling": Board(crumbling=frozenset({5, 9, 13, 17}))}
 NOISE = {"random": 1.0} | {

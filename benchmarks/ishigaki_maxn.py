@@ -3,7 +3,7 @@
 ``.venv/bin/python -m benchmarks.ishigaki_maxn [--plot docs/figures/ishigaki_win_by_seat.png]``
 
 Solves the plain and the crumbling wall for 2, 3 and 4 players
-(``stairgames.games.ishigaki_race.maxn``, without its disk cache, so every time is a
+(``stairgames.games.ishigaki_race.research.maxn``, without its disk cache, so every time is a
 real solve), and prints: each place in turn order's chance of winning, with the
 solve's time and memory; the roll table (own height × first die, the solved policy's
 most frequent choice in the games it plays) with how often it agrees with the policy;
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from stairgames.games.ishigaki_race import maxn
+from stairgames.games.ishigaki_race.research import maxn
 from stairgames.games.ishigaki_race.rules import Board
 
 BOARDS = {"plain": Board(), "crumbling": Board(crumbling=frozenset({5, 9, 13, 17}))}

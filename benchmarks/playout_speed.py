@@ -43,11 +43,11 @@ import stairgames
 from benchmarks.engine_speed import games_per_second, protocol_random_game
 from stairgames.core.hooks import Playout
 from stairgames.core.registry import player_hooks
-from stairgames.games.stairs import kernel as stairs_kernel
-from stairgames.games.stairs import playout as stairs_playout
 from stairgames.games.stairs import rules as stairs_rules
-from stairgames.games.twenty_seven import kernel as line_kernel
+from stairgames.games.stairs.play import playout as stairs_playout
+from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.games.twenty_seven import rules as line_rules
+from stairgames.games.twenty_seven.research import endgame_kernel as line_kernel
 
 ROWS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("stairs", {"agreement": False}),

@@ -44,8 +44,8 @@ import numba
 import stairgames
 from benchmarks.playout_speed import compile_c as compile_stairs_c
 from stairgames.agents import MctsAgent, make_agent
-from stairgames.games.twenty_seven import kernel as line_kernel
 from stairgames.games.twenty_seven import rules as line_rules
+from stairgames.games.twenty_seven.research import endgame_kernel as line_kernel
 
 ROWS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("stairs", {"agreement": False}),

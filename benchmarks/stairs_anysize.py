@@ -11,11 +11,11 @@ later ones badly (``docs/analysis.md``).
 
 For each size, without the pie rule: who wins under perfect play (light moves first),
 light's winning first moves, the positions the compiled search
-(:mod:`stairgames.games.stairs.anysize`) expanded and its processor seconds; with
+(:mod:`stairgames.games.stairs.research.anysize`) expanded and its processor seconds; with
 the pie rule (S6), solved through the engine's own ``swap``: who wins, and for each
 first move the colour that wins the position after it (so the colour the second
 player takes). ``--compare`` also runs the plain-Python search
-(:mod:`stairgames.games.stairs.exact`) and the compiled one without symmetries, for
+(:mod:`stairgames.games.stairs.research.exact`) and the compiled one without symmetries, for
 the speed ratio. ``--checkpoint FILE`` keeps each solved first move in FILE, and a
 run with the same FILE goes on from there. ``--prove SIZE:MOVE`` solves the position
 after one first move alone, with a fresh table (a different ``--table-bits`` replaces
@@ -31,7 +31,8 @@ import sys
 import time
 from pathlib import Path
 
-from stairgames.games.stairs import anysize, exact, rules
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.research import anysize, exact
 
 SLICE = 50_000_000
 """Positions between two progress lines of a long solve (the table keeps the work)."""

@@ -4,7 +4,7 @@
 
 For each size: who wins under perfect play without the pie rule (light moves first),
 light's winning first moves, the positions the exact search
-(:mod:`stairgames.games.stairs.exact`) expanded and its processor seconds. Each size
+(:mod:`stairgames.games.stairs.research.exact`) expanded and its processor seconds. Each size
 is solved twice, the second time with every position's moves searched in reverse
 order: the same winner from a different search is a check of the result.
 """
@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from stairgames.games.stairs import exact, rules
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.research import exact
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,8 @@ import statistics
 import sys
 import time
 
-from stairgames.games.stairs import anysize, rules
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.research import anysize
 
 TABLE_BITS = 24
 

@@ -5,8 +5,8 @@
 
 Plays ``--games`` uniformly random games (seeds 0, 1, ...) and walks each back from
 its end one ply at a time, solving every position with a fresh table (the compiled
-6×6 solver :mod:`stairgames.games.stairs.solve` on 6×6, the compiled search of any
-size :mod:`stairgames.games.stairs.anysize` on other sizes) within a budget of
+6×6 solver :mod:`stairgames.games.stairs.research.endgame` on 6×6, the compiled search of any
+size :mod:`stairgames.games.stairs.research.anysize` on other sizes) within a budget of
 ``--seconds`` of processor time (turned into positions at the speed measured first);
 a game stops at its first position not proven within the budget (an earlier position
 holds the later one in its tree). Prints, for each ply (from the start) and for
@@ -26,7 +26,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from stairgames.games.stairs import anysize, rules, solve
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.research import anysize
+from stairgames.games.stairs.research import endgame as solve
 
 LIMITS = (1.0, 10.0)
 """Seconds of the first two columns; the last is ``--seconds``."""

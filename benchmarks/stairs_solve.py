@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.stairs_solve [--games 30] [--nodes 2000000] [--seed 7]
 
 For positions k plies into uniformly random games (k = 9, 12, ..., 21): the share
-the solver (:mod:`stairgames.games.stairs.solve`, a fresh table each) decides
+the solver (:mod:`stairgames.games.stairs.research.endgame`, a fresh table each) decides
 within ``--nodes`` positions, the mean positions searched (an unsolved one counts
 the whole budget), the mean seconds and positions per second. A position that
 takes N positions takes about N / (positions per second) seconds, which tells
@@ -18,7 +18,7 @@ import sys
 import time
 
 from stairgames.games.stairs import rules
-from stairgames.games.stairs.solve import Position, Solver, UnsolvedError, warm_up
+from stairgames.games.stairs.research.endgame import Position, Solver, UnsolvedError, warm_up
 
 PLIES = (9, 12, 15, 18, 21)
 

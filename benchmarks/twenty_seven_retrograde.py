@@ -5,7 +5,7 @@
 
 Each size ``FxD`` is a basic 27 of F fields and D discs of each colour (the real game
 is 9x9), solved from its start by the retrograde solver
-(:func:`stairgames.games.twenty_seven.retrograde.solve`) into a fresh table in a
+(:func:`stairgames.games.twenty_seven.research.retrograde.solve`) into a fresh table in a
 temporary folder: once completely (every position reachable from the start) and once
 as a proof only (a position's other moves skipped once one wins). The table gives,
 per size: the arrangements (white to move; black to move is stored as the mirror),
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.output import save_json
-from stairgames.games.twenty_seven import retrograde
+from stairgames.games.twenty_seven.research import retrograde
 
 DEFAULT_SIZES = "9x1,9x2,9x3,9x4,9x5,9x6,2x9,3x9,4x9"
 RESULTS = {1: "white wins", 0: "draw", -1: "black wins"}

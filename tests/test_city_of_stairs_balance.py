@@ -14,7 +14,7 @@ import stairgames
 from stairgames.analysis.parallel import run_tasks
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
-from stairgames.games.city_of_stairs.balance import (
+from stairgames.games.city_of_stairs.research.balance import (
     BalanceTask,
     balance_tasks,
     finished_game_record,

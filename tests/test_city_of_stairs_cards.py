@@ -15,7 +15,6 @@ import stairgames
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
 from stairgames.games.city_of_stairs import load_card_set
-from stairgames.games.city_of_stairs.analysis import measure, resolved_icons
 from stairgames.games.city_of_stairs.cards import (
     ARROWS,
     FORMAT,
@@ -26,6 +25,7 @@ from stairgames.games.city_of_stairs.cards import (
     Icon,
     parse_card_set,
 )
+from stairgames.games.city_of_stairs.research.card_use import measure, resolved_icons
 from stairgames.games.city_of_stairs.rules import movement_options
 from stairgames.i18n import set_language, translate
 from tests.test_city_of_stairs_helpers import (

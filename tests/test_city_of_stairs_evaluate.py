@@ -11,14 +11,14 @@ import stairgames
 from stairgames.agents import level_player, make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.games.city_of_stairs import rules
-from stairgames.games.city_of_stairs.evaluate import (
+from stairgames.games.city_of_stairs.game import CityOfStairsState
+from stairgames.games.city_of_stairs.play.evaluate import (
     LEVELS,
     best_stroll,
     best_stroll_by_replay,
     evaluate,
     random_completions,
 )
-from stairgames.games.city_of_stairs.game import CityOfStairsState
 
 
 def _random_states(players: int, seed: int) -> list[CityOfStairsState]:

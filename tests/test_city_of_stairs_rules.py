@@ -12,8 +12,8 @@ from stairgames.core.errors import IllegalMoveError
 from stairgames.core.game import CHANCE
 from stairgames.core.registry import player_hooks
 from stairgames.games.city_of_stairs import CityOfStairsState, rules
-from stairgames.games.city_of_stairs.evaluate import best_stroll, evaluate
 from stairgames.games.city_of_stairs.game import max_game_length
+from stairgames.games.city_of_stairs.play.evaluate import best_stroll, evaluate
 from stairgames.games.city_of_stairs.rules import End, Placement
 from tests.test_city_of_stairs_helpers import (
     events,

@@ -17,8 +17,8 @@ from stairgames.core.errors import IllegalMoveError, InvalidPositionError
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.games.city_of_stairs import CityOfStairsState, narrate, render_terminal
-from stairgames.games.city_of_stairs.render import WIDTH, _card_lines, trace
 from stairgames.games.city_of_stairs.rules import NodeKind
+from stairgames.games.city_of_stairs.view.terminal import WIDTH, _card_lines, trace
 from stairgames.terminal import TerminalSession
 from tests.test_city_of_stairs_helpers import (
     card_file,

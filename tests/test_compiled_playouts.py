@@ -17,19 +17,19 @@ import pytest
 import stairgames
 from stairgames.agents.evaluation import find_playout
 from stairgames.core.game import State
-from stairgames.games.stairs import evaluate as stairs_evaluate
-from stairgames.games.stairs import kernel as stairs_kernel
-from stairgames.games.stairs import playout as stairs_playout
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS as STAIRS_PASS
 from stairgames.games.stairs.notation import SWAP
 from stairgames.games.stairs.notation import decode_move as stairs_decode
-from stairgames.games.twenty_seven import evaluate as line_evaluate
-from stairgames.games.twenty_seven import kernel as line_kernel
-from stairgames.games.twenty_seven import playout as line_playout
+from stairgames.games.stairs.play import evaluate as stairs_evaluate
+from stairgames.games.stairs.play import playout as stairs_playout
+from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.games.twenty_seven.game import TwentySevenState
 from stairgames.games.twenty_seven.notation import MAX_COUNT
 from stairgames.games.twenty_seven.notation import PASS as LINE_PASS
+from stairgames.games.twenty_seven.play import evaluate as line_evaluate
+from stairgames.games.twenty_seven.play import playout as line_playout
+from stairgames.games.twenty_seven.research import endgame_kernel as line_kernel
 
 GAMES = 120
 VARIANTS = ("basic", "advanced", "expert")

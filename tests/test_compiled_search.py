@@ -13,8 +13,8 @@ from stairgames.agents import MctsAgent, make_agent
 from stairgames.core import uct
 from stairgames.core.game import State
 from stairgames.core.registry import player_hooks
-from stairgames.games.stairs import solve as stairs_solve
-from stairgames.games.twenty_seven import solve as line_solve
+from stairgames.games.stairs.research import endgame as stairs_solve
+from stairgames.games.twenty_seven.research import endgame as line_solve
 from tests.test_agents import FORCED_WINS
 
 GAMES = [

@@ -28,11 +28,13 @@ from stairgames.core import registry, uct
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
-from stairgames.games.ishigaki_race import kernel as ishigaki_kernel
-from stairgames.games.stairs import anykernel as stairs_anykernel
-from stairgames.games.stairs import kernel as stairs_kernel
-from stairgames.games.twenty_seven import kernel as twenty_seven_kernel
-from stairgames.games.twenty_seven import retrograde_kernel as twenty_seven_retrograde_kernel
+from stairgames.games.ishigaki_race.research import maxn_kernel as ishigaki_kernel
+from stairgames.games.stairs.research import anykernel as stairs_anykernel
+from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
+from stairgames.games.twenty_seven.research import endgame_kernel as twenty_seven_kernel
+from stairgames.games.twenty_seven.research import (
+    retrograde_kernel as twenty_seven_retrograde_kernel,
+)
 from stairgames.terminal import TerminalSession
 from tests.test_agents import FORCED_WINS
 
@@ -104,7 +106,8 @@ def test_loading_and_playing_a_game_imports_neither_numba_nor_player_code(name):
             module for module in sys.modules
             if module.partition(".")[0] == "numba"
             or module.startswith("stairgames.agents")
-            or module.rpartition(".")[2] in ("evaluate", "solve", "kernel", "compiled")
+            or module.split(".")[3:4] in (["play"], ["research"])
+            or module == "stairgames.core.compiled"
         ))
         """
     )
@@ -246,7 +249,7 @@ def test_on_a_fresh_install_the_first_move_keeps_its_endgame_solver(tmp_path):
         import json, time
         import stairgames
         from stairgames.agents import make_agent
-        from stairgames.games.stairs.kernel import KERNEL
+        from stairgames.games.stairs.research.endgame_kernel import KERNEL
 
         game = stairgames.load("stairs")
         state = game.state_from_position({position!r})
@@ -283,8 +286,8 @@ def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
         import random
         import stairgames
         from stairgames.agents import make_agent
-        from stairgames.games.stairs.kernel import KERNEL as STAIRS
-        from stairgames.games.twenty_seven.kernel import KERNEL as TWENTY_SEVEN
+        from stairgames.games.stairs.research.endgame_kernel import KERNEL as STAIRS
+        from stairgames.games.twenty_seven.research.endgame_kernel import KERNEL as TWENTY_SEVEN
 
         for name, kernel in (("stairs", STAIRS), ("twenty_seven", TWENTY_SEVEN)):
             game = stairgames.load(name)
@@ -311,8 +314,8 @@ def test_mcts_without_the_endgame_solver_warms_up_its_compiled_playout():
         """
         import stairgames
         from stairgames.agents import make_agent
-        from stairgames.games.stairs.kernel import KERNEL as STAIRS
-        from stairgames.games.twenty_seven.kernel import KERNEL as TWENTY_SEVEN
+        from stairgames.games.stairs.research.endgame_kernel import KERNEL as STAIRS
+        from stairgames.games.twenty_seven.research.endgame_kernel import KERNEL as TWENTY_SEVEN
 
         for name, kernel in (("stairs", STAIRS), ("twenty_seven", TWENTY_SEVEN)):
             game = stairgames.load(name)

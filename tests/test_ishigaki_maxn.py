@@ -15,9 +15,11 @@ from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE
-from stairgames.games.ishigaki_race import evaluate, maxn, rules
-from stairgames.games.ishigaki_race import solve as slow
+from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
+from stairgames.games.ishigaki_race.play import evaluate
+from stairgames.games.ishigaki_race.research import maxn
+from stairgames.games.ishigaki_race.research import value_iteration as slow
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.i18n import set_language, translate
 

@@ -163,7 +163,7 @@ def test_the_option_sets_cover_2_3_4_players_with_and_without_the_crumbling_wall
 
 
 def test_length_report_measures_games_and_extends_their_tail():
-    from stairgames.games.ishigaki_race.analysis import length_report, tail_scale
+    from stairgames.games.ishigaki_race.research.lengths import length_report, tail_scale
 
     game = stairgames.load("ishigaki_race", players=2, first_player=0)
     stop = length_report(game, games=50, seed=2, policy="always_stop")

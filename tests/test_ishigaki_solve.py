@@ -16,16 +16,20 @@ from stairgames.agents import make_agent
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.games.ishigaki_race import rules
-from stairgames.games.ishigaki_race.evaluate import (
+from stairgames.games.ishigaki_race.game import IshigakiRaceState
+from stairgames.games.ishigaki_race.play.evaluate import (
     LEVELS,
     chance_of_winning,
     evaluate,
     exact_solution,
     height_lead,
 )
-from stairgames.games.ishigaki_race.game import IshigakiRaceState
+from stairgames.games.ishigaki_race.research.value_iteration import (
+    policy_values,
+    solve,
+    turn_starts,
+)
 from stairgames.games.ishigaki_race.rules import Board, Race, initial_race
-from stairgames.games.ishigaki_race.solve import policy_values, solve, turn_starts
 
 PLAIN = Board()
 CRUMBLING = Board(crumbling=frozenset({5, 9, 13, 17}))

@@ -13,7 +13,7 @@ from stairgames import IllegalMoveError, InvalidPositionError
 from stairgames.cli import main
 from stairgames.core.registry import get_spec
 from stairgames.games.ishigaki_race import IshigakiRaceState, narrate, render_race
-from stairgames.games.ishigaki_race.evaluate import evaluate, height_lead
+from stairgames.games.ishigaki_race.play.evaluate import evaluate, height_lead
 from stairgames.terminal import TerminalSession
 from tests.scripted import scripted
 

@@ -1,4 +1,4 @@
-"""Ishigaki Race in the browser: the drawing data of games/ishigaki_race/web.py."""
+"""Ishigaki Race in the browser: the drawing data of games/ishigaki_race/view/board.py."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ import pytest
 import stairgames
 from stairgames.core.registry import get_spec
 from stairgames.games.ishigaki_race import IshigakiRaceState, narrate
-from stairgames.games.ishigaki_race.narrate import _plural_forms, account, say
-from stairgames.games.ishigaki_race.solve import solve
-from stairgames.games.ishigaki_race.web import (
+from stairgames.games.ishigaki_race.research.value_iteration import solve
+from stairgames.games.ishigaki_race.view.board import (
     ACCOUNT_TURNS,
     board_view,
     prepare_solution,
     said_json,
 )
+from stairgames.games.ishigaki_race.view.narrate import _plural_forms, account, say
 from stairgames.i18n import set_language
 
 
@@ -254,7 +254,7 @@ def test_three_players_and_die_rolls_get_no_chances():
 def test_a_view_never_waits_for_the_solution(monkeypatch: pytest.MonkeyPatch) -> None:
     """An unsolved wall (goal 30) gives no chances at once: the solution is asked of a
     background thread, not worked out in the view; once it is there, chances come."""
-    from stairgames.games.ishigaki_race import web as ishigaki_web
+    from stairgames.games.ishigaki_race.view import board as ishigaki_web
 
     asked: list[tuple[Any, tuple[Any, ...]]] = []
 
@@ -279,7 +279,7 @@ def test_a_view_never_waits_for_the_solution(monkeypatch: pytest.MonkeyPatch) ->
 def test_views_of_a_long_game_stay_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each view replays only the actions since the last one it saw (cached): a game of
     n actions viewed after each costs n replayed actions, not n²/2."""
-    from stairgames.games.ishigaki_race import web as ishigaki_web
+    from stairgames.games.ishigaki_race.view import board as ishigaki_web
 
     applied = 0
     apply = ishigaki_web._apply

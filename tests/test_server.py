@@ -97,7 +97,7 @@ def test_a_new_match_gives_tokens_for_this_screens_seats_only(tmp_path: Path) ->
     assert view["options"] == {"pie_rule": True, "agreement": True, "size": 6}
     assert view["you"] is None and view["legal"] == [] and view["event"] == 0
     draw = get_spec("stairs").web_view
-    assert draw is not None  # the game's own drawing data (games/stairs/web.py)
+    assert draw is not None  # the game's own drawing data (games/stairs/view/board.py)
     assert view["board"] == draw(stairgames.load("stairs").new_initial_state(), None)
 
 
@@ -381,7 +381,7 @@ def test_a_hidden_card_game_sends_each_seat_only_its_own_view(tmp_path: Path) ->
     assert red["history"] != blue["history"]
     assert all("?" in move for move in public["history"] if move.startswith("deal"))
     assert record["view"] == 1 and record["moves"] == blue["history"]
-    # the web view (games/city_of_stairs/web.py): a departure card only for its owner
+    # the web view (games/city_of_stairs/view/board.py): a departure card only for its owner
     assert [s["departure"] is None for s in public["board"]["seats"]] == [True, True]
     assert [s["departure"] is None for s in red["board"]["seats"]] == [False, True]
     assert [s["departure"] is None for s in blue["board"]["seats"]] == [True, False]

@@ -155,7 +155,7 @@ def test_a_rematch_is_offered_and_made_once_every_person_accepts(tmp_path: Path)
 
 def test_the_stairs_view_says_why_each_piece_of_the_mover_cannot_move() -> None:
     import stairgames
-    from stairgames.games.stairs.web import board_view
+    from stairgames.games.stairs.view.board import board_view
 
     state = stairgames.load("stairs").new_initial_state()
     assert board_view(state, None)["stuck"] == {}  # every light piece may move
@@ -180,7 +180,7 @@ def test_the_stairs_view_says_why_each_piece_of_the_mover_cannot_move() -> None:
 
 def test_the_twenty_seven_view_says_why_a_field_cannot_move() -> None:
     import stairgames
-    from stairgames.games.twenty_seven.web import board_view
+    from stairgames.games.twenty_seven.view.board import board_view
 
     state = stairgames.load("twenty_seven").new_initial_state()
     for move in ("0:1", "8:1", "0:2", "7:1", "2:1", "8:1"):

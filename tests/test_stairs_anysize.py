@@ -15,17 +15,19 @@ from stairgames.agents import make_agent
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import player_hooks
 from stairgames.core.solvers import in_process
-from stairgames.games.stairs import anykernel, anysize, exact, rules, solve
-from stairgames.games.stairs.anysize import (
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.play.perfect import perfect_play
+from stairgames.games.stairs.position import format_position
+from stairgames.games.stairs.research import anykernel, anysize, exact
+from stairgames.games.stairs.research import endgame as solve
+from stairgames.games.stairs.research.anysize import (
     BoardSolver,
     UnsolvedError,
     position_array,
     solve_pie_rule,
     solve_start,
 )
-from stairgames.games.stairs.game import StairsState
-from stairgames.games.stairs.perfect import perfect_play
-from stairgames.games.stairs.position import format_position
 
 
 def random_boards(size: int, seed: int) -> list[rules.Board]:

@@ -7,7 +7,8 @@ import random
 
 import stairgames
 from stairgames.games.stairs import rules
-from stairgames.games.stairs.evaluate import (
+from stairgames.games.stairs.game import StairsState
+from stairgames.games.stairs.play.evaluate import (
     HEIGHT_WEIGHTS,
     LEADER_WEIGHT,
     MOBILITY_WEIGHT,
@@ -15,7 +16,6 @@ from stairgames.games.stairs.evaluate import (
     evaluate,
     log_odds,
 )
-from stairgames.games.stairs.game import StairsState
 
 
 def reference_log_odds(board: rules.Board, colour: str) -> float:

@@ -8,7 +8,7 @@ import pytest
 
 import stairgames
 from stairgames.games.stairs import StairsState, rules
-from stairgames.games.stairs.exact import BudgetSpentError, ExactSolver, solve_start
+from stairgames.games.stairs.research.exact import BudgetSpentError, ExactSolver, solve_start
 
 
 def plain_winner(state: StairsState) -> int:

@@ -18,10 +18,10 @@ from stairgames.core.testing import perft
 from stairgames.games.stairs import StairsState
 from stairgames.games.stairs.game import max_game_length, max_moves
 from stairgames.games.stairs.notation import action_codes
+from stairgames.games.stairs.play.tensor import TENSOR, observation_tensor
 from stairgames.games.stairs.position import format_position
 from stairgames.games.stairs.rules import geometry, initial_board, verdict
-from stairgames.games.stairs.tensor import TENSOR, observation_tensor
-from stairgames.games.stairs.web import board_view
+from stairgames.games.stairs.view.board import board_view
 
 SIZES = (3, 4, 5, 6, 7, 8)
 OTHER_SIZES = (3, 4, 5, 7, 8)

@@ -1,4 +1,5 @@
-"""The exact Stairs endgame solver (``stairgames.games.stairs.solve``) and its use by ``mcts``."""
+"""The exact Stairs endgame solver (``stairgames.games.stairs.research.endgame``) and its
+use by ``mcts``."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
-from stairgames.games.stairs.solve import (
+from stairgames.games.stairs.research.endgame import (
     EndgameSolver,
     Position,
     Solver,

@@ -131,7 +131,7 @@ def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_pat
 
 
 def test_5x5_with_the_pie_rule_follows_from_its_parts_when_they_are_all_kept(tmp_path, capsys):
-    from stairgames.games.stairs import anysize
+    from stairgames.games.stairs.research import anysize
 
     groups = anysize.first_move_classes(5)
     kept = [

@@ -229,7 +229,7 @@ def test_preparing_the_computer_player_says_how_long_and_when_it_is_ready(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Defect: "(first time only, a few seconds)…", then nothing for some 30 seconds."""
-    from stairgames.games.stairs import kernel as stairs_kernel
+    from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 
     monkeypatch.setattr(stairs_kernel.KERNEL, "cold", lambda: True)
     out = io.StringIO()

@@ -1,4 +1,4 @@
-"""27 by retrograde analysis (``stairgames.games.twenty_seven.retrograde``): the ranking,
+"""27 by retrograde analysis (``stairgames.games.twenty_seven.research.retrograde``): the ranking,
 the solved values against independent searches, checkpoints, the command and the
 ``perfect`` player."""
 
@@ -18,10 +18,11 @@ from stairgames.agents import make_agent
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError, InvalidPositionError
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE, solved_dir
-from stairgames.games.twenty_seven import retrograde, rules
-from stairgames.games.twenty_seven.evaluate import HOOKS
-from stairgames.games.twenty_seven.retrograde import Size
-from stairgames.games.twenty_seven.solve import Solver
+from stairgames.games.twenty_seven import rules
+from stairgames.games.twenty_seven.play.evaluate import HOOKS
+from stairgames.games.twenty_seven.research import retrograde
+from stairgames.games.twenty_seven.research.endgame import Solver
+from stairgames.games.twenty_seven.research.retrograde import Size
 
 LATE_POSITION = "RB/GWW/GWB/G/GBBBB/GWWB/GBWWBWW/G/R W"
 """A late position of the real game (white to move and wins; 3.7 million positions

@@ -1,4 +1,5 @@
-"""The exact 27 endgame solver (``stairgames.games.twenty_seven.solve``) and its use by players."""
+"""The exact 27 endgame solver (``stairgames.games.twenty_seven.research.endgame``) and its
+use by players."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from hypothesis import strategies as st
 import stairgames
 from stairgames.agents import make_agent
 from stairgames.agents.endgame import EndgameProbe
-from stairgames.games.twenty_seven import kernel, rules
-from stairgames.games.twenty_seven.evaluate import endgame_solver
+from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.game import TwentySevenState
 from stairgames.games.twenty_seven.notation import PASS, encode_move
+from stairgames.games.twenty_seven.play.evaluate import endgame_solver
 from stairgames.games.twenty_seven.position import format_position
-from stairgames.games.twenty_seven.solve import EndgameSolver, Solver, UnsolvedError
+from stairgames.games.twenty_seven.research import endgame_kernel as kernel
+from stairgames.games.twenty_seven.research.endgame import EndgameSolver, Solver, UnsolvedError
 
 VARIANTS = rules.VARIANTS
 
@@ -235,7 +237,7 @@ def test_players_use_the_27_solver_through_the_hook():
 
 
 def test_the_root_order_puts_the_most_discs_first_and_keeps_a_lone_pass():
-    from stairgames.games.twenty_seven.solve import _root_order
+    from stairgames.games.twenty_seven.research.endgame import _root_order
 
     legal = [
         encode_move(rules.Move(0, 1)),

@@ -13,9 +13,9 @@ from stairgames.cli import main
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.games.twenty_seven import PASS, TwentySevenState
-from stairgames.games.twenty_seven.evaluate import evaluate
-from stairgames.games.twenty_seven.narrate import narrate
-from stairgames.games.twenty_seven.render import render_line
+from stairgames.games.twenty_seven.play.evaluate import evaluate
+from stairgames.games.twenty_seven.view.narrate import narrate
+from stairgames.games.twenty_seven.view.terminal import render_line
 from stairgames.terminal import TerminalSession
 from tests.scripted import scripted
 

@@ -1,4 +1,4 @@
-"""City of Stairs in the browser: its drawing data (games/city_of_stairs/web.py) keeps
+"""City of Stairs in the browser: its drawing data (games/city_of_stairs/view/board.py) keeps
 every seat's departure card from whoever may not know it, and card files are uploaded
 through their own bounded route, checked by the engine, with its problems translated."""
 
@@ -15,7 +15,7 @@ import stairgames
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.games.city_of_stairs import CityOfStairsState
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.games.city_of_stairs.web import board_view
+from stairgames.games.city_of_stairs.view.board import board_view
 from stairgames.server.card_files import MAX_CARD_FILE_BYTES
 from tests.server_helpers import JSON, TOML, new_match, running, state_at_rest, token_of
 

@@ -29,7 +29,7 @@ STATIC = PACKAGE / "web" / "static"
 FRONT_END_FILES = [
     *sorted(STATIC.glob("*.js")),
     *sorted(STATIC.glob("*.html")),
-    *sorted(PACKAGE.glob("games/*/web/*.js")),
+    *sorted(PACKAGE.glob("games/*/view/*.js")),
 ]
 
 _CALL = re.compile(r'\b(?:t|N_)\(\s*"((?:[^"\\]|\\.)*)"')

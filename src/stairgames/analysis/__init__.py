@@ -9,5 +9,5 @@
 - :mod:`stairgames.analysis.command`: ``stairgames analyze GAME``.
 
 The games know nothing of this package; a game's own measurements live beside it
-(``stairgames.games.city_of_stairs.analysis``).
+(``stairgames.games.city_of_stairs.research.card_use``).
 """

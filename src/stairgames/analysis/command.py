@@ -1,6 +1,6 @@
 """``stairgames analyze GAME``: a balance study, its tables, JSON and figures.
 
-Only City of Stairs has a study today (:mod:`stairgames.games.city_of_stairs.balance`).
+Only City of Stairs has a study today (:mod:`stairgames.games.city_of_stairs.research.balance`).
 The run ends by saying how long it took, so that every figure in ``docs/analysis.md``
 comes with its cost.
 """
@@ -64,7 +64,7 @@ def analyze(
             message_id=N_("no balance study for {game}; studies exist for: {studies}"),
             arguments={"game": name, "studies": ", ".join(STUDIES)},
         )
-    from stairgames.games.city_of_stairs import balance
+    from stairgames.games.city_of_stairs.research import balance
 
     if plots is not None:
         pyplot()  # refuse at once, not after the games, when matplotlib is missing
@@ -97,7 +97,7 @@ def analyze(
 
 def _report(document: dict[str, Any], plots: Path | None) -> None:
     """Print a study's tables and draw its figures into ``plots`` (if given)."""
-    from stairgames.games.city_of_stairs import balance
+    from stairgames.games.city_of_stairs.research import balance
 
     summary = document["summary"]
     print(balance.format_summary(summary, player=document["player"], cards=document["cards"]))
@@ -122,7 +122,7 @@ def show_saved(path: Path, *, plots: Path | None = None) -> int:
             message_id=N_("{path} is not a saved study ({reason})"),
             arguments={"path": str(path), "reason": str(error)},
         ) from error
-    from stairgames.games.city_of_stairs import balance
+    from stairgames.games.city_of_stairs.research import balance
 
     document["summary"] = balance.summarise(document["records"])
     _report(document, plots)

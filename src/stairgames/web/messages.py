@@ -134,7 +134,7 @@ BROWSER_MESSAGES: Final = (
     N_("{name} · computer"),
     N_("{name} · computer ({level})"),
     N_("{name} · not connected"),
-    # the seats of the home page, and Ishigaki Race (games/ishigaki_race/web/board.js)
+    # the seats of the home page, and Ishigaki Race (games/ishigaki_race/view/board.js)
     N_(", "),
     N_("Blue"),
     N_("Castle wall"),

@@ -24,10 +24,10 @@ from stairgames.games.city_of_stairs.game import (
     CityOfStairsState,
     max_game_length,
 )
-from stairgames.games.city_of_stairs.move_list import narrate_moves
-from stairgames.games.city_of_stairs.render import narrate, render_terminal
 from stairgames.games.city_of_stairs.rules import Table
-from stairgames.games.city_of_stairs.web import WEB_ASSETS, board_view
+from stairgames.games.city_of_stairs.view.board import WEB_ASSETS, board_view
+from stairgames.games.city_of_stairs.view.move_list import narrate_moves
+from stairgames.games.city_of_stairs.view.terminal import narrate, render_terminal
 from stairgames.i18n import N_
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
 def _player_hooks() -> PlayerHooks:
     """What City of Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
     player's first need, so that loading the game does not import player code."""
-    from stairgames.games.city_of_stairs.evaluate import HOOKS
+    from stairgames.games.city_of_stairs.play.evaluate import HOOKS
 
     return HOOKS
 
@@ -62,7 +62,7 @@ def _resample_hidden(state: State, seat: int, rng: random.Random) -> State:
 
 def _observation_tensor() -> ObservationTensor:
     """The City of Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.city_of_stairs.tensor import TENSOR
+    from stairgames.games.city_of_stairs.play.tensor import TENSOR
 
     return TENSOR
 

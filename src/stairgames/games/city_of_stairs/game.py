@@ -509,7 +509,7 @@ class CityOfStairsState(State):
         return f"seat={player} colour={self._table.colours[player]} {public}"
 
     def __str__(self) -> str:
-        from stairgames.games.city_of_stairs.render import render_state
+        from stairgames.games.city_of_stairs.view.terminal import render_state
 
         return render_state(self, colour=False, viewers=frozenset(range(self._table.players)))
 

@@ -25,12 +25,12 @@ from stairgames.games.ishigaki_race.game import (
     IshigakiRaceState,
     max_game_length,
 )
-from stairgames.games.ishigaki_race.narrate import narrate
 from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.position import SEAT_NAMES
-from stairgames.games.ishigaki_race.render import render_race, render_terminal
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race, climb_steps, rolloff_score
-from stairgames.games.ishigaki_race.web import WEB_ASSETS, board_view, narrate_moves
+from stairgames.games.ishigaki_race.view.board import WEB_ASSETS, board_view, narrate_moves
+from stairgames.games.ishigaki_race.view.narrate import narrate
+from stairgames.games.ishigaki_race.view.terminal import render_race, render_terminal
 from stairgames.i18n import N_
 
 __all__ = [
@@ -54,7 +54,7 @@ __all__ = [
 def _solver() -> SolveCommand:
     """Ishigaki Race's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
     imported when the command runs."""
-    from stairgames.games.ishigaki_race.solve_command import SOLVE_COMMAND
+    from stairgames.games.ishigaki_race.research.command import SOLVE_COMMAND
 
     return SOLVE_COMMAND
 
@@ -62,14 +62,14 @@ def _solver() -> SolveCommand:
 def _player_hooks() -> PlayerHooks:
     """What Ishigaki Race offers computer players (:data:`.evaluate.HOOKS`), imported on a
     player's first need, so that loading the game does not import player code."""
-    from stairgames.games.ishigaki_race.evaluate import HOOKS
+    from stairgames.games.ishigaki_race.play.evaluate import HOOKS
 
     return HOOKS
 
 
 def _observation_tensor() -> ObservationTensor:
     """The Ishigaki Race observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.ishigaki_race.tensor import TENSOR
+    from stairgames.games.ishigaki_race.play.tensor import TENSOR
 
     return TENSOR
 

@@ -318,7 +318,7 @@ class IshigakiRaceState(State):
         return f"seat={player} colour={SEAT_NAMES[player]} {self.position()}"
 
     def __str__(self) -> str:
-        from stairgames.games.ishigaki_race.render import render_race
+        from stairgames.games.ishigaki_race.view.terminal import render_race
 
         return render_race(self, colour=False)
 

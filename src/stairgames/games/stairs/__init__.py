@@ -17,9 +17,9 @@ from stairgames.core.tensors import ObservationTensor
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION, position_options
-from stairgames.games.stairs.render import render_board, render_terminal
 from stairgames.games.stairs.rules import DARK, LIGHT, Board, Move
-from stairgames.games.stairs.web import WEB_ASSETS, board_view
+from stairgames.games.stairs.view.board import WEB_ASSETS, board_view
+from stairgames.games.stairs.view.terminal import render_board, render_terminal
 from stairgames.i18n import N_
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
 def _solver() -> SolveCommand:
     """Stairs's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
     imported when the command runs."""
-    from stairgames.games.stairs.solve_command import SOLVE_COMMAND
+    from stairgames.games.stairs.research.command import SOLVE_COMMAND
 
     return SOLVE_COMMAND
 
@@ -48,14 +48,14 @@ def _solver() -> SolveCommand:
 def _player_hooks() -> PlayerHooks:
     """What Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
     player's first need, so that loading the game does not import player code."""
-    from stairgames.games.stairs.evaluate import HOOKS
+    from stairgames.games.stairs.play.evaluate import HOOKS
 
     return HOOKS
 
 
 def _observation_tensor() -> ObservationTensor:
     """The Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.stairs.tensor import TENSOR
+    from stairgames.games.stairs.play.tensor import TENSOR
 
     return TENSOR
 

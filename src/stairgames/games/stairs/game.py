@@ -493,6 +493,6 @@ class StairsState(State):
         return f"{self.position()} you:{self.colour_of(player)}"
 
     def __str__(self) -> str:
-        from stairgames.games.stairs.render import render_board
+        from stairgames.games.stairs.view.terminal import render_board
 
         return render_board(self, colour=False)

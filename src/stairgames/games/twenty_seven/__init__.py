@@ -21,12 +21,12 @@ from stairgames.games.twenty_seven.game import (
     TwentySevenOptions,
     TwentySevenState,
 )
-from stairgames.games.twenty_seven.narrate import narrate
 from stairgames.games.twenty_seven.notation import PASS
 from stairgames.games.twenty_seven.position import INITIAL_POSITION
-from stairgames.games.twenty_seven.render import render_line, render_terminal
 from stairgames.games.twenty_seven.rules import BLACK, GREY, RED, WHITE, Line, Move
-from stairgames.games.twenty_seven.web import WEB_ASSETS, board_view
+from stairgames.games.twenty_seven.view.board import WEB_ASSETS, board_view
+from stairgames.games.twenty_seven.view.narrate import narrate
+from stairgames.games.twenty_seven.view.terminal import render_line, render_terminal
 from stairgames.i18n import N_
 
 __all__ = [
@@ -49,7 +49,7 @@ __all__ = [
 def _player_hooks() -> PlayerHooks:
     """What 27 offers computer players (:data:`.evaluate.HOOKS`), imported on a
     player's first need, so that loading the game does not import player code."""
-    from stairgames.games.twenty_seven.evaluate import HOOKS
+    from stairgames.games.twenty_seven.play.evaluate import HOOKS
 
     return HOOKS
 
@@ -57,14 +57,14 @@ def _player_hooks() -> PlayerHooks:
 def _solver() -> SolveCommand:
     """27's part of ``stairgames solve`` (:data:`.retrograde.SOLVE_COMMAND`), imported
     when the command runs."""
-    from stairgames.games.twenty_seven.retrograde import SOLVE_COMMAND
+    from stairgames.games.twenty_seven.research.retrograde import SOLVE_COMMAND
 
     return SOLVE_COMMAND
 
 
 def _observation_tensor() -> ObservationTensor:
     """The 27 observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.twenty_seven.tensor import TENSOR
+    from stairgames.games.twenty_seven.play.tensor import TENSOR
 
     return TENSOR
 

@@ -341,6 +341,6 @@ class TwentySevenState(State):
         )
 
     def __str__(self) -> str:
-        from stairgames.games.twenty_seven.render import render_line
+        from stairgames.games.twenty_seven.view.terminal import render_line
 
         return render_line(self, colour=False)

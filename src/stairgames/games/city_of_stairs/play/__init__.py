@@ -1,0 +1,1 @@
+"""What City of Stairs offers computer players: evaluation, playouts, the observation tensor."""

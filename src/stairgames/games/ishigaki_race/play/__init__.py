@@ -1,0 +1,1 @@
+"""What Ishigaki Race offers computer players: evaluation, playouts, the observation tensor."""

@@ -1,0 +1,1 @@
+"""Ishigaki Race studied exactly: compiled search kernels, solvers, the solve command, studies."""

@@ -1,0 +1,2 @@
+"""How Ishigaki Race is shown to people:
+the terminal drawing, accounts of actions, the browser's board."""

@@ -1,0 +1,1 @@
+"""What Stairs offers computer players: evaluation, playouts, the observation tensor."""

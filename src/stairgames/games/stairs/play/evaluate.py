@@ -1,0 +1,194 @@
+"""A heuristic value of a Stairs position for one seat, for computer players.
+
+Stairs is won at the greatest height (S5). The value is a logistic model of
+the chance that a colour wins, fitted (``docs/agents.md``) on 66,000 positions
+from 6,000 random games: the difference in stacks topped at the greatest
+height H counts most, stacks topped at H-1 and H-2 count slightly against
+(they are pieces the other colour may climb onto), then who S5 names as the
+winner as the position stands, mobility, and being the one to move. The
+log-odds ``x`` becomes a value ``tanh(x / 2) = 2 P(win) - 1`` in (-1, 1).
+
+``LEVELS`` replaces level configurations for Stairs where the arena measured
+another player stronger (see ``docs/agents.md``). :data:`HOOKS` is what Stairs
+offers computer players (its registration loads it on a player's first need); the
+endgame solver is compiled with numba, imported only when a player first uses it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from typing import TYPE_CHECKING, Final
+
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import EndgameSolver, PerfectPlay, PlayerHooks, WarmUp
+from stairgames.games.stairs import rules
+from stairgames.games.stairs.game import StairsState
+
+if TYPE_CHECKING:
+    from stairgames.core.uct import TreeSearch
+
+HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
+"""Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
+
+LEADER_WEIGHT = 0.052
+"""Weight of being named the winner by S5 as the position stands."""
+
+MOBILITY_WEIGHT = 0.017
+"""Weight of (own - other) moves, without the lowest-first rule."""
+
+TO_MOVE_WEIGHT = 0.203
+"""Weight of being the colour to move."""
+
+_DEPTH = len(HEIGHT_WEIGHTS)
+
+LEVELS: dict[str, str] = {
+    "hard": "mcts:time=0.25,endgame=0.8",
+    "expert": "alphabeta:time=1.8,endgame=0.8",
+}
+"""``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
+(:mod:`.solve`): against OpenSpiel's MCTS at 0.1 s a move ``mcts`` with it scored
+80.5% of 200 games, without it 68.0% (``docs/agents.md``)."""
+
+
+def evaluate(state: State, seat: int) -> float:
+    """A value in [-1, 1] of ``state`` for ``seat``; the true result when the game is over."""
+    assert isinstance(state, StairsState)
+    if state.is_terminal():
+        return state.returns()[seat]
+    board = state.board
+    # the seat to act plays the colour to move (cheaper than ``colour_of``)
+    colour = board.to_move if state.current_player() == seat else rules.opponent(board.to_move)
+    return math.tanh(log_odds(board, colour) / 2.0)
+
+
+def log_odds(board: rules.Board, colour: str) -> float:
+    """The model's log-odds that ``colour`` wins ``board``.
+
+    One pass over the squares: the stacks topped near the greatest height, the S5
+    counts at it, and the moves of each colour without the lowest-first rule
+    (the same values as :func:`rules.verdict` and :func:`rules.movable_moves`).
+    """
+    stacks = board.stacks
+    neighbours = _NEIGHBOURS[len(stacks)]
+    heights = [len(stack) for stack in stacks]
+    peak = max(heights)
+    x = 0.0
+    mobility = 0
+    own_at_peak = other_at_peak = 0
+    for square, stack in enumerate(stacks):
+        if not stack:
+            continue
+        height = heights[square]
+        mine = stack[-1] == colour
+        offset = peak - height
+        if offset < _DEPTH:
+            x += HEIGHT_WEIGHTS[offset] if mine else -HEIGHT_WEIGHTS[offset]
+            if not offset:
+                if mine:
+                    own_at_peak += 1
+                else:
+                    other_at_peak += 1
+        moves = 0
+        for target in neighbours[square]:
+            if heights[target] == height:
+                moves += 1
+        mobility += moves if mine else -moves
+    leader = _leader(own_at_peak, other_at_peak, board.last_arrival, colour)
+    if leader is not None:
+        x += LEADER_WEIGHT if leader else -LEADER_WEIGHT
+    x += MOBILITY_WEIGHT * mobility
+    x += TO_MOVE_WEIGHT if board.to_move == colour else -TO_MOVE_WEIGHT
+    return x
+
+
+def _leader(own: int, other: int, last_arrival: str | None, colour: str) -> bool | None:
+    """Whether S5 names ``colour`` the winner as the board stands (``None``: nobody yet)."""
+    if own == 0 or other == 0:
+        return other == 0
+    if own != other:
+        return own > other
+    if last_arrival is None:
+        return None
+    return last_arrival != colour
+
+
+def _on_board_neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    shape = rules.geometry(size)
+    return tuple(
+        tuple(n for n in shape.neighbours[square] if n >= 0) for square in range(shape.num_squares)
+    )
+
+
+_NEIGHBOURS: Final = {
+    size * size: _on_board_neighbours(size) for size in range(rules.MIN_SIZE, rules.MAX_SIZE + 1)
+}
+"""By the board's number of squares (S8): the on-board neighbours of each square, in the
+direction order of :attr:`rules.Geometry.neighbours`."""
+
+
+def endgame_solver() -> EndgameSolver:
+    """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
+    from stairgames.games.stairs.research.endgame import EndgameSolver as CompiledSolver
+
+    return CompiledSolver()
+
+
+@functools.cache
+def _warm_up() -> None:
+    """Once a process (players prepare for every game of an arena): the compiled
+    playout first, then the solver, whose warm-up records the kernel warm."""
+    from stairgames.games.stairs.play import playout as compiled
+    from stairgames.games.stairs.research.endgame import warm_up
+
+    compiled.warm_up()
+    warm_up()
+
+
+def _cold() -> bool:
+    from stairgames.games.stairs.research.endgame_kernel import KERNEL
+
+    return KERNEL.cold()
+
+
+def perfect_play(game: Game) -> PerfectPlay:
+    """Perfect play on the solved boards, 3×3 and 4×4 (:mod:`.perfect`, imported on
+    first use: it compiles the exact search of any size).
+
+    :raises InvalidOptionError: another board size (the message says why)."""
+    from stairgames.games.stairs.play.perfect import perfect_play as solved
+
+    return solved(game)
+
+
+def playout(state: State, rng: random.Random) -> list[float]:
+    """Uniformly random play from ``state`` to the end, compiled (:mod:`.playout`,
+    imported on first use): the same games as random play through the protocol in
+    distribution, not move for move (one draw from ``rng`` seeds the compiled
+    generator). A ``swap`` (pie rule) is never chosen, nor an offer to end by
+    agreement (S7): players search the game without agreement. The compiled code
+    knows the 6×6 board only; on other sizes (S8) it plays through the protocol."""
+    from stairgames.games.stairs.play.playout import playout as compiled
+
+    return compiled(state, rng)
+
+
+def tree_search(state: State) -> TreeSearch | None:
+    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use);
+    ``None`` on boards other than 6×6 (S8), which ``mcts`` then searches itself."""
+    from stairgames.games.stairs.play.playout import tree_search as compiled
+
+    return compiled(state)
+
+
+HOOKS: Final = PlayerHooks(
+    evaluate=evaluate,
+    playout=playout,
+    tree_search=tree_search,
+    endgame_solver=endgame_solver,
+    perfect_play=perfect_play,
+    levels=LEVELS,
+    warm_up=WarmUp(run=_warm_up, cold=_cold),
+)
+"""What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""

@@ -1,0 +1,1 @@
+"""Stairs studied exactly: compiled search kernels, solvers, the solve command, studies."""

@@ -1,0 +1,1 @@
+"""What 27 offers computer players: evaluation, playouts, the observation tensor."""

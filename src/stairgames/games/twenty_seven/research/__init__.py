@@ -1,0 +1,1 @@
+"""27 studied exactly: compiled search kernels, solvers, the solve command, studies."""
