@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -165,3 +166,22 @@ def test_finding_8_servers_starting_together_on_an_empty_database_all_migrate_it
         assert {"matches", "seats", "events"} <= set(inspect(engines[0]).get_table_names())
         for engine in engines:
             engine.dispose()
+
+
+def test_players_names_and_logins_on_postgresql(tmp_path: Path, postgresql_url: str) -> None:
+    """Issue 29's players on PostgreSQL: a unique name ignoring case and width, an
+    account that logs in from another browser as the same player."""
+    name = f"Pg{uuid.uuid4().hex[:8]}"
+    with running(tmp_path, database_url=postgresql_url) as home:
+        made = home.post("/api/me", json={"name": name}, headers=JSON).json()
+        taken = home.post("/api/me", json={"name": name.upper()}, headers=JSON)
+        assert taken.status_code == 200 and taken.json()["id"] == made["id"]  # a rename to itself
+        reply = home.post("/api/account", json={"password": "correct horse"}, headers=JSON)
+        assert reply.status_code == 200
+    with running(tmp_path, database_url=postgresql_url) as phone:
+        other = phone.post("/api/me", json={"name": name.lower()}, headers=JSON)
+        assert other.status_code == 409
+        login = phone.post(
+            "/api/login", json={"name": name, "password": "correct horse"}, headers=JSON
+        )
+        assert login.status_code == 200 and login.json()["id"] == made["id"]

@@ -44,7 +44,9 @@ from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
     CARD_UPLOADS_RATE,
     JOINS_RATE,
+    LOGINS_RATE,
     MATCHES_RATE,
+    NEW_PLAYERS_RATE,
     ClientRates,
     Rate,
     RequestLimits,
@@ -53,6 +55,7 @@ from stairgames.server.limits import (
 )
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
+from stairgames.server.players import LOGIN_ROUTE, ME_ROUTE, PlayerStore, add_player_routes
 from stairgames.server.store import Store, default_database_url, make_engine
 
 log = logging.getLogger(__name__)
@@ -110,6 +113,8 @@ class Settings:
     uploads; beyond, requests are refused with 429 and ``Retry-After``."""
     joins_per_minute: Rate = JOINS_RATE
     card_uploads_per_minute: Rate = CARD_UPLOADS_RATE
+    players_per_minute: Rate = NEW_PLAYERS_RATE
+    logins_per_minute: Rate = LOGINS_RATE
     header_timeout_seconds: float = 10.0
     """A connection that has not sent a request's headers this long after it opened (or
     after the request began) is closed (``stairgames serve``; see :func:`uvicorn_config`)."""
@@ -142,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             prepare_seconds=settings.computer_prepare_seconds,
         )
         service = MatchService(Store(engine), settings.computer_players)
+        app.state.players = PlayerStore(engine, clock=settings.clock)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
         loop = asyncio.get_running_loop()
         background = [
@@ -163,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_request_limits(app, settings)
     app.state.data_dir = settings.data_dir
     add_card_routes(app, settings.data_dir)
+    add_player_routes(app, _json_body)
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
@@ -238,6 +245,10 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit, "matches")
         if path.startswith("/api/matches/") and path.endswith("/join"):
             return Route(limit, "joins")
+        if path == ME_ROUTE:
+            return Route(limit, "players")
+        if path == LOGIN_ROUTE:
+            return Route(limit, "logins")
         return Route(limit)
 
     rates = ClientRates(
@@ -245,6 +256,8 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             "matches": settings.matches_per_minute,
             "joins": settings.joins_per_minute,
             "cards": settings.card_uploads_per_minute,
+            "players": settings.players_per_minute,
+            "logins": settings.logins_per_minute,
         },
         clock=settings.clock,
     )

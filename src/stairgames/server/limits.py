@@ -51,6 +51,11 @@ MATCHES_RATE = Rate(per_minute=20, burst=20)
 """Matches one client may create (a person starts one every few minutes)."""
 JOINS_RATE = Rate(per_minute=60, burst=30)
 CARD_UPLOADS_RATE = Rate(per_minute=10, burst=10)
+NEW_PLAYERS_RATE = Rate(per_minute=10, burst=10)
+"""Players one client may become (``POST /api/me`` without a player cookie) or rename."""
+LOGINS_RATE = Rate(per_minute=10, burst=10)
+"""Login attempts from one client, whatever the names (see also
+:data:`stairgames.server.players.LOGINS_PER_NAME`)."""
 
 
 @dataclasses.dataclass(eq=False)

@@ -1,6 +1,6 @@
 """The database: SQLAlchemy 2 tables and the repository the match service uses.
 
-Three tables (their schema is made by the Alembic migrations in ``migrations/``, run at
+The match tables (their schema is made by the Alembic migrations in ``migrations/``, run at
 start-up; the models here only describe it):
 
 - ``matches``: one row per match (game, options, the seed of its dice and draws, the
@@ -11,6 +11,13 @@ start-up; the models here only describe it):
   unique. A match's state is its events replayed, so an event is the unit of commit:
   two server processes that try to write the same number collide and one of them is told
   so (:class:`EventConflictError`) instead of both succeeding.
+
+and the players' (:mod:`stairgames.server.players` reads and writes them):
+
+- ``players``: a display name (unique ignoring case and width, ``name_key``) and, for an
+  account, the Argon2id hash of its password;
+- ``player_sessions``: the browsers a player plays from, each by the SHA-256 of the
+  secret in its cookie (the secret itself is never stored).
 
 SQLite (the default, in a data folder) and PostgreSQL (``--database-url``) share it.
 """
@@ -78,6 +85,24 @@ class EventRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     data: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(256), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerSessionRow(Base):
+    __tablename__ = "player_sessions"
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
 
 
