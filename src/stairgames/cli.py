@@ -582,6 +582,12 @@ def _serve(argv: Sequence[str]) -> int:
     return serve(argv)
 
 
+def _ratings(argv: Sequence[str]) -> int:
+    from stairgames.server.serve import ratings
+
+    return ratings(argv)
+
+
 COMMANDS = {
     "play": _play,
     "replay": _replay,
@@ -591,6 +597,7 @@ COMMANDS = {
     "solve": _solve,
     "analyze": _analyze,
     "serve": _serve,
+    "ratings": _ratings,
     "prepare": _prepare,
 }
 
@@ -609,6 +616,7 @@ commands:
   analyze GAME [--cards F]  balance from many games: seats, departure cards
                             (stairgames analyze city_of_stairs --games 200 --plots figs)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
+  ratings rebuild           recompute the web app's ratings from its rated games
   prepare [GAME]            compile the computer players now (once per installation;
                             make serve and make play do it)
 

@@ -22,14 +22,7 @@ def serve(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
     parser.add_argument("--port", type=int, default=8000, help=_("port to listen on"))
-    parser.add_argument(
-        "--data-dir", default="data", help=_("folder of the SQLite database (default: data)")
-    )
-    parser.add_argument(
-        "--database-url",
-        default=None,
-        help=_("a database instead of SQLite, e.g. postgresql+psycopg://user@host/db"),
-    )
+    _add_database_arguments(parser)
     parser.add_argument(
         "--computer-workers",
         type=int,
@@ -58,6 +51,46 @@ def serve(argv: Sequence[str]) -> int:
         settings = without_client_limits(settings)
     print(_("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port))
     uvicorn.Server(uvicorn_config(create_app(settings), args.host, args.port, settings)).run()
+    return 0
+
+
+def _add_database_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir", default="data", help=_("folder of the SQLite database (default: data)")
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help=_("a database instead of SQLite, e.g. postgresql+psycopg://user@host/db"),
+    )
+
+
+def ratings(argv: Sequence[str]) -> int:
+    """``stairgames ratings rebuild``: every rating recomputed from the stored results."""
+    parser = argparse.ArgumentParser(
+        prog="stairgames ratings",
+        description=_("Players' ratings on the web app's database."),
+    )
+    parser.add_argument(
+        "action",
+        choices=["rebuild"],
+        help=_("rebuild: recompute every rating from the stored results of rated games"),
+    )
+    _add_database_arguments(parser)
+    args = parser.parse_args(argv)
+    from stairgames.server.app import Settings
+    from stairgames.server.migrations import upgrade
+    from stairgames.server.rating_store import RatingStore
+    from stairgames.server.store import make_engine
+
+    settings = Settings(data_dir=Path(args.data_dir), database_url=_with_driver(args.database_url))
+    engine = make_engine(settings.url())
+    try:
+        upgrade(engine)
+        count = RatingStore(engine).rebuild()
+    finally:
+        engine.dispose()
+    print(_("ratings rebuilt from {count} rated games").format(count=count))
     return 0
 
 

@@ -17,7 +17,10 @@ and the players' (:mod:`stairgames.server.players` reads and writes them):
 - ``players``: a display name (unique ignoring case and width, ``name_key``) and, for an
   account, the Argon2id hash of its password;
 - ``player_sessions``: the browsers a player plays from, each by the SHA-256 of the
-  secret in its cookie (the secret itself is never stored).
+  secret in its cookie (the secret itself is never stored);
+- ``rated_results``: the result of each rated match, in the order they ended, and
+  ``ratings``: what :mod:`stairgames.server.ratings` makes of them (rebuilt from
+  ``rated_results`` on demand).
 
 SQLite (the default, in a data folder) and PostgreSQL (``--database-url``) share it.
 """
@@ -35,6 +38,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -104,6 +108,28 @@ class PlayerSessionRow(Base):
         String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
     )
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedResultRow(Base):
+    __tablename__ = "rated_results"
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    pool: Mapped[str] = mapped_column(String(200))
+    players: Mapped[str] = mapped_column(Text)
+    returns: Mapped[str] = mapped_column(Text)
+    finished_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+    pool: Mapped[str] = mapped_column(String(200), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
 
 
 @dataclasses.dataclass(frozen=True)

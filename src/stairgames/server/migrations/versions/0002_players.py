@@ -1,4 +1,5 @@
-"""Players: a display name, the browsers (sessions) they play from, an optional password.
+"""Players: a display name, the browsers (sessions) they play from, an optional password;
+their rated results and ratings.
 
 Revision ID: 0002
 Revises: 0001
@@ -36,8 +37,36 @@ def upgrade() -> None:
         ),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_table(
+        "rated_results",
+        sa.Column(
+            "match_id",
+            sa.String(64),
+            sa.ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("pool", sa.String(200), nullable=False),
+        sa.Column("players", sa.Text(), nullable=False),
+        sa.Column("returns", sa.Text(), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    )
+    op.create_table(
+        "ratings",
+        sa.Column("pool", sa.String(200), primary_key=True),
+        sa.Column(
+            "player_id",
+            sa.String(32),
+            sa.ForeignKey("players.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("mu", sa.Float(), nullable=False),
+        sa.Column("sigma", sa.Float(), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("ratings")
+    op.drop_table("rated_results")
     op.drop_table("player_sessions")
     op.drop_table("players")
