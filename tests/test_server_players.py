@@ -266,3 +266,28 @@ def test_a_database_of_the_first_schema_upgrades_with_its_matches(tmp_path: Path
     engine.dispose()
     with running(tmp_path) as client:
         assert become(client, "Kato")["name"] == "Kato"
+
+
+def test_a_profile_shows_name_created_date_and_ratings(tmp_path: Path) -> None:
+    from stairgames.server.ratings import RatedResult
+
+    with running(tmp_path) as client, TestClient(client.app) as other:
+        ann, bob = become(client, "Ann"), become(other, "Bob")
+        engine = make_engine(f"sqlite:///{tmp_path / 'stairgames.db'}")
+        Store(engine).create_match("m1", "stairs", {}, 1, [])
+        client.app.state.ratings.record(
+            "m1", RatedResult("stairs size=6", (ann["id"], bob["id"]), (1.0, -1.0))
+        )
+        engine.dispose()
+        profile = client.get("/api/players/ann").json()
+        assert profile["id"] == ann["id"] and profile["name"] == "Ann"
+        assert profile["account"] is False and len(profile["created"]) == 10
+        rating = profile["ratings"]["stairs size=6"]
+        assert rating["games"] == 1 and rating["provisional"] and rating["shown"].endswith("?")
+        assert (
+            rating["rating"]
+            > 0
+            > client.get("/api/players/BOB").json()["ratings"]["stairs size=6"]["rating"]
+        )
+        missing = client.get("/api/players/nobody")
+        assert missing.status_code == 404 and error_id(missing) == "no such player"

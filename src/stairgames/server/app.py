@@ -56,6 +56,7 @@ from stairgames.server.limits import (
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
 from stairgames.server.players import LOGIN_ROUTE, ME_ROUTE, PlayerStore, add_player_routes
+from stairgames.server.rating_store import RatingStore
 from stairgames.server.store import Store, default_database_url, make_engine
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         service = MatchService(Store(engine), settings.computer_players)
         app.state.players = PlayerStore(engine, clock=settings.clock)
+        app.state.ratings = RatingStore(engine)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
         loop = asyncio.get_running_loop()
         background = [

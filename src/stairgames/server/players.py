@@ -179,6 +179,13 @@ class PlayerStore:
                     raise _name_taken() from None
         raise ServerError(503, N_("no name could be given; try again"))
 
+    def by_name(self, name: str) -> Player | None:
+        """The player called ``name`` (ignoring case and width), if any."""
+        with self._session() as session:
+            found = session.scalars(select(PlayerRow).where(PlayerRow.name_key == name_key(name)))
+            row = found.first()
+            return None if row is None else _player(row)
+
     def _anonymous_name(self, attempt: int) -> str:
         """ "Anonymous N", N one more than the players so far (more on a later attempt,
         when another browser took that N at the same moment)."""
@@ -359,6 +366,18 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
         if name is not None and name != player.name:
             player = store.rename(player, name)
         return JSONResponse(player.json())
+
+    @app.get("/api/players/{name}")
+    async def profile(name: str, request: Request) -> dict[str, Any]:
+        player = players_of(request).by_name(name[:200])
+        if player is None:
+            raise ServerError(404, N_("no such player"))
+        ratings = request.app.state.ratings.ratings_of(player.id)
+        return {
+            **player.json(),
+            "created": player.created_at.date().isoformat(),
+            "ratings": {pool: rating.json() for pool, rating in sorted(ratings.items())},
+        }
 
     @app.post("/api/account")
     async def add_account(request: Request) -> dict[str, Any]:
