@@ -6,7 +6,11 @@ the board again, nothing cached, no move encoding. They are what a programmer
 writes in an afternoon, so "the protocol is N times the naive reading" says how
 much the reference engines gain over that (issue 18). They are not used by the
 package; ``tests/test_naive_readings.py`` checks that they agree with the engines
-on many random games, so that the ratio compares the same games.
+on many random games, so that the ratio compares the same games. In particular the
+package writes S3 (only the lowest movable pieces move) once for Python
+(``rules.lowest_steps``) and once for compiled code (``lowest_sources`` in
+``stairs/research/endgame_kernel.py``); :meth:`NaiveStairs.legal_moves` reads it a third
+time on purpose, apart from both.
 
 Moves are text in the engines' notation (``c3-d4`` and ``pass``; ``3:2`` and
 ``pass``), which is what the differential test compares.

@@ -62,12 +62,13 @@ _NO_SCRIPT = np.zeros(0, dtype=np.int64)
 
 
 @numba.njit(nogil=True)
-def stairs_batch(initial: Any, seed: int, games: int) -> int:
-    """``games`` compiled Stairs playouts from ``initial``; how many light won."""
+def stairs_batch(initial: Any, g: Any, seed: int, games: int) -> int:
+    """``games`` compiled Stairs playouts from ``initial`` (``g``: the board's constants);
+    how many light won."""
     found = np.empty(stairs_kernel.MAX_MOVES, dtype=np.int64)
     light = 0
     for game in range(games):
-        light += 1 - stairs_kernel.playout(initial.copy(), seed + game, _NO_SCRIPT, found)
+        light += 1 - stairs_kernel.playout(initial.copy(), g, seed + game, _NO_SCRIPT, found)
     return light
 
 
@@ -196,7 +197,7 @@ def sides(
         array = stairs_playout.position_array(stairs_rules.initial_board())
 
         def kernel(rng: random.Random) -> int:
-            stairs_batch(array, rng.getrandbits(40), BATCH)
+            stairs_batch(array, stairs_playout.CONSTANTS, rng.getrandbits(40), BATCH)
             return BATCH
 
     else:
@@ -258,29 +259,52 @@ def _ratio(row: dict[str, Any], key: str) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--repeats", type=int, default=5, help="repeats per game (odd)")
-    parser.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per way")
+def speed_arguments(
+    doc: str | None, argv: list[str] | None, *, per: str, seconds: str
+) -> argparse.Namespace:
+    """The options of a speed table (this one's and :mod:`benchmarks.search_speed`'s):
+    ``--repeats`` (per ``per``), ``--seconds`` (``seconds`` per way) and ``--game``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--repeats", type=int, default=5, help=f"repeats per {per} (odd)")
+    parser.add_argument("--seconds", type=float, default=0.5, help=f"{seconds} per way")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def print_heading(args: argparse.Namespace, seconds: str, columns: str) -> None:
+    """The versions, the repeats and the head of a speed table of nine columns."""
+    print(
+        f"Python {sys.version.split()[0]}, numba {numba.__version__}, {args.repeats} "
+        f"repeats of {args.seconds:g} {seconds} per way; medians"
+    )
+    print(columns)
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def chosen_rows(
+    rows: tuple[tuple[str, dict[str, Any]], ...], args: argparse.Namespace
+) -> list[tuple[str, dict[str, Any], str]]:
+    """The rows ``--game`` asks for, each with its options as the table writes them."""
+    return [
+        (name, options, ", ".join(f"{k}={v}" for k, v in options.items()))
+        for name, options in rows
+        if not args.game or name in args.game
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = speed_arguments(__doc__, argv, per="game", seconds="CPU seconds")
     with tempfile.TemporaryDirectory() as directory:
         c_play = compile_c(Path(directory))
-        print(
-            f"Python {sys.version.split()[0]}, numba {numba.__version__}, {args.repeats} "
-            f"repeats of {args.seconds:g} CPU s per way; medians"
-        )
-        print(
+        print_heading(
+            args,
+            "CPU s",
             "| game | options | protocol games/s | hook games/s | kernel games/s | C games/s "
-            "| hook/protocol | kernel/protocol | kernel/C |"
+            "| hook/protocol | kernel/protocol | kernel/C |",
         )
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, options in ROWS:
-            if args.game and name not in args.game:
-                continue
+        for name, options, described in chosen_rows(ROWS, args):
             row = measure(name, options, c_play, args.repeats, args.seconds)
             c_rate = f"{row['C']:,.0f}" if "C" in row else "-"
-            described = ", ".join(f"{k}={v}" for k, v in options.items())
             print(
                 f"| {name} | {described} | {row['protocol']:,.0f} | {row['hook']:,.0f} | "
                 f"{row['kernel']:,.0f} | {c_rate} | {_ratio(row, 'hook/protocol')} | "

@@ -27,21 +27,18 @@ their range): ratios taken in one run hold on a noisy shared machine.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
-
 import stairgames
+from benchmarks.playout_speed import chosen_rows, print_heading, speed_arguments
 from benchmarks.playout_speed import compile_c as compile_stairs_c
 from stairgames.agents import MctsAgent, make_agent
 from stairgames.games.twenty_seven import rules as line_rules
@@ -221,30 +218,20 @@ def _share(row: dict[str, Any], key: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--repeats", type=int, default=5, help="repeats per row (odd)")
-    parser.add_argument("--seconds", type=float, default=0.5, help="seconds per way")
-    parser.add_argument("--game", action="append", help="only these games (repeatable)")
-    args = parser.parse_args(argv)
+    args = speed_arguments(__doc__, argv, per="row", seconds="seconds")
     with tempfile.TemporaryDirectory() as directory:
         stairs_c = compile_stairs_c(Path(directory))
         line_c = compile_line_c(Path(directory))
-        print(
-            f"Python {sys.version.split()[0]}, numba {numba.__version__}, {args.repeats} "
-            f"repeats of {args.seconds:g} s per way; medians"
-        )
-        print(
+        print_heading(
+            args,
+            "s",
             "| game | options | C playouts/s (bound) | compiled mcts iterations/s | hook "
-            "(solver=0) | protocol (fast=0) | compiled / C | hook / C | protocol / C |"
+            "(solver=0) | protocol (fast=0) | compiled / C | hook / C | protocol / C |",
         )
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, options in ROWS:
-            if args.game and name not in args.game:
-                continue
+        for name, options, described in chosen_rows(ROWS, args):
             c_play = c_playouts(name, options, stairs_c, line_c)
             row = measure(name, options, c_play, args.repeats, args.seconds)
             c_rate = f"{row['C']:,.0f}" if "C" in row else "-"
-            described = ", ".join(f"{k}={v}" for k, v in options.items())
             print(
                 f"| {name} | {described} | {c_rate} | {row['compiled']:,.0f} | "
                 f"{row['hook']:,.0f} | {row['protocol']:,.0f} | {_share(row, 'compiled/C')} | "

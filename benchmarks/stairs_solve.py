@@ -18,22 +18,10 @@ import sys
 import time
 
 from stairgames.games.stairs import rules
+from stairgames.games.stairs.research.anysize import random_game_boards
 from stairgames.games.stairs.research.endgame import Position, Solver, UnsolvedError, warm_up
 
 PLIES = (9, 12, 15, 18, 21)
-
-
-def random_boards(rng: random.Random) -> list[rules.Board]:
-    board = rules.initial_board()
-    boards = [board]
-    while not rules.is_over(board):
-        steps = rules.lowest_steps(board, board.to_move)
-        if steps:
-            board = rules.apply_move(board, rules.step_move(rng.choice(steps)))
-        else:
-            board = rules.pass_turn(board)
-        boards.append(board)
-    return boards
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    games = [random_boards(rng) for _ in range(args.games)]
+    games = [random_game_boards(rules.SIZE, rng) for _ in range(args.games)]
     warm_up()  # compile (or load) the solver before anything is timed
     header = ("ply", "positions", "solved", "mean nodes", "mean s", "nodes/s")
     print("{:>4} {:>9} {:>8} {:>11} {:>8} {:>9}".format(*header))

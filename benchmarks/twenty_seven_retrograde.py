@@ -28,22 +28,22 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.output import save_json
-from stairgames.games.twenty_seven.research import retrograde
+from stairgames.games.twenty_seven.research import reduced, retrograde
 
 DEFAULT_SIZES = "9x1,9x2,9x3,9x4,9x5,9x6,2x9,3x9,4x9"
 RESULTS = {1: "white wins", 0: "draw", -1: "black wins"}
 
 
-def parse_sizes(text: str) -> list[retrograde.Size]:
+def parse_sizes(text: str) -> list[reduced.Size]:
     sizes = []
     for part in text.split(","):
         if part.strip():
             fields, discs = part.strip().lower().split("x")
-            sizes.append(retrograde.Size(int(fields), int(discs)))
+            sizes.append(reduced.Size(int(fields), int(discs)))
     return sizes
 
 
-def solve_once(size: retrograde.Size, complete: bool) -> dict[str, Any]:
+def solve_once(size: reduced.Size, complete: bool) -> dict[str, Any]:
     """Solves ``size`` from its start in a temporary folder; the figures."""
     with tempfile.TemporaryDirectory() as folder:
         began = time.perf_counter()
@@ -52,7 +52,7 @@ def solve_once(size: retrograde.Size, complete: bool) -> dict[str, Any]:
         return {"stored": table.meta["stored"], "seconds": seconds, "value": table.meta["result"]}
 
 
-def measure(size: retrograde.Size, proof_only: bool) -> dict[str, Any]:
+def measure(size: reduced.Size, proof_only: bool) -> dict[str, Any]:
     row: dict[str, Any] = {
         "fields": size.fields,
         "discs": size.discs,
@@ -109,7 +109,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=100)
     axes.plot(
         every,
-        [retrograde.Size(9, d).positions for d in every],
+        [reduced.Size(9, d).positions for d in every],
         "o-",
         color="grey",
         label="arrangements (table ranks)",
@@ -127,7 +127,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
         later = list(range(last["discs"], 10))
         axes.plot(
             later,
-            [share * retrograde.Size(9, d).positions for d in later],
+            [share * reduced.Size(9, d).positions for d in later],
             "s--",
             color="C0",
             alpha=0.5,
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.plot is not None:
             plot(rows, args.plot)
         return 0
-    solve_once(retrograde.Size(2, 1), complete=True)  # compile (or load) the kernel first
+    solve_once(reduced.Size(2, 1), complete=True)  # compile (or load) the kernel first
     sizes = [(size, False) for size in parse_sizes(args.sizes)]
     sizes += [(size, True) for size in parse_sizes(args.proof_only)]
     rows = []

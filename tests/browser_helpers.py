@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,20 +70,37 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serving(app: Any, settings: Any = None) -> Iterator[str]:
     """``app`` served by uvicorn in a thread on a free loopback port, configured as
-    ``stairgames serve`` does (with ``settings``, else the defaults): its base URL."""
-    uvicorn = pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
+    ``stairgames serve`` does (with ``settings``, else the defaults): its base URL, once
+    it serves."""
+    pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
+    import uvicorn
+
     from stairgames.server.app import Settings
     from stairgames.server.serve import uvicorn_config
 
+    told = threading.Event()
+
+    class Server(uvicorn.Server):
+        """A uvicorn server that tells ``told`` once it has started (or failed to)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            try:
+                await super().startup(sockets=sockets)
+            finally:
+                told.set()
+
+    def serve() -> None:
+        try:
+            asyncio.run(server.serve())
+        finally:
+            told.set()  # it ended, perhaps before starting
+
     port = free_port()
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings or Settings()))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    server = Server(uvicorn_config(app, "127.0.0.1", port, settings or Settings()))
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the web app did not start"
-        time.sleep(0.05)
     try:
+        assert told.wait(timeout=60) and server.started, "the web app did not start"
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True

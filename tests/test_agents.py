@@ -312,7 +312,13 @@ def test_describe_gives_back_a_text_form_that_builds_the_same_player():
 def test_every_level_names_a_valid_player_for_every_game(name):
     game = stairgames.load(name)
     for level in LEVEL_NAMES:
-        make_agent(level_player(level, game), 0)
+        spec = level_player(level, game)
+        agent = make_agent(spec, 0, game=game)  # prepared for the game: refused if it cannot
+        assert isinstance(agent, Agent)
+        kind, settings = parse_player_spec(spec)
+        described_kind, described = parse_player_spec(agent.describe())
+        assert described_kind == kind, (level, spec, agent.describe())
+        assert settings.items() <= described.items(), (level, spec, agent.describe())
 
 
 def test_levels_default_configuration():

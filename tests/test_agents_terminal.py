@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import threading
 
 import stairgames
 from stairgames.cli import main
@@ -36,18 +38,32 @@ def test_thinking_indicator_without_a_terminal_writes_one_line():
 
 
 class FakeTerminal(io.StringIO):
+    """A terminal that tells (``spun``) once the spinner has drawn two frames."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = 0
+        self.spun = threading.Event()
+
     def isatty(self) -> bool:
         return True
+
+    def write(self, text: str) -> int:
+        if text.startswith("\rthinking "):
+            self.frames += 1
+            if self.frames >= 2:
+                self.spun.set()
+        return super().write(text)
 
 
 def test_thinking_indicator_on_a_terminal_spins_and_clears_its_line():
     out = FakeTerminal()
     with ThinkingIndicator(out, "thinking", interval=0.01):
-        import time
-
-        time.sleep(0.1)
+        assert out.spun.wait(timeout=60), "the spinner drew no two frames"
     text = out.getvalue()
-    assert "\rthinking " in text and text.endswith("\r")
+    frames = re.findall(r"\rthinking (.) +\d+\.\d s", text)
+    assert frames[:2] == ["|", "/"]
+    assert text.endswith("\r" + " " * (len("thinking") + 16) + "\r")  # the line cleared
 
 
 def test_cli_level_sets_the_computer_seats_and_players_take_settings(tmp_path, capsys):

@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 import math
 import os
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -33,12 +34,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "src"
 
 
-def square_after_a_pause(number: int) -> int:
-    """Later tasks end first, so that results come back out of order."""
-    time.sleep(0.01 * (5 - number % 5))
-    return number * number
-
-
 def ran_in_a_ray_worker(_task: int) -> bool:
     """Whether this task runs in a Ray worker process (not the driver, not a pool)."""
     ray = sys.modules.get("ray")
@@ -49,13 +44,66 @@ def ran_in_a_ray_worker(_task: int) -> bool:
     )
 
 
-def test_results_come_back_in_task_order_in_this_process_and_over_processes():
+def square_when_told(task: tuple[int, str | None]) -> int:
+    """``number * number``; a task given a gate (a FIFO, see :class:`Gate`) first waits
+    until it opens."""
+    number, gate = task
+    if gate is not None:
+        reader = os.open(gate, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            ready, _, _ = select.select([reader], [], [], 120)
+            assert ready, f"task {number} was never told to go on"
+        finally:
+            os.close(reader)
+    return number * number
+
+
+class Gate:
+    """A FIFO that tasks wait on (:func:`square_when_told`, in any process of this
+    machine) until :meth:`open` writes to it. It is held open for reading and writing
+    here, so that neither side waits for the other to open it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = str(folder / "gate")
+        os.mkfifo(self.path)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_NONBLOCK)
+
+    def open(self) -> None:
+        os.write(self._fd, b"go\n")
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
+def hearing(heard: list[int], gate: Gate) -> Callable[[int, object], None]:
+    """An ``on_result`` that keeps the indices it hears of in ``heard`` and opens
+    ``gate`` once it has heard of task 1."""
+
+    def hear(index: int, _result: object) -> None:
+        heard.append(index)
+        if index == 1:
+            gate.open()
+
+    return hear
+
+
+def test_results_come_back_in_task_order_in_this_process_and_over_processes(tmp_path):
     tasks = list(range(10))
     seen: list[tuple[int, int]] = []
-    alone = run_tasks(square_after_a_pause, tasks, jobs=1)
-    spread = run_tasks(
-        square_after_a_pause, tasks, jobs=2, progress=lambda d, t: seen.append((d, t))
-    )
+    heard: list[int] = []
+    alone = run_tasks(square_when_told, [(n, None) for n in tasks], jobs=1)
+    gate = Gate(tmp_path)
+    try:
+        spread = run_tasks(
+            square_when_told,
+            [(n, gate.path if n == 0 else None) for n in tasks],  # 0 ends after 1
+            jobs=2,
+            progress=lambda d, t: seen.append((d, t)),
+            on_result=hearing(heard, gate),
+        )
+    finally:
+        gate.close()
+    assert sorted(heard) == tasks and heard.index(1) < heard.index(0)  # out of order
     assert alone == spread == [n * n for n in tasks]
     assert seen == [(done, 10) for done in range(11)]
 
@@ -157,28 +205,40 @@ def ray_cluster() -> Iterator[str]:
             f"--temp-dir={folder}",
         ],
         env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    assert head.stdout is not None
+    drain: threading.Thread | None = None
     try:
-        _wait_for_port(port, head)
+        drain = _wait_until_started(head)
         yield f"127.0.0.1:{port}"
     finally:
         _stop(head)
+        if drain is not None:
+            drain.join(timeout=30)  # its output ends with its processes
+        head.stdout.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _wait_for_port(port: int, head: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if head.poll() is not None:
-            pytest.fail(f"ray start ended early with status {head.returncode}")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.5)
-    pytest.fail("the Ray head node did not open its port within 60 s")
+def _wait_until_started(head: subprocess.Popen[bytes]) -> threading.Thread:
+    """Read what ``ray start`` prints until it says the runtime started (failing with
+    what it printed if it ends first, or says nothing of it for 120 s): the thread that
+    then reads the rest of its output and drops it (a full pipe would stall it)."""
+    assert head.stdout is not None
+    stream = head.stdout.fileno()
+    printed = b""
+    while b"Ray runtime started" not in printed:
+        ready, _, _ = select.select([stream], [], [], 120)
+        chunk = os.read(stream, 65536) if ready else b""
+        if not chunk:
+            said = printed.decode(errors="replace")
+            pytest.fail(f"ray start did not start the runtime (exit {head.poll()}):\n{said}")
+        printed += chunk
+    drain = threading.Thread(target=head.stdout.read, daemon=True)
+    drain.start()
+    return drain
 
 
 def _stop(head: subprocess.Popen[bytes]) -> None:
@@ -208,12 +268,19 @@ def test_arena_on_a_ray_cluster_gives_the_results_of_local_processes(
 
 
 @pytest.mark.ray
-def test_run_tasks_on_a_ray_cluster_keeps_task_order(ray_cluster: str):
+def test_run_tasks_on_a_ray_cluster_keeps_task_order(ray_cluster: str, tmp_path: Path):
     seen: list[int] = []
-    results = run_tasks(
-        square_after_a_pause, list(range(8)), ray_address=ray_cluster,
-        progress=lambda done, total: seen.append(done),
-    )  # fmt: skip
+    heard: list[int] = []
+    gate = Gate(tmp_path)
+    try:
+        results = run_tasks(
+            square_when_told, [(n, gate.path if n == 0 else None) for n in range(8)],
+            ray_address=ray_cluster, progress=lambda done, total: seen.append(done),
+            on_result=hearing(heard, gate),
+        )  # fmt: skip
+    finally:
+        gate.close()
+    assert sorted(heard) == list(range(8)) and heard.index(1) < heard.index(0)
     assert results == [n * n for n in range(8)]
     assert seen == list(range(9))
     assert not parallel.import_ray().is_initialized()  # the connection was closed

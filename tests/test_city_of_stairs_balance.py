@@ -3,6 +3,7 @@ intervals, and ``stairgames analyze city_of_stairs`` on tiny runs."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -11,10 +12,14 @@ from typing import Any
 import pytest
 
 import stairgames
+from stairgames.agents import make_agent
+from stairgames.analysis import statistics
 from stairgames.analysis.parallel import run_tasks
 from stairgames.cli import main
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.registry import study
 from stairgames.games.city_of_stairs.research.balance import (
+    STUDY,
     BalanceTask,
     balance_tasks,
     finished_game_record,
@@ -40,7 +45,7 @@ def test_summary_splits_tied_wins_and_averages_scores_by_departure_card():
         {"players": 2, "seats": [seat(1, 1, 8, 0.5), seat(0, 3, 8, 0.5, "blue")]},
         {"players": 2, "seats": [seat(0, 1, 10, 1.0), seat(1, 2, 6, 0.0, "blue")]},
     ]
-    figures = summarise(records)["2"]
+    figures = summarise(records, statistics)["2"]
     assert figures["games"] == 3
     first, second = figures["positions"]
     assert (first["position"], first["share"]) == (1, pytest.approx(2.5 / 3))
@@ -72,10 +77,11 @@ def test_a_record_reads_departure_cards_only_from_a_finished_game():
 
 
 def test_games_of_a_study_repeat_exactly_over_processes():
-    tasks = balance_tasks([2, 3], 2, player="random", seed=8)
+    tasks = balance_tasks([2, 3], 2, players=make_agent, player="random", seed=8)
     assert [t.index for t in tasks] == [0, 1, 2, 3] and [t.players for t in tasks] == [2, 2, 3, 3]
-    alone = run_tasks(play_balance_game, tasks, jobs=1)
-    spread = run_tasks(play_balance_game, tasks, jobs=2)
+    play = functools.partial(play_balance_game, players=make_agent)
+    alone = run_tasks(play, tasks, jobs=1)
+    spread = run_tasks(play, tasks, jobs=2)
     assert alone == spread
     characters = {s["character"] for record in alone for s in record["seats"]}
     assert len(characters) > 2  # characters are drawn per game, not seat 0 always red
@@ -133,7 +139,15 @@ def test_analyze_refuses_bad_arguments_with_the_reason(capsys):
     assert main(["analyze", "city_of_stairs", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
     with pytest.raises(InvalidOptionError, match="unknown player"):
-        balance_tasks([2], 1, player="nobody")
+        balance_tasks([2], 1, players=make_agent, player="nobody")
+
+
+def test_the_study_is_the_registration_s_and_imports_no_players_statistics_or_plots():
+    assert study("city_of_stairs") is STUDY and study("stairs") is None
+    assert STUDY.default_player == "hard" and STUDY.play is play_balance_game
+    source = Path(sys.modules[STUDY.__module__].__file__ or "").read_text(encoding="utf-8")
+    for shared in ("stairgames.agents", "stairgames.analysis"):
+        assert f"from {shared}" not in source and f"import {shared}" not in source
 
 
 def test_plots_without_matplotlib_say_how_to_get_it(monkeypatch, capsys, tmp_path: Path):

@@ -32,6 +32,8 @@ from stairgames.games.twenty_seven.play import playout as line_playout
 from stairgames.games.twenty_seven.research import endgame_kernel as line_kernel
 
 GAMES = 120
+CONSTANTS = stairs_playout.CONSTANTS
+"""The 6×6 board's constants for the compiled Stairs engine."""
 VARIANTS = ("basic", "advanced", "expert")
 
 
@@ -61,7 +63,7 @@ def stairs_offered(state: StairsState) -> list[int]:
     """The moves the kernel offers in ``state``, sorted."""
     s = stairs_playout.position_array(state.board)
     found = np.empty(stairs_kernel.MAX_MOVES, dtype=np.int64)
-    count = stairs_kernel.moves(s, int(s[stairs_kernel.TO_MOVE]), found)
+    count = stairs_kernel.moves(s, CONSTANTS, int(s[stairs_kernel.TO_MOVE]), found)
     return sorted(int(move) for move in found[:count])
 
 
@@ -69,7 +71,7 @@ def stairs_compiled_returns(state: StairsState, script: list[int], seed: int = 0
     """The returns of a compiled playout of ``state`` that first plays ``script``."""
     s = stairs_playout.position_array(state.board)
     found = np.empty(stairs_kernel.MAX_MOVES, dtype=np.int64)
-    won = stairs_kernel.playout(s, seed, np.array(script, dtype=np.int64), found)
+    won = stairs_kernel.playout(s, CONSTANTS, seed, np.array(script, dtype=np.int64), found)
     assert won in (0, 1), "a scripted move was not offered"
     winner = state.seat_of("L" if won == 0 else "D")
     return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
@@ -105,10 +107,10 @@ def test_stairs_compiled_playout_refuses_a_scripted_move_the_rules_do_not_offer(
     s = stairs_playout.position_array(state.board)
     found = np.empty(stairs_kernel.MAX_MOVES, dtype=np.int64)
     first = np.array([offered[0]], dtype=np.int64)
-    assert stairs_kernel.playout(s.copy(), 0, first, found) in (0, 1)
+    assert stairs_kernel.playout(s.copy(), CONSTANTS, 0, first, found) in (0, 1)
     not_offered = next(move for move in range(64 * 36) if move not in offered)
     refused = np.array([not_offered], dtype=np.int64)
-    assert stairs_kernel.playout(s, 0, refused, found) == -1
+    assert stairs_kernel.playout(s, CONSTANTS, 0, refused, found) == -1
 
 
 def test_stairs_compiled_playout_wins_as_often_as_the_rules_random_play():

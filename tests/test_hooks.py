@@ -29,7 +29,6 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import State
 from stairgames.core.hooks import PlayerHooks
 from stairgames.games.ishigaki_race.research import maxn_kernel as ishigaki_kernel
-from stairgames.games.stairs.research import anykernel as stairs_anykernel
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.games.twenty_seven.research import endgame_kernel as twenty_seven_kernel
 from stairgames.games.twenty_seven.research import (
@@ -65,6 +64,10 @@ def run_python(code: str, **env: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+EASY_ONLY = PlayerHooks(levels={"easy": "random"})
+"""Hooks naming one level and nothing else, for a replaced registration."""
 
 
 @pytest.fixture
@@ -114,6 +117,42 @@ def test_loading_and_playing_a_game_imports_neither_numba_nor_player_code(name):
     assert loaded.strip() == "[]"
 
 
+@pytest.mark.parametrize("name", ["stairs", "twenty_seven"])
+def test_a_games_hooks_import_its_compiled_code_on_first_use(name):
+    """The hooks name their compiled parts by reference (``on_first_use``): loading them
+    imports neither numba nor the kernel; the first playout imports both."""
+    loaded = run_python(
+        f"""
+        import random, sys
+        import stairgames
+        from stairgames.core.registry import player_hooks
+
+        def compiled():
+            return sorted(
+                module for module in sys.modules
+                if module in ("numba", "stairgames.core.compiled")
+                or module.endswith(".endgame_kernel")
+            )
+
+        hooks = player_hooks({name!r})
+        print(compiled())
+        hooks.playout(stairgames.load({name!r}).new_initial_state(), random.Random(1))
+        print(compiled())
+        """
+    )
+    before, after = loaded.strip().splitlines()
+    assert before == "[]"
+    assert after == str(
+        sorted(
+            [
+                "numba",
+                "stairgames.core.compiled",
+                f"stairgames.games.{name}.research.endgame_kernel",
+            ]
+        )
+    )
+
+
 def test_every_game_offers_players_its_hooks_as_typed_fields_of_its_registration():
     for name in stairgames.game_names():
         hooks = registry.player_hooks(name)
@@ -135,7 +174,7 @@ def test_players_read_the_registration_and_find_nothing_by_a_module_name(
 ):
     """Stairs still has an ``evaluate`` module beside its rules; registered without
     hooks, players must not find it."""
-    replace_spec(monkeypatch, "stairs", player_hooks=lambda: PlayerHooks(levels={"easy": "random"}))
+    replace_spec(monkeypatch, "stairs", player_hooks="tests.test_hooks:EASY_ONLY")
     game = stairgames.load("stairs")
     assert find_evaluator("stairs") is None
     assert find_playout("stairs") is None
@@ -390,7 +429,6 @@ def stairgames_imports(module: ModuleType) -> set[str]:
 
 KERNELS = [
     stairs_kernel,
-    stairs_anykernel,
     twenty_seven_kernel,
     twenty_seven_retrograde_kernel,
     uct,

@@ -1,5 +1,5 @@
 """Ishigaki Race solved for 2 to 4 players by max^n (``maxn.py``): checked against the
-slower solver over whole Race values (``solve.py``), against games played, for symmetry,
+slower solver over whole Race values (``value_iteration.py``), against games played, for symmetry,
 and through the ``perfect`` player and its hook."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.game import IshigakiRaceState
 from stairgames.games.ishigaki_race.play import evaluate
-from stairgames.games.ishigaki_race.research import maxn
+from stairgames.games.ishigaki_race.research import maxn, maxn_play, solutions
 from stairgames.games.ishigaki_race.research import value_iteration as slow
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
 from stairgames.i18n import set_language, translate
@@ -37,7 +37,7 @@ def private_cache(tmp_path, monkeypatch):
     """Every test solves into its own cache directory, from empty process caches (the
     evaluation's too, before and after)."""
     monkeypatch.setenv(SOLVED_DIR_VARIABLE, str(tmp_path))
-    monkeypatch.setattr(maxn, "_SOLVED", {})
+    monkeypatch.setattr(solutions, "_SOLVED", {})
     forget_evaluations()
     yield
     forget_evaluations()
@@ -136,13 +136,13 @@ def test_four_players_on_the_crumbling_wall_settle_only_with_hysteresis(monkeypa
 
 
 def test_a_slow_solve_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
-    monkeypatch.setattr(maxn, "CACHE_SECONDS", 0.0)
+    monkeypatch.setattr(solutions, "CACHE_SECONDS", 0.0)
     board = Board(goal=6)
-    solved = maxn.solve(board, 4)
+    solved = solutions.solve(board, 4)
     assert solved is not None
-    path = maxn.cache_path(board, 4)
+    path = solutions.cache_path(board, 4)
     assert path.parent == tmp_path / "ishigaki_race" and path.exists()
-    read = maxn.cached(board, 4)
+    read = solutions.cached(board, 4)
     assert read is not None and np.array_equal(read.race, solved.race)
 
 
@@ -151,8 +151,10 @@ def test_the_perfect_player_refuses_four_players_until_the_table_is_built(capsys
     with pytest.raises(InvalidOptionError, match=r"stairgames solve ishigaki_race --players 4`"):
         make_agent("perfect", 0).prepare(game)
     assert main(["solve", "ishigaki_race", "--players", "4"]) == 0
-    assert "Chances of winning by place in turn order: 25.77%" in capsys.readouterr().out
-    assert maxn.cached(PLAIN, 4) is not None
+    out = capsys.readouterr().out
+    assert "Chances of winning by place in turn order: 25.77%" in out
+    assert "Settled after 89 sweeps of the race" in out  # what maxn's own command told
+    assert solutions.cached(PLAIN, 4) is not None
     make_agent("perfect", 0).prepare(game)  # the table is where players look
 
 
@@ -179,7 +181,7 @@ def test_the_refusal_names_the_solve_command_of_the_wall_and_reads_in_japanese(c
 
 def test_walls_too_big_and_other_player_counts_are_refused_with_catalog_messages():
     with pytest.raises(InvalidOptionError, match="2,560,000 race positions") as refused:
-        maxn.for_game(Board(goal=40), 4)
+        solutions.for_game(Board(goal=40), 4)
     assert refused.value.message_id is not None
     assert refused.value.arguments["states"] == "2,560,000"
     with pytest.raises(InvalidOptionError, match="for 2 to 4 players, got 5") as refused:
@@ -189,8 +191,8 @@ def test_walls_too_big_and_other_player_counts_are_refused_with_catalog_messages
 
 def test_the_perfect_player_plays_the_solved_policy_with_three_players():
     game = stairgames.load("ishigaki_race", players=3, first_player=0)
-    solved = maxn.for_game(PLAIN, 3)
-    hook = maxn.perfect_play(game)
+    solved = solutions.for_game(PLAIN, 3)
+    hook = maxn_play.perfect_play(game)
     agents = [make_agent("perfect", seat, seed=seat) for seat in range(3)]
     rng = random.Random(5)
     state = game.new_initial_state()
@@ -247,7 +249,7 @@ def test_greedy_plays_the_maxn_decision_with_three_players():
     """With the exact evaluation, one decision ahead is the solved policy: greedy decides
     as the perfect player wherever the two choices are not (nearly) equal."""
     game = stairgames.load("ishigaki_race", players=3)
-    perfect = maxn.perfect_play(game)
+    perfect = maxn_play.perfect_play(game)
     compared = 0
     for number, state in enumerate(decision_states(game, seed=11, count=150)):
         values = perfect.action_values(state)
@@ -274,7 +276,7 @@ def test_three_players_are_valued_by_the_maxn_solution_at_every_point():
     for race in races:
         assert evaluate.chance_of_winning(PLAIN, race) == pytest.approx(solved.value(race))
     assert evaluate.exact_solution(PLAIN, 3) is not None
-    assert not maxn.cache_dir().exists()  # solved in the process, not written
+    assert not solutions.cache_dir().exists()  # solved in the process, not written
 
 
 def test_four_players_are_estimated_until_their_table_is_built_then_exact():
@@ -288,10 +290,10 @@ def test_four_players_are_estimated_until_their_table_is_built_then_exact():
     goal_round = Race((11, 9, 4, 8), phase=Phase.GOAL, turn=1, arrived=(0,))
     searched = evaluate._to_the_end(board, goal_round, evaluate.ROLLOFF_REPEATS)
     assert evaluate.chance_of_winning(board, goal_round) == searched
-    assert not maxn.cache_dir().exists()  # nothing built or written
+    assert not solutions.cache_dir().exists()  # nothing built or written
 
     solved = maxn.compute(board, 4)
-    maxn.save(solved)
+    solutions.save(solved)
     forget_evaluations()
     assert evaluate.chance_of_winning(board, race) == pytest.approx(solved.value(race))
     assert evaluate.chance_of_winning(board, race) != pytest.approx(estimate, abs=1e-4)
@@ -307,4 +309,4 @@ def test_a_move_never_builds_the_four_player_table(monkeypatch):
         game = stairgames.load("ishigaki_race", players=4, crumbling_wall=crumbling)
         for state in decision_states(game, seed=3, count=5):
             make_agent("greedy", state.current_player(), seed=1).step(state)
-    assert not maxn.cache_dir().exists()
+    assert not solutions.cache_dir().exists()

@@ -19,8 +19,9 @@ from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.play.perfect import perfect_play
 from stairgames.games.stairs.position import format_position
-from stairgames.games.stairs.research import anykernel, anysize, exact
+from stairgames.games.stairs.research import anysize, exact
 from stairgames.games.stairs.research import endgame as solve
+from stairgames.games.stairs.research import endgame_kernel as kernel
 from stairgames.games.stairs.research.anysize import (
     BoardSolver,
     UnsolvedError,
@@ -40,8 +41,9 @@ def near_end(size: int, seed: int, plies_left: int) -> rules.Board:
     return boards[max(1, len(boards) - 1 - plies_left)]
 
 
-def geometry(size: int) -> np.ndarray:
-    return anykernel.geometry(size)
+def geometry(size: int) -> kernel.Constants:
+    """The constants of ``size`` that :mod:`.anysize` searches with (eight symmetries)."""
+    return anysize.BoardSolver(size, table_bits=1).constants
 
 
 @pytest.mark.parametrize("size", range(3, 9))
@@ -53,23 +55,23 @@ def test_make_and_unmake_follow_the_rules_on_every_size(size):
         boards = random_boards(size, seed)
         s = position_array(boards[0])
         for board, after in itertools.pairwise(boards):
-            found = np.empty(anykernel.MAX_MOVES, dtype=np.int64)
-            count = anykernel.moves(s, g, int(s[anykernel.TO_MOVE]), found)
+            found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
+            count = kernel.moves(s, g, int(s[kernel.TO_MOVE]), found)
             steps = rules.legal_moves(board, board.to_move)
             assert sorted((m >> 6, m & 63) for m in found[:count]) == sorted(
                 (m.source, m.target) for m in steps
             )
             changed = [q for q in range(len(board.stacks)) if board.stacks[q] != after.stacks[q]]
             if not changed:  # a pass
-                s[anykernel.TO_MOVE] ^= 1
+                s[kernel.TO_MOVE] ^= 1
             else:
                 source = next(q for q in changed if len(after.stacks[q]) < len(board.stacks[q]))
                 target = next(q for q in changed if q != source)
                 before = s.copy()
-                undo = anykernel.make(s, g, source, target)
-                anykernel.unmake(s, g, source, target, undo)
+                undo = kernel.make(s, g, source, target)
+                kernel.unmake(s, g, source, target, undo)
                 assert (s == before).all()
-                anykernel.make(s, g, source, target)
+                kernel.make(s, g, source, target)
             assert (s == position_array(after)).all()
 
 
@@ -78,15 +80,15 @@ def test_a_rotated_or_reflected_board_has_the_same_table_key(size):
     g = geometry(size)
     board = random_boards(size, 1)[6]
     keys = set()
-    for symmetry in range(anykernel.NUM_SYMMETRIES):
+    for symmetry in range(kernel.NUM_SYMMETRIES):
         stacks = [""] * len(board.stacks)
         for square, stack in enumerate(board.stacks):
-            stacks[anykernel.image_of(size, symmetry, square)] = stack
+            stacks[kernel.image_of(size, symmetry, square)] = stack
         image = rules.Board(tuple(stacks), board.to_move, board.last_arrival)
-        keys.add(anykernel.table_key(position_array(image), g))
+        keys.add(kernel.table_key(position_array(image), g))
     assert len(keys) == 1
     other = rules.Board(board.stacks, rules.opponent(board.to_move), board.last_arrival)
-    assert anykernel.table_key(position_array(other), g) not in keys
+    assert kernel.table_key(position_array(other), g) not in keys
 
 
 def test_3x3_is_a_light_win_by_the_same_first_moves_as_the_plain_search():
@@ -174,7 +176,7 @@ def test_first_moves_fall_into_groups_of_symmetric_positions(size, groups):
                 m for m in rules.legal_moves(rules.initial_board(size), "L") if str(m) == text
             )
             after = rules.apply_move(rules.initial_board(size), move)
-            keys.add(anykernel.table_key(position_array(after), solver.geometry))
+            keys.add(kernel.table_key(position_array(after), solver.constants))
         assert len(keys) == 1, group
 
 

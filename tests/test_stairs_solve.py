@@ -20,6 +20,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
+from stairgames.games.stairs.research.anysize import random_game_boards
 from stairgames.games.stairs.research.endgame import (
     EndgameSolver,
     Position,
@@ -31,17 +32,7 @@ from tests.test_agents import FORCED_WINS
 
 def random_game(seed: int) -> list[rules.Board]:
     """The boards of a uniformly random game, from the opening to the end."""
-    rng = random.Random(seed)
-    board = rules.initial_board()
-    boards = [board]
-    while not rules.is_over(board):
-        steps = rules.lowest_steps(board, board.to_move)
-        if steps:
-            board = rules.apply_move(board, rules.step_move(rng.choice(steps)))
-        else:
-            board = rules.pass_turn(board)
-        boards.append(board)
-    return boards
+    return random_game_boards(rules.SIZE, random.Random(seed))
 
 
 def same_position(position: Position, board: rules.Board) -> bool:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import select
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -91,43 +92,78 @@ def test_a_broken_record_of_parts_is_refused_with_its_name(tmp_path, capsys):
     assert "stairs-3.parts.json is not a record of solved parts" in capsys.readouterr().err
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.add(int(entry.name))
-    return found
+WORKER_TELLS = """
+import os, sys
+
+if "--multiprocessing-fork" in sys.argv and "STAIRGAMES_TEST_TASKS" in os.environ:
+    def _tell(event, args, told=[]):
+        if event == "pickle.find_class" and str(args[0]).startswith("stairgames.") and not told:
+            told.append(True)
+            fifo = os.open(os.environ["STAIRGAMES_TEST_TASKS"], os.O_WRONLY)
+            os.write(fifo, f"{os.getpid()}\\n".encode())
+            os.close(fifo)
+
+    sys.addaudithook(_tell)
+"""
+"""A ``sitecustomize`` for the solve's processes: a worker process (multiprocessing's
+``--multiprocessing-fork``) writes its pid to the FIFO ``$STAIRGAMES_TEST_TASKS`` when it
+unpickles its first stairgames object, that is when it takes its first task (the pool
+is then running, and its workers are searching)."""
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
-def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_path):
-    argv = ["solve", "stairs", "--size", "5", "--try-larger", "--jobs", "2"]
-    command = [sys.executable, "-m", "stairgames", *argv, "--out", str(tmp_path)]
-    solving = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+def _workers_taking_tasks(fifo: int, count: int, timeout: float) -> set[int]:
+    """The pids of the first ``count`` workers that tell ``fifo`` they took a task,
+    waiting for them (failing after ``timeout`` seconds with none or too few)."""
+    told = b""
+    deadline = time.monotonic() + timeout
+    while len(pids := {int(line) for line in told.split()}) < count:
+        ready, _, _ = select.select([fifo], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"{len(pids)} of {count} workers took a task within {timeout} s"
+        told += os.read(fifo, 4096)
+    return pids
+
+
+def _wait_until_ended(pid: int, timeout: float) -> bool:
+    """Whether process ``pid`` has ended (waiting for it up to ``timeout`` seconds)."""
     try:
-        deadline = time.monotonic() + 120
-        while len(workers := _children(solving.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(2)  # the workers are searching 5×5 parts (each takes many minutes)
-        workers = _children(solving.pid)
-        assert workers, "the solve started no worker processes"
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([handle], [], [], timeout)
+        return bool(ready)
+    finally:
+        os.close(handle)
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on processes with pidfds")
+def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_path):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(WORKER_TELLS, encoding="utf-8")
+    os.mkfifo(tmp_path / "tasks")
+    fifo = os.open(tmp_path / "tasks", os.O_RDWR | os.O_NONBLOCK)  # no writer waits
+    paths = [str(tmp_path / "site"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(paths),
+        "STAIRGAMES_TEST_TASKS": str(tmp_path / "tasks"),
+    }
+    argv = ["solve", "stairs", "--size", "5", "--try-larger", "--jobs", "2"]
+    command = [sys.executable, "-m", "stairgames", *argv, "--out", str(tmp_path / "out")]
+    solving = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        # both workers search 5×5 parts (each takes many minutes) when the solve is killed
+        workers = _workers_taking_tasks(fifo, 2, timeout=120)
         solving.send_signal(signal.SIGTERM)
         _, err = solving.communicate(timeout=60)
     finally:
         solving.kill()
-    assert solving.returncode == 130
+        os.close(fifo)
+    assert solving.returncode == 130, err
     assert "Interrupted: the parts solved are kept" in err
-    deadline = time.monotonic() + 10
-    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(Path(f"/proc/{pid}/stat").exists() for pid in workers)
-    assert json.loads((tmp_path / "stairs-5.parts.json").read_text(encoding="utf-8")) == []
+    assert all(_wait_until_ended(pid, timeout=60) for pid in workers)
+    record = tmp_path / "out" / "stairs-5.parts.json"
+    assert json.loads(record.read_text(encoding="utf-8")) == []
 
 
 def test_5x5_with_the_pie_rule_follows_from_its_parts_when_they_are_all_kept(tmp_path, capsys):

@@ -20,9 +20,9 @@ from stairgames.core.errors import InvalidOptionError, InvalidPositionError
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE, solved_dir
 from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.play.evaluate import HOOKS
-from stairgames.games.twenty_seven.research import retrograde
+from stairgames.games.twenty_seven.research import reduced, retrograde, storage, table_play
 from stairgames.games.twenty_seven.research.endgame import Solver
-from stairgames.games.twenty_seven.research.retrograde import Size
+from stairgames.games.twenty_seven.research.reduced import Size
 
 LATE_POSITION = "RB/GWW/GWB/G/GBBBB/GWWB/GBWWBWW/G/R W"
 """A late position of the real game (white to move and wins; 3.7 million positions
@@ -48,7 +48,7 @@ def sized_lines(draw: st.DrawFn) -> tuple[Size, rules.Line]:
     cuts = sorted(draw(st.lists(st.integers(0, 2 * size.discs), min_size=size.fields - 1)))
     cuts = cuts[: size.fields - 1]
     edges = [0, *cuts, 2 * size.discs]
-    bases = [stack[0] for stack in retrograde.initial_line(size).fields]
+    bases = [stack[0] for stack in reduced.initial_line(size).fields]
     fields = tuple(base + "".join(colours[edges[f] : edges[f + 1]]) for f, base in enumerate(bases))
     return size, rules.Line(fields, draw(st.sampled_from(rules.PLAYER_COLOURS)))
 
@@ -57,27 +57,27 @@ def sized_lines(draw: st.DrawFn) -> tuple[Size, rules.Line]:
 @given(sized_lines())
 def test_unrank_of_rank_gives_the_line_back(sized: tuple[Size, rules.Line]) -> None:
     size, line = sized
-    index = retrograde.rank(line, size)
+    index = reduced.rank(line, size)
     assert 0 <= index < size.positions
-    white_to_move = line if line.to_move == rules.WHITE else retrograde.mirror(line)
-    assert retrograde.unrank(index, size) == white_to_move
+    white_to_move = line if line.to_move == rules.WHITE else reduced.mirror(line)
+    assert reduced.unrank(index, size) == white_to_move
 
 
 def test_every_rank_of_a_small_size_is_one_line() -> None:
     size = Size(4, 2)
-    lines = {retrograde.unrank(index, size) for index in range(size.positions)}
+    lines = {reduced.unrank(index, size) for index in range(size.positions)}
     assert len(lines) == size.positions == 6 * 35
     assert all(
-        retrograde.rank(line, size) == i
+        reduced.rank(line, size) == i
         for i, line in enumerate(
-            map(functools.partial(retrograde.unrank, size=size), range(size.positions))
+            map(functools.partial(reduced.unrank, size=size), range(size.positions))
         )
     )
 
 
 def test_the_solver_refuses_a_line_of_another_size() -> None:
     with pytest.raises(InvalidPositionError, match="5 fields"):
-        retrograde.check_line(rules.initial_line(), Size(5, 2))
+        reduced.check_line(rules.initial_line(), Size(5, 2))
     with pytest.raises(InvalidOptionError, match="2 to 9 fields"):
         Size(10, 2)
 
@@ -91,7 +91,7 @@ def plain_result(line: rules.Line, known: dict[rules.Line, int]) -> int:
     if line in known:
         return known[line]
     if rules.is_over(line, "basic"):
-        white = retrograde.white_result_at_end(line)
+        white = table_play.white_result_at_end(line)
         found = white if line.to_move == rules.WHITE else -white
     else:
         moves = rules.legal_moves(line, line.to_move, "basic")
@@ -114,7 +114,7 @@ def reachable(line: rules.Line) -> list[rules.Line]:
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
-    return sorted(seen, key=retrograde.position_text)
+    return sorted(seen, key=reduced.position_text)
 
 
 @pytest.mark.parametrize("size", [Size(2, 1), Size(3, 2), Size(5, 2), Size(4, 3), Size(9, 2)])
@@ -123,12 +123,12 @@ def test_the_complete_table_holds_every_reachable_position_with_the_plain_search
 ) -> None:
     table = retrograde.solve(tmp_path, size)
     known: dict[rules.Line, int] = {}
-    lines = reachable(retrograde.initial_line(size))
+    lines = reachable(reduced.initial_line(size))
     # a line and its mirror share a rank, so the table stores fewer positions
-    assert table.meta["stored"] == len({retrograde.rank(line, size) for line in lines})
+    assert table.meta["stored"] == len({reduced.rank(line, size) for line in lines})
     for line in lines:
-        assert table.code(line) - 2 == plain_result(line, known), retrograde.position_text(line)
-    assert table.meta["result"] == known[retrograde.initial_line(size)]
+        assert table.code(line) - 2 == plain_result(line, known), reduced.position_text(line)
+    assert table.meta["result"] == known[reduced.initial_line(size)]
 
 
 def test_the_proof_stores_fewer_positions_with_the_same_values(tmp_path: Path) -> None:
@@ -137,7 +137,7 @@ def test_the_proof_stores_fewer_positions_with_the_same_values(tmp_path: Path) -
     proof = retrograde.solve(tmp_path / "proof", size, complete=False)
     assert proof.meta["result"] == complete.meta["result"]
     assert proof.meta["stored"] < complete.meta["stored"]
-    for line in reachable(retrograde.initial_line(size)):
+    for line in reachable(reduced.initial_line(size)):
         code = proof.code(line)
         assert code in (0, complete.code(line))
 
@@ -145,7 +145,7 @@ def test_the_proof_stores_fewer_positions_with_the_same_values(tmp_path: Path) -
 def late_lines() -> list[rules.Line]:
     """Lines of the real game two moves after :data:`LATE_POSITION` (those with the
     smaller trees, up to 6,488 positions), and lines four moves before the end of random games."""
-    start = retrograde.line_from_text(LATE_POSITION)
+    start = reduced.line_from_text(LATE_POSITION)
     found = [
         rules.apply_move(after, reply)
         for first in rules.legal_moves(start, rules.WHITE, "basic")[4:]
@@ -183,7 +183,7 @@ def test_values_of_the_real_game_agree_with_the_endgame_solver(tmp_path: Path) -
 # ----- checkpoints ------------------------------------------------------------------
 
 
-def entries(table: retrograde.Table) -> dict[int, int]:
+def entries(table: storage.Table) -> dict[int, int]:
     """Rank -> code of every solved position of a table (direct or hashed)."""
     if table.hashed:
         slots = np.nonzero(table.keys)[0]
@@ -214,7 +214,7 @@ def test_resuming_from_a_checkpoint_gives_the_table_of_an_uninterrupted_run(
     rest = retrograde.solve(parts, size, complete=complete, hashed=hashed, resume=True, chunk=700)
     assert rest.meta["result"] == whole.meta["result"]
     assert rest.meta["stored"] == whole.meta["stored"]
-    assert entries(retrograde.open_table(rest.folder)) == entries(whole)
+    assert entries(storage.open_table(rest.folder)) == entries(whole)
 
 
 def test_a_hashed_table_stops_at_the_memory_allowed_and_says_so(tmp_path: Path) -> None:
@@ -282,7 +282,7 @@ to move, wins; 2,583 positions are reachable from it."""
 
 
 def won_late_position() -> str:
-    assert Solver().result(retrograde.line_from_text(WON_POSITION), "basic") == 1
+    assert Solver().result(reduced.line_from_text(WON_POSITION), "basic") == 1
     return WON_POSITION
 
 
@@ -302,7 +302,7 @@ def test_the_perfect_player_never_loses_a_solved_won_position_against_random() -
 
 def test_perfect_play_gives_values_and_a_principal_variation_that_keeps_them() -> None:
     position = won_late_position()
-    retrograde.solve(solved_dir() / "twenty_seven", Size(), retrograde.line_from_text(position))
+    retrograde.solve(solved_dir() / "twenty_seven", Size(), reduced.line_from_text(position))
     game = stairgames.load("twenty_seven")
     perfect = HOOKS.perfect_play(game)  # type: ignore[misc]
     state = game.state_from_position(position)
@@ -325,7 +325,7 @@ def test_perfect_play_refuses_clearly_where_nothing_is_solved() -> None:
     with pytest.raises(InvalidOptionError, match="only in its basic variant"):
         HOOKS.perfect_play(stairgames.load("twenty_seven", variant="advanced"))
     retrograde.solve(
-        solved_dir() / "twenty_seven", Size(), retrograde.line_from_text(won_late_position())
+        solved_dir() / "twenty_seven", Size(), reduced.line_from_text(won_late_position())
     )
-    with pytest.raises(retrograde.UnsolvedPositionError, match="--from"):
+    with pytest.raises(table_play.UnsolvedPositionError, match="--from"):
         HOOKS.perfect_play(game).action_values(game.new_initial_state())

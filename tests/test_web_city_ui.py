@@ -18,9 +18,6 @@ from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import Settings, create_app
 from tests.browser_helpers import ARTIFACTS, chromium, serving
 
-GAME_SECONDS = 25.0
-
-
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # the browser tests skip
@@ -131,34 +128,53 @@ def at_a_choice(page: Any) -> bool:
     return bool(page.locator("#board .cos-choice").count())
 
 
-def play_to_the_end(
-    pages: list[Any], seconds: float = GAME_SECONDS, until: Any = None
-) -> list[str]:
-    """Play every page's turns until the game is over (or ``until(page)`` holds)."""
-    deadline = time.monotonic() + seconds
+ASKED_MOVED_OR_OVER = """n => !document.querySelector('#pass-cover').hidden ||
+    document.querySelector('#board .cos-choice, #board .cos-stock[role=button]') ||
+    document.querySelector('#moves').childElementCount !== n ||
+    !document.querySelector('#result').hidden"""
+"""In a page: whether it asks something of the person at it (the cover, a way to choose,
+a stock card to place), its move list is no longer ``n`` moves long, or the game is
+over."""
+
+ROUNDS = 4 * 289
+"""The most rounds of looking at the pages a whole game takes: a few for each of the
+moves of a game of four (289 at most, proven by the engine: ``max_game_length``)."""
+
+MOVED_OR_COVERED = """n => document.querySelector('#moves').childElementCount !== n ||
+    !document.querySelector('#pass-cover').hidden"""
+"""In a page: whether its move list is no longer ``n`` moves long, or the device is
+to be passed on."""
+
+HANG_GUARD_SECONDS = 300.0
+"""A game still going on after this long hangs (a whole game takes some seconds)."""
+
+
+def play_to_the_end(page: Any, until: Any = None) -> list[str]:
+    """Play the page's turns until the game is over (or ``until(page)`` holds); while
+    nothing is asked (the computer's turn), wait until something is or the game moves
+    on."""
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
     done: list[str] = []
-    while time.monotonic() < deadline:
-        if all(p.locator("#result").is_visible() for p in pages):
+    for _ in range(ROUNDS):
+        assert time.monotonic() < deadline, f"the game hangs after {len(done)} steps"
+        if page.locator("#result").is_visible():
             return done
-        if until is not None and any(until(p) for p in pages):
+        if until is not None and until(page):
             return done
-        acted = False
-        for page in pages:
-            before = page.evaluate("() => document.querySelector('#moves').childElementCount")
-            step = take_one_step(page)
-            if step:
-                done.append(step)
-                acted = True
-                if step != "cover":
-                    page.wait_for_function(
-                        "n => document.querySelector('#moves').childElementCount !== n "
-                        "|| document.querySelector('#pass-cover').hidden === false",
-                        arg=before,
-                        timeout=5000,
-                    )
-        if not acted:
-            time.sleep(0.05)
-    raise AssertionError(f"the game did not end in {seconds} s after {len(done)} steps")
+        before = moves_shown(page)
+        step = take_one_step(page)
+        if step:
+            done.append(step)
+        if step in ("place", "choice"):
+            page.wait_for_function(MOVED_OR_COVERED, arg=before, timeout=30_000)
+        elif not step:
+            page.wait_for_function(ASKED_MOVED_OR_OVER, arg=before, timeout=30_000)
+    raise AssertionError(f"the game did not end in {ROUNDS} rounds after {len(done)} steps")
+
+
+def moves_shown(page: Any) -> int:
+    count: int = page.evaluate("() => document.querySelector('#moves').childElementCount")
+    return count
 
 
 @pytest.mark.parametrize(
@@ -186,11 +202,11 @@ def test_people_at_one_screen_pass_the_device_and_play_a_whole_game_with_the_com
         mine.wait_for(timeout=5000)
         assert mine.count() == 1
         shot(page, f"city-building-{count}")
-        steps = play_to_the_end([page], until=may_place)  # the computer may start
+        steps = play_to_the_end(page, until=may_place)  # the computer may start
         page.locator("#board .cos-stock[role=button]").first.click()
         assert page.locator("#board .cos-cell.target").count() >= 1
         shot(page, f"city-stock-selected-{count}")
-        steps += play_to_the_end([page], until=at_a_choice)
+        steps += play_to_the_end(page, until=at_a_choice)
         shot(page, f"city-stroll-choice-{count}")
         walker = page.locator("#board .cos-choice").first.get_attribute("aria-label")
         assert walker and walker[0] in "↖↗↺≈"
@@ -199,7 +215,7 @@ def test_people_at_one_screen_pass_the_device_and_play_a_whole_game_with_the_com
         page.locator("#board .cos-choice").first.wait_for()
         assert not page.locator("#pass-cover").is_visible()
         assert page.locator("#board .cos-trace").count() == traces
-        steps += play_to_the_end([page])
+        steps += play_to_the_end(page)
         assert steps.count("cover") >= 2 and "place" in steps and "choice" in steps
         result = page.locator("#result").inner_text()
         assert re.search(r"(red|blue|green|yellow) \d+", result), result
@@ -222,19 +238,36 @@ def test_an_online_game_between_browsers_never_shows_a_departure_card_early(brow
         host.locator("#board .cos-cell").first.wait_for()
         assert not host.locator("#pass-cover").is_visible()
         pages = [host, guest]
-        deadline = time.monotonic() + GAME_SECONDS
-        while not all(p.locator("#result").is_visible() for p in pages):
-            assert time.monotonic() < deadline, "the online game did not end"
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        for _ in range(ROUNDS):
+            if all(p.locator("#result").is_visible() for p in pages):
+                break
+            assert time.monotonic() < deadline, "the online game hangs"
+            before = [moves_shown(page) for page in pages]
+            acted = False
             for page, me in ((host, "red"), (guest, "blue")):
                 assert not board_has_departure_of_someone_else_before_stroll(page, me)
-                take_one_step(page)
-            time.sleep(0.05)
+                acted = bool(take_one_step(page)) or acted
+            if not acted:  # the computer's turn, or a page not drawn yet: wait for it
+                wait_for_the_next_turn(pages, before)
+        else:
+            raise AssertionError(f"the online game did not end in {ROUNDS} rounds")
         shot(guest, "city-online-over")
         reasons = [p.locator("#result .reason").inner_text() for p in pages]
         assert reasons[0] == reasons[1] and re.search(r"Red \d+, blue \d+, green \d+", reasons[0])
     finally:
         close(host)
         close(guest)
+
+
+def wait_for_the_next_turn(pages: list[Any], before: list[int]) -> None:
+    """Wait until the page of the seat the server's match waits for (a page for each
+    seat from the first; the first page for a computer's seat) asks its person, shows
+    more moves than ``before`` (each page's count), or shows the end."""
+    view = match_view(pages[0])
+    seat = view["to_act"]
+    index = seat if seat is not None and seat < len(pages) else 0
+    pages[index].wait_for_function(ASKED_MOVED_OR_OVER, arg=before[index], timeout=30_000)
 
 
 def board_has_departure_of_someone_else_before_stroll(page: Any, me: str | None) -> bool:
@@ -277,7 +310,7 @@ def test_a_card_file_is_uploaded_from_the_home_page_or_refused_in_japanese(
         page.locator("#board .cos-cell").first.wait_for()
         assert page.locator("#board .cos-stock").count() == 2
         # a stock card dragged onto a cell where it may go is placed there
-        play_to_the_end([page], until=may_place)
+        play_to_the_end(page, until=may_place)
         stock = page.locator("#board .cos-stock[role=button]").first
         card = stock.get_attribute("data-stock")
         stock.click()
@@ -385,11 +418,11 @@ def play_online(
     """Play to the end: wait until every page shows the server's latest move list, check
     every page, then the page of the seat to act clicks its move. The number of moves and
     each person's move as (seat, "place" or "choice") come back."""
-    deadline = time.monotonic() + GAME_SECONDS
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
     acted_by: list[tuple[int, str]] = []
     shot_choice = False
     while True:
-        assert time.monotonic() < deadline, f"the online game did not end after {acted_by}"
+        assert time.monotonic() < deadline, f"the online game hangs after {acted_by}"
         view = match_view(pages[0])
         count = len(view["history"])
         for page in pages:

@@ -18,8 +18,15 @@ from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import build_options, option_fields, option_types
+from stairgames.core.progress import ProgressLine, bar
 from stairgames.core.record import GameRecord, replay
-from stairgames.core.registry import GameSpec, get_spec, list_games, load_with_text_options
+from stairgames.core.registry import (
+    GameSpec,
+    get_spec,
+    list_games,
+    load_with_text_options,
+    solver,
+)
 from stairgames.core.solvers import SolveRequest, solved_dir
 from stairgames.i18n import LANGUAGES, N_, _, set_language, translate, wrap
 from stairgames.terminal import HUMAN, TerminalSession, enable_line_editing, fill
@@ -433,24 +440,19 @@ def _split_players(text: str) -> list[str]:
 
 
 def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
+    """The progress of a run of games on ``stream``: a bar, the games done and the
+    seconds so far (in a log, every tenth of the games)."""
     started = time.perf_counter()
-    live = stream.isatty()
+    progress = ProgressLine(stream)
 
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        elapsed = time.perf_counter() - started
         line = _("[{bar}] {done}/{total} games  {seconds} s").format(
-            bar="#" * filled + "." * (width - filled),
+            bar=bar(done, total),
             done=done,
             total=total,
-            seconds=f"{elapsed:.0f}",
+            seconds=f"{time.perf_counter() - started:.0f}",
         )
-        if live:
-            stream.write("\r" + line + ("\n" if done == total else ""))
-        elif done == total or done % max(1, total // 10) == 0:
-            stream.write(line + "\n")
-        stream.flush()
+        progress.show(line, due=done % max(1, total // 10) == 0, last=done == total)
 
     return show
 
@@ -512,9 +514,9 @@ def _solve(argv: Sequence[str]) -> int:
         )
         return 2
     spec = get_spec(argv[0])
-    if spec.solver is None:
+    command = solver(spec.name)
+    if command is None:
         raise StairgamesError(message_id=N_("{game} has no solver"), arguments={"game": spec.name})
-    command = spec.solver()
     parser = argparse.ArgumentParser(
         prog=f"stairgames solve {spec.name}",
         description=_("Solve {title} (or part of it) and keep the table.").format(

@@ -1,25 +1,29 @@
 """``stairgames analyze GAME``: a balance study, its tables, JSON and figures.
 
-Only City of Stairs has a study today (:mod:`stairgames.games.city_of_stairs.research.balance`).
-The run ends by saying how long it took, so that every figure in ``docs/analysis.md``
-comes with its cost.
+A game offers a study through its registration
+(:attr:`~stairgames.core.registry.GameSpec.study`, a :class:`~stairgames.core.studies.Study`);
+this command hands it the players (:func:`~stairgames.agents.make_agent`), the statistics
+and the plots, and runs its games (City of Stairs has one today). The run ends by saying
+how long it took, so that every figure in ``docs/analysis.md`` comes with its cost.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
 from typing import Any
 
+from stairgames.agents import make_agent
+from stairgames.analysis import plots as study_plots
+from stairgames.analysis import statistics as study_statistics
 from stairgames.analysis.parallel import Progress, run_tasks
 from stairgames.analysis.plots import pyplot
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import get_spec, studied_games, study
+from stairgames.core.studies import Study
 from stairgames.i18n import N_, _
-
-STUDIES = ("city_of_stairs",)
-"""The games ``analyze`` knows a study of."""
 
 
 def parse_seats(text: str) -> list[int]:
@@ -59,31 +63,31 @@ def analyze(
         the card file read, before any game is played).
     """
     name = get_spec(game).name
-    if name not in STUDIES:
+    chosen_study = study(name)
+    if chosen_study is None:
         raise InvalidOptionError(
             message_id=N_("no balance study for {game}; studies exist for: {studies}"),
-            arguments={"game": name, "studies": ", ".join(STUDIES)},
+            arguments={"game": name, "studies": ", ".join(studied_games())},
         )
-    from stairgames.games.city_of_stairs.research import balance
-
     if plots is not None:
         pyplot()  # refuse at once, not after the games, when matplotlib is missing
     started = time.perf_counter()
-    chosen = player or balance.DEFAULT_PLAYER
-    tasks = balance.balance_tasks(parse_seats(seats), games, player=chosen, cards=cards, seed=seed)
-    records = run_tasks(
-        balance.play_balance_game, tasks, jobs=jobs, ray_address=ray_address, progress=progress
+    chosen = player or chosen_study.default_player
+    tasks = chosen_study.tasks(
+        parse_seats(seats), games, players=make_agent, player=chosen, cards=cards, seed=seed
     )
+    play = functools.partial(chosen_study.play, players=make_agent)  # picklable for workers
+    records = run_tasks(play, tasks, jobs=jobs, ray_address=ray_address, progress=progress)
     document = {
         "game": name,
         "player": chosen,
         "cards": cards,
         "games": games,
         "seed": seed,
-        "summary": balance.summarise(records),
+        "summary": chosen_study.summarise(records, study_statistics),
         "records": records,
     }
-    _report(document, plots)
+    _report(chosen_study, document, plots)
     if out is not None:
         out.write_text(json.dumps(document, indent=1), encoding="utf-8")
         print(_("Results saved to {path}").format(path=out))
@@ -95,14 +99,12 @@ def analyze(
     return 0
 
 
-def _report(document: dict[str, Any], plots: Path | None) -> None:
+def _report(chosen_study: Study, document: dict[str, Any], plots: Path | None) -> None:
     """Print a study's tables and draw its figures into ``plots`` (if given)."""
-    from stairgames.games.city_of_stairs.research import balance
-
     summary = document["summary"]
-    print(balance.format_summary(summary, player=document["player"], cards=document["cards"]))
+    print(chosen_study.format_summary(summary, player=document["player"], cards=document["cards"]))
     if plots is not None:
-        for path in balance.plot_summary(summary, plots):
+        for path in chosen_study.plot_summary(summary, plots, study_plots):
             print(_("Figure saved to {path}").format(path=path))
 
 
@@ -115,18 +117,18 @@ def show_saved(path: Path, *, plots: Path | None = None) -> int:
         pyplot()
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
-        if document["game"] not in STUDIES or not isinstance(document["records"], list):
+        if document["game"] not in studied_games() or not isinstance(document["records"], list):
             raise KeyError("game")
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise InvalidOptionError(
             message_id=N_("{path} is not a saved study ({reason})"),
             arguments={"path": str(path), "reason": str(error)},
         ) from error
-    from stairgames.games.city_of_stairs.research import balance
-
-    document["summary"] = balance.summarise(document["records"])
-    _report(document, plots)
+    saved_study = study(document["game"])
+    assert saved_study is not None  # a studied game
+    document["summary"] = saved_study.summarise(document["records"], study_statistics)
+    _report(saved_study, document, plots)
     return 0
 
 
-__all__ = ["STUDIES", "analyze", "parse_seats", "show_saved"]
+__all__ = ["analyze", "parse_seats", "show_saved"]

@@ -14,13 +14,12 @@ and imported only when asked for.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.progress import terminate_as_interrupt
 from stairgames.i18n import N_
 
 T = TypeVar("T")
@@ -51,7 +50,8 @@ def run_tasks(
     must be picklable (a function defined at the top level of a module), and the
     cluster's workers must be able to import ``function``'s module (the same
     stairgames, installed on every node). ``on_result`` hears of each result as it
-    arrives.
+    arrives. SIGTERM stops the tasks as Ctrl-C does, with a :exc:`KeyboardInterrupt`
+    (:func:`stairgames.core.progress.terminate_as_interrupt`).
 
     :raises InvalidOptionError: ``jobs`` below 1, or Ray asked for but not installed.
     """
@@ -65,30 +65,8 @@ def run_tasks(
         unordered = ((index, function(task)) for index, task in enumerate(tasks))
     else:
         unordered = _on_processes(function, tasks, jobs)
-    with _terminate_as_interrupt():
+    with terminate_as_interrupt():  # the workers stop with the caller
         return _collect(unordered, len(tasks), progress, on_result)
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Within it, SIGTERM (``kill``) stops the tasks as Ctrl-C does (a
-    :exc:`KeyboardInterrupt`): the worker processes or Ray tasks are stopped with them
-    rather than left running, and the caller keeps what it was told of (where this is
-    the main thread)."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        del signum, frame
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: signals stay as they are
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _collect(

@@ -61,7 +61,16 @@ class Kernel:
 
         The first function decorated drops the cache files compiled from other
         sources (nothing is compiled or loaded before a function is first called)."""
-        dispatcher = numba.njit(cache=True, nogil=True)(function)
+        return self._compile(function, numba.njit(cache=True, nogil=True))
+
+    def inlined(self, function: _F) -> _F:
+        """:meth:`compiled`, and inlined by numba into the compiled functions that call
+        it (``inline="always"``: no call, no reference counting of its arrays), for
+        small functions on the hottest paths."""
+        return self._compile(function, numba.njit(cache=True, nogil=True, inline="always"))
+
+    def _compile(self, function: _F, njit: Callable[[_F], Any]) -> _F:
+        dispatcher = njit(function)
         self.functions.append(dispatcher)
         if len(self.functions) == 1:
             self.drop_stale_cache()

@@ -1,10 +1,10 @@
 """What a game offers computer players, as typed data (loaded only when a player asks).
 
-A game's registration (:class:`stairgames.core.registry.GameSpec`) names a function,
-``player_hooks``, that returns a :class:`PlayerHooks`: the game's evaluation, its
-own fast playout, its exact endgame solver, its level configurations, and the
-warm-up of its compiled code. Every field is optional. The function imports the
-game's player module (``evaluate.py`` beside its rules) only when first called, so
+A game's registration (:class:`stairgames.core.registry.GameSpec`) names, in
+``player_hooks``, a :class:`PlayerHooks` by a lazy ``"module:attribute"`` reference:
+the game's evaluation, its own fast playout, its exact endgame solver, its level
+configurations, and the warm-up of its compiled code. Every field is optional. The
+registry imports the game's player module (``play/evaluate.py``) only on first need, so
 loading a game and playing it through the protocol imports no player code and no
 numba (``tests/test_hooks.py``). Nothing here is found by a module's name or an
 attribute's name: shared code reads these fields and nothing else.
@@ -13,10 +13,11 @@ attribute's name: shared code reads these fields and nothing else.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import types
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from stairgames.core.game import Game, State
 
@@ -139,3 +140,43 @@ class PlayerHooks:
 
 NO_HOOKS = PlayerHooks()
 """The hooks of a game that offers players nothing of its own."""
+
+
+def on_first_use(reference: str) -> Callable[..., Any]:
+    """The function a ``"module:attribute"`` reference names, its module imported on the
+    first call (:func:`stairgames.core.registry.resolve`): how a game's hooks name
+    their compiled parts, so that loading the hooks imports neither those modules nor
+    numba (``tests/test_hooks.py``)."""
+
+    @functools.cache
+    def target() -> Callable[..., Any]:
+        from stairgames.core.registry import resolve
+
+        found: Callable[..., Any] = resolve(reference)
+        return found
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return target()(*args, **kwargs)
+
+    call.__doc__ = f"``{reference}``, imported on first use."
+    return call
+
+
+def compiled_warm_up(*steps: str, kernel: str) -> WarmUp:
+    """The warm-up of a game's compiled code: the functions ``steps`` (``"module:
+    attribute"`` references), called in order once a process (players prepare for
+    every game of an arena; the last step records the kernel warm), and cold while
+    the :class:`stairgames.core.compiled.Kernel` that ``kernel`` names is
+    (:meth:`~stairgames.core.compiled.Kernel.cold`)."""
+
+    @functools.cache
+    def run() -> None:
+        for step in steps:
+            on_first_use(step)()
+
+    def cold() -> bool:
+        from stairgames.core.registry import resolve
+
+        return bool(resolve(kernel).cold())
+
+    return WarmUp(run=run, cold=cold)

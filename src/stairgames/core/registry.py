@@ -13,15 +13,18 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from importlib.resources.abc import Traversable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
 from stairgames.core.options import build_options, describe_options, option_fields
 from stairgames.core.solvers import SolveCommand
+from stairgames.core.studies import Study
 from stairgames.core.tensors import ObservationTensor
-from stairgames.i18n import N_
+from stairgames.i18n import N_, Text
+
+T = TypeVar("T")
 
 
 class Renderer(Protocol):
@@ -49,6 +52,38 @@ WebView = Callable[[State, int | None], dict[str, Any]]
 holding only what ``viewer`` may see (``None``: a spectator)."""
 
 
+class UploadedFile(Protocol):
+    """What reading an uploaded option file gives: something with a name to show."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class FileParser(Protocol):
+    """``parse(text, source=...)``: an uploaded option file read and checked; ``source``
+    names the file in messages (its name as the browser gave it, or a
+    :class:`~stairgames.i18n.Text`).
+
+    :raises StairgamesError: the file is refused; the message lists every problem.
+    """
+
+    def __call__(self, text: str, *, source: str | Text) -> UploadedFile: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionFile:
+    """An option whose value may be a file uploaded from the browser (City of Stairs'
+    ``cards``): the server checks an upload with :attr:`parse`, keeps it, and gives the
+    option the kept file's path (:mod:`stairgames.server.card_files`)."""
+
+    option: str
+    """The option's name; the server takes uploads for an option named ``cards``, at
+    ``POST /api/cards``."""
+    parse: str
+    """A ``"module:attribute"`` reference to the :class:`FileParser` that reads and
+    checks an uploaded file's text."""
+
+
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
     """Everything shared code needs to know about one game."""
@@ -65,10 +100,11 @@ class GameSpec:
     option_sets: tuple[dict[str, Any], ...] = ({},)
     """Option sets that together cover every variant and optional rule; shared tests
     and benchmarks run each of them."""
-    player_hooks: Callable[[], PlayerHooks] | None = None
-    """Optional: what the game offers computer players (:mod:`stairgames.core.hooks`).
-    Called once, on a player's first need (:func:`player_hooks`); it imports the
-    game's player code then, so that loading a game does not."""
+    player_hooks: str | None = None
+    """Optional: what the game offers computer players (:mod:`stairgames.core.hooks`), as
+    a ``"module:attribute"`` reference to a :class:`~stairgames.core.hooks.PlayerHooks`
+    (``"stairgames.games.stairs.play.evaluate:HOOKS"``). Resolved once, on a player's
+    first need (:func:`player_hooks`), so that loading a game imports no player code."""
     resample_hidden: ResampleHidden | None = None
     """Optional, for games with hidden information: ``resample_hidden(state, seat,
     rng)``, a state with what ``seat`` cannot see redrawn (players' determinisations)."""
@@ -81,13 +117,15 @@ class GameSpec:
     web_assets: Traversable | None = None
     """Optional: the package folder holding the game's browser files (``board.js``, an ES
     module exporting ``draw(svg, board, ui)``), served at ``/games/<name>/board.js``."""
-    observation_tensor: Callable[[], ObservationTensor] | None = None
+    observation_tensor: str | None = None
     """Optional: the game's observation tensor for learning code
-    (:mod:`stairgames.core.tensors`). Called once, on first need
-    (:func:`observation_tensor`); it imports the game's ``tensor.py`` then."""
-    solver: Callable[[], SolveCommand] | None = None
+    (:mod:`stairgames.core.tensors`), a ``"module:attribute"`` reference resolved once,
+    on first need (:func:`observation_tensor`)."""
+    solver: str | None = None
     """Optional: the game's part of ``stairgames solve GAME``
-    (:mod:`stairgames.core.solvers`); called only when that command runs."""
+    (:mod:`stairgames.core.solvers`), a ``"module:attribute"`` reference to a
+    :class:`~stairgames.core.solvers.SolveCommand`, resolved only when that command runs
+    (:func:`solver`)."""
     narrate_moves: MoveNarrator | None = None
     """Optional: each move of a history, as a seat may know it, told in a few words for
     the browser's move list (dice, draws, deals); without it the list shows the moves'
@@ -102,6 +140,24 @@ class GameSpec:
     """Optional: the options a position text says itself (Stairs: the board size its
     ranks draw), as text (``{"size": "5"}``); ``stairgames show`` reads a position
     with them unless the command line names the option."""
+    rating_options: tuple[str, ...] = ()
+    """Optional: the options that make the game another game for players' ratings (Stairs:
+    ``size``; 27: ``variant``): the web app keeps a rating per value of each."""
+    study: str | None = None
+    """Optional: the game's study for ``stairgames analyze GAME``, a ``"module:attribute"``
+    reference to a :class:`~stairgames.core.studies.Study`, resolved when the command
+    runs (:func:`study`)."""
+    option_files: tuple[OptionFile, ...] = ()
+    """Optional: the options whose value may be a file uploaded from the browser (City of
+    Stairs' card sets), each with the function that reads and checks such a file."""
+    browser_messages: str | None = None
+    """Optional: the message ids the game's ``board.js`` translates, a ``"module:attribute"``
+    reference to a tuple of ``N_`` ids (a ``view/messages.py``), gathered into the
+    browser's catalog by :mod:`stairgames.web.messages` (:func:`browser_messages`)."""
+    listing_order: int = 100
+    """Where the game comes in the server's list of games (``GET /api/games``; lower
+    first, then by name): the home page shows its cards in that order and chooses the
+    first."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -111,6 +167,14 @@ _DISCOVERED = False
 def register(spec: GameSpec) -> None:
     """Register a game; called by each game package at import."""
     _REGISTRY[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    """Forget a game registered with :func:`register` (and what was loaded for it): for
+    tests that register a game of their own."""
+    _REGISTRY.pop(name, None)
+    _loaded_hooks.cache_clear()
+    _loaded_tensor.cache_clear()
 
 
 def _discover() -> None:
@@ -167,6 +231,32 @@ def load_with_text_options(name: str, options: dict[str, str]) -> Game:
     return spec.game_class(build_options(spec.options_class, spec.name, options, from_text=True))
 
 
+def resolve(reference: str) -> Any:
+    """The object a ``"module:attribute"`` reference names, its module imported now
+    (``"stairgames.games.stairs.play.evaluate:HOOKS"``; the attribute may be dotted).
+
+    :raises ValueError: not of the form ``"module:attribute"``.
+    """
+    module_name, _colon, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"not a 'module:attribute' reference: {reference!r}")
+    value: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _resolve_as(reference: str, expected: type[T]) -> T:
+    """:func:`resolve`, checking that the reference names an ``expected``.
+
+    :raises TypeError: it names something else.
+    """
+    value = resolve(reference)
+    if not isinstance(value, expected):
+        raise TypeError(f"{reference!r} names a {type(value).__name__}, not a {expected.__name__}")
+    return value
+
+
 def player_hooks(name: str) -> PlayerHooks:
     """What the game ``name`` offers computer players (:data:`NO_HOOKS` when nothing);
     the first call imports the game's player code.
@@ -178,8 +268,8 @@ def player_hooks(name: str) -> PlayerHooks:
 
 @functools.cache
 def _loaded_hooks(name: str) -> PlayerHooks:
-    load_hooks = _REGISTRY[name].player_hooks
-    return NO_HOOKS if load_hooks is None else load_hooks()
+    reference = _REGISTRY[name].player_hooks
+    return NO_HOOKS if reference is None else _resolve_as(reference, PlayerHooks)
 
 
 def observation_tensor(name: str) -> ObservationTensor | None:
@@ -193,8 +283,71 @@ def observation_tensor(name: str) -> ObservationTensor | None:
 
 @functools.cache
 def _loaded_tensor(name: str) -> ObservationTensor | None:
-    load_tensor = _REGISTRY[name].observation_tensor
-    return None if load_tensor is None else load_tensor()
+    reference = _REGISTRY[name].observation_tensor
+    return None if reference is None else _resolve_as(reference, ObservationTensor)
+
+
+def solver(name: str) -> SolveCommand | None:
+    """The game's part of ``stairgames solve`` (``None``: the game has no solver); its
+    solver's code is imported now.
+
+    :raises InvalidOptionError: no such game.
+    """
+    reference = get_spec(name).solver
+    return None if reference is None else _resolve_as(reference, SolveCommand)
+
+
+def study(name: str) -> Study | None:
+    """The game's study for ``stairgames analyze`` (``None``: the game has none); its
+    code is imported now.
+
+    :raises InvalidOptionError: no such game.
+    """
+    reference = get_spec(name).study
+    return None if reference is None else cast(Study, resolve(reference))
+
+
+def studied_games() -> list[str]:
+    """The games that declare a study, sorted."""
+    return [name for name in game_names() if _REGISTRY[name].study is not None]
+
+
+def option_files() -> dict[str, FileParser]:
+    """Every option that takes an uploaded file, with the function that checks one: the
+    first game (by name) to declare the option decides how its files are read."""
+    parsers: dict[str, FileParser] = {}
+    for name in game_names():
+        for declared in _REGISTRY[name].option_files:
+            if declared.option not in parsers:
+                parsers[declared.option] = cast(FileParser, resolve(declared.parse))
+    return parsers
+
+
+def uploaded_options() -> list[str]:
+    """The names of the options that take an uploaded file, without importing their
+    readers."""
+    names = {declared.option for name in game_names() for declared in _REGISTRY[name].option_files}
+    return sorted(names)
+
+
+def browser_messages(name: str) -> tuple[str, ...]:
+    """The message ids the game's ``board.js`` translates (none when it declares none).
+
+    :raises InvalidOptionError: no such game.
+    """
+    reference = get_spec(name).browser_messages
+    if reference is None:
+        return ()
+    messages = resolve(reference)
+    if not isinstance(messages, tuple) or not all(isinstance(m, str) for m in messages):
+        raise TypeError(f"{reference!r} must name a tuple of message ids")
+    return messages
+
+
+def listing_order() -> list[str]:
+    """The registered game names in the order of listings meant for people (the home
+    page): by :attr:`GameSpec.listing_order`, then by name."""
+    return sorted(game_names(), key=lambda name: (_REGISTRY[name].listing_order, name))
 
 
 def list_games() -> list[dict[str, Any]]:

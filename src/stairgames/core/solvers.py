@@ -1,8 +1,8 @@
 """What a game offers ``stairgames solve GAME``: its own solver's flags and run.
 
-A game that can be solved (in part) names a function in its registration
-(:attr:`stairgames.core.registry.GameSpec.solver`) that returns a
-:class:`SolveCommand`; the function imports the solver only when the command runs,
+A game that can be solved (in part) names a :class:`SolveCommand` in its registration
+(:attr:`stairgames.core.registry.GameSpec.solver`, a ``"module:attribute"``
+reference); the registry imports the solver only when the command runs,
 so loading a game imports none of it. The command line gives every game the same
 frame: the game's options as flags, ``--out DIR`` (default: :func:`solved_dir` /
 the game's name) and ``--resume``; the game adds its own flags and does the rest.

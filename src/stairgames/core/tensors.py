@@ -1,10 +1,10 @@
 """Observation tensors: what a game offers learning code, as typed data.
 
-A game's registration (:class:`stairgames.core.registry.GameSpec`) may name a
-function, ``observation_tensor``, that returns an :class:`ObservationTensor`: the
+A game's registration (:class:`stairgames.core.registry.GameSpec`) may name, in
+``observation_tensor``, an :class:`ObservationTensor` by a ``"module:attribute"`` reference: the
 game's own encoding of a state as numbers, from one seat's point of view, holding
 exactly what that seat may know (never another seat's hidden card). The encoding
-lives in the game's package (``tensor.py`` beside its rules) and is imported only
+lives in the game's package (``play/tensor.py``) and is imported only
 when first asked for, so loading a game imports none of it. The research
 interfaces (:mod:`stairgames.interop.pettingzoo`, :mod:`stairgames.interop.gymnasium`,
 the tensors of :mod:`stairgames.interop.openspiel`) read these fields and nothing

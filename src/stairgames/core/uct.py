@@ -19,16 +19,27 @@ A game provides five compiled functions with these signatures, and a compiled
 - ``outcome(s) -> int``: at the end, :data:`FIRST` or :data:`SECOND` (the colour
   that won) or :data:`DRAW`;
 - ``rollout(s, params, found) -> int``: plays on at random to the end (numba's
-  generator, seeded by :func:`iterate`), the outcome;
+  generator, seeded by :func:`iterate`), the outcome: :func:`rollout` with the
+  game's ``moves``, ``play`` and ``outcome``, or a faster one of its own;
 - ``to_move(s) -> int``: the colour to move (0 or 1).
+
+The same functions give the game's compiled random playout from a position, with
+moves scripted first (:func:`playout`: the ``playout`` hook and its tests).
 
 Colours are the game's own (0 moves first, light or white); seats are mapped in
 Python by :class:`TreeSearch`, which holds the arrays and grows them as needed.
+
+A game's ``playout`` hook built on these (``play/playout.py``) plays the same games as
+uniformly random play through the protocol *in distribution*, not move for move: the
+moves are drawn by numba's generator, seeded with one draw from the caller's ``rng``
+(:func:`seed_of`); ``tests/test_compiled_playouts.py`` checks that the kernels offer the
+moves the rules offer and end scripted games with the rules' results.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -44,6 +55,9 @@ Array = npt.NDArray[np.int64]
 Links = npt.NDArray[np.int32]
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.int8]
+Params = Any
+"""A game's constants for its kernel (``params``): an array (27: the variant) or a
+tuple of integers (Stairs: the board), whatever the game's functions take."""
 Tree = tuple[Links, Links, Links, Flags, Flags, Floats, Floats, Array, Array, Array]
 """The arrays of a search, as :func:`iterate` takes them: per node the first child, the
 number of children, the move leading there, the colour to move, the proven result,
@@ -57,6 +71,8 @@ UNKNOWN: Final = -1
 """``proven[node]`` while the node's result is not proven."""
 PASS: Final = -1
 """The move of a turn passed."""
+NOT_OFFERED: Final = -1
+"""What :func:`playout` returns when a scripted move is not offered."""
 MAX_DEPTH: Final = 512
 """The deepest path the tree grows (far beyond what a second's search reaches)."""
 INITIAL_NODES: Final = 1 << 15
@@ -194,7 +210,7 @@ def iterate(
     rollout: Any,
     to_move: Any,
     root: Array,
-    params: Array,
+    params: Params,
     c: float,
     iterations: int,
     tree: Tree,
@@ -253,12 +269,70 @@ def iterate(
 
 
 @_compiled
+def rollout(moves: Any, play: Any, outcome: Any, s: Array, params: Params, found: Array) -> int:
+    """Plays ``s`` on to the end in place with the game's ``moves``, ``play`` and
+    ``outcome``, each move drawn uniformly from numba's generator (a pass, drawing
+    nothing, where the colour to move has no move); the outcome."""
+    while True:
+        count = moves(s, params, found)
+        if count < 0:
+            return int(outcome(s))
+        play(s, params, found[np.random.randint(0, count)] if count else PASS)
+
+
+@_compiled
+def playout(
+    moves: Any,
+    play: Any,
+    outcome: Any,
+    rollout: Any,
+    s: Array,
+    params: Params,
+    seed_value: int,
+    script: Array,
+    found: Array,
+) -> int:
+    """Plays the position ``s`` to the end of the game in place; the outcome, or
+    :data:`NOT_OFFERED` when a scripted move is not offered.
+
+    First the moves of ``script`` (as the game's ``moves`` writes them; passes are not
+    listed, they are played whenever the colour to move has no move), then the game's
+    ``rollout`` with numba's generator seeded with ``seed_value``. ``found`` is room for a
+    position's moves.
+    """
+    np.random.seed(seed_value)
+    step = 0
+    while step < script.shape[0]:
+        count = moves(s, params, found)
+        if count < 0:
+            return int(outcome(s))
+        if count == 0:
+            play(s, params, PASS)
+            continue
+        move = script[step]
+        if not offered(found, count, move):
+            return NOT_OFFERED
+        step += 1
+        play(s, params, move)
+    return int(rollout(s, params, found))
+
+
+@_compiled
+def offered(found: Array, count: int, move: int) -> bool:
+    """Whether ``move`` is among ``found[:count]``."""
+    i = 0
+    while i < count and found[i] != move:
+        i += 1
+    return i < count
+
+
+@_compiled
 def seed(value: int) -> None:
     """Seeds numba's generator (the shuffles and the playouts draw from it)."""
     np.random.seed(value)
 
 
-SearchKernel = Callable[[Array, Array, float, int, "Tree"], int]
+SearchKernel = Callable[[Array, Params, float, int, "Tree"], int]
 """A game's compiled ``search(root, params, c, iterations, tree)`` that calls
 :func:`iterate` with its functions."""
 
@@ -277,7 +351,7 @@ class TreeSearch:
         self,
         search: SearchKernel,
         root: Array,
-        params: Array,
+        params: Params,
         actions: Mapping[int, int],
         seats: tuple[int, int],
         *,
@@ -389,3 +463,26 @@ class TreeSearch:
         if result == DRAW:
             return 0.5
         return 1.0 if self.seats[result] == seat else 0.0
+
+
+NO_SCRIPT: Final = np.zeros(0, dtype=np.int64)
+"""No scripted moves for a game's compiled ``playout``."""
+
+
+def seed_of(rng: random.Random) -> int:
+    """The seed of numba's generator for one compiled playout: one draw from ``rng``."""
+    return rng.getrandbits(62)
+
+
+def returns_of(outcome: int, seats: tuple[int, int]) -> list[float]:
+    """The returns by seat of ``outcome`` (:data:`FIRST`, :data:`SECOND` or
+    :data:`DRAW`), ``seats`` the seat playing each colour."""
+    if outcome == DRAW:
+        return [0.0, 0.0]
+    return [1.0, -1.0] if seats[outcome] == 0 else [-1.0, 1.0]
+
+
+def warm_up(search: TreeSearch) -> None:
+    """Compiles (the first time on a machine) or loads a game's tree search, by running
+    a few iterations of ``search``."""
+    search.run(64, 1.0, 0)

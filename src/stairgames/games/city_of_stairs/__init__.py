@@ -14,9 +14,7 @@
 import random
 
 from stairgames.core.game import State
-from stairgames.core.hooks import PlayerHooks
-from stairgames.core.registry import GameSpec, register
-from stairgames.core.tensors import ObservationTensor
+from stairgames.core.registry import GameSpec, OptionFile, register
 from stairgames.games.city_of_stairs.cards import CardSet, CityCard, Icon, load_card_set
 from stairgames.games.city_of_stairs.game import (
     CityOfStairsGame,
@@ -45,26 +43,11 @@ __all__ = [
 ]
 
 
-def _player_hooks() -> PlayerHooks:
-    """What City of Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
-    player's first need, so that loading the game does not import player code."""
-    from stairgames.games.city_of_stairs.play.evaluate import HOOKS
-
-    return HOOKS
-
-
 def _resample_hidden(state: State, seat: int, rng: random.Random) -> State:
     """:meth:`CityOfStairsState.resample_hidden`: the departure cards hidden from
     ``seat`` dealt again (C8)."""
     assert isinstance(state, CityOfStairsState)
     return state.resample_hidden(seat, rng)
-
-
-def _observation_tensor() -> ObservationTensor:
-    """The City of Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.city_of_stairs.play.tensor import TENSOR
-
-    return TENSOR
 
 
 register(
@@ -108,10 +91,18 @@ register(
         ),
         play_minutes=(20, 20),
         narrate_moves=narrate_moves,
-        player_hooks=_player_hooks,
+        player_hooks="stairgames.games.city_of_stairs.play.evaluate:HOOKS",
         resample_hidden=_resample_hidden,
         web_view=board_view,
         web_assets=WEB_ASSETS,
-        observation_tensor=_observation_tensor,
+        browser_messages="stairgames.games.city_of_stairs.view.messages:BROWSER_MESSAGES",
+        listing_order=3,
+        study="stairgames.games.city_of_stairs.research.balance:STUDY",
+        option_files=(
+            OptionFile(
+                option="cards", parse="stairgames.games.city_of_stairs.cards:parse_card_set"
+            ),
+        ),
+        observation_tensor="stairgames.games.city_of_stairs.play.tensor:TENSOR",
     )
 )

@@ -15,10 +15,7 @@ crumbling wall.
 'race ninjas=0,2,0 turn=yellow dice=-'
 """
 
-from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
-from stairgames.core.solvers import SolveCommand
-from stairgames.core.tensors import ObservationTensor
 from stairgames.games.ishigaki_race.game import (
     IshigakiRaceGame,
     IshigakiRaceOptions,
@@ -49,29 +46,6 @@ __all__ = [
     "render_race",
     "rolloff_score",
 ]
-
-
-def _solver() -> SolveCommand:
-    """Ishigaki Race's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
-    imported when the command runs."""
-    from stairgames.games.ishigaki_race.research.command import SOLVE_COMMAND
-
-    return SOLVE_COMMAND
-
-
-def _player_hooks() -> PlayerHooks:
-    """What Ishigaki Race offers computer players (:data:`.evaluate.HOOKS`), imported on a
-    player's first need, so that loading the game does not import player code."""
-    from stairgames.games.ishigaki_race.play.evaluate import HOOKS
-
-    return HOOKS
-
-
-def _observation_tensor() -> ObservationTensor:
-    """The Ishigaki Race observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.ishigaki_race.play.tensor import TENSOR
-
-    return TENSOR
 
 
 register(
@@ -112,10 +86,12 @@ register(
         ),
         play_minutes=(10, 15),
         narrate_moves=narrate_moves,
-        player_hooks=_player_hooks,
-        solver=_solver,
+        player_hooks="stairgames.games.ishigaki_race.play.evaluate:HOOKS",
+        solver="stairgames.games.ishigaki_race.research.command:SOLVE_COMMAND",
         web_view=board_view,
         web_assets=WEB_ASSETS,
-        observation_tensor=_observation_tensor,
+        browser_messages="stairgames.games.ishigaki_race.view.messages:BROWSER_MESSAGES",
+        listing_order=2,
+        observation_tensor="stairgames.games.ishigaki_race.play.tensor:TENSOR",
     )
 )

@@ -10,10 +10,7 @@ The option ``size`` plays on a board of 3×3 to 8×8 squares (S8).
 'L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
 """
 
-from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
-from stairgames.core.solvers import SolveCommand
-from stairgames.core.tensors import ObservationTensor
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION, position_options
@@ -35,29 +32,6 @@ __all__ = [
     "StairsState",
     "render_board",
 ]
-
-
-def _solver() -> SolveCommand:
-    """Stairs's part of ``stairgames solve`` (:data:`.solve_command.SOLVE_COMMAND`),
-    imported when the command runs."""
-    from stairgames.games.stairs.research.command import SOLVE_COMMAND
-
-    return SOLVE_COMMAND
-
-
-def _player_hooks() -> PlayerHooks:
-    """What Stairs offers computer players (:data:`.evaluate.HOOKS`), imported on a
-    player's first need, so that loading the game does not import player code."""
-    from stairgames.games.stairs.play.evaluate import HOOKS
-
-    return HOOKS
-
-
-def _observation_tensor() -> ObservationTensor:
-    """The Stairs observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.stairs.play.tensor import TENSOR
-
-    return TENSOR
 
 
 register(
@@ -100,11 +74,14 @@ register(
             ),
         ),
         play_minutes=(20, 20),
-        player_hooks=_player_hooks,
+        player_hooks="stairgames.games.stairs.play.evaluate:HOOKS",
         web_view=board_view,
         web_assets=WEB_ASSETS,
-        observation_tensor=_observation_tensor,
+        browser_messages="stairgames.games.stairs.view.messages:BROWSER_MESSAGES",
+        listing_order=0,
+        observation_tensor="stairgames.games.stairs.play.tensor:TENSOR",
         position_options=position_options,
-        solver=_solver,
+        rating_options=("size",),
+        solver="stairgames.games.stairs.research.command:SOLVE_COMMAND",
     )
 )

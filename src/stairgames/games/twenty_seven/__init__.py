@@ -11,10 +11,7 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 'RWWWWWW/GWWW/G/G/G/G/G/G/RBBBBBBBBB B'
 """
 
-from stairgames.core.hooks import PlayerHooks
 from stairgames.core.registry import GameSpec, register
-from stairgames.core.solvers import SolveCommand
-from stairgames.core.tensors import ObservationTensor
 from stairgames.games.twenty_seven.game import (
     MAX_GAME_LENGTH,
     TwentySevenGame,
@@ -46,29 +43,6 @@ __all__ = [
 ]
 
 
-def _player_hooks() -> PlayerHooks:
-    """What 27 offers computer players (:data:`.evaluate.HOOKS`), imported on a
-    player's first need, so that loading the game does not import player code."""
-    from stairgames.games.twenty_seven.play.evaluate import HOOKS
-
-    return HOOKS
-
-
-def _solver() -> SolveCommand:
-    """27's part of ``stairgames solve`` (:data:`.retrograde.SOLVE_COMMAND`), imported
-    when the command runs."""
-    from stairgames.games.twenty_seven.research.retrograde import SOLVE_COMMAND
-
-    return SOLVE_COMMAND
-
-
-def _observation_tensor() -> ObservationTensor:
-    """The 27 observation tensor (:data:`.tensor.TENSOR`), imported on first need."""
-    from stairgames.games.twenty_seven.play.tensor import TENSOR
-
-    return TENSOR
-
-
 register(
     GameSpec(
         name="twenty_seven",
@@ -97,10 +71,13 @@ register(
             ),
         ),
         play_minutes=(10, 20),
-        player_hooks=_player_hooks,
+        player_hooks="stairgames.games.twenty_seven.play.evaluate:HOOKS",
         web_view=board_view,
         web_assets=WEB_ASSETS,
-        observation_tensor=_observation_tensor,
-        solver=_solver,
+        browser_messages="stairgames.games.twenty_seven.view.messages:BROWSER_MESSAGES",
+        listing_order=1,
+        observation_tensor="stairgames.games.twenty_seven.play.tensor:TENSOR",
+        solver="stairgames.games.twenty_seven.research.command:SOLVE_COMMAND",
+        rating_options=("variant",),
     )
 )

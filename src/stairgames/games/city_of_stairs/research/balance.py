@@ -14,7 +14,11 @@ seeds every player, so a study repeats exactly wherever its games are played
 from finished games, where every card has been revealed (C8); the players see
 what they always see.
 
-``stairgames analyze city_of_stairs`` runs a study (``docs/analysis.md``).
+``stairgames analyze city_of_stairs`` runs a study (``docs/analysis.md``) through
+:data:`STUDY`. The study imports no players, statistics or plots: the caller hands
+them over (:mod:`stairgames.core.studies`), a player factory to :func:`balance_tasks`
+and :func:`play_balance_game`, the intervals to :func:`summarise` and the figures to
+:func:`plot_summary`.
 """
 
 from __future__ import annotations
@@ -28,13 +32,12 @@ import random
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import stairgames
-from stairgames.agents import make_agent
-from stairgames.analysis.statistics import mean_interval, share_interval
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.studies import PlayerFactory, Plots, Statistics, Study
 from stairgames.games.city_of_stairs.cards import load_card_set
 from stairgames.games.city_of_stairs.game import CityOfStairsGame, CityOfStairsState
 from stairgames.i18n import N_, _
@@ -62,11 +65,13 @@ def balance_tasks(
     seats: Sequence[int],
     games: int,
     *,
+    players: PlayerFactory,
     player: str = DEFAULT_PLAYER,
     cards: str | None = None,
     seed: int = 0,
 ) -> list[BalanceTask]:
-    """``games`` games for each player count in ``seats``, each with its own seed.
+    """``games`` games for each player count in ``seats``, each with its own seed;
+    ``players`` makes the computer players (here only to check that ``player`` is one).
 
     :raises InvalidOptionError: a player count outside 2-4, fewer than one game, an
         unknown player, or a card file that is refused (every problem listed).
@@ -75,21 +80,22 @@ def balance_tasks(
         raise InvalidOptionError(
             message_id=N_("--games must be at least 1, got {games}"), arguments={"games": games}
         )
-    for players in seats:
-        stairgames.load("city_of_stairs", players=players, cards=cards)
-    make_agent(player, 0)
+    for count in seats:
+        stairgames.load("city_of_stairs", players=count, cards=cards)
+    players(player, 0)
     text = None if cards is None else Path(cards).expanduser().read_text(encoding="utf-8")
     generator = random.Random(seed)
-    counts = [players for players in seats for _number in range(games)]
+    counts = [count for count in seats for _number in range(games)]
     return [
-        BalanceTask(index, players, player, text, generator.randrange(2**63))
-        for index, players in enumerate(counts)
+        BalanceTask(index, count, player, text, generator.randrange(2**63))
+        for index, count in enumerate(counts)
     ]
 
 
-def play_balance_game(task: BalanceTask) -> dict[str, Any]:
-    """Play one game of a study; each seat's turn position, character, departure card,
-    score and winning share (1 shared by the winners) as JSON-ready data."""
+def play_balance_game(task: BalanceTask, *, players: PlayerFactory) -> dict[str, Any]:
+    """Play one game of a study, every seat a player that ``players`` makes; each seat's
+    turn position, character, departure card, score and winning share (1 shared by the
+    winners) as JSON-ready data."""
     generator = random.Random(task.seed)
     cards = None if task.cards is None else card_file(task.cards)
     colours = generator.sample(load_card_set(cards).colours(), task.players)
@@ -98,8 +104,7 @@ def play_balance_game(task: BalanceTask) -> dict[str, Any]:
     )
     assert isinstance(game, CityOfStairsGame)
     agents = [
-        make_agent(task.player, seat, seed=generator.randrange(2**63))
-        for seat in range(task.players)
+        players(task.player, seat, generator.randrange(2**63)) for seat in range(task.players)
     ]
     for agent in agents:
         agent.prepare(game)
@@ -151,8 +156,9 @@ def finished_game_record(state: CityOfStairsState, task: BalanceTask) -> dict[st
     }
 
 
-def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Each player count's figures, JSON-ready: ``{"2": {...}, "3": {...}}``.
+def summarise(records: Sequence[dict[str, Any]], statistics: Statistics) -> dict[str, Any]:
+    """Each player count's figures, JSON-ready: ``{"2": {...}, "3": {...}}``, with the
+    intervals of ``statistics``.
 
     Per player count: ``games``; ``positions`` (the turn order, first = the start
     player): winning share with Wilson's interval and mean score; ``departures`` and ``characters``:
@@ -162,18 +168,22 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     by_count: dict[int, list[dict[str, Any]]] = collections.defaultdict(list)
     for record in records:
         by_count[int(record["players"])].append(record)
-    return {str(count): _summarise_count(games) for count, games in sorted(by_count.items())}
+    return {
+        str(count): _summarise_count(games, statistics) for count, games in sorted(by_count.items())
+    }
 
 
-def _summarise_count(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _summarise_count(games: Sequence[dict[str, Any]], statistics: Statistics) -> dict[str, Any]:
     seats = [seat for game in games for seat in game["seats"]]
     shares: dict[int, float] = collections.defaultdict(float)
     for seat in seats:
         shares[int(seat["position"])] += float(seat["share"])
-    scores_by_position = {row["position"]: row for row in _mean_scores(seats, "position")}
+    scores_by_position = {
+        row["position"]: row for row in _mean_scores(seats, "position", statistics)
+    }
     positions = []
     for position in sorted(shares):
-        rate, low, high = share_interval(shares[position], len(games))
+        rate, low, high = statistics.share_interval(shares[position], len(games))
         score = scores_by_position[position]
         positions.append(
             {
@@ -185,12 +195,12 @@ def _summarise_count(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
             }
         )
     all_scores = [float(seat["score"]) for seat in seats]
-    mean, low, high = mean_interval(all_scores)
+    mean, low, high = statistics.mean_interval(all_scores)
     return {
         "games": len(games),
         "positions": positions,
-        "departures": _mean_scores(seats, "departure"),
-        "characters": _mean_scores(seats, "character"),
+        "departures": _mean_scores(seats, "departure", statistics),
+        "characters": _mean_scores(seats, "character", statistics),
         "scores": {
             str(score): count
             for score, count in sorted(collections.Counter(int(s) for s in all_scores).items())
@@ -200,14 +210,16 @@ def _summarise_count(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _mean_scores(seats: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+def _mean_scores(
+    seats: Sequence[dict[str, Any]], key: str, statistics: Statistics
+) -> list[dict[str, Any]]:
     """The mean score of the seats grouped by ``key``, with t intervals."""
     groups: dict[Any, list[float]] = collections.defaultdict(list)
     for seat in seats:
         groups[seat[key]].append(float(seat["score"]))
     rows = []
     for value, scores in sorted(groups.items()):
-        mean, low, high = mean_interval(scores)
+        mean, low, high = statistics.mean_interval(scores)
         rows.append({key: value, "seats": len(scores), "mean": mean, **_bounds(low, high)})
     return rows
 
@@ -266,15 +278,13 @@ def _interval_text(row: dict[str, Any]) -> str:
     return f"[{row['low']:.2f}, {row['high']:.2f}]"
 
 
-def plot_summary(summary: dict[str, Any], directory: Path, *, prefix: str = "city") -> list[Path]:
-    """Three figures under ``directory``: winning share by turn position, mean score by
-    departure card, and the score distribution, each per player count. Needs matplotlib
-    (the ``analysis`` extra).
-
-    :raises InvalidOptionError: matplotlib is not installed.
+def plot_summary(
+    summary: dict[str, Any], directory: Path, plots: Plots, *, prefix: str = "city"
+) -> list[Path]:
+    """Three figures under ``directory``, drawn with ``plots``: winning share by turn
+    position, mean score by departure card, and the score distribution, each per player
+    count.
     """
-    from stairgames.analysis import plots  # matplotlib only when plotting
-
     counts = list(summary)
     return [
         plots.interval_panels(
@@ -325,8 +335,26 @@ def plot_summary(summary: dict[str, Any], directory: Path, *, prefix: str = "cit
     ]
 
 
+class BalanceStudy:
+    """The study as :class:`stairgames.core.studies.Study` names its parts (the
+    registration's ``study``: :data:`STUDY`)."""
+
+    default_player = DEFAULT_PLAYER
+    tasks = staticmethod(balance_tasks)
+    play = staticmethod(play_balance_game)
+    summarise = staticmethod(summarise)
+    format_summary = staticmethod(format_summary)
+    plot_summary = staticmethod(plot_summary)
+
+
+STUDY: Final[Study] = BalanceStudy()
+"""City of Stairs' balance study."""
+
+
 __all__ = [
     "DEFAULT_PLAYER",
+    "STUDY",
+    "BalanceStudy",
     "BalanceTask",
     "balance_tasks",
     "finished_game_record",

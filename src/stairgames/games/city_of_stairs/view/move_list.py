@@ -18,20 +18,8 @@ from stairgames.core.game import Game
 from stairgames.games.city_of_stairs import rules
 from stairgames.games.city_of_stairs.notation import HIDDEN_CARD, deal_colour, encode_deal
 from stairgames.games.city_of_stairs.rules import NodeKind
+from stairgames.games.city_of_stairs.view.narrate import CHOSEN_MOVES, END_REASONS, MOVE_SYMBOLS
 from stairgames.i18n import N_, Count, Names, Text, text_json
-
-_CHOSEN = {
-    "nw": N_("{name} chooses ↖ up a row, moving left on {cell}."),
-    "ne": N_("{name} chooses ↗ up a row, moving right on {cell}."),
-    "turn": N_("{name} chooses ↺ and turns around on {cell}."),
-    "on": N_("{name} chooses to ignore the ↖/↗ and keeps going on {cell}."),
-}
-_ARROWS = {"nw": "↖", "ne": "↗", "turn": "↺", "on": "≈"}
-_ENDS = {
-    rules.End.FIVE: N_("five diary cards are face up"),
-    rules.End.LIGHTHOUSE: N_("reached the lighthouse"),
-    rules.End.TRAPPED: N_("trapped: entered a card from the same side a second time in this row"),
-}
 
 
 def narrate_moves(game: Game, history: Sequence[str]) -> list[list[Any]]:
@@ -104,17 +92,17 @@ def _choice(state: Any, seat: int, before: int, name: Text) -> list[Text]:
     """The choice a stroller made: the first event it chose after the ``before`` events."""
     walk = state.walk(seat)
     for event in [] if walk is None else walk.events[before:]:
-        if event.kind != "move" or not event.chosen or event.detail not in _ARROWS:
+        if event.kind != "move" or not event.chosen or event.detail not in MOVE_SYMBOLS:
             continue
         if event.cell is None:
             return [
                 Text(
                     N_("{name} chooses {arrow} from the seaside."),
-                    {"name": name, "arrow": _ARROWS[event.detail]},
+                    {"name": name, "arrow": MOVE_SYMBOLS[event.detail]},
                 )
             ]
         cell = rules.cell_name(event.cell)
-        return [Text(_CHOSEN[event.detail], {"name": name, "cell": cell})]
+        return [Text(CHOSEN_MOVES[event.detail], {"name": name, "cell": cell})]
     return []
 
 
@@ -129,7 +117,7 @@ def _stroll_end(state: Any, seat: int) -> Text:
         N_("{name}'s stroll ends ({why}): {diary}, {points}."),
         {
             "name": Text(colour),
-            "why": Text(_ENDS[walk.end]),
+            "why": Text(END_REASONS[walk.end]),
             "diary": diary,
             "points": Count("{count} point", "{count} points", points),
         },

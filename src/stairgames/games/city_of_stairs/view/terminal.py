@@ -1,39 +1,39 @@
-"""Drawing City of Stairs for the terminal, and the account of each action.
+"""Drawing City of Stairs for the terminal.
 
 The renderer draws the city with each card's icons, the stock, every seat's
 character and diary, each stroll traced step by step, and the departure card
-of the viewer only (C8). :func:`narrate` tells the table what an action did:
-draws, placements, and every step of a stroll, never a hidden departure card.
+of the viewer only (C8). The account of each action is :mod:`.narrate`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from stairgames.games.city_of_stairs import rules
 from stairgames.games.city_of_stairs.cards import CityCard
-from stairgames.games.city_of_stairs.rules import COLUMNS, ROWS, Event, NodeKind
-from stairgames.i18n import N_, _, display_width, ngettext, pad, wrap
+from stairgames.games.city_of_stairs.rules import COLUMNS, ROWS, NodeKind
+from stairgames.games.city_of_stairs.view.narrate import (
+    MOVE_SYMBOLS,
+    circled,
+    describe,
+    interests_text,
+    narrate,
+    points_text,
+)
+from stairgames.i18n import N_, _, display_width, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
     from stairgames.games.city_of_stairs.game import CityOfStairsState
 
 WIDTH = 10
-CIRCLED = "①②③④⑤⑥⑦"
 _RESET = "\x1b[0m"
 _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "yellow": "\x1b[33m"}
-_MOVE_SYMBOL = {"nw": "↖", "ne": "↗", "turn": "↺", "on": "≈"}
 SCREEN_LINES = 23
 """The lines a drawing may fill where the cards allow: with the prompt, a 24-line screen.
 The traces of the strolls fill what is left, and the legend comes in when a line is left
 over for the terminal's move hint too."""
 LEGEND = N_("Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around")
-
-
-def circled(number: int) -> str:
-    return CIRCLED[number - 1] if 1 <= number <= len(CIRCLED) else str(number)
 
 
 def _paint(text: str, colour_name: str, colour: bool) -> str:
@@ -56,24 +56,6 @@ def _fit(text: str, width: int) -> str:
     while display_width(text) > width - 1:
         text = text[:-1]
     return pad(text + "…", width)
-
-
-def describe(card: CityCard) -> str:
-    """A card's face in one line, in the current language: ``P03 stairs ↖|↗``, ``E01 cat``."""
-    parts = [card.id]
-    if card.stairs:
-        parts.append(_("stairs"))
-    if card.experience is not None:
-        parts.append(_(card.experience))
-    if card.left or card.right:
-        left = "".join(i.symbol() for i in card.left)
-        right = "".join(i.symbol() for i in card.right)
-        parts.append(f"{left or '-'}|{right or '-'}")
-    return " ".join(parts)
-
-
-def _interests(names: Sequence[str]) -> str:
-    return _(", ").join(_(name) for name in names)
 
 
 def _take(symbols: list[str], budget: int) -> str:
@@ -178,7 +160,7 @@ def render_city(state: CityOfStairsState) -> list[str]:
     table = state.table
     separator = "  +" + "+".join("-" * WIDTH for _ in range(COLUMNS)) + "+"
     points = state.cards.lighthouse_points
-    lighthouse = " ★ " + _("lighthouse ({points})").format(points=_points(points)) + " ★ "
+    lighthouse = " ★ " + _("lighthouse ({points})").format(points=points_text(points)) + " ★ "
     lines = [_overlay(separator, lighthouse)]
     fits = _legal_cells(state)
     marks = _walk_marks(state) or _new_marks(state)
@@ -229,7 +211,7 @@ def trace(walk: rules.Walk) -> str:
                 parts.append("‹" if moving_left else "›")
             else:
                 mark = "?" if event.chosen else ""
-                parts.append(_MOVE_SYMBOL[event.detail] + mark)
+                parts.append(MOVE_SYMBOLS[event.detail] + mark)
         elif event.kind == "trapped" and event.cell is not None:
             parts.append(_("{cell} again: trapped").format(cell=rules.cell_name(event.cell)))
         elif event.kind == "lighthouse":
@@ -244,17 +226,7 @@ _SHORT_END = {
     rules.End.LIGHTHOUSE: N_("lighthouse"),
     rules.End.TRAPPED: N_("trapped"),
 }
-_END = {
-    rules.End.FIVE: N_("five diary cards are face up"),
-    rules.End.LIGHTHOUSE: N_("reached the lighthouse"),
-    rules.End.TRAPPED: N_("trapped: entered a card from the same side a second time in this row"),
-}
-"""Why a stroll ended, for players (``rules.End``'s values, marked for translation)."""
 LINE_WIDTH = 80
-
-
-def _points(points: int) -> str:
-    return ngettext("{count} point", "{count} points", points).format(count=points)
 
 
 def _seat_line(state: CityOfStairsState, seat: int, viewers: frozenset[int], colour: bool) -> str:
@@ -274,16 +246,16 @@ def _seat_line(state: CityOfStairsState, seat: int, viewers: frozenset[int], col
         shown = _("departure hidden")
     if shown:
         head = _("likes {interests}; {departure}").format(
-            interests=_interests(character.interests), departure=shown
+            interests=interests_text(character.interests), departure=shown
         )
     else:
-        head = _("likes {interests}").format(interests=_interests(character.interests))
+        head = _("likes {interests}").format(interests=interests_text(character.interests))
     walk = state.walk(seat)
     if walk is not None and state.stroll_started(seat):
-        points = _points(rules.score(state.cards, name, walk.diary))
+        points = points_text(rules.score(state.cards, name, walk.diary))
         status = _("strolling") if walk.end is None else _(_SHORT_END[walk.end])
         diary = _("; diary: {diary} = {points} ({status})").format(
-            diary=_interests(walk.diary) or _("none"), points=points, status=status
+            diary=interests_text(walk.diary) or _("none"), points=points, status=status
         )
         if display_width(f"{_(name)} {head}{diary}") > LINE_WIDTH:
             diary = _("; {points} ({status})").format(points=points, status=status)
@@ -409,160 +381,6 @@ def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
     assert isinstance(state, CityOfStairsState)
     viewers = frozenset() if viewer is None else frozenset({viewer})
     return render_state(state, colour=colour, viewers=viewers)
-
-
-# ----- narration ------------------------------------------------------------------
-
-
-_CHANCE_NODES = (
-    N_("choose the start player"),
-    N_("draw a card to the stock"),
-    N_("deal a departure card"),
-)
-"""The chance events' names (``NodeKind`` values), marked for translation."""
-
-
-def describe_event(state: CityOfStairsState, event: Event, seat: int) -> str | None:
-    """One step of a stroll in words."""
-    name = _(state.table.colours[seat])
-    cell = "" if event.cell is None else rules.cell_name(event.cell)
-    if event.kind == "enter":
-        card = state.cards.cards[state.table.city[event.cell or 0] or 0]
-        if event.side == rules.RIGHT:
-            sentence = _("{name} enters {cell} ({card}) from the right.")
-        else:
-            sentence = _("{name} enters {cell} ({card}) from the left.")
-        return sentence.format(name=name, cell=cell, card=describe(card))
-    if event.kind == "diary":
-        return _("{name} turns up the {icon} diary card.").format(name=name, icon=_(event.detail))
-    if event.kind == "move":
-        if event.detail == "next":
-            return _("No icon applies on {cell}: {name} moves on.").format(cell=cell, name=name)
-        if event.cell is None:
-            if event.chosen:
-                sentence = _("{name} chooses {arrow} from the seaside.")
-            else:
-                sentence = _("{name} takes {arrow} from the seaside.")
-            return sentence.format(name=name, arrow=_MOVE_SYMBOL[event.detail])
-        return _move_sentence(event.detail, event.chosen).format(name=name, cell=cell)
-    if event.kind == "trapped":
-        if event.side == rules.RIGHT:
-            sentence = _("{name} enters {cell} from the right a second time in this row: trapped.")
-        else:
-            sentence = _("{name} enters {cell} from the left a second time in this row: trapped.")
-        return sentence.format(name=name, cell=cell)
-    if event.kind == "lighthouse":
-        return _("{name} climbs from row 4 to the lighthouse and turns up its diary card.").format(
-            name=name
-        )
-    if event.kind == "five":
-        return _("{name} has five diary cards face up.").format(name=name)
-    return None
-
-
-def _move_sentence(detail: str, chosen: bool) -> str:
-    """A stroll's step on a card: which icon the walker chose or had to take."""
-    if chosen:
-        sentences = {
-            "nw": _("{name} chooses ↖ up a row, moving left on {cell}."),
-            "ne": _("{name} chooses ↗ up a row, moving right on {cell}."),
-            "turn": _("{name} chooses ↺ and turns around on {cell}."),
-            "on": _("{name} chooses to ignore the ↖/↗ and keeps going on {cell}."),
-        }
-    else:
-        sentences = {
-            "nw": _("{name} takes ↖ up a row, moving left on {cell}."),
-            "ne": _("{name} takes ↗ up a row, moving right on {cell}."),
-            "turn": _("{name} takes ↺ and turns around on {cell}."),
-            "on": _("{name} ignores the ↖/↗ and keeps going on {cell}."),
-        }
-    return sentences[detail]
-
-
-def _stroll_begins(state: CityOfStairsState) -> list[str]:
-    node = state.node()
-    if node.kind != NodeKind.STROLL or node.seat is None:
-        return []
-    walk = state.walk(node.seat)
-    if walk is None or len(walk.events) > 1:
-        return []
-    departure = state.table.departures[node.seat]
-    assert departure is not None
-    return [
-        _("{name} reveals departure card {card} and stands at the seaside.").format(
-            name=_(state.table.colours[node.seat]), card=circled(departure)
-        )
-    ]
-
-
-def narrate(before: State, action: int, after: State) -> list[str]:
-    """The account of one action for everyone at the table (hides departure cards)."""
-    from stairgames.games.city_of_stairs.game import CityOfStairsState
-
-    assert isinstance(before, CityOfStairsState) and isinstance(after, CityOfStairsState)
-    node = before.node()
-    colours = before.table.colours
-    lines: list[str] = []
-    if node.kind == NodeKind.START:
-        seat = after.table.start
-        assert seat is not None
-        lines.append(
-            _("Start player: {name} (seat {seat}).").format(name=_(colours[seat]), seat=seat)
-        )
-    elif node.kind == NodeKind.DRAW:
-        card = before.cards.cards[action]
-        lines.append(_("Drawn into the stock: {card}.").format(card=describe(card)))
-    elif node.kind == NodeKind.DEAL and node.seat is not None:
-        lines.append(
-            _("{name} is dealt a departure card, face down.").format(name=_(colours[node.seat]))
-        )
-    elif node.kind == NodeKind.PLACE and node.seat is not None:
-        lines += _narrate_placement(before, action, after, node.seat)
-    elif node.kind == NodeKind.STROLL and node.seat is not None:
-        lines += _narrate_stroll(before, after, node.seat)
-    lines += _stroll_begins(after) if before.node() != after.node() else []
-    return lines
-
-
-def _narrate_placement(
-    before: CityOfStairsState, action: int, after: CityOfStairsState, seat: int
-) -> list[str]:
-    text = before.action_to_string(action)
-    card_id, _at, cell = text.partition("@")
-    card = before.cards.by_id[card_id]
-    lines = [
-        _("{name} places {card} on {cell}.").format(
-            name=_(before.table.colours[seat]), card=describe(card), cell=cell
-        )
-    ]
-    if rules.adjacency_waived(before.table, before.cards):
-        lines.append(_("(No stock card had a space next to the city, so adjacency was waived.)"))
-    if after.table.city_complete():
-        lines.append(_("The city is complete: the lighthouse goes above row 4, and strolls begin."))
-    return lines
-
-
-def _narrate_stroll(before: CityOfStairsState, after: CityOfStairsState, seat: int) -> list[str]:
-    old = before.walk(seat)
-    new = after.walk(seat)
-    assert old is not None and new is not None
-    lines = []
-    for event in new.events[len(old.events) :]:
-        sentence = describe_event(after, event, seat)
-        if sentence is not None:
-            lines.append(sentence)
-    if new.end is not None:
-        name = after.table.colours[seat]
-        points = _points(rules.score(after.cards, name, new.diary))
-        lines.append(
-            _("{name}'s stroll ends ({why}): {diary}, {points}.").format(
-                name=_(name),
-                why=_(_END[new.end]),
-                diary=_interests(new.diary) or _("no diary cards"),
-                points=points,
-            )
-        )
-    return lines
 
 
 __all__ = ["LEGEND", "narrate", "render_state", "render_terminal", "trace"]

@@ -104,15 +104,15 @@ def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
 @functools.cache
 def exact_solution(board: Board, players: int) -> Solved | None:
     """The max^n solution of ``board`` for ``players`` (3 or 4) if it is at hand without
-    a long wait (:func:`stairgames.games.ishigaki_race.research.maxn.available`): solved now when
-    small (up to 10,000 race positions: three players on walls of up to 21 steps, about
+    a long wait (:func:`stairgames.games.ishigaki_race.research.solutions.available`): solved
+    now when small (up to 10,000 race positions: three players on walls of up to 21 steps, about
     a second; four up to 10; not written to disk), else read from the solved-tables
     folder if built there; ``None`` otherwise.
     Looked for once per board and process, so a table built later is used from the next
     process on. (:mod:`.maxn` compiles with numba, so it is imported only here.)"""
-    from stairgames.games.ishigaki_race.research import maxn
+    from stairgames.games.ishigaki_race.research import solutions
 
-    return maxn.available(board, players, keep=False)
+    return solutions.available(board, players, keep=False)
 
 
 ROLLOFF_REPEATS: Final = 2
@@ -197,9 +197,9 @@ def height_lead(state: State, seat: int) -> float:
 
 def perfect_play(game: Game) -> PerfectPlay:
     """The ``perfect_play`` hook: the game solved for its players by max^n
-    (:func:`stairgames.games.ishigaki_race.research.maxn.perfect_play`, which compiles with numba,
-    so it is imported only here)."""
-    from stairgames.games.ishigaki_race.research.maxn import perfect_play as solved_play
+    (:func:`stairgames.games.ishigaki_race.research.maxn_play.perfect_play`, which compiles with
+    numba, so it is imported only here)."""
+    from stairgames.games.ishigaki_race.research.maxn_play import perfect_play as solved_play
 
     return solved_play(game)
 

@@ -16,36 +16,31 @@ The method (``docs/analysis.md``, "Ishigaki Race: best play for 2 to 4 ninjas"):
   backwards from its last turn; only the race before anyone arrives has cycles
   (slips, doubles, crumbling squares), solved by Gauss-Seidel sweeps of the turn
   equation until no chance changes by more than :data:`TOLERANCE` (compiled:
-  :mod:`.kernel`).
+  :mod:`.maxn_kernel`; the roll-off: :mod:`.rolloff`).
 
-Solutions that take more than :data:`CACHE_SECONDS` are kept on disk
-(:func:`cache_dir`), keyed by the board, the number of players and the solver's
-sources (the game's evaluation, :mod:`.evaluate`, reads them but never writes one).
-Players take a solution through :func:`available` (what is at hand without a long
-build) or :func:`for_game` (that, or a refusal that names the command to build it).
+:func:`compute` solves a board for a number of players now. Solutions are kept on disk
+and found again by :mod:`.solutions` (players take them through its
+:func:`~.solutions.available` and :func:`~.solutions.for_game`), and
+:mod:`.maxn_play` is the ``perfect_play`` hook that reads them;
+``stairgames solve ishigaki_race`` (:mod:`.command`) builds one.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import os
 import time
-from pathlib import Path
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.game import Game, State
-from stairgames.core.solvers import solved_dir
 from stairgames.games.ishigaki_race import rules
-from stairgames.games.ishigaki_race.notation import ROLL, STOP
 from stairgames.games.ishigaki_race.research import maxn_kernel as kernel
+from stairgames.games.ishigaki_race.research.rolloff import RolloffRound, rolloff_chances
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
-from stairgames.i18n import N_, Text
+from stairgames.i18n import N_
 
 TOLERANCE: Final = 1e-10
 """Largest change of any chance in the last sweep."""
@@ -57,22 +52,9 @@ back and forth), the sweeps go on with :data:`HYSTERESIS`."""
 HYSTERESIS: Final = 1e-4
 """After :data:`EXACT_SWEEPS`: a mover keeps its last choice unless the other gives it a
 chance of winning greater by more than this (an epsilon-equilibrium)."""
-CACHE_SECONDS: Final = 2.0
-"""Solutions slower than this to compute are saved in the cache directory."""
-
-DEFAULT_SQUARES: Final = (5, 9, 13, 17)
-"""The crumbling wall's "−2" squares by default (I8; the game's ``crumbling_squares``)."""
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-def cache_dir() -> Path:
-    """Where solved tables are kept: with the other games' solved tables
-    (:func:`stairgames.core.solvers.solved_dir`, e.g.
-    ``~/.local/share/stairgames/solved/ishigaki_race``), where ``stairgames solve
-    ishigaki_race`` puts them by default."""
-    return solved_dir() / "ishigaki_race"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -99,7 +81,7 @@ class Solved:
     sweeps: int
     seconds: float
     """Time the solve took (on the machine that solved it)."""
-    _rounds: dict[int, _RolloffRound] = dataclasses.field(default_factory=dict, repr=False)
+    _rounds: dict[int, RolloffRound] = dataclasses.field(default_factory=dict, repr=False)
     """Roll-off rounds searched so far, by the number of rollers."""
 
     # ----- positions -----------------------------------------------------------
@@ -178,7 +160,7 @@ class Solved:
         best = max(race.scores, default=-1)
         leaders = tuple(p for p, score in enumerate(race.scores) if score == best)
         if len(order) not in self._rounds:
-            self._rounds[len(order)] = _RolloffRound(self.rolloff, len(order))
+            self._rounds[len(order)] = RolloffRound(self.rolloff, len(order))
         place_chances = self._rounds[len(order)].chances(len(race.scores), best, leaders)
         chances = [0.0] * self.players
         for place, seat in enumerate(order):
@@ -194,85 +176,6 @@ def _from_seat(row: FloatArray, seat: int) -> tuple[float, ...]:
 
 def _mean(rows: object) -> tuple[float, ...]:
     return tuple(float(v) for v in np.mean(list(rows), axis=0))  # type: ignore[call-overload]
-
-
-# ----- the roll-off -------------------------------------------------------------
-
-
-def _rolloff_round(
-    rolloff: FloatArray, rollers: int, place: int, best: int, leaders: tuple[int, ...]
-) -> tuple[float, ...]:
-    """The chances, by place in the rolling order, of ``rollers`` rolling off when the
-    roller at ``place`` is to roll, the best score so far is ``best`` (``-1``: none) and
-    ``leaders`` are the places that scored it; ties roll off again in the same order,
-    with chances ``rolloff`` (I6)."""
-    return _RolloffRound(rolloff, rollers).chances(place, best, leaders)
-
-
-class _RolloffRound:
-    """One round of a roll-off, searched with the positions it shares remembered."""
-
-    def __init__(self, rolloff: FloatArray, rollers: int) -> None:
-        self.rolloff = rolloff
-        self.rollers = rollers
-        self.known: dict[tuple[int, int, tuple[int, ...]], FloatArray] = {}
-
-    def chances(self, place: int, best: int, leaders: tuple[int, ...]) -> tuple[float, ...]:
-        return tuple(float(v) for v in self._chances(place, best, leaders))
-
-    def _chances(self, place: int, best: int, leaders: tuple[int, ...]) -> FloatArray:
-        key = (place, best, leaders)
-        if key not in self.known:
-            self.known[key] = self._search(place, best, leaders)
-        return self.known[key]
-
-    def _search(self, place: int, best: int, leaders: tuple[int, ...]) -> FloatArray:
-        chances = np.zeros(self.rollers)
-        if place == self.rollers:
-            if len(leaders) == 1:
-                chances[leaders[0]] = 1.0
-            for rank, p in enumerate(leaders if len(leaders) > 1 else ()):
-                chances[p] = self.rolloff[len(leaders), rank]
-            return chances
-        for first in rules.DIE_FACES:
-            stop = self._after_score(place, best, leaders, first)
-            roll = np.mean(
-                [
-                    self._after_score(place, best, leaders, rules.rolloff_score(first, e))
-                    for e in rules.DIE_FACES
-                ],
-                axis=0,
-            )
-            chances += roll if roll[place] > stop[place] else stop
-        return chances / 6
-
-    def _after_score(
-        self, place: int, best: int, leaders: tuple[int, ...], score: int
-    ) -> FloatArray:
-        if score > best:
-            best, leaders = score, (place,)
-        elif score == best:
-            leaders = (*leaders, place)
-        return self._chances(place + 1, best, leaders)
-
-
-def rolloff_chances(players: int) -> FloatArray:
-    """(rollers, place) -> the chance that the roller at that place in the rolling order
-    wins a roll-off of that many (rows 0 and 1 unused), every roller maximising its own
-    chance; a tie among all of them repeats the roll-off, so each row is a fixed point."""
-    chances = np.zeros((players + 1, players))
-    for rollers in range(2, players + 1):
-        chances[rollers, :rollers] = 1.0 / rollers
-        for _ in range(200):
-            updated = np.array(_rolloff_round(chances, rollers, 0, -1, ()))
-            change = float(np.abs(updated - chances[rollers, :rollers]).max())
-            chances[rollers, :rollers] = updated
-            if change < 1e-15:
-                break
-    return chances
-
-
-# ----- solving ----------------------------------------------------------------------
 
 
 def settle_table(board: Board) -> IntArray:
@@ -320,87 +223,6 @@ def race_successors(board: Board, players: int) -> IntArray:
     return result
 
 
-def cache_path(board: Board, players: int, folder: Path | None = None) -> Path:
-    """The file that keeps this solution in ``folder`` (default :func:`cache_dir`); its
-    name holds the solver's digest."""
-    squares = "-".join(str(s) for s in sorted(board.crumbling)) or "none"
-    name = f"{players}p-goal{board.goal}-crumbling{squares}-{_sources_digest()}.npz"
-    return (folder or cache_dir()) / name
-
-
-@functools.cache
-def _sources_digest() -> str:
-    """A digest of the compiled kernel's sources (with the rules) and of this module."""
-    hasher = hashlib.sha256(kernel.KERNEL.digest().encode())
-    hasher.update(Path(__file__).read_bytes())
-    return hasher.hexdigest()[:12]
-
-
-def cached(board: Board, players: int, folder: Path | None = None) -> Solved | None:
-    """The solution kept on disk in ``folder`` (default :func:`cache_dir`), if any (a
-    damaged file counts as none)."""
-    path = cache_path(board, players, folder)
-    try:
-        with np.load(path) as stored:
-            return Solved(
-                board,
-                players,
-                stored["race"],
-                stored["margins"],
-                stored["rolls"],
-                float(stored["hysteresis"]),
-                stored["goal_round"],
-                stored["rolloff"],
-                int(stored["sweeps"]),
-                float(stored["seconds"]),
-            )
-    except (OSError, KeyError, ValueError):
-        return None
-
-
-def save(solved: Solved, folder: Path | None = None) -> Path:
-    """Keep ``solved`` on disk in ``folder`` (default :func:`cache_dir`), written whole
-    or not at all."""
-    path = cache_path(solved.board, solved.players, folder)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.partial.npz")
-    np.savez_compressed(
-        partial,
-        race=solved.race,
-        margins=solved.margins,
-        rolls=solved.rolls,
-        hysteresis=solved.hysteresis,
-        goal_round=solved.goal_round,
-        rolloff=solved.rolloff,
-        sweeps=solved.sweeps,
-        seconds=solved.seconds,
-    )
-    os.replace(partial, path)
-    return path
-
-
-_SOLVED: dict[tuple[Board, int], Solved] = {}
-
-
-def solve(
-    board: Board, players: int, *, compute_missing: bool = True, keep: bool = True
-) -> Solved | None:
-    """The solution of ``board`` for ``players``: from this process, from the cache, or
-    computed (and, where ``keep``, cached when slower than :data:`CACHE_SECONDS`);
-    ``None`` where it is neither kept nor ``compute_missing``."""
-    key = (board, players)
-    if key not in _SOLVED:
-        found = cached(board, players)
-        if found is None:
-            if not compute_missing:
-                return None
-            found = compute(board, players)
-            if keep and found.seconds > CACHE_SECONDS:
-                save(found)
-        _SOLVED[key] = found
-    return _SOLVED[key]
-
-
 def roll_table(solved: Solved) -> tuple[IntArray, float, float]:
     """(own height, first die - 1) -> roll (1), stop (0) or never met (-1): the choice the
     solved policy makes most often there, weighted by how often each position comes up in
@@ -425,147 +247,15 @@ def roll_table(solved: Solved) -> tuple[IntArray, float, float]:
     return table, agree_weighted / visits.sum() / 6, agree_count / reached.sum() / 6
 
 
-# ----- the perfect player's view --------------------------------------------------------
-
-ON_DEMAND_STATES: Final = 10_000
-"""Race turn starts (``goal ** players``) solved on demand, in about a second: two and
-three players on the default wall; more needs the table built first."""
-MAX_STATES: Final = 2_000_000
-"""Race turn starts this solver takes on at all (memory: about 400 bytes each)."""
-
-
-def available(board: Board, players: int, *, keep: bool = True) -> Solved | None:
-    """The solution if it is at hand without a long wait: from this process or the cache,
-    or solved now when small (:data:`ON_DEMAND_STATES`, kept on disk where ``keep`` and it
-    was slow); ``None`` where it would have to be built first (or is too big,
-    :data:`MAX_STATES`)."""
-    states = board.goal**players
-    if states > MAX_STATES:
-        return None
-    return solve(board, players, compute_missing=states <= ON_DEMAND_STATES, keep=keep)
-
-
-def for_game(board: Board, players: int) -> Solved:
-    """The solution a player uses: :func:`available`, or a refusal.
-
-    :raises InvalidOptionError: too big to solve here, or not built yet (the message says
-        how to build it).
-    """
-    states = board.goal**players
-    if states > MAX_STATES:
-        raise InvalidOptionError(
-            message_id=N_(
-                "Ishigaki Race with {players} players on a wall of {goal} steps has {states} "
-                "race positions, more than this solver takes ({most})"
-            ),
-            arguments={
-                "players": players,
-                "goal": board.goal,
-                "states": f"{states:,}",
-                "most": f"{MAX_STATES:,}",
-            },
-        )
-    found = available(board, players)
-    if found is None:
-        raise InvalidOptionError(
-            message_id=N_(
-                "Ishigaki Race for {players} players ({wall}, goal {goal}) is not solved in "
-                "{folder}; build it once (under a minute) with `{command}`"
-            ),
-            arguments={
-                "players": players,
-                "wall": Text(N_("crumbling wall") if board.crumbling else N_("plain wall")),
-                "goal": board.goal,
-                "folder": str(cache_dir()),
-                "command": solve_command(board, players),
-            },
-        )
-    return found
-
-
-def solve_command(board: Board, players: int) -> str:
-    """The ``stairgames solve`` command that builds the table of ``board`` for
-    ``players``: the game options that differ from their defaults, as flags."""
-    words = ["stairgames", "solve", "ishigaki_race", "--players", str(players)]
-    if board.crumbling:
-        words.append("--crumbling-wall")
-    if board.goal != Board().goal:
-        words += ["--goal", str(board.goal)]
-    if board.crumbling and board.crumbling != frozenset(DEFAULT_SQUARES):
-        words += ["--crumbling-squares", ",".join(str(s) for s in sorted(board.crumbling))]
-    return " ".join(words)
-
-
-class SolvedPlay:
-    """:class:`stairgames.core.hooks.PerfectPlay` from a solution: each decision's
-    chances of winning when every seat maximises its own from there (max^n)."""
-
-    def __init__(self, solved: Solved) -> None:
-        self.solved = solved
-
-    def action_values(self, state: State) -> dict[int, list[float]]:
-        race = _race_of(state)
-        if race.phase in (Phase.SETUP, Phase.OVER) or not race.first_die or race.rolling:
-            raise ValueError(f"no decision to value in {state.position()}")
-        stop, roll = self.solved.decision_values(race)
-        return {STOP: list(stop), ROLL: list(roll)}
-
-    def principal_variation(self, state: State, *, limit: int = 200) -> list[int]:
-        """The solved policy's actions from ``state``; every die and start seat is equally
-        likely, so the chance outcomes are the lowest of the most likely (the first
-        listed)."""
-        line: list[int] = []
-        current = state.clone()
-        while len(line) < limit and not current.is_terminal():
-            if current.is_chance_node():
-                outcomes = current.chance_outcomes()
-                best = max(p for _, p in outcomes)
-                action = next(a for a, p in outcomes if p == best)
-            else:
-                action = ROLL if self.solved.chooses_roll(_race_of(current)) else STOP
-            current.apply_action(action)
-            line.append(action)
-        return line
-
-
-def _race_of(state: State) -> Race:
-    race = getattr(state, "race", None)
-    if not isinstance(race, Race):
-        raise TypeError(f"not an Ishigaki Race state: {type(state).__name__}")
-    return race
-
-
-def perfect_play(game: Game) -> SolvedPlay:
-    """The ``perfect_play`` hook: the solved policy of ``game``'s board and players.
-
-    :raises InvalidOptionError: as :func:`for_game`.
-    """
-    board: Board = game.board  # type: ignore[attr-defined]
-    return SolvedPlay(for_game(board, game.num_players()))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Build and keep a solution: ``python -m stairgames.games.ishigaki_race.research.maxn``."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--goal", type=int, default=20)
-    parser.add_argument("--crumbling", action="store_true", help="the crumbling wall (I7)")
-    parser.add_argument(
-        "--squares",
-        default=",".join(str(s) for s in DEFAULT_SQUARES),
-        help="its -2 squares (default: %(default)s)",
-    )
-    args = parser.parse_args(argv)
-    squares = frozenset(int(s) for s in args.squares.split(",")) if args.crumbling else frozenset()
-    board = Board(goal=args.goal, crumbling=squares)
-    solved = compute(board, args.players)
-    path = save(solved)
-    chances = ", ".join(f"{c:.4f}" for c in solved.start_chances())
-    print(f"solved in {solved.seconds:.1f} s ({solved.sweeps} sweeps): {path}")
-    print(f"chances by place in turn order: {chances}")
-
-
-if __name__ == "__main__":
-    main()
+__all__ = [
+    "EXACT_SWEEPS",
+    "HYSTERESIS",
+    "MAX_SWEEPS",
+    "TOLERANCE",
+    "Solved",
+    "compute",
+    "race_successors",
+    "roll_table",
+    "rolloff_chances",
+    "settle_table",
+]

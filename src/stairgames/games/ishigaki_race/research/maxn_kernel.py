@@ -178,30 +178,9 @@ def sweep_race(
     """Gauss-Seidel sweeps of the turn equation over every race turn start (highest
     numbers first), in place (``values`` and the choices ``rolls``), until no value
     changes by more than ``tolerance``; the number of sweeps (``-1``: not settled)."""
-    size, players = values.shape
-    rotation = _rotation(players)
-    out, stop, roll = np.empty(players), np.empty(players), np.empty(players)
-    margins = np.empty((size, 6))
+    margins = np.empty((values.shape[0], 6))
     for sweep in range(1, max_sweeps + 1):
-        change = 0.0
-        for code in range(size - 1, -1, -1):
-            _turn_value(
-                code,
-                values,
-                successors,
-                arrivals,
-                rotation,
-                out,
-                stop,
-                roll,
-                margins,
-                rolls,
-                hysteresis,
-            )
-            for seat in range(players):
-                change = max(change, abs(out[seat] - values[code, seat]))
-                values[code, seat] = out[seat]
-        if change < tolerance:
+        if _sweep(values, successors, arrivals, rolls, hysteresis, margins, True) < tolerance:
             return sweep
     return -1
 
@@ -213,11 +192,30 @@ def race_policy(
     """(race turn start, first die - 1) -> the mover's chance of winning if it rolls the
     second die minus if it stops; ``rolls`` gets the choices as :func:`sweep_race` makes
     them."""
+    margins = np.empty((values.shape[0], 6))
+    _sweep(values, successors, arrivals, rolls, hysteresis, margins, False)
+    return margins
+
+
+@KERNEL.compiled
+def _sweep(
+    values: Array,
+    successors: Array,
+    arrivals: Array,
+    rolls: Array,
+    hysteresis: float,
+    margins: Array,
+    update: bool,
+) -> float:
+    """The turn equation at every race turn start, highest numbers first: ``margins`` and
+    ``rolls`` get the mover's margins and choices; where ``update``, ``values`` gets each
+    turn start's new chances at once (Gauss-Seidel), and the largest change is returned
+    (0 otherwise: the values stay, so the order does not matter)."""
     size, players = values.shape
     rotation = _rotation(players)
     out, stop, roll = np.empty(players), np.empty(players), np.empty(players)
-    margins = np.empty((size, 6))
-    for code in range(size):
+    change = 0.0
+    for code in range(size - 1, -1, -1):
         _turn_value(
             code,
             values,
@@ -231,7 +229,11 @@ def race_policy(
             rolls,
             hysteresis,
         )
-    return margins
+        if update:
+            for seat in range(players):
+                change = max(change, abs(out[seat] - values[code, seat]))
+                values[code, seat] = out[seat]
+    return change
 
 
 @KERNEL.compiled

@@ -16,18 +16,13 @@ endgame solver is compiled with numba, imported only when a player first uses it
 
 from __future__ import annotations
 
-import functools
 import math
-import random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from stairgames.core.game import Game, State
-from stairgames.core.hooks import EndgameSolver, PerfectPlay, PlayerHooks, WarmUp
+from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks, compiled_warm_up, on_first_use
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
-
-if TYPE_CHECKING:
-    from stairgames.core.uct import TreeSearch
 
 HEIGHT_WEIGHTS = (0.434, -0.07, -0.17, 0.028)
 """Weight of (own - other) stacks topped at heights H, H-1, H-2, H-3."""
@@ -128,67 +123,36 @@ _NEIGHBOURS: Final = {
 direction order of :attr:`rules.Geometry.neighbours`."""
 
 
-def endgame_solver() -> EndgameSolver:
-    """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
-    from stairgames.games.stairs.research.endgame import EndgameSolver as CompiledSolver
+_PLAYOUT: Final = "stairgames.games.stairs.play.playout"
+_ENDGAME: Final = "stairgames.games.stairs.research.endgame"
 
-    return CompiledSolver()
+playout: Final = on_first_use(f"{_PLAYOUT}:playout")
+"""Uniformly random play from a state to the end, compiled (:func:`.playout.playout`,
+imported on first use): the same games as random play through the protocol in
+distribution, not move for move. A ``swap`` (pie rule) is never chosen, nor an offer
+to end by agreement (S7): players search the game without agreement. The compiled
+code plays the 6×6 board; on other sizes (S8) the game is played through the protocol."""
 
-
-@functools.cache
-def _warm_up() -> None:
-    """Once a process (players prepare for every game of an arena): the compiled
-    playout first, then the solver, whose warm-up records the kernel warm."""
-    from stairgames.games.stairs.play import playout as compiled
-    from stairgames.games.stairs.research.endgame import warm_up
-
-    compiled.warm_up()
-    warm_up()
-
-
-def _cold() -> bool:
-    from stairgames.games.stairs.research.endgame_kernel import KERNEL
-
-    return KERNEL.cold()
-
-
-def perfect_play(game: Game) -> PerfectPlay:
-    """Perfect play on the solved boards, 3×3 and 4×4 (:mod:`.perfect`, imported on
-    first use: it compiles the exact search of any size).
-
-    :raises InvalidOptionError: another board size (the message says why)."""
-    from stairgames.games.stairs.play.perfect import perfect_play as solved
-
-    return solved(game)
-
-
-def playout(state: State, rng: random.Random) -> list[float]:
-    """Uniformly random play from ``state`` to the end, compiled (:mod:`.playout`,
-    imported on first use): the same games as random play through the protocol in
-    distribution, not move for move (one draw from ``rng`` seeds the compiled
-    generator). A ``swap`` (pie rule) is never chosen, nor an offer to end by
-    agreement (S7): players search the game without agreement. The compiled code
-    knows the 6×6 board only; on other sizes (S8) it plays through the protocol."""
-    from stairgames.games.stairs.play.playout import playout as compiled
-
-    return compiled(state, rng)
-
-
-def tree_search(state: State) -> TreeSearch | None:
-    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use);
-    ``None`` on boards other than 6×6 (S8), which ``mcts`` then searches itself."""
-    from stairgames.games.stairs.play.playout import tree_search as compiled
-
-    return compiled(state)
-
+endgame_solver: Final = on_first_use(f"{_ENDGAME}:EndgameSolver")
+"""A fresh exact endgame solver for one player's games (:mod:`.endgame`)."""
 
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
-    tree_search=tree_search,
+    tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
     endgame_solver=endgame_solver,
-    perfect_play=perfect_play,
+    perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
     levels=LEVELS,
-    warm_up=WarmUp(run=_warm_up, cold=_cold),
+    warm_up=compiled_warm_up(
+        f"{_PLAYOUT}:warm_up",
+        f"{_ENDGAME}:warm_up",
+        kernel="stairgames.games.stairs.research.endgame_kernel:KERNEL",
+    ),
 )
-"""What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""
+"""What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`):
+its compiled parts imported on first use (numba with them): the playout above, the
+compiled tree search of a state (:func:`.playout.tree_search`; ``None`` on boards other
+than 6×6, which ``mcts`` then searches itself), the endgame solver, and perfect play on
+the solved boards, 3×3 and 4×4 (:func:`.perfect.perfect_play`; refuses other sizes,
+saying why). The warm-up compiles or loads the playout first, then the solver, whose
+warm-up records the kernel warm."""

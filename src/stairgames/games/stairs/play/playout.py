@@ -1,22 +1,13 @@
 """Compiled uniformly random playouts and tree search of Stairs (the ``playout`` and
-``tree_search`` hooks of :mod:`stairgames.games.stairs.play.evaluate`).
-
-:func:`playout` writes a state's board into a position array
-(:mod:`stairgames.games.stairs.research.endgame_kernel`) and plays it to the end with the compiled
-:func:`kernel.playout`, which uses the move generation of the endgame solver. It
-plays the same games as uniformly random play through the protocol *in
-distribution*, not move for move: the moves are drawn by numba's generator, seeded
-with one draw from the caller's ``rng``. ``tests/test_compiled_playouts.py`` checks
-that it offers the moves the rules offer and ends scripted games with the rules'
-results.
-
-:func:`tree_search` sets up the compiled tree search of :mod:`stairgames.core.uct` on
-a state's board (``kernel.tree_search``).
+``tree_search`` hooks of :mod:`stairgames.games.stairs.play.evaluate`), on the 6×6
+board: a state's board as a position array of the compiled engine
+(:mod:`stairgames.games.stairs.research.endgame_kernel`), played to the end by
+``kernel.playout`` or searched by ``kernel.tree_search``
+(:mod:`stairgames.core.uct` says how they play and what is checked).
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Final
 
@@ -30,27 +21,14 @@ from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.research import endgame_kernel as kernel
 from stairgames.games.stairs.research.endgame_kernel import Array
 
-_NO_SCRIPT: Final = np.zeros(0, dtype=np.int64)
-_ARRIVALS: Final = {None: kernel.NOBODY, rules.LIGHT: 0, rules.DARK: 1}
-
-
-@functools.lru_cache(maxsize=4096)
-def _dark_bits(stack: str) -> int:
-    """Bit ``i`` set when the piece at level ``i`` of ``stack`` is dark."""
-    return sum(1 << level for level, piece in enumerate(stack) if piece == rules.DARK)
+CONSTANTS: Final = kernel.endgame_constants()
+"""The 6×6 board's constants for the compiled engine."""
 
 
 def position_array(board: rules.Board) -> Array:
-    """``board`` (6×6) as a position array for :func:`kernel.playout` (no Zobrist key)."""
-    assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
-    s = np.zeros(kernel.SIZE, dtype=np.int64)
-    stacks = board.stacks
-    s[kernel.HEIGHTS : kernel.HEIGHTS + kernel.SQUARES] = [len(stack) for stack in stacks]
-    s[kernel.PIECES : kernel.PIECES + kernel.SQUARES] = [_dark_bits(stack) for stack in stacks]
-    s[kernel.TO_MOVE] = 0 if board.to_move == rules.LIGHT else 1
-    s[kernel.ARRIVAL] = _ARRIVALS[board.last_arrival]
-    kernel.complete(s)
-    return s
+    """``board`` (6×6) as a position array for :func:`kernel.playout`."""
+    assert len(board.stacks) == rules.NUM_SQUARES, "the playouts know the 6×6 board only"
+    return kernel.position_array(board, CONSTANTS)
 
 
 def playout(state: State, rng: random.Random) -> list[float]:
@@ -65,9 +43,13 @@ def playout(state: State, rng: random.Random) -> list[float]:
         return protocol_playout(state, rng)
     s = position_array(state.board)
     found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
-    won = kernel.playout(s, rng.getrandbits(62), _NO_SCRIPT, found)
-    winner = state.seat_of(rules.LIGHT if won == 0 else rules.DARK)
-    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+    won = kernel.playout(s, CONSTANTS, uct.seed_of(rng), uct.NO_SCRIPT, found)
+    return uct.returns_of(won, _seats(state))
+
+
+def _seats(state: StairsState) -> tuple[int, int]:
+    """The seat playing each colour (0 light, 1 dark)."""
+    return state.seat_of(rules.LIGHT), state.seat_of(rules.DARK)
 
 
 def protocol_playout(state: StairsState, rng: random.Random) -> list[float]:
@@ -91,7 +73,6 @@ def _kernel_move_actions() -> dict[int, int]:
 
 
 _ACTIONS: Final = _kernel_move_actions()
-_NO_PARAMS: Final = np.zeros(1, dtype=np.int64)
 
 
 def tree_search(state: State) -> uct.TreeSearch | None:
@@ -106,23 +87,22 @@ def tree_search(state: State) -> uct.TreeSearch | None:
         return None
     if SWAP in state.legal_actions():
         return None
-    seats = (state.seat_of(rules.LIGHT), state.seat_of(rules.DARK))
     return uct.TreeSearch(
         kernel.tree_search,
         position_array(state.board),
-        _NO_PARAMS,
+        CONSTANTS,
         _ACTIONS,
-        seats,
+        _seats(state),
         max_moves=kernel.MAX_MOVES,
     )
 
 
 def warm_up() -> None:
-    """Compile (the first time on a machine) or load the playout's kernel functions,
-    by playing one game from the opening (before :func:`.solve.warm_up`, which records
-    the kernel warm)."""
-    s = position_array(rules.initial_board())
-    kernel.playout(s, 0, _NO_SCRIPT, np.empty(kernel.MAX_MOVES, dtype=np.int64))
-    search = tree_search(StairsGame(StairsOptions()).new_initial_state())
+    """Compile (the first time on a machine) or load the playout's and the tree
+    search's kernel functions, by playing one game from the opening (before
+    :func:`.endgame.warm_up`, which records the kernel warm)."""
+    state = StairsGame(StairsOptions()).new_initial_state()
+    playout(state, random.Random(0))
+    search = tree_search(state)
     assert search is not None
-    search.run(64, 1.0, 0)
+    uct.warm_up(search)

@@ -1,10 +1,11 @@
 """Stairs solved exactly on a board of any size (S8), with the compiled search.
 
 :class:`BoardSolver` is the win/loss search of :mod:`.exact` compiled with numba
-(:mod:`.anykernel`): the board as bitboards changed in place, a transposition table
-of proven positions keyed by the stacks (up to the board's symmetries), the colour to
-move and the last arrival at the greatest height, and the moves that leave the other
-colour the fewest replies searched first. :func:`solve_start` solves a board from the
+(:mod:`.endgame_kernel`, the engine of every size): the board as bitboards changed
+in place, a transposition table of proven positions keyed by the stacks (up to the
+board's symmetries), the colour to move and the last arrival at the greatest height,
+and the moves that leave the other colour the fewest replies searched first.
+:func:`solve_start` solves a board from the
 start (every first move of light, so that all winning ones are listed), without the
 pie rule; :func:`solve_pie_rule` solves the game with the pie rule (S6) through the
 engine's own swap.
@@ -17,6 +18,7 @@ engine's own swap.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -27,8 +29,8 @@ import numpy as np
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState, max_game_length
 from stairgames.games.stairs.notation import parse_move_text
-from stairgames.games.stairs.research import anykernel
-from stairgames.games.stairs.research.anykernel import Array, Flags
+from stairgames.games.stairs.research import endgame_kernel as kernel
+from stairgames.games.stairs.research.endgame_kernel import Array
 from stairgames.games.stairs.rules import DARK, LIGHT, Board
 
 DEFAULT_TABLE_BITS: Final = 22
@@ -55,38 +57,16 @@ class UnsolvedError(Exception):
 
 
 def position_array(board: Board) -> Array:
-    """The compiled search's array of ``board`` (the layout of :mod:`.anykernel`)."""
-    s = np.zeros(anykernel.SIZE, dtype=np.int64)
-    g = _geometry(board.size)
-    for square, stack in enumerate(board.stacks):
-        height = len(stack)
-        dark = sum(1 << level for level, piece in enumerate(stack) if piece == DARK)
-        s[anykernel.HEIGHTS + square] = height
-        s[anykernel.PIECES + square] = anykernel.signed(dark)
-        bit = anykernel.signed(1 << square)
-        s[anykernel.LEVELS + height] |= bit
-        for level in range(height):
-            colour = (dark >> level) & 1
-            for symmetry in range(anykernel.NUM_SYMMETRIES):
-                image = g[anykernel.IMAGES + symmetry * anykernel.MAX_SQUARES + square]
-                s[anykernel.KEYS + symmetry] ^= anykernel.PIECE_KEYS[image, level, colour]
-        if height:
-            s[anykernel.TOPS + ((dark >> (height - 1)) & 1)] |= bit
-    s[anykernel.TO_MOVE] = 0 if board.to_move == LIGHT else 1
-    arrival = {None: anykernel.NOBODY, LIGHT: 0, DARK: 1}[board.last_arrival]
-    s[anykernel.ARRIVAL] = arrival
-    s[anykernel.PEAK] = board.max_height()
-    return s
+    """The compiled search's array of ``board`` (the layout of :mod:`.endgame_kernel`),
+    with the keys of all eight symmetries."""
+    return kernel.position_array(board, _constants(board.size))
 
 
-_GEOMETRIES: dict[tuple[int, int], Array] = {}
-
-
-def _geometry(size: int, symmetries: int = anykernel.NUM_SYMMETRIES) -> Array:
-    found = _GEOMETRIES.get((size, symmetries))
-    if found is None:
-        found = _GEOMETRIES[size, symmetries] = anykernel.geometry(size, symmetries=symmetries)
-    return found
+@functools.cache
+def _constants(size: int, symmetries: int = kernel.NUM_SYMMETRIES) -> kernel.Constants:
+    """The constants of ``size`` for this solver: its own Zobrist keys and a two-way
+    table (``kernel.store``)."""
+    return kernel.constants(size, symmetries=symmetries, table_ways=2, key_set=kernel.ANY_SIZE_KEYS)
 
 
 class BoardSolver:
@@ -101,14 +81,12 @@ class BoardSolver:
         self, size: int, *, table_bits: int = DEFAULT_TABLE_BITS, symmetric: bool = True
     ) -> None:
         self.size = size
-        self.geometry = _geometry(size, anykernel.NUM_SYMMETRIES if symmetric else 1)
-        self.keys: Array = np.zeros(1 << table_bits, dtype=np.int64)
-        self.results: Flags = np.full(1 << table_bits, -1, dtype=np.int8)
-        self.work: Flags = np.zeros(1 << table_bits, dtype=np.int8)
+        self.constants = _constants(size, kernel.NUM_SYMMETRIES if symmetric else 1)
+        self.keys, self.proven = kernel.table(table_bits, ways=2)
         self.nodes = 0
         """Positions expanded (not found in the table) since the solver was made."""
         rows = max_game_length(size) + 2
-        self._stack: Array = np.empty((rows, 2 * anykernel.MAX_MOVES), dtype=np.int64)
+        self._stack: Array = np.empty((rows, 2 * kernel.MAX_MOVES), dtype=np.int64)
         self._counter: Array = np.zeros(1, dtype=np.int64)
 
     def wins(self, board: Board, *, nodes: int | None = None) -> bool:
@@ -125,21 +103,20 @@ class BoardSolver:
     def _search(self, s: Array, nodes: int | None) -> bool:
         self._counter[0] = 0
         limit = np.iinfo(np.int64).max if nodes is None else nodes
-        result = anykernel.search(
+        result = kernel.search(
             s,
-            self.geometry,
+            self.constants,
             self.keys,
-            self.results,
-            self.work,
+            self.proven,
             self._counter,
             limit,
             self._stack,
             0,
         )
         self.nodes += int(self._counter[0])
-        if result == anykernel.UNSOLVED:
+        if result == kernel.UNSOLVED:
             raise UnsolvedError
-        return bool(result == anykernel.WIN)
+        return bool(result == kernel.WIN)
 
     def _wins_at_start(self, board: Board, nodes: int | None) -> bool:
         """The start (nobody has climbed, S5 names no winner yet): light wins when a
@@ -309,8 +286,8 @@ def first_move_classes(size: int) -> list[tuple[str, ...]]:
     for move in rules.legal_moves(board, LIGHT):
         stacks = rules.apply_move(board, move).stacks
         canonical = min(
-            tuple(stacks[anykernel.image_of(size, symmetry, square)] for square in range(squares))
-            for symmetry in range(anykernel.NUM_SYMMETRIES)
+            tuple(stacks[kernel.image_of(size, symmetry, square)] for square in range(squares))
+            for symmetry in range(kernel.NUM_SYMMETRIES)
         )
         groups.setdefault(canonical, []).append(str(move))
     return [tuple(moves) for moves in groups.values()]

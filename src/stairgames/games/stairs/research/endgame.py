@@ -40,6 +40,10 @@ _STACK_ROWS: Final = MAX_GAME_LENGTH + 1
 """Rows of move room for the search: one a ply, however far from the end it starts."""
 
 
+_CONSTANTS: Final = kernel.endgame_constants()
+"""The 6×6 board's constants for the compiled search (one symmetry, a one-way table)."""
+
+
 class Position:
     """A Stairs board as bitboards, changed in place by :meth:`make` and :meth:`unmake`.
 
@@ -53,34 +57,20 @@ class Position:
     __slots__ = ("array",)
 
     def __init__(self, board: rules.Board) -> None:
-        assert len(board.stacks) == rules.NUM_SQUARES, "the kernel knows the 6×6 board only"
-        s = np.zeros(kernel.SIZE, dtype=np.int64)
-        for square, stack in enumerate(board.stacks):
-            height = len(stack)
-            dark = sum(1 << level for level, piece in enumerate(stack) if piece == rules.DARK)
-            s[kernel.HEIGHTS + square] = height
-            s[kernel.PIECES + square] = dark
-            s[kernel.LEVELS + height] |= 1 << square
-            for level in range(height):
-                s[kernel.KEY] ^= kernel.PIECE_KEYS[square, level, (dark >> level) & 1]
-            if height:
-                s[kernel.TOPS + ((dark >> (height - 1)) & 1)] |= 1 << square
-        s[kernel.TO_MOVE] = 0 if board.to_move == rules.LIGHT else 1
-        s[kernel.ARRIVAL] = {None: kernel.NOBODY, rules.LIGHT: 0, rules.DARK: 1}[board.last_arrival]
-        s[kernel.PEAK] = board.max_height()
-        self.array: Array = s
+        assert len(board.stacks) == rules.NUM_SQUARES, "the solver knows the 6×6 board only"
+        self.array: Array = kernel.position_array(board, _CONSTANTS)
 
     @property
     def heights(self) -> list[int]:
-        return self._slice(kernel.HEIGHTS, kernel.SQUARES)
+        return self._slice(kernel.HEIGHTS, rules.NUM_SQUARES)
 
     @property
     def pieces(self) -> list[int]:
-        return self._slice(kernel.PIECES, kernel.SQUARES)
+        return self._slice(kernel.PIECES, rules.NUM_SQUARES)
 
     @property
     def levels(self) -> list[int]:
-        return self._slice(kernel.LEVELS, kernel.MAX_HEIGHT + 2)
+        return self._slice(kernel.LEVELS, 2 * rules.PIECES_PER_COLOUR + 2)
 
     @property
     def tops(self) -> list[int]:
@@ -108,24 +98,24 @@ class Position:
 
     def table_key(self) -> int:
         """A Zobrist key of the whole position (stacks, colour to move, last arrival)."""
-        return kernel.table_key(self.array)
+        return kernel.table_key(self.array, _CONSTANTS)
 
     def moves(self, colour: int) -> list[tuple[int, int]]:
         """S2 + S3: (source, target) of ``colour``'s lowest movable pieces, in square order."""
         found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
-        count = kernel.moves(self.array, colour, found)
+        count = kernel.moves(self.array, _CONSTANTS, colour, found)
         return [(int(move) >> 6, int(move) & 63) for move in found[:count]]
 
     def can_move(self, colour: int) -> bool:
-        return kernel.count_moves(self.array, colour) > 0
+        return kernel.count_moves(self.array, _CONSTANTS, colour) > 0
 
     def make(self, source: int, target: int) -> int:
         """Move the top piece of ``source`` onto ``target``; what :meth:`unmake` needs back."""
-        return kernel.make(self.array, source, target)
+        return kernel.make(self.array, _CONSTANTS, source, target)
 
     def unmake(self, source: int, target: int, undo: int) -> None:
         """Take back :meth:`make` ``(source, target)``, which returned ``undo``."""
-        kernel.unmake(self.array, source, target, undo)
+        kernel.unmake(self.array, _CONSTANTS, source, target, undo)
 
     def winner(self) -> int:
         """S5 as the board stands (once somebody has climbed): the winning colour."""
@@ -149,8 +139,7 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = 22) -> None:
-        self.keys: Array = np.zeros(1 << table_bits, dtype=np.int64)
-        self.results = np.full(1 << table_bits, -1, dtype=np.int8)
+        self.keys, self.proven = kernel.table(table_bits, ways=1)
         self.nodes = 0
         self.clock = Clock()
         self._counter: Array = np.zeros(1, dtype=np.int64)
@@ -168,7 +157,14 @@ class Solver:
         limit = self.clock.budget(nodes, deadline, started)
         self._counter[0] = 0
         result = kernel.search(
-            position.array, self.keys, self.results, self._counter, limit, self._stack, 0
+            position.array,
+            _CONSTANTS,
+            self.keys,
+            self.proven,
+            self._counter,
+            limit,
+            self._stack,
+            0,
         )
         self.nodes = int(self._counter[0])
         self.clock.measure(self.nodes, time.perf_counter() - started)
@@ -220,7 +216,7 @@ class EndgameSolver:
                 return None
 
         results = prove_actions(
-            _root_order(position, legal),
+            self._root_order(position, legal),
             result_after,
             searched=lambda: self.nodes,
             nodes=nodes,
@@ -261,24 +257,25 @@ class EndgameSolver:
         finally:
             position.unmake(move.source, move.target, undo)
 
+    def _root_order(self, position: Position, legal: list[int]) -> list[int]:
+        """The actions of the root in the solver's order (fewest replies first)."""
+        if legal == [PASS]:
+            return legal
+        action_of = {}
+        for action in legal:
+            move = rules.step_move(action)
+            action_of[move.source * 64 + move.target] = action
+        found = np.array(sorted(action_of), dtype=np.int64)
+        scores = np.empty(len(found), dtype=np.int64)
+        table = self.solver.keys, self.solver.proven
+        kernel.order_moves(position.array, _CONSTANTS, *table, found, scores, len(found))
+        return [action_of[int(move)] for move in found]
+
     def _counted(self, position: Position, nodes: int, deadline: float | None) -> bool:
         try:
             return self.solver.wins(position, nodes=nodes, deadline=deadline)
         finally:
             self.nodes += self.solver.nodes
-
-
-def _root_order(position: Position, legal: list[int]) -> list[int]:
-    """The actions of the root in the solver's order (fewest replies first)."""
-    if legal == [PASS]:
-        return legal
-    action_of = {}
-    for action in legal:
-        move = rules.step_move(action)
-        action_of[move.source * 64 + move.target] = action
-    found = np.array(sorted(action_of), dtype=np.int64)
-    kernel.order_moves(position.array, found, np.empty(len(found), dtype=np.int64), len(found))
-    return [action_of[int(move)] for move in found]
 
 
 def _returns(seat: int, won: bool) -> list[float]:

@@ -4,12 +4,10 @@ solver is compiled with numba, imported only when a player first uses it."""
 
 from __future__ import annotations
 
-import functools
-import random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from stairgames.core.game import Game, State
-from stairgames.core.hooks import EndgameSolver, PerfectPlay, PlayerHooks, WarmUp
+from stairgames.core.game import State
+from stairgames.core.hooks import PlayerHooks, compiled_warm_up, on_first_use
 from stairgames.games.twenty_seven.rules import (
     BLACK,
     INITIAL_FIELDS,
@@ -18,9 +16,6 @@ from stairgames.games.twenty_seven.rules import (
     score,
     stack_count,
 )
-
-if TYPE_CHECKING:
-    from stairgames.core.uct import TreeSearch
 
 LEVELS: Final = {
     "hard": "mcts:time=0.25,endgame=0.8",
@@ -52,62 +47,34 @@ def evaluate(state: State, seat: int) -> float:
     return (scores + stacks) / 2
 
 
-def endgame_solver() -> EndgameSolver:
-    """A fresh exact endgame solver for one player's games (:mod:`.solve`)."""
-    from stairgames.games.twenty_seven.research.endgame import EndgameSolver as CompiledSolver
+_PLAYOUT: Final = "stairgames.games.twenty_seven.play.playout"
+_ENDGAME: Final = "stairgames.games.twenty_seven.research.endgame"
 
-    return CompiledSolver()
+playout: Final = on_first_use(f"{_PLAYOUT}:playout")
+"""Uniformly random play to the end, compiled (:func:`.playout.playout`, imported on
+first use); the same games as random play through the protocol in distribution, not
+move for move."""
 
-
-@functools.cache
-def _warm_up() -> None:
-    """Once a process (players prepare for every game of an arena): the compiled
-    playout first, then the solver, whose warm-up records the kernel warm."""
-    from stairgames.games.twenty_seven.play import playout as compiled
-    from stairgames.games.twenty_seven.research.endgame import warm_up
-
-    compiled.warm_up()
-    warm_up()
-
-
-def _cold() -> bool:
-    from stairgames.games.twenty_seven.research.endgame_kernel import KERNEL
-
-    return KERNEL.cold()
-
-
-def playout(state: State, rng: random.Random) -> list[float]:
-    """Uniformly random play to the end, compiled (:mod:`.playout`, imported on first
-    use); the same games as random play through the protocol in distribution, not move
-    for move (one draw from ``rng`` seeds the compiled generator)."""
-    from stairgames.games.twenty_seven.play.playout import playout as compiled
-
-    return compiled(state, rng)
-
-
-def tree_search(state: State) -> TreeSearch:
-    """The compiled tree search of ``state`` (:mod:`.playout`, imported on first use)."""
-    from stairgames.games.twenty_seven.play.playout import tree_search as compiled
-
-    return compiled(state)
-
-
-def perfect_play(game: Game) -> PerfectPlay:
-    """The solved tables of 27's basic game (:func:`.retrograde.perfect_play`, imported on
-    first use): refuses other variants, and a machine without a table, saying how to
-    solve; a state outside the tables is refused when its values are asked for."""
-    from stairgames.games.twenty_seven.research.retrograde import perfect_play as from_tables
-
-    return from_tables(game)
-
+endgame_solver: Final = on_first_use(f"{_ENDGAME}:EndgameSolver")
+"""A fresh exact endgame solver for one player's games (:mod:`.endgame`)."""
 
 HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
-    tree_search=tree_search,
+    tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
     levels=LEVELS,
     endgame_solver=endgame_solver,
-    perfect_play=perfect_play,
-    warm_up=WarmUp(run=_warm_up, cold=_cold),
+    perfect_play=on_first_use("stairgames.games.twenty_seven.research.table_play:perfect_play"),
+    warm_up=compiled_warm_up(
+        f"{_PLAYOUT}:warm_up",
+        f"{_ENDGAME}:warm_up",
+        kernel="stairgames.games.twenty_seven.research.endgame_kernel:KERNEL",
+    ),
 )
-"""What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`)."""
+"""What 27 offers computer players (:class:`stairgames.core.hooks.PlayerHooks`): its
+compiled parts imported on first use (numba with them): the playout above, the compiled
+tree search of a state (:func:`.playout.tree_search`), the endgame solver, and the
+solved tables of 27's basic game (:func:`.table_play.perfect_play`: refuses other
+variants, and a machine without a table, saying how to solve; a state outside the
+tables is refused when its values are asked for). The warm-up compiles or loads the
+playout first, then the solver, whose warm-up records the kernel warm."""

@@ -1,17 +1,9 @@
 """Compiled uniformly random playouts and tree search of 27 (the ``playout`` and
-``tree_search`` hooks of :mod:`stairgames.games.twenty_seven.play.evaluate`).
-
-:func:`playout` writes a state's line into a line array
-(:mod:`stairgames.games.twenty_seven.research.endgame_kernel`) and plays it to the end with the
-compiled :func:`kernel.playout`, which uses the move generation of the endgame
-solver. It plays the same games as uniformly random play through the protocol *in
-distribution*, not move for move: the moves are drawn by numba's generator, seeded
-with one draw from the caller's ``rng``. ``tests/test_compiled_playouts.py`` checks
-that it offers the moves the rules offer and ends scripted games with the rules'
-results.
-
-:func:`tree_search` sets up the compiled tree search of :mod:`stairgames.core.uct` on
-a state's line (``kernel.tree_search``).
+``tree_search`` hooks of :mod:`stairgames.games.twenty_seven.play.evaluate`): a
+state's line as a line array of the endgame solver's kernel
+(:mod:`stairgames.games.twenty_seven.research.endgame_kernel`), played to the end by
+``kernel.playout`` or searched by ``kernel.tree_search``
+(:mod:`stairgames.core.uct` says how they play and what is checked).
 """
 
 from __future__ import annotations
@@ -23,12 +15,10 @@ import numpy as np
 
 from stairgames.core import uct
 from stairgames.core.game import State
-from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.game import TwentySevenGame, TwentySevenOptions, TwentySevenState
 from stairgames.games.twenty_seven.notation import MAX_COUNT, MAX_FIELDS, PASS
 from stairgames.games.twenty_seven.research import endgame_kernel as kernel
 
-_NO_SCRIPT: Final = np.zeros(0, dtype=np.int64)
 _RETURNS: Final = {1: [1.0, -1.0], 0: [0.0, 0.0], -1: [-1.0, 1.0]}
 """The returns by seat (white is seat 0) of T5's result for white."""
 
@@ -39,7 +29,7 @@ def playout(state: State, rng: random.Random) -> list[float]:
     s = kernel.line_array(state.line)
     found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
     variant = kernel.VARIANT_CODES[state.variant]
-    result = kernel.playout(s, variant, rng.getrandbits(62), _NO_SCRIPT, found)
+    result = kernel.playout(s, variant, uct.seed_of(rng), uct.NO_SCRIPT, found)
     return list(_RETURNS[result])
 
 
@@ -70,9 +60,9 @@ def tree_search(state: State) -> uct.TreeSearch:
 
 
 def warm_up() -> None:
-    """Compile (the first time on a machine) or load the playout's kernel functions,
-    by playing one game from the opening (before :func:`.solve.warm_up`, which records
-    the kernel warm)."""
-    s = kernel.line_array(rules.initial_line())
-    kernel.playout(s, 0, 0, _NO_SCRIPT, np.empty(kernel.MAX_MOVES, dtype=np.int64))
-    tree_search(TwentySevenGame(TwentySevenOptions()).new_initial_state()).run(64, 1.0, 0)
+    """Compile (the first time on a machine) or load the playout's and the tree
+    search's kernel functions, by playing one game from the opening (before
+    :func:`.endgame.warm_up`, which records the kernel warm)."""
+    state = TwentySevenGame(TwentySevenOptions()).new_initial_state()
+    playout(state, random.Random(0))
+    uct.warm_up(tree_search(state))

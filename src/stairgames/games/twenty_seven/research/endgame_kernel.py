@@ -243,43 +243,7 @@ NOT_OFFERED: Final = 9
 """What :func:`playout` returns when a scripted move is not offered."""
 
 
-@compiled
-def playout(s: Array, variant: int, seed: int, script: Array, found: Array) -> int:
-    """Plays the line ``s`` to the end of the game in place; T5's result for white
-    (1 win, 0 draw, -1 loss), or :data:`NOT_OFFERED` when a scripted move is not
-    offered.
-
-    First the moves of ``script`` (``field * 64 + count`` each, as :func:`moves`
-    writes them; passes are not listed, they are played whenever the colour to move
-    has no move and the other has, T4), then moves drawn uniformly from the moves
-    offered by a generator seeded with ``seed``. ``found`` is room for
-    :data:`MAX_MOVES` moves.
-    """
-    np.random.seed(seed)
-    played = 0
-    while played < script.shape[0]:
-        colour = s[TO_MOVE]
-        count, step = moves(s, colour, variant, found)
-        if count == 0:
-            replies, _ = moves(s, 1 - colour, variant, found)
-            if replies == 0:
-                return white_result(s)
-            s[TO_MOVE] ^= 1
-            continue
-        move = script[played]
-        offered = False
-        for i in range(count):
-            if found[i] == move:
-                offered = True
-        if not offered:
-            return NOT_OFFERED
-        played += 1
-        make(s, move >> 6, move & 63, step)
-    rollout(s, np.full(1, variant, dtype=np.int64), found)
-    return white_result(s)
-
-
-# ----- the compiled tree search (:mod:`stairgames.core.uct`) ------------------
+# ----- random playouts and the tree search (:mod:`stairgames.core.uct`) -------------
 
 
 @compiled
@@ -293,7 +257,9 @@ def outcome(s: Array) -> int:
 @compiled
 def rollout(s: Array, params: Array, found: Array) -> int:
     """Plays ``s`` (variant ``params[0]``) on to the end in place, each move drawn
-    uniformly from numba's generator; the outcome."""
+    uniformly from numba's generator; the outcome. 27's own, not
+    :func:`stairgames.core.uct.rollout`: each move reuses the step :func:`moves` found
+    (the tree search's :func:`tree_play` finds it again)."""
     variant = params[0]
     while True:
         colour = s[TO_MOVE]
@@ -366,3 +332,27 @@ def tree_search(root: Array, params: Array, c: float, iterations: int, tree: uct
         iterations,
         tree,
     )
+
+
+@compiled
+def playout(s: Array, variant: int, seed: int, script: Array, found: Array) -> int:
+    """Plays the line ``s`` to the end of the game in place: the moves of ``script``
+    (``field * 64 + count`` each, as :func:`moves` writes them; passes are not listed,
+    T4), then moves drawn uniformly by a generator seeded with ``seed``
+    (:func:`stairgames.core.uct.playout`). T5's result for white (1 win, 0 draw, -1
+    loss), or :data:`NOT_OFFERED` when a scripted move is not offered. ``found`` is
+    room for :data:`MAX_MOVES` moves.
+    """
+    params = np.full(1, variant, dtype=np.int64)
+    played = uct.playout(
+        _THIS.tree_moves,
+        _THIS.tree_play,
+        _THIS.outcome,
+        _THIS.rollout,
+        s,
+        params,
+        seed,
+        script,
+        found,
+    )
+    return NOT_OFFERED if played == uct.NOT_OFFERED else white_result(s)

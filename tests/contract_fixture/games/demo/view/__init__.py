@@ -1,0 +1,1 @@
+"""The demo game's view."""

@@ -1,0 +1,1 @@
+"""Another game's engine."""

@@ -1,0 +1,1 @@
+"""Tic-tac-toe's computer players' code: an evaluation and an observation tensor."""
