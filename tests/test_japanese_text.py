@@ -142,7 +142,8 @@ NOTATION_WORDS = frozenset(
     goal rolloff over ninjas dice departures strolls stock city start characters arrived
     left view full public id icons event players variant size pie_rule agreement
     crumbling_wall crumbling_squares first_player options seats games jobs memory resume
-    position TEXT prepare make try-larger show from max-games option record analysis
+    position TEXT prepare make try-larger show from max-games option record analysis ratings
+    rebuild
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
     docs md data int declined agreed none
     """.strip(),

@@ -24,7 +24,7 @@ from stairgames.core.registry import game_names, load
 from stairgames.server import computer
 from stairgames.server.app import Settings
 from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
-from stairgames.server.matches import _parse_seat
+from stairgames.server.seats import parse_seat
 from tests.server_helpers import new_match, receive_until, running, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +115,7 @@ def test_a_player_that_cannot_play_the_game_is_refused_when_the_match_is_made(
 @pytest.mark.parametrize("game", game_names())
 def test_every_level_can_play_every_game(game: str) -> None:
     for level in LEVEL_NAMES:
-        assert _parse_seat(f"computer:{level}", 1, load(game), LEVEL_NAMES) == ("computer", level)
+        assert parse_seat(f"computer:{level}", 1, load(game), LEVEL_NAMES) == ("computer", level)
 
 
 # ----- the deadline ----------------------------------------------------------------------

@@ -275,7 +275,7 @@ def test_a_profile_shows_name_created_date_and_ratings(tmp_path: Path) -> None:
         ann, bob = become(client, "Ann"), become(other, "Bob")
         engine = make_engine(f"sqlite:///{tmp_path / 'stairgames.db'}")
         Store(engine).create_match("m1", "stairs", {}, 1, [])
-        client.app.state.ratings.record(
+        client.app.state.ratings.record(  # type: ignore[attr-defined]
             "m1", RatedResult("stairs size=6", (ann["id"], bob["id"]), (1.0, -1.0))
         )
         engine.dispose()

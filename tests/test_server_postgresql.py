@@ -185,3 +185,31 @@ def test_players_names_and_logins_on_postgresql(tmp_path: Path, postgresql_url: 
             "/api/login", json={"name": name, "password": "correct horse"}, headers=JSON
         )
         assert login.status_code == 200 and login.json()["id"] == made["id"]
+
+
+def test_a_lobby_game_and_its_rating_on_postgresql(tmp_path: Path, postgresql_url: str) -> None:
+    """Issue 29's lobby on PostgreSQL: a challenge taken, the seats held, the result rated."""
+    with running(tmp_path, database_url=postgresql_url) as client:
+        people = []
+        for _ in range(2):
+            made, secret = client.app.state.players.create(f"Pg{uuid.uuid4().hex[:8]}")  # type: ignore[attr-defined]
+            people.append((made, {**JSON, "cookie": f"sg_player={secret}"}))
+        (_ann, ann_headers), (bob, bob_headers) = people
+        body = {
+            "game": "stairs",
+            "options": {"size": 5},
+            "seats": ["human", "online"],
+            "rated": True,
+        }
+        created = client.post("/api/challenges", json=body, headers=ann_headers).json()
+        taken = client.post(f"/api/challenges/{created['challenge']}/accept", headers=bob_headers)
+        assert taken.status_code == 200
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with client.websocket_connect(url) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))
+        ratings = client.app.state.ratings  # type: ignore[attr-defined]
+        assert ratings.ratings_of(bob.id)["stairs size=5"].games == 1
+        games = client.get("/api/my/games", headers=ann_headers).json()["games"]
+        assert [g["match"] for g in games] == [created["match"]] and games[0]["over"]

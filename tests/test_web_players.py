@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -74,3 +75,58 @@ def test_a_name_taken_by_another_player_is_refused_in_the_page(browser: Any, app
     expect(page_two.locator("#me-form")).to_be_hidden()
     first.close()
     second.close()
+
+
+def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) -> None:
+    ann_context = browser.new_context(locale="en-GB", viewport={"width": 1100, "height": 800})
+    bob_context = browser.new_context(locale="en-GB", viewport={"width": 1100, "height": 800})
+    errors: list[str] = []
+    ann, bob = ann_context.new_page(), bob_context.new_page()
+    for page in (ann, bob):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    ann.goto(app_url + "/")
+    choose_name(ann, "Lobby Ann")
+    ann.get_by_role("link", name="Lobby").click()
+    expect(ann.locator("#lobby")).to_be_visible()
+    ann.locator("#challenge-game").select_option("stairs")
+    ann.locator("#challenge-rated").check()
+    ann.get_by_role("button", name="Open the game").click()
+    ann.wait_for_url(re.compile(r"/m/"))
+    expect(ann.locator("#invite")).to_be_visible()  # waiting for someone
+    bob.goto(app_url + "/lobby")
+    row = bob.locator(".challenge").filter(has_text="Lobby Ann")
+    expect(row).to_contain_text("rated")
+    expect(row).to_contain_text("1 of 2 seats taken")
+    shot(bob, "lobby")
+    row.get_by_role("button", name="Accept").click()
+    bob.wait_for_url(re.compile(r"/m/"))
+    expect(bob.locator("#me-name")).to_have_text(re.compile(r"Anonymous \d+"))
+    expect(ann.locator("#invite")).to_be_hidden()
+    expect(bob.locator("#board")).to_be_visible()
+    expect(bob.locator("#seats")).to_contain_text("Lobby Ann")
+    bob_name = bob.locator("#me-name").inner_text()
+    bob.locator("#me-password").click()
+    bob.get_by_label("New password", exact=True).fill("bob's secret")
+    bob.get_by_role("button", name="Save").click()
+    expect(bob.locator("#me-logout")).to_be_visible()
+    bob.goto(app_url + "/lobby")
+    expect(bob.locator(".challenge").filter(has_text="Lobby Ann")).to_have_count(0)
+    # Bob on another device: logs in, finds the game in "My games", plays his seat
+    phone_context = browser.new_context(locale="en-GB", viewport={"width": 400, "height": 800})
+    phone = phone_context.new_page()
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(app_url + "/")
+    phone.locator("#me-login").click()
+    phone.locator("#login-name").fill(bob_name)
+    phone.locator("#login-password").fill("bob's secret")
+    phone.locator("#login-form").get_by_role("button", name="Log in").click()
+    expect(phone.locator("#me-name")).to_have_text(bob_name)
+    phone.get_by_role("link", name="My games").click()
+    game = phone.locator(".my-game").filter(has_text="Lobby Ann")
+    expect(game).to_contain_text("Waiting for the others")
+    shot(phone, "my-games")
+    game.get_by_role("link").click()
+    expect(phone.locator("#seats li")).to_have_text(["light: Lobby Ann", "dark (you)"])
+    for context in (ann_context, bob_context, phone_context):
+        context.close()
+    assert not errors

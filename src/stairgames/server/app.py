@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import importlib
-import importlib.resources
 import json
 import logging
 import re
@@ -27,11 +25,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields
-from stairgames.core.registry import game_names, get_spec, load
+from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
 from stairgames.server.card_files import (
     CARD_ROUTE,
@@ -53,9 +52,16 @@ from stairgames.server.limits import (
     Route,
     too_large,
 )
+from stairgames.server.lobby import Lobby, LobbyStore, add_lobby_routes
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
-from stairgames.server.players import LOGIN_ROUTE, ME_ROUTE, PlayerStore, add_player_routes
+from stairgames.server.players import (
+    LOGIN_ROUTE,
+    ME_ROUTE,
+    PlayerStore,
+    add_player_routes,
+    current_player,
+)
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.store import Store, default_database_url, make_engine
 
@@ -109,6 +115,9 @@ class Settings:
     """A match nobody watches or uses for this long is dropped from memory (it stays in
     the database and is loaded again when asked for); checked every ``sweep_seconds``."""
     sweep_seconds: float = 60.0
+    lobby_sweep_seconds: float = 15.0
+    """How often the lobby notes which creators are present and drops the challenges
+    of those away for 10 minutes (:data:`stairgames.server.lobby.AWAY_SECONDS`)."""
     matches_per_minute: Rate = MATCHES_RATE
     """What one client (an address) may create: matches, joins of free seats, card
     uploads; beyond, requests are refused with 429 and ``Retry-After``."""
@@ -151,9 +160,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.players = PlayerStore(engine, clock=settings.clock)
         app.state.ratings = RatingStore(engine)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
+        lobby = app.state.lobby = Lobby(
+            LobbyStore(engine), app.state.players, app.state.ratings, hub
+        )
+        hub.after_change.append(lobby.rate_if_over)
+        hub.seat_names = lobby.seat_names
         loop = asyncio.get_running_loop()
         background = [
-            loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds))
+            loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds)),
+            loop.create_task(lobby.sweep_every(settings.lobby_sweep_seconds)),
         ]
         if settings.shared() and settings.follow_seconds > 0:
             background.append(loop.create_task(hub.follow_other_processes(settings.follow_seconds)))
@@ -172,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.data_dir = settings.data_dir
     add_card_routes(app, settings.data_dir)
     add_player_routes(app, _json_body)
+    add_lobby_routes(app, _json_body)
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
@@ -189,6 +205,21 @@ def _limits(settings: Settings) -> Limits:
         spectators_per_match=settings.max_spectators_per_match,
         presence_seconds=settings.presence_seconds,
     )
+
+
+def _lobby(request: HTTPConnection) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def _viewer(
+    request: HTTPConnection, match: Match, token: str | None, seat: int | None
+) -> int | None:
+    """The seat a request plays: its token's, else one its player holds (``seat`` if
+    given, which they must hold), else none (a spectator)."""
+    if token:
+        return match.seat_of(token)
+    return _lobby(request).player_seat(current_player(request), match.id, seat)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -487,9 +518,10 @@ def _describe_options(options_class: type[Any]) -> list[dict[str, Any]]:
 
 
 def games_listing() -> list[dict[str, Any]]:
-    """``GET /api/games``: every game, its options, seat names and levels."""
+    """``GET /api/games``: every game, its options, seat names and levels, in the order
+    the games' registrations ask (``listing_order``: the home page chooses the first)."""
     listing = []
-    for name in game_names():
+    for name in listing_order():
         spec = get_spec(name)
         info = load(name).info()
         listing.append(
@@ -501,7 +533,7 @@ def games_listing() -> list[dict[str, Any]]:
                 "min_players": info.min_players,
                 "max_players": info.max_players,
                 "levels": list(LEVELS),
-                "web": getattr(spec, "web_view", None) is not None,
+                "web": spec.web_view is not None,
                 "seats_by_players": _seats_by_players(spec.name, spec.option_sets),
                 "summary": spec.summary,
                 "rules_summary": list(spec.rules_summary),
@@ -578,6 +610,10 @@ def _add_api(app: FastAPI) -> None:
         hub = _hub(request)
         options = resolve_cards_option(options, request.app.state.data_dir)
         created = hub.service.create(game, options, seats)
+        player = current_player(request)
+        if player is not None:  # the seats made for this browser are the player's
+            for seat in created.tokens:
+                _lobby(request).hold(created.match.id, seat, player)
         async with hub.lock(created.match.id):
             await hub.changed(created.match)
         return {
@@ -592,30 +628,42 @@ def _add_api(app: FastAPI) -> None:
         async with hub.lock(match_id):
             match = hub.service.refresh(hub.load(match_id))
             seat, token = hub.service.join(match)
+            player = current_player(request)
+            if player is not None:
+                _lobby(request).hold(match_id, seat, player)
             await hub.changed(match)
         return {"seat": seat, "token": token}
 
     @app.get("/api/matches/{match_id}")
-    async def view(match_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+    async def view(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
         hub = _hub(request)
         match = hub.service.refresh(hub.load(match_id))
-        return hub.view(match, match.seat_of(token))
+        return hub.view(match, _viewer(request, match, token, seat))
 
     @app.get("/api/matches/{match_id}/record")
-    async def record(match_id: str, request: Request, token: str | None = None) -> Response:
+    async def record(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> Response:
         hub = _hub(request)
         match = hub.service.refresh(hub.load(match_id))
-        data = match.record(match.seat_of(token))
+        data = match.record(_viewer(request, match, token, seat))
+        names = _lobby(request).seat_names(match.id)
+        data["players"] = [names.get(i, kind) for i, kind in enumerate(data["players"])]
         filename = f"{match.game_name}-{match.id}.json"
         return JSONResponse(
             data, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
         )
 
     @app.get("/api/matches/{match_id}/replay")
-    async def replay(match_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+    async def replay(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
         hub = _hub(request)
         match = hub.service.refresh(hub.load(match_id))
-        return {"match": match.id, "frames": match.replay_frames(match.seat_of(token))}
+        viewer = _viewer(request, match, token, seat)
+        return {"match": match.id, "frames": match.replay_frames(viewer)}
 
 
 # ----- WebSocket -----------------------------------------------------------------
@@ -662,14 +710,17 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
 
 def _add_websocket(app: FastAPI, settings: Settings) -> None:
     @app.websocket("/ws/matches/{match_id}")
-    async def play(websocket: WebSocket, match_id: str, token: str | None = None) -> None:
+    async def play(
+        websocket: WebSocket, match_id: str, token: str | None = None, seat: int | None = None
+    ) -> None:
         hub = _hub(websocket)
         await websocket.accept()
         client = websocket.client.host if websocket.client else ""
         try:
             async with hub.lock(match_id):
                 match = hub.service.refresh(hub.load(match_id))
-                connection = Connection(websocket, match.seat_of(token), client)
+                viewer = _viewer(websocket, match, token, seat)
+                connection = Connection(websocket, viewer, client)
                 hub.add(match_id, connection)  # over a limit: refused
         except StairgamesError as exc:
             status = exc.status if isinstance(exc, ServerError) else 400
@@ -740,26 +791,16 @@ Content-Security-Policy allows no inline styles."""
 
 
 def _board_script(game: str, name: str = "board.js") -> Path | None:
-    """The game's ``board.js`` (or another of :data:`BOARD_FILES`): in its
-    ``web_assets`` (a folder, or a package name), else in the ``web`` folder of its
-    package."""
+    """The game's ``board.js`` (or another of :data:`BOARD_FILES`), in the folder its
+    registration names (``web_assets``); ``None`` for a game without one."""
     try:
-        spec = get_spec(game)
+        assets = get_spec(game).web_assets
     except StairgamesError:
         return None
-    assets = getattr(spec, "web_assets", None)
-    candidates: list[Path] = []
-    if isinstance(assets, Path):
-        candidates.append(assets / name)
-    elif isinstance(assets, str) and assets:
-        try:
-            candidates.append(Path(str(importlib.resources.files(assets))) / name)
-        except (ModuleNotFoundError, TypeError):
-            candidates.append(Path(assets) / name)
-    module = importlib.import_module(spec.game_class.__module__)
-    if module.__file__:
-        candidates.append(Path(module.__file__).parent / "web" / name)
-    return next((path for path in candidates if path.is_file()), None)
+    if assets is None:
+        return None
+    path = Path(str(assets.joinpath(name)))
+    return path if path.is_file() else None
 
 
 def _add_static(app: FastAPI, static_dir: Path) -> None:
@@ -782,5 +823,7 @@ def _add_static(app: FastAPI, static_dir: Path) -> None:
 
     app.add_api_route("/", page, methods=["GET", "HEAD"])
     app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"])
+    app.add_api_route("/lobby", page, methods=["GET", "HEAD"])
+    app.add_api_route("/my", page, methods=["GET", "HEAD"])
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

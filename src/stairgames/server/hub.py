@@ -24,6 +24,7 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from stairgames.i18n import N_, Text
@@ -125,6 +126,10 @@ class Hub:
         :func:`error_json` gives it). Kept when the match leaves memory (at most
         :data:`MAX_FAILURES_REMEMBERED`, the oldest forgotten first)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.after_change: list[Callable[[Match], None]] = []
+        """Called with each match after a commit (:meth:`changed`), before it is announced."""
+        self.seat_names: Callable[[str], dict[int, str]] = lambda _match_id: {}
+        """The names of the players holding a match's seats (the lobby's), for the views."""
 
     def lock(self, match_id: str) -> asyncio.Lock:
         self._used[match_id] = time.monotonic()
@@ -167,6 +172,10 @@ class Hub:
             computer_error=self.computer_error(match),
         )
         view["spectators"] = self.presence(match.id)[1]
+        names = self.seat_names(match.id)
+        entries: list[dict[str, Any]] = view["seats"]
+        for entry in entries:
+            entry["player"] = names.get(entry["seat"])
         return view
 
     def add(self, match_id: str, connection: Connection) -> None:
@@ -290,7 +299,13 @@ class Hub:
             log.debug("send failed", exc_info=True)
 
     async def changed(self, match: Match) -> None:
-        """After a commit: start the computer if it is to act, then announce."""
+        """After a commit: tell :attr:`after_change` (the lobby's ratings), start the
+        computer if it is to act, then announce."""
+        for listener in self.after_change:
+            try:
+                listener(match)
+            except Exception:  # a listener's failure must not stop the match
+                log.exception("after-change listener failed for %s", match.id)
         self.start_computer(match)
         await self.announce(match)
 

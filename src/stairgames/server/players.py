@@ -36,6 +36,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
 from stairgames.server.limits import Bucket, Clock, Rate
@@ -179,6 +180,11 @@ class PlayerStore:
                     raise _name_taken() from None
         raise ServerError(503, N_("no name could be given; try again"))
 
+    def by_id(self, player_id: str) -> Player | None:
+        with self._session() as session:
+            row = session.get(PlayerRow, player_id)
+            return None if row is None else _player(row)
+
     def by_name(self, name: str) -> Player | None:
         """The player called ``name`` (ignoring case and width), if any."""
         with self._session() as session:
@@ -310,17 +316,21 @@ ME_ROUTE: Final = "/api/me"
 LOGIN_ROUTE: Final = "/api/login"
 
 
-def players_of(request: Request) -> PlayerStore:
+def players_of(request: HTTPConnection) -> PlayerStore:
     store: PlayerStore = request.app.state.players
     return store
 
 
-def current_player(request: Request) -> Player | None:
+def current_player(request: HTTPConnection) -> Player | None:
     """The player of the request's cookie, if it names one."""
     return players_of(request).by_secret(request.cookies.get(COOKIE))
 
 
-def _required_player(request: Request) -> Player:
+def required_player(request: Request) -> Player:
+    """The request's player.
+
+    :raises ServerError: 401, the browser is no player yet.
+    """
     player = current_player(request)
     if player is None:
         raise ServerError(401, N_("choose a name first"))
@@ -383,7 +393,7 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
     async def add_account(request: Request) -> dict[str, Any]:
         body = await read_body(request)
         password = clean_password(body.get("password"))
-        return players_of(request).add_password(_required_player(request), password).json()
+        return players_of(request).add_password(required_player(request), password).json()
 
     @app.post("/api/account/password")
     async def change_password(request: Request) -> dict[str, Any]:
@@ -391,7 +401,7 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
         old, new = body.get("old"), clean_password(body.get("new"))
         if not isinstance(old, str):
             raise ServerError(401, N_("the current password is wrong"))
-        players_of(request).change_password(_required_player(request), old, new)
+        players_of(request).change_password(required_player(request), old, new)
         return {"ok": True}
 
     @app.post(LOGIN_ROUTE)

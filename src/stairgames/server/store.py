@@ -18,6 +18,11 @@ and the players' (:mod:`stairgames.server.players` reads and writes them):
   account, the Argon2id hash of its password;
 - ``player_sessions``: the browsers a player plays from, each by the SHA-256 of the
   secret in its cookie (the secret itself is never stored);
+- ``seat_players``: which player holds which seat of a match (the creator's, and those
+  taken from the lobby or through an invitation by a player);
+- ``challenges``: the lobby's open games: a match waiting for people, its creator, rated
+  or not, when its creator was last there, and why it closed (``started``,
+  ``withdrawn``, ``expired``);
 - ``rated_results``: the result of each rated match, in the order they ended, and
   ``ratings``: what :mod:`stairgames.server.ratings` makes of them (rebuilt from
   ``rated_results`` on demand).
@@ -37,6 +42,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -130,6 +136,31 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+
+
+class SeatPlayerRow(Base):
+    __tablename__ = "seat_players"
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+
+
+class ChallengeRow(Base):
+    __tablename__ = "challenges"
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    creator_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE")
+    )
+    rated: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    creator_seen_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    closed: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,18 +1,22 @@
 """Every text the browser shows, by its message id (the English text).
 
-The front end (``web/static/*.js``, ``index.html`` and each game's ``web/board.js``)
+The front end (``web/static/*.js``, ``index.html`` and each game's ``view/board.js``)
 looks its texts up in the catalog that ``GET /api/i18n/{lang}`` serves. ``make messages``
-extracts Python sources only, so the ids are listed here, marked with ``N_``; tests in
-``tests/test_web_ui.py`` check that every id the front end uses is listed.
+extracts Python sources only, so the ids are listed in Python, marked with ``N_``: the
+shared pages' here (:data:`SHARED_MESSAGES`), each game's in the module its registration
+names (``GameSpec.browser_messages``, a ``view/messages.py``), gathered through the
+registry into :data:`BROWSER_MESSAGES`. Tests in ``tests/test_web_ui.py`` check that
+every id the front end uses is listed.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from stairgames.core.registry import browser_messages, game_names
 from stairgames.i18n import N_
 
-BROWSER_MESSAGES: Final = (
+SHARED_MESSAGES: Final = (
     # the home page
     N_("Choose a game"),
     N_("Four board games of climbing and stacking, to play here against the computer or a friend."),
@@ -22,7 +26,6 @@ BROWSER_MESSAGES: Final = (
     N_("{low}–{high} minutes"),
     N_("{low}–{high} players"),
     N_(", "),
-    N_("27 line"),
     N_("A friend online (invite link)"),
     N_("A person at this screen"),
     N_("Accept the offer"),
@@ -34,30 +37,22 @@ BROWSER_MESSAGES: Final = (
     N_("Card set {name} is ready."),
     N_("Characters (colours, comma-separated)"),
     N_("Checking the card file…"),
-    N_("Choose a stock card first, then a highlighted cell."),
-    N_("Choose a stock card, then a highlighted cell."),
-    N_("Choose where to go: the buttons on the city."),
-    N_("City of Stairs board"),
     N_("Copy"),
     N_("Decline the offer"),
-    N_("Diary cards turned up: {names}"),
     N_("Download the record"),
     N_("Draw"),
     N_("First"),
     N_("Game over"),
     N_("I am {name}: show my cards"),
-    N_("Interests: {names}"),
     N_("Invite a friend with this link:"),
     N_("Invite link"),
     N_("Language"),
     N_("Last"),
     N_("Level"),
-    N_("Move {count} of field {field}: choose where"),
     N_("Move {n} of {total}"),
     N_("Moves"),
     N_("Next"),
     N_("Not connected; trying again…"),
-    N_("Now choose a highlighted cell."),
     N_("Offer to end by agreement"),
     N_("Opponent"),
     N_("Options"),
@@ -71,11 +66,11 @@ BROWSER_MESSAGES: Final = (
     N_("Resign"),
     N_("Resign this game?"),
     N_("Rules"),
-    N_("Seaside card {number}"),
     N_("Seats"),
     N_("Something went wrong."),
     # the player in the header (static/player.js)
     N_("Playing as"),
+    N_("Anonymous {number}"),
     N_("You have no name yet"),
     N_("Change name"),
     N_("Choose a name"),
@@ -83,16 +78,49 @@ BROWSER_MESSAGES: Final = (
     N_("Save"),
     N_("Cancel"),
     N_("The server cannot be reached."),
+    # the lobby (static/lobby.js)
+    N_("Lobby"),
+    N_("Open games waiting for players. Accept one to play, or open your own."),
+    N_("No open games right now."),
+    N_("Open a game"),
+    N_("Game"),
+    N_("People (the rest: the computer)"),
+    N_("How many play"),
+    N_("The computer's level"),
+    N_("Rated"),
+    N_("Open the game"),
+    N_("{taken} of {seats} seats taken"),
+    N_("rated"),
+    N_("casual"),
+    N_("by {name}"),
+    N_("Withdraw"),
+    N_("Accept"),
+    N_("{seat}: {player}"),
+    # my games (static/mygames.js)
+    N_("My games"),
+    N_("No games yet."),
+    N_("Previous"),
+    N_("the computer"),
+    N_("a free seat"),
+    N_("Waiting for the others"),
+    N_("Shared win"),
+    N_("Won"),
+    N_("Lost"),
+    N_("against {names}"),
+    N_("Page {page} of {pages}"),
+    N_("Choose a name to keep your games."),
+    N_("Set a password"),
+    N_("Log in"),
+    N_("Log out"),
+    N_("New password"),
+    N_("Name"),
+    N_("Password"),
     N_("Spectators: {count}"),
-    N_("Stairs board"),
     N_("Start"),
-    N_("Stock"),
-    N_("Stock card {card}"),
     N_("Swap colours"),
     N_("The computer"),
     N_("The computer ({level})"),
     N_("The computer is thinking…"),
-    N_("The lighthouse, above row 4: {points} points"),
     N_("The record could not be downloaded."),
     N_("Undo"),
     N_("Upload a card file (TOML)"),
@@ -102,39 +130,17 @@ BROWSER_MESSAGES: Final = (
     N_("You lose"),
     N_("You play"),
     N_("You win"),
-    N_("Your departure card: seaside {number}"),
     N_("Your move"),
     N_("Your opponent asks to take back the last move."),
     N_("Your opponent offers to end the game by agreement."),
     N_("at random"),
-    N_("black"),
-    N_("bottom left: {icons}"),
-    N_("bottom right: {icons}"),
-    N_("dark"),
     N_("easy"),
-    N_("empty"),
     N_("expert"),
-    N_("five diary cards"),
-    N_("grey"),
     N_("hard"),
-    N_("light"),
-    N_("lighthouse"),
     N_("medium"),
-    N_("reached the lighthouse"),
-    N_("red"),
-    N_("stairs"),
     N_("the default cards"),
-    N_("trapped"),
-    N_("white"),
-    N_("{colour} may ignore ↖/↗"),
-    N_("{colour} on top, height {height}"),
-    N_("{colour} only {arrow}"),
-    N_("{colour} turns around"),
-    N_("{count} discs, {colour} on top"),
     N_("{name} (you)"),
-    N_("{count} left"),
     N_("{name} joined"),
-    N_("Score so far: white {white}, black {black}"),
     N_("You share the win"),
     N_("{names} share the win"),
     N_("{name} left"),
@@ -143,64 +149,15 @@ BROWSER_MESSAGES: Final = (
     N_("{name} · computer"),
     N_("{name} · computer ({level})"),
     N_("{name} · not connected"),
-    # the seats of the home page, and Ishigaki Race (games/ishigaki_race/view/board.js)
+    # the seats of the home page (and Ishigaki Race's board.js)
     N_(", "),
-    N_("Blue"),
-    N_("Castle wall"),
     N_("Crumbling wall (the −2 steps)"),
-    N_("GOAL"),
-    N_("Goal round: {arrived} on the goal; {left} play one more turn."),
-    N_("Green"),
-    N_("Last roll: {name}"),
     N_("Players"),
-    N_("Red"),
-    N_("Roll the second die"),
-    N_(
-        "Roll-off between {names}: the highest roll wins (one die: its value; a higher"
-        " second die: the sum; a lower one: 0; doubles: the sum)."
-    ),
-    N_("START"),
     N_("Seats"),
-    N_("Stop: climb {steps}"),
-    N_("Stop: score {score}"),
     N_("The computer ({level})"),
-    N_("The crumbling wall"),
-    N_("The last turns"),
-    N_("The winning chances are being worked out; they show from the next roll."),
     N_("Who plays {name}"),
-    N_("Winning chances"),
-    N_("Yellow"),
-    N_("climbs"),
-    N_("die {value}"),
-    N_("doubles!"),
-    N_("higher: climb on the sum · lower: slip 1 step · doubles: the highest fall 3"),
-    N_("higher: score the sum · lower: score 0 · doubles: score the sum"),
-    N_("keep the one die"),
-    N_("lands on the crumbling step {step} and drops to step {to}"),
-    N_("roll-off"),
-    N_("second die not rolled"),
-    N_("slips"),
-    N_("to step {to}"),
-    N_("wins {chance}"),
     N_("{items} and {last}"),
-    N_("{name} on step {step}"),
-    N_("{name} rolled {value} and decides: stop or roll the second die."),
-    N_("{name} rolled {value}: stop or roll?"),
-    N_("{name} rolls"),
-    N_("{name} wins!"),
-    N_("{name}'s departure card, face down"),
-    N_("{name}'s departure card: seaside {number}"),
-    N_("{points} point"),
-    N_("{points} points"),
-    N_("↖: up a row, then left"),
-    N_("↗: up a row, then right"),
-    N_("↺: turn around"),
-    N_("≈: ignore the arrow and keep going"),
     # issue 27: what new players ran into
-    N_("{square} cannot move: {reason}"),
-    N_("Field {field} cannot move: {reason}"),
-    N_("Final score: white {white}, black {black}"),
-    N_("Stacks (how far a move goes): white {white}, black {black}"),
     N_("You have no legal move: you must pass."),
     N_("You declined the offer to end by agreement."),
     N_("{name} declined the offer to end by agreement."),
@@ -214,4 +171,17 @@ BROWSER_MESSAGES: Final = (
     N_("Accept the rematch"),
     N_("Decline the rematch"),
 )
-"""The message ids of the browser front end."""
+"""The message ids of the shared pages (``web/static``), and the level names the
+pages translate from the server's data."""
+
+
+def gather_browser_messages() -> tuple[str, ...]:
+    """The shared pages' message ids, then each registered game's, once each."""
+    gathered = [*SHARED_MESSAGES]
+    for name in game_names():
+        gathered.extend(browser_messages(name))
+    return tuple(dict.fromkeys(gathered))
+
+
+BROWSER_MESSAGES: Final = gather_browser_messages()
+"""The message ids of the browser front end: the shared pages' and every game's."""

@@ -5,6 +5,9 @@
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, say, setLanguage, t }
   from "/static/i18n.js";
 import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
+import { hideLobby, showLobby } from "/static/lobby.js";
+import { hideMyGames, showMyGames } from "/static/mygames.js";
+import { ensurePlayer, shownName } from "/static/player.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -14,12 +17,15 @@ const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), accept: N_("Accept t
 // Moves that are words, as the move list says them (the buttons' texts).
 const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
 
-const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, memory: {},
+const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, held: [],
+  memory: {},
   boards: [], replayAt: null, draw: null, lastEvent: -1, retry: 0 };
 
 // ----- home -----------------------------------------------------------------------
 
 async function showHome() {
+  hideLobby();
+  hideMyGames();
   $("pass-cover").hidden = true;
   $("home").hidden = false;
   $("match").hidden = true;
@@ -48,10 +54,10 @@ function selectedGame() {
   return playable.find((g) => g.name === (checked ? checked.value : firstGame(playable)));
 }
 
-// The game chosen when the page opens: Stairs, the first of the four, where offered.
+// The game chosen when the page opens: the first the server lists (GET /api/games lists
+// them in the order their registrations ask).
 function firstGame(playable) {
-  const stairs = playable.find((g) => g.name === "stairs");
-  return (stairs || playable[0] || {}).name;
+  return (playable[0] || {}).name;
 }
 
 function renderHome() {
@@ -218,6 +224,7 @@ async function startGame(event) {
   const mine = Number($("my-seat").value);
   const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
   const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
+  await ensurePlayer();  // its seats are then its player's (see seatQuery)
   const response = await fetch("/api/matches", { method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ game: game.name, options, seats }) });
@@ -248,6 +255,8 @@ function loadTokens(match) {
 // ----- match ----------------------------------------------------------------------
 
 async function showMatch(match) {
+  hideLobby();
+  hideMyGames();
   $("home").hidden = true;
   $("match").hidden = false;
   // the rules summary comes with the games' listing
@@ -255,8 +264,15 @@ async function showMatch(match) {
   closeSockets();
   Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
     lastEvent: -1, confirmedSeat: null });
+  // no controls until the first view says which apply (and the sockets are open)
+  for (const id of ["undo", "takeback", "offer", "resign", "rematch"]) $(id).hidden = true;
   let seats = loadTokens(match);
+  if (!seats.length) {
+    const held = await heldSeat(match);  // the player's own seat, from another browser
+    if (held !== null) seats = [{ seat: held }];
+  }
   if (!seats.length && await hasFreeSeat(match)) {
+    await ensurePlayer();
     // (no body, but the type the server asks of every request that changes something)
     const response = await fetch(`/api/matches/${match}/join`, { method: "POST",
       headers: { "content-type": "application/json" } });
@@ -267,8 +283,26 @@ async function showMatch(match) {
     }
   }
   app.tokens = Object.fromEntries(seats.map((s) => [s.seat, s.token]));
+  app.held = await heldSeats(match);
   if (!seats.length) connect(null);
   for (const seat of seats) connect(seat.seat);
+}
+
+// The seat this browser's player holds in the match (by cookie), or null.
+async function heldSeat(match) {
+  const held = await heldSeats(match);
+  return held.length ? held[0] : null;
+}
+
+// The seats this browser's player holds in the match (by cookie).
+async function heldSeats(match) {
+  try {
+    const response = await fetch(`/api/my/seats/${match}`);
+    if (!response.ok) return [];
+    return (await response.json()).seats;
+  } catch {
+    return [];
+  }
 }
 
 // Whether the match's view (a spectator's) shows an online seat nobody took, in a game
@@ -292,9 +326,18 @@ function closeSockets() {
   app.sockets = {};
 }
 
+// How a request names its seat: by the seat's number when this browser's player holds it
+// (the server checks the player's cookie: no secret in the address), else by the seat's
+// token (matches made before players, kept in localStorage).
+function seatQuery(seat) {
+  if (seat === null) return "";
+  const token = app.tokens[seat];
+  return app.held.includes(seat) || !token ? `?seat=${seat}` : `?token=${encodeURIComponent(token)}`;
+}
+
 function socketUrl(seat) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  const token = seatQuery(seat);
   return `${scheme}://${location.host}/ws/matches/${app.match}${token}`;
 }
 
@@ -519,9 +562,13 @@ function renderSeats(view) {
 }
 
 // A seat as its list shows it, whole sentences from the catalog ("light (you)").
+// Another person's seat shows their name ("light: Kato"); one's own says "(you)".
 function seatLabel(seat, view) {
-  const name = seatName(seat);
-  if (seat.seat === view.you) return t("{name} (you)", { name });
+  if (seat.seat === view.you) return t("{name} (you)", { name: seatName(seat) });
+  const other = seat.player && !app.held.includes(seat.seat);  // not this screen's
+  const name = other
+    ? t("{seat}: {player}", { seat: seatName(seat), player: shownName(seat.player) })
+    : seatName(seat);
   if (seat.kind === "computer" && seat.level) {
     return t("{name} · computer ({level})", { name, level: t(seat.level) });
   }
@@ -739,7 +786,7 @@ function errorText(error) {
 
 async function downloadRecord() {
   const seat = app.view ? app.view.you : null;
-  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  const token = seatQuery(seat);
   const response = await fetch(`/api/matches/${app.match}/record${token}`);
   if (!response.ok) {
     $("match-error").textContent = t("The record could not be downloaded.");
@@ -758,7 +805,7 @@ async function loadReplayBoards() {
   if (app.replayLoaded === app.match) return;
   app.replayLoaded = app.match;
   const seat = app.view.you;
-  const token = seat === null ? "" : `?token=${encodeURIComponent(app.tokens[seat])}`;
+  const token = seatQuery(seat);
   try {
     const response = await fetch(`/api/matches/${app.match}/replay${token}`);
     if (response.ok) {
@@ -792,9 +839,39 @@ function replayStep(delta) {
 
 // ----- start ----------------------------------------------------------------------
 
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+// The lobby (/lobby): the games' listing first, for their titles and seats.
+async function openLobby() {
+  closeSockets();
+  app.match = null;
+  $("pass-cover").hidden = true;
+  $("home").hidden = true;
+  $("match").hidden = true;
+  hideMyGames();
+  await loadGames();
+  showLobby(app.games, saveTokens, go);
+}
+
+async function openMyGames() {
+  closeSockets();
+  app.match = null;
+  $("pass-cover").hidden = true;
+  $("home").hidden = true;
+  $("match").hidden = true;
+  hideLobby();
+  await loadGames();
+  showMyGames(app.games, go);
+}
+
 function route() {
   const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   if (match) showMatch(match[1]);
+  else if (location.pathname === "/lobby") openLobby();
+  else if (location.pathname === "/my") openMyGames();
   else {
     closeSockets();
     app.match = null;

@@ -1,5 +1,5 @@
 """Players: a display name, the browsers (sessions) they play from, an optional password;
-their rated results and ratings.
+the seats they hold, the lobby's challenges, rated results and ratings.
 
 Revision ID: 0002
 Revises: 0001
@@ -63,9 +63,47 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
     )
+    op.create_table(
+        "seat_players",
+        sa.Column(
+            "match_id",
+            sa.String(64),
+            sa.ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column(
+            "player_id",
+            sa.String(32),
+            sa.ForeignKey("players.id", ondelete="CASCADE"),
+            nullable=False,
+            index=True,
+        ),
+    )
+    op.create_table(
+        "challenges",
+        sa.Column(
+            "match_id",
+            sa.String(64),
+            sa.ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "creator_id",
+            sa.String(32),
+            sa.ForeignKey("players.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("rated", sa.Boolean(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("creator_seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("closed", sa.String(16), nullable=True, index=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("challenges")
+    op.drop_table("seat_players")
     op.drop_table("ratings")
     op.drop_table("rated_results")
     op.drop_table("player_sessions")

@@ -1,0 +1,472 @@
+"""The lobby: open challenges, taken by players who never met; the seats players hold.
+
+A challenge is a match waiting for people: its creator (a player, :mod:`.players`) holds
+one seat, others are for players from the lobby (``online``), and in games of 3–4 seats
+some may be the computer's. ``POST /api/challenges`` makes one (the match is made at
+once, with its computer seats filled); ``POST /api/challenges/{id}/accept`` gives the
+first free seat to the asking player; the match starts when every seat is taken. A
+challenge leaves the lobby when it starts, when its creator withdraws it
+(``DELETE /api/challenges/{id}``), or when its creator has been away from it (no page of
+theirs open on the match) for :data:`AWAY_SECONDS`.
+
+A rated challenge is between people only (no computer seat; a player holds one seat);
+when its match ends, its result is rated (:mod:`.rating_store`), a resignation counting
+as a loss.
+
+The list is live: ``/ws/lobby`` sends ``{"type": "lobby", "challenges": [...]}`` on
+connecting and after every change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from stairgames.core.registry import get_spec
+from stairgames.i18n import N_
+from stairgames.server.errors import ServerError
+from stairgames.server.hub import Hub
+from stairgames.server.match import Match, public_options
+from stairgames.server.players import Player, PlayerStore, current_player, required_player
+from stairgames.server.rating_store import RatingStore
+from stairgames.server.ratings import RatedResult, is_rateable, pool_of
+from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
+from stairgames.server.store import ChallengeRow, MatchRow, PlayerRow, SeatPlayerRow
+
+log = logging.getLogger(__name__)
+
+AWAY_SECONDS: Final = 600.0
+"""How long a challenge stays in the lobby while its creator is away from it."""
+GAMES_PER_PAGE: Final = 20
+NAMES_KEPT_SECONDS: Final = 60.0
+"""How long the names on a match's seats are kept before being read again."""
+SEEN_EVERY_SECONDS: Final = 30.0
+"""How often a present creator's ``creator_seen_at`` is written."""
+STARTED, WITHDRAWN, EXPIRED = "started", "withdrawn", "expired"
+Now = Callable[[], datetime.datetime]
+
+
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+def _aware(moment: datetime.datetime) -> datetime.datetime:
+    """SQLite gives back naive datetimes: they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
+
+
+def rating_pool(game: str, options: dict[str, Any]) -> str:
+    """The rating pool of a match (see :func:`stairgames.server.ratings.pool_of`)."""
+    return pool_of(game, options, get_spec(game).rating_options)
+
+
+class LobbyStore:
+    """The ``challenges`` and ``seat_players`` tables."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def seat(self, match_id: str, seat: int, player: str) -> None:
+        """Records that ``player`` holds ``seat`` of the match."""
+        with self._session() as session:
+            session.add(SeatPlayerRow(match_id=match_id, seat=seat, player_id=player))
+
+    def seat_players(self, match_id: str) -> dict[int, str]:
+        """Who holds which seat of the match (seats held by no player are left out)."""
+        with self._session() as session:
+            rows = session.scalars(select(SeatPlayerRow).where(SeatPlayerRow.match_id == match_id))
+            return {row.seat: row.player_id for row in rows}
+
+    def seat_names(self, match_id: str) -> dict[int, str]:
+        """The name of the player holding each seat of the match (where one does)."""
+        with self._session() as session:
+            rows = session.execute(
+                select(SeatPlayerRow.seat, PlayerRow.name)
+                .join(PlayerRow, PlayerRow.id == SeatPlayerRow.player_id)
+                .where(SeatPlayerRow.match_id == match_id)
+            )
+            return {seat: name for seat, name in rows}
+
+    def matches_of(self, player: str) -> list[tuple[str, datetime.datetime]]:
+        """The matches in which ``player`` holds a seat, newest first, with when each
+        was made."""
+        with self._session() as session:
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.created_at)
+                .join(SeatPlayerRow, SeatPlayerRow.match_id == MatchRow.id)
+                .where(SeatPlayerRow.player_id == player)
+                .distinct()
+                .order_by(MatchRow.created_at.desc(), MatchRow.id)
+            )
+            return [(match_id, _aware(created)) for match_id, created in rows]
+
+    def open_challenge(
+        self, match_id: str, creator: str, rated: bool, now: datetime.datetime
+    ) -> None:
+        with self._session() as session:
+            session.add(
+                ChallengeRow(
+                    match_id=match_id,
+                    creator_id=creator,
+                    rated=rated,
+                    created_at=now,
+                    creator_seen_at=now,
+                    closed=None,
+                )
+            )
+
+    def challenge(self, match_id: str) -> ChallengeRow | None:
+        with self._session() as session:
+            return session.get(ChallengeRow, match_id)
+
+    def open_challenges(self) -> list[ChallengeRow]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChallengeRow)
+                .where(ChallengeRow.closed.is_(None))
+                .order_by(ChallengeRow.created_at, ChallengeRow.match_id)
+            )
+            return list(rows)
+
+    def close(self, match_id: str, reason: str) -> bool:
+        """Closes the challenge (once): whether it was open."""
+        with self._session() as session:
+            row = session.get(ChallengeRow, match_id, with_for_update=True)
+            if row is None or row.closed is not None:
+                return False
+            row.closed = reason
+            return True
+
+    def seen(self, match_id: str, now: datetime.datetime) -> None:
+        with self._session() as session:
+            row = session.get(ChallengeRow, match_id)
+            if row is not None:
+                row.creator_seen_at = now
+
+
+class Lobby:
+    """Challenges made, taken, withdrawn and expired; the lobby's watchers told of each
+    change; rated results recorded when their matches end."""
+
+    def __init__(
+        self,
+        store: LobbyStore,
+        players: PlayerStore,
+        ratings: RatingStore,
+        hub: Hub,
+        now: Now = _utc_now,
+    ) -> None:
+        self.store = store
+        self.players = players
+        self.ratings = ratings
+        self.hub = hub
+        self.now = now
+        self.watchers: set[WebSocket] = set()
+        self._names: dict[str, tuple[float, dict[int, str]]] = {}
+
+    def seat_names(self, match_id: str) -> dict[int, str]:
+        """Who holds each seat of the match, by name (read again after a minute, so that
+        a renamed player shows under the new name)."""
+        kept = self._names.get(match_id)
+        if kept is not None and time.monotonic() - kept[0] < NAMES_KEPT_SECONDS:
+            return kept[1]
+        names = self.store.seat_names(match_id)
+        if len(self._names) > 10_000:
+            self._names.clear()
+        self._names[match_id] = (time.monotonic(), names)
+        return names
+
+    def hold(self, match_id: str, seat: int, player: Player) -> None:
+        """Records that ``player`` holds ``seat`` (a seat made or joined by a player)."""
+        self.store.seat(match_id, seat, player.id)
+        self._names.pop(match_id, None)
+
+    def player_seat(self, player: Player | None, match_id: str, wanted: int | None) -> int | None:
+        """The seat of the match ``player`` plays here: ``wanted`` if they hold it, else
+        the first they hold; ``None`` (a spectator) for anyone else."""
+        if player is None:
+            return None
+        held = sorted(s for s, p in self.store.seat_players(match_id).items() if p == player.id)
+        if wanted is not None:
+            return wanted if wanted in held else None
+        return held[0] if held else None
+
+    # ----- making and taking challenges -------------------------------------------------
+
+    async def create(
+        self, player: Player, game: str, options: dict[str, Any], seats: list[Any], rated: bool
+    ) -> dict[str, Any]:
+        """A new challenge: the match is made, ``player`` holds its ``human`` seat."""
+        _check_challenge_seats(seats, rated)
+        created = self.hub.service.create(game, options, [str(spec) for spec in seats])
+        match = created.match
+        ((own_seat, token),) = created.tokens.items()
+        self.hold(match.id, own_seat, player)
+        self.store.open_challenge(match.id, player.id, rated, self.now())
+        async with self.hub.lock(match.id):
+            await self.hub.changed(match)
+        await self.broadcast()
+        return {
+            "challenge": match.id,
+            "match": match.id,
+            "seats": [{"seat": own_seat, "token": token}],
+            "invite": f"/m/{match.id}",
+        }
+
+    async def accept(self, player: Player, match_id: str) -> dict[str, Any]:
+        """The first free seat of the challenge for ``player``.
+
+        :raises ServerError: 404 no such challenge; 409 closed, full, the player's own,
+            or the player holds a seat already.
+        """
+        challenge = self.store.challenge(match_id)
+        if challenge is None:
+            raise ServerError(404, N_("there is no such challenge"))
+        async with self.hub.lock(match_id):
+            challenge = self.store.challenge(match_id)
+            if challenge is None or challenge.closed is not None:
+                raise ServerError(409, N_("this challenge is no longer open"))
+            if player.id in self.store.seat_players(match_id).values():
+                raise ServerError(409, N_("you have a seat in this game already"))
+            match = self.hub.service.refresh(self.hub.load(match_id))
+            seat, token = self.hub.service.join(match)
+            self.hold(match_id, seat, player)
+            if not _free_seats(match):
+                self.store.close(match_id, STARTED)
+            await self.hub.changed(match)
+        await self.broadcast()
+        return {"challenge": match_id, "match": match_id, "seat": seat, "token": token}
+
+    async def withdraw(self, player: Player, match_id: str) -> None:
+        challenge = self.store.challenge(match_id)
+        if challenge is None:
+            raise ServerError(404, N_("there is no such challenge"))
+        if challenge.creator_id != player.id:
+            raise ServerError(403, N_("only its creator can withdraw a challenge"))
+        async with self.hub.lock(match_id):
+            if not self.store.close(match_id, WITHDRAWN):
+                raise ServerError(409, N_("this challenge is no longer open"))
+        await self.broadcast()
+
+    # ----- the list ----------------------------------------------------------------------
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The open challenges, oldest first, as the lobby shows them."""
+        listed = []
+        for challenge in self.store.open_challenges():
+            try:
+                match = self.hub.service.refresh(self.hub.load(challenge.match_id))
+            except ServerError:
+                continue
+            listed.append(self._json(challenge, match))
+        return listed
+
+    def _json(self, challenge: ChallengeRow, match: Match) -> dict[str, Any]:
+        creator = self.players.by_id(challenge.creator_id)
+        pool = rating_pool(match.game_name, match.options)
+        rating = self.ratings.ratings_of(challenge.creator_id).get(pool)
+        free = len(_free_seats(match))
+        return {
+            "id": challenge.match_id,
+            "game": match.game_name,
+            "options": public_options(match.options),
+            "seats": len(match.seats),
+            "taken": len(match.seats) - free,
+            "computers": sum(seat.kind == COMPUTER for seat in match.seats),
+            "rated": challenge.rated,
+            "creator": {
+                "name": None if creator is None else creator.name,
+                "rating": None if rating is None else rating.shown(),
+            },
+            "created": _aware(challenge.created_at).isoformat(timespec="seconds"),
+        }
+
+    def sweep(self) -> bool:
+        """Notes the creators present on their challenges' matches, and closes the
+        challenges whose creator has been away too long: whether any closed."""
+        now, closed = self.now(), False
+        for challenge in self.store.open_challenges():
+            seat_players = self.store.seat_players(challenge.match_id)
+            creator_seats = {s for s, p in seat_players.items() if p == challenge.creator_id}
+            seen = _aware(challenge.creator_seen_at)
+            if creator_seats & self.hub.connected_seats(challenge.match_id):
+                if (now - seen).total_seconds() >= SEEN_EVERY_SECONDS:
+                    self.store.seen(challenge.match_id, now)
+            elif (now - seen).total_seconds() >= AWAY_SECONDS:
+                closed = self.store.close(challenge.match_id, EXPIRED) or closed
+        return closed
+
+    async def sweep_every(self, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                if self.sweep():
+                    await self.broadcast()
+            except Exception:  # a failing sweep must not end the loop
+                log.exception("the lobby's sweep failed")
+
+    async def broadcast(self) -> None:
+        message = {"type": "lobby", "challenges": self.listing()}
+        for socket in list(self.watchers):
+            with contextlib.suppress(Exception):
+                await socket.send_json(message)
+
+    # ----- my games -----------------------------------------------------------------------
+
+    def games_of(self, player: Player, page: int) -> dict[str, Any]:
+        """``player``'s matches: those where it is their turn first, then the others going
+        on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page."""
+        entries = []
+        for match_id, created in self.store.matches_of(player.id):
+            try:
+                match = self.hub.service.refresh(self.hub.load(match_id))
+            except ServerError:
+                continue
+            entries.append(self._game_json(player, match, created))
+        entries.sort(key=lambda e: (not e["your_turn"], e["over"]))  # stable: newest first
+        pages = max(1, -(-len(entries) // GAMES_PER_PAGE))
+        page = min(max(page, 1), pages)
+        shown = entries[(page - 1) * GAMES_PER_PAGE : page * GAMES_PER_PAGE]
+        return {"games": shown, "page": page, "pages": pages, "total": len(entries)}
+
+    def _game_json(
+        self, player: Player, match: Match, created: datetime.datetime
+    ) -> dict[str, Any]:
+        held = self.store.seat_players(match.id)
+        mine = sorted(seat for seat, who in held.items() if who == player.id)
+        names = self.seat_names(match.id)
+        result = match.result()
+        return {
+            "match": match.id,
+            "game": match.game_name,
+            "options": public_options(match.options),
+            "seats": mine,
+            "players": [
+                {"seat": s.seat, "name": names.get(s.seat), "kind": s.kind, "level": s.player}
+                for s in match.seats
+            ],
+            "your_turn": not match.over and match.to_act() in mine,
+            "over": match.over,
+            "result": None
+            if result is None
+            else {"winners": result["winners"], "reason_id": result.get("reason_id")},
+            "created": created.isoformat(timespec="seconds"),
+        }
+
+    # ----- ratings -----------------------------------------------------------------------
+
+    def rate_if_over(self, match: Match) -> None:
+        """Records the result of a rated challenge's match once it is over."""
+        result = match.result() if match.over else None
+        challenge = self.store.challenge(match.id) if result is not None else None
+        if result is None or challenge is None or not challenge.rated:
+            return
+        seat_players = self.store.seat_players(match.id)
+        seats = sorted(match.seats, key=lambda seat: seat.seat)
+        kinds = [seat.kind for seat in seats]
+        players = [seat_players.get(seat.seat) for seat in seats]
+        if not is_rateable(kinds, players):
+            return
+        returns = [float(value) for value in result["returns"]]
+        loss = min(returns) - 1.0
+        for seat in match.left:  # resigned and left: a computer played on for them
+            returns[seat] = loss
+        pool = rating_pool(match.game_name, match.options)
+        rated = RatedResult(pool, tuple(p for p in players if p), tuple(returns))
+        self.ratings.record(match.id, rated)
+
+
+def _free_seats(match: Match) -> list[int]:
+    return [s.seat for s in match.seats if s.kind == ONLINE and s.token_hash is None]
+
+
+def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
+    if not all(isinstance(spec, str) for spec in seats):
+        raise ServerError(400, N_("a match needs a list of seats"))
+    if sum(spec == HUMAN for spec in seats) != 1:
+        raise ServerError(400, N_("a challenge has one seat for its creator ('human')"))
+    if not any(spec == ONLINE for spec in seats):
+        raise ServerError(400, N_("a challenge needs a seat for someone from the lobby"))
+    if rated and any(spec != HUMAN and spec != ONLINE for spec in seats):
+        raise ServerError(400, N_("a rated game is between people only"))
+
+
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
+    """The challenge routes and ``/ws/lobby`` (see ``docs/web.md``)."""
+
+    @app.get("/api/challenges")
+    async def challenges(request: Request) -> dict[str, Any]:
+        return {"challenges": lobby_of(request).listing()}
+
+    @app.post("/api/challenges")
+    async def create(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        game, options, seats = body.get("game"), body.get("options", {}), body.get("seats")
+        rated = body.get("rated", False)
+        if not isinstance(game, str) or not isinstance(options, dict):
+            raise ServerError(400, N_("a match needs a game name and an object of options"))
+        if not isinstance(seats, list):
+            raise ServerError(400, N_("a match needs a list of seats"))
+        if not isinstance(rated, bool):
+            raise ServerError(400, N_("'rated' is true or false"))
+        if "cards" in options:
+            raise ServerError(400, N_("a challenge is played with the game's own cards"))
+        player = required_player(request)
+        return await lobby_of(request).create(player, game, options, seats, rated)
+
+    @app.post("/api/challenges/{match_id}/accept")
+    async def accept(match_id: str, request: Request) -> dict[str, Any]:
+        player = required_player(request)
+        return await lobby_of(request).accept(player, match_id[:64])
+
+    @app.delete("/api/challenges/{match_id}")
+    async def withdraw(match_id: str, request: Request) -> dict[str, Any]:
+        player = required_player(request)
+        await lobby_of(request).withdraw(player, match_id[:64])
+        return {"ok": True}
+
+    @app.get("/api/my/seats/{match_id}")
+    async def my_seats(match_id: str, request: Request) -> dict[str, Any]:
+        player = current_player(request)
+        held = lobby_of(request).store.seat_players(match_id[:64])
+        seats = [] if player is None else sorted(s for s, p in held.items() if p == player.id)
+        return {"match": match_id[:64], "seats": seats}
+
+    @app.get("/api/my/games")
+    async def my_games(request: Request, page: int = 1) -> dict[str, Any]:
+        return lobby_of(request).games_of(required_player(request), page)
+
+    @app.websocket("/ws/lobby")
+    async def watch(websocket: WebSocket) -> None:
+        lobby = lobby_of(websocket)
+        await websocket.accept()
+        lobby.watchers.add(websocket)
+        try:
+            await websocket.send_json({"type": "lobby", "challenges": lobby.listing()})
+            while True:
+                await websocket.receive_text()  # nothing is asked here; keeps it open
+        except WebSocketDisconnect:
+            pass
+        finally:
+            lobby.watchers.discard(websocket)

@@ -1,0 +1,407 @@
+"""One match in memory: its seats and the state its events give, and what each viewer sees.
+
+The web layer holds no game logic: every move is checked and applied by the rules
+engine (``state.apply_move``), each viewer's view comes from the protocol
+(``history_strings(seat)``, ``public_history_strings()``, the game's ``web_view``), and
+records from :func:`stairgames.core.record.make_record`.
+
+A match is its events replayed (:meth:`Match.apply_event`): ``move`` (a move in full
+notation, by a seat or by chance), ``undo``, ``takeback``/``takeback_answer``,
+``resign`` (in a game of three or more seats with people left to play, the
+resigning person leaves and a computer takes the seat: the event names its level),
+``join``, ``rematch_ask``/``rematch_decline`` (a rematch is offered and made once every
+person accepts) and ``rematch``. The events are checked, numbered and committed by the
+service (:mod:`stairgames.server.matches`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Sequence
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Any
+
+from stairgames.core.game import Game, State
+from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
+from stairgames.core.registry import get_spec, load
+from stairgames.i18n import N_, Text, arguments_json
+from stairgames.server.errors import ServerError
+from stairgames.server.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
+from stairgames.server.store import EventRecord, MatchRecord
+
+
+class Match:
+    """One match in memory: its seats and the state its events give."""
+
+    def __init__(self, record: MatchRecord) -> None:
+        self.id = record.id
+        self.game_name = record.game
+        self.options = record.options
+        self.seed = record.seed
+        self.rematch_of = record.rematch_of
+        self.seats = [Seat(s.seat, s.kind, s.player, s.token_hash) for s in record.seats]
+        self.game: Game = load(record.game, **record.options)
+        self.state: State = self.game.new_initial_state()
+        self.movers: list[int | None] = []
+        """The seat that made each move of the state's history (``None``: chance)."""
+        self.event = 0
+        self._narrations: dict[tuple[str, ...], list[list[Any]]] = {}
+        """:meth:`narration` by history: the few histories of the viewers of late events."""
+        self.takeback: int | None = None
+        self.resigned: int | None = None
+        """The seat whose resignation ended the game."""
+        self.left: list[int] = []
+        """The seats whose people resigned and left, a computer playing on for them."""
+        self.takeback_refused: int | None = None
+        """The seat whose takeback was just refused (until the next event)."""
+        self.rematch_asked: set[int] = set()
+        """The seats that asked for (or accepted) a rematch."""
+        self.rematch: str | None = None
+        self._shared_board: tuple[int, dict[str, Any]] | None = None
+        for event in record.events:
+            self.apply_event(event)
+
+    # ----- events -------------------------------------------------------------
+
+    def apply_event(self, event: EventRecord) -> None:
+        """Fold one committed event into the match (the events were checked before their
+        commit, so this only replays them)."""
+        if event.number != self.event + 1:
+            raise ValueError(f"event {event.number} of {self.id} after {self.event}")
+        kind, data = event.kind, event.data
+        self.takeback_refused = None
+        if kind == "move":
+            self.state.apply_move(data["move"])
+            self.movers.append(event.seat)
+            self.takeback = None
+        elif kind == "undo":
+            self._take_back(int(data["count"]))
+        elif kind == "takeback":
+            self.takeback = event.seat
+        elif kind == "takeback_answer":
+            if data["accept"]:
+                self._take_back(int(data["count"]))
+            else:
+                self.takeback_refused = self.takeback
+            self.takeback = None
+        elif kind == "resign" and data.get("player"):
+            assert event.seat is not None
+            seat = self.seats[event.seat]
+            seat.kind, seat.player = COMPUTER, str(data["player"])
+            self.left = [*self.left, event.seat]  # (a new list: a probe shares it)
+        elif kind == "resign":
+            self.resigned = event.seat
+        elif kind == "rematch_ask":
+            assert event.seat is not None
+            self.rematch_asked = self.rematch_asked | self.seats_of_person(event.seat)
+        elif kind == "rematch_decline":
+            self.rematch_asked = set()
+        elif kind == "join":
+            self.seats[int(data["seat"])].token_hash = data["token_hash"]
+        elif kind == "rematch":
+            self.rematch = data["match"]
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+        self.event = event.number
+
+    def _take_back(self, count: int) -> None:
+        history = self.state.history()[: len(self.movers) - count]
+        state = self.game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        self.state = state
+        del self.movers[len(self.movers) - count :]
+
+    # ----- questions ----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.resigned is not None or self.state.is_terminal()
+
+    def to_act(self) -> int | None:
+        if self.over:
+            return None
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def computer_to_act(self) -> Seat | None:
+        seat = self.to_act()
+        if seat is None or self.seats[seat].kind != COMPUTER:
+            return None
+        return self.seats[seat]
+
+    def has_online_seats(self) -> bool:
+        return any(seat.kind == ONLINE for seat in self.seats)
+
+    def seats_of_person(self, seat: int) -> set[int]:
+        """The seats played by the person (or the people at one screen) at ``seat``: the
+        screen's seats together, an online seat alone."""
+        if self.seats[seat].kind == HUMAN:
+            return {s.seat for s in self.seats if s.kind == HUMAN}
+        return {seat}
+
+    def rematch_askers_needed(self) -> set[int]:
+        """The seats whose people must accept a rematch: every seat a person plays (an
+        online seat nobody joined is left out)."""
+        return {
+            s.seat
+            for s in self.seats
+            if s.kind == HUMAN or (s.kind == ONLINE and s.token_hash is not None)
+        }
+
+    def undo_count(self) -> int:
+        """How many moves an undo takes back: back to the last move of a person at this
+        screen (0: none made)."""
+        humans = {s.seat for s in self.seats if s.kind == HUMAN}
+        return next(
+            (back for back, mover in enumerate(reversed(self.movers), 1) if mover in humans), 0
+        )
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` holds; ``None`` for no token (a spectator).
+
+        :raises ServerError: 403, a token that holds no seat of this match.
+        """
+        if token is None or token == "":
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        raise ServerError(403, N_("this token holds no seat in this match"))
+
+    def undo_refusal(self, seat: int | None) -> ServerError | None:
+        """Why ``seat`` may not undo here at all (``None``: it may, given a move to take
+        back): a spectator, an online match, dice or hidden cards, a finished game."""
+        return self._take_back_refusal(seat) or (
+            ServerError(409, N_("online, ask your opponent for a takeback instead"))
+            if self.has_online_seats()
+            else None
+        )
+
+    def takeback_refusal(self, seat: int | None) -> ServerError | None:
+        """Why ``seat`` may not ask an online opponent for a takeback at all."""
+        return self._take_back_refusal(seat) or (
+            None
+            if self.has_online_seats()
+            else ServerError(409, N_("takebacks are asked of an online opponent; use undo"))
+        )
+
+    def _take_back_refusal(self, seat: int | None) -> ServerError | None:
+        info = self.game.info()
+        if seat is None:
+            return ServerError(403, N_("spectators cannot play; join a free seat to play"))
+        if info.chance or info.hidden_information:
+            return ServerError(409, N_("moves cannot be taken back in games with dice or cards"))
+        if self.over:
+            return ServerError(409, N_("the game is over"))
+        return None
+
+    def moves_back_to(self, seat: int) -> int:
+        """How many moves to take back so that ``seat``'s last move is undone (with
+        every move after it); 0 when it has made none."""
+        for back, mover in enumerate(reversed(self.movers), start=1):
+            if mover == seat:
+                return back
+        return 0
+
+    def result(self) -> dict[str, Any] | None:
+        """How the game ended, ``None`` while it goes on: ``returns``, ``winners``, the
+        English ``reason`` and, for players, ``reason_id`` with ``reason_args`` as
+        :func:`stairgames.i18n.arguments_json` gives them (a colour is ``{"id": "red"}``)."""
+        if self.resigned is not None:
+            info = self.game.info()
+            returns = [
+                info.min_utility if seat.seat == self.resigned else info.max_utility
+                for seat in self.seats
+            ]
+            name = self.state.seat_name(self.resigned)
+            return {
+                "returns": returns,
+                "winners": [s.seat for s in self.seats if s.seat != self.resigned],
+                "reason": f"{name} resigns",
+                "reason_id": N_("{name} resigns"),
+                "reason_args": arguments_json({"name": Text(name)}),
+            }
+        outcome = self.state.outcome()
+        if outcome is None:
+            return None
+        text = outcome.text
+        return {
+            "returns": list(outcome.returns),
+            "winners": list(outcome.winners),
+            "reason": outcome.reason,
+            "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
+            "reason_args": arguments_json(text.arguments) if text is not None else {},
+        }
+
+    def board(self, viewer: int | None) -> dict[str, Any]:
+        """The drawing data for ``viewer``: the game's ``web_view`` when it has one, else
+        the position text (games without hidden information only)."""
+        web_view = getattr(get_spec(self.game_name), "web_view", None)
+        if web_view is not None:
+            board: dict[str, Any] = web_view(self.state, viewer)
+            return board
+        if not self.game.info().hidden_information or self.state.is_terminal():
+            return {"position": self.state.position()}
+        return {}
+
+    def _live_board(self, viewer: int | None) -> dict[str, Any]:
+        """:meth:`board` of the match as it is; a game without hidden information draws
+        the same board for every viewer, so it is made once per event and shared."""
+        if self.game.info().hidden_information:
+            return self.board(viewer)
+        cached = self._shared_board
+        if cached is None or cached[0] != self.event:
+            cached = self._shared_board = (self.event, self.board(None))
+        return cached[1]
+
+    def view(
+        self,
+        viewer: int | None,
+        *,
+        connected: set[int],
+        thinking: bool,
+        computer_error: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it;
+        ``computer_error``: why the computer to act gave no move (an error as
+        :func:`error_json` gives it), if it failed at this event. A person who resigned
+        and left watches as a spectator does."""
+        if viewer is not None and viewer in self.left:
+            viewer = None
+        state = self.state
+        to_act = self.to_act()
+        history = (
+            state.history_strings(viewer) if viewer is not None else state.public_history_strings()
+        )
+        legal: list[str] = []
+        if to_act is not None and to_act == viewer:
+            legal = [state.action_to_string(a, viewer) for a in state.legal_actions()]
+        offer = state.agreement_offer() if not self.over else None
+        offered_by = next((m for m in reversed(self.movers) if m is not None), None)
+        return {
+            "type": "state",
+            "match": self.id,
+            "event": self.event,
+            "game": self.game_name,
+            "options": public_options(self.options),
+            "title": self.game.info().title,
+            "seats": [self._seat_json(seat, viewer, connected) for seat in self.seats],
+            "you": viewer,
+            "to_act": to_act,
+            "legal": legal,
+            "history": list(history),
+            "narration": self.narration(history),
+            "last_move": history[-1] if history else None,
+            "board": self._live_board(viewer),
+            "result": self.result(),
+            "offer": {"by": offered_by} if offer is not None else None,
+            "takeback": {"by": self.takeback} if self.takeback is not None else None,
+            "thinking": thinking,
+            "computer_error": computer_error,
+            "rematch": self.rematch,
+            "rematch_asked": sorted(self.rematch_asked),
+            "left": list(self.left),
+            "last_mover": self.movers[-1] if self.movers else None,
+            "takeback_refused": (
+                {"by": self.takeback_refused} if self.takeback_refused is not None else None
+            ),
+            "can_undo": self.undo_refusal(viewer) is None and self.undo_count() > 0,
+            "can_takeback": self.takeback_refusal(viewer) is None,
+        }
+
+    def narration(self, history: Sequence[str]) -> list[list[Any]] | None:
+        """Each move of ``history`` (as one viewer may know it) told in a few words, by the
+        game's ``narrate_moves`` from that history alone; ``None`` for a game without one
+        (the browser shows the notation)."""
+        narrate_moves = get_spec(self.game_name).narrate_moves
+        if narrate_moves is None:
+            return None
+        key = tuple(history)
+        cache = self._narrations
+        if key not in cache:
+            if len(cache) > 8:  # a history for each seat and the spectators, kept per event
+                cache.clear()
+            cache[key] = narrate_moves(self.game, history)
+        return cache[key]
+
+    def _seat_json(self, seat: Seat, viewer: int | None, connected: set[int]) -> dict[str, Any]:
+        name = self.state.seat_name(seat.seat)
+        level = seat.player if seat.kind == COMPUTER else None
+        if seat.seat == viewer:
+            label = f"{name} (you)"
+        elif seat.kind == COMPUTER:
+            label = f"{name} ({level})"
+        else:
+            label = name
+        return {
+            "seat": seat.seat,
+            "name": name,
+            "kind": seat.kind,
+            "label": label,
+            "connected": seat.kind == COMPUTER or seat.seat in connected,
+            "taken": seat.kind != ONLINE or seat.token_hash is not None,
+            "level": level,
+        }
+
+    def record(self, viewer: int | None) -> dict[str, Any]:
+        """The game record for ``viewer`` (full once the game is over)."""
+        players = tuple(
+            seat.player if seat.kind == COMPUTER and seat.player else seat.kind
+            for seat in self.seats
+        )
+        record = make_record(self.state, seed=self.seed, players=players, viewer=viewer)
+        data: dict[str, Any] = json.loads(record.to_json())
+        if self.resigned is not None:  # over, though the rules have not ended it: full
+            result = self.result()
+            assert result is not None
+            data["result"] = result["reason"]
+            data["returns"] = result["returns"]
+            data["seed"] = self.seed
+            data["moves"] = list(moves_in_view(self.state, FULL_VIEW))
+            data["view"] = FULL_VIEW
+        data["options"] = public_options(data["options"])
+        return data
+
+    def replay_frames(self, viewer: int | None) -> list[dict[str, Any]]:
+        """Every position of a finished game, for stepping through it: the move that led
+        there and the board (``viewer``'s drawing)."""
+        if not self.over:
+            raise ServerError(409, N_("a game can be replayed only once it is over"))
+        state = self.game.new_initial_state()
+        frames: list[dict[str, Any]] = [{"move": None, "board": _board_of(self, state, viewer)}]
+        for action in self.state.history():
+            move = state.action_to_string(action)
+            state.apply_action(action)
+            frames.append({"move": move, "board": _board_of(self, state, viewer)})
+        return frames
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as anyone may see them: an option naming a file on the server (City of
+    Stairs' uploaded ``cards``) shows the file's id, its name without folder or suffix,
+    never the server's path."""
+    return {name: _public_value(value) for name, value in options.items()}
+
+
+def _public_value(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    for path in (PurePosixPath(value), PureWindowsPath(value)):
+        if path.is_absolute():
+            return path.stem
+    return value
+
+
+def _board_of(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
+    saved = match.state
+    match.state = state
+    try:
+        return match.board(viewer)
+    finally:
+        match.state = saved
+
+
+__all__ = ["Match", "public_options"]

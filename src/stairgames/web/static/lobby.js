@@ -1,0 +1,206 @@
+// The lobby page (/lobby): open challenges, live over /ws/lobby, and a form to open one.
+// Accepting or opening a challenge makes this browser a player first when it is none yet
+// (it plays as "Anonymous N" until it chooses a name), keeps the seat's token like any
+// match's, and goes to the match.
+import { onLanguageChange, t } from "/static/i18n.js";
+import { currentPlayer, ensurePlayer, shownName } from "/static/player.js";
+
+const JSON_HEADERS = { "content-type": "application/json" };
+const lobby = { socket: null, challenges: [], games: [], open: false, saveTokens: null,
+  go: null };
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function errorText(error) {
+  if (!error) return t("Something went wrong.");
+  return t(error.id || error.message, error.args || {}) || error.message;
+}
+
+function titleOf(name) {
+  const game = lobby.games.find((g) => g.name === name);
+  return game ? t(game.title) : name;
+}
+
+// The options that differ from the game's defaults, as "size 4 · pie rule".
+function optionsText(challenge) {
+  const game = lobby.games.find((g) => g.name === challenge.game);
+  if (!game) return "";
+  return game.options
+    .filter((option) => option.name in challenge.options
+      && challenge.options[option.name] !== option.default)
+    .map((option) => `${option.name.replace(/_/g, " ")} ${challenge.options[option.name]}`)
+    .join(" · ");
+}
+
+function row(challenge) {
+  const item = document.createElement("li");
+  item.className = "challenge";
+  item.dataset.challenge = challenge.id;
+  const title = document.createElement("strong");
+  title.textContent = titleOf(challenge.game);
+  const details = document.createElement("span");
+  const creator = shownName(challenge.creator.name) ?? "?";
+  const rating = challenge.creator.rating ? ` (${challenge.creator.rating})` : "";
+  details.textContent = [
+    optionsText(challenge),
+    t("{taken} of {seats} seats taken", { taken: challenge.taken, seats: challenge.seats }),
+    challenge.rated ? t("rated") : t("casual"),
+    t("by {name}", { name: creator + rating }),
+  ].filter(Boolean).join(" · ");
+  const button = document.createElement("button");
+  button.type = "button";
+  const mine = challenge.creator.name !== null && challenge.creator.name === currentPlayer().name;
+  button.textContent = mine ? t("Withdraw") : t("Accept");
+  button.addEventListener("click", () => (mine ? withdraw(challenge) : accept(challenge)));
+  item.append(title, " ", details, " ", button);
+  return item;
+}
+
+function render() {
+  const list = $("challenges");
+  list.replaceChildren(...lobby.challenges.map(row));
+  $("no-challenges").hidden = lobby.challenges.length > 0;
+}
+
+async function post(url, body, method = "POST") {
+  const response = await fetch(url, { method, headers: JSON_HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) {
+    $("lobby-error").textContent = errorText(data.error);
+    return null;
+  }
+  $("lobby-error").textContent = "";
+  return data;
+}
+
+async function accept(challenge) {
+  if (!(await ensurePlayer())) {
+    $("lobby-error").textContent = t("The server cannot be reached.");
+    return;
+  }
+  const data = await post(`/api/challenges/${challenge.id}/accept`, {});
+  if (!data) return;
+  lobby.saveTokens(data.match, [{ seat: data.seat, token: data.token }]);
+  lobby.go(`/m/${data.match}`);
+}
+
+async function withdraw(challenge) {
+  await post(`/api/challenges/${challenge.id}`, undefined, "DELETE");
+}
+
+// The seats of a new challenge: the creator's, one for the lobby per person asked for,
+// the rest the computer's (games of 3-4 players).
+function seatsFor(players, people) {
+  const seats = ["human"];
+  for (let seat = 1; seat < players; seat += 1) {
+    seats.push(seat < people ? "online" : `computer:${$("challenge-level").value}`);
+  }
+  return seats;
+}
+
+function renderForm() {
+  const select = $("challenge-game");
+  const chosen = select.value;
+  select.replaceChildren(...lobby.games.filter((g) => g.web !== false)
+    .map((g) => new Option(t(g.title), g.name)));
+  if (chosen) select.value = chosen;
+  const game = lobby.games.find((g) => g.name === select.value);
+  const counts = game && Object.keys(game.seats_by_players || {}).length
+    ? Object.keys(game.seats_by_players).map(Number) : [game ? game.seat_names.length : 2];
+  const players = $("challenge-players");
+  const previous = Number(players.value);
+  players.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
+  if (counts.includes(previous)) players.value = String(previous);
+  $("challenge-players-label").hidden = counts.length < 2;
+  const total = Number(players.value);
+  const people = $("challenge-people");
+  const wanted = Number(people.value) || total;
+  people.replaceChildren(...Array.from({ length: total - 1 }, (_, i) => i + 2)
+    .map((n) => new Option(String(n), String(n))));
+  people.value = String(Math.min(Math.max(wanted, 2), total));
+  $("challenge-people-label").hidden = total < 3;
+  const computers = Number(people.value) < total;
+  $("challenge-level-label").hidden = !computers;
+  $("challenge-rated").disabled = computers;
+  if (computers) $("challenge-rated").checked = false;
+  const levels = game ? game.levels || [] : [];
+  const level = $("challenge-level");
+  if (level.options.length !== levels.length) {
+    level.replaceChildren(...levels.map((l) => new Option(t(l), l)));
+  }
+}
+
+async function openChallenge(event) {
+  event.preventDefault();
+  if (!(await ensurePlayer())) {
+    $("lobby-error").textContent = t("The server cannot be reached.");
+    return;
+  }
+  const game = $("challenge-game").value;
+  const players = Number($("challenge-players").value);
+  const people = players < 3 ? players : Number($("challenge-people").value);
+  const options = {};
+  const spec = lobby.games.find((g) => g.name === game);
+  if (spec && Object.keys(spec.seats_by_players || {}).length) options.players = players;
+  const data = await post("/api/challenges", { game, options, seats: seatsFor(players, people),
+    rated: $("challenge-rated").checked });
+  if (!data) return;
+  lobby.saveTokens(data.match, data.seats);
+  lobby.go(`/m/${data.match}`);
+}
+
+function listen() {
+  if (lobby.socket) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  lobby.socket = socket;
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "lobby") return;
+    lobby.challenges = message.challenges;
+    render();
+  });
+  socket.addEventListener("close", () => {
+    if (lobby.socket === socket) lobby.socket = null;
+    if (lobby.open) setTimeout(listen, 2000);
+  });
+}
+
+// Show the lobby; ``games`` is /api/games' list, ``saveTokens(match, seats)`` and
+// ``go(path)`` the page's own.
+export function showLobby(games, saveTokens, go) {
+  Object.assign(lobby, { games, saveTokens, go, open: true });
+  $("lobby").hidden = false;
+  renderForm();
+  render();
+  listen();
+}
+
+export function hideLobby() {
+  lobby.open = false;
+  $("lobby").hidden = true;
+  if (lobby.socket) {
+    const socket = lobby.socket;
+    lobby.socket = null;
+    socket.close();
+  }
+}
+
+function start() {
+  if (!$("lobby")) return;
+  $("challenge-form").addEventListener("submit", openChallenge);
+  for (const id of ["challenge-game", "challenge-players", "challenge-people"]) {
+    $(id).addEventListener("change", renderForm);
+  }
+  onLanguageChange(() => {
+    if (lobby.open) {
+      renderForm();
+      render();
+    }
+  });
+}
+
+start();

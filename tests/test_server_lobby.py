@@ -1,0 +1,266 @@
+"""The lobby (issue 29): challenges made, taken, withdrawn and expired; rated results."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stairgames.server.lobby import AWAY_SECONDS, rating_pool
+from stairgames.server.players import COOKIE
+from tests.server_helpers import JSON, receive_until, running, state_at_rest
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with running(tmp_path) as made:
+        yield made
+
+
+def player(client: TestClient, name: str) -> dict[str, str]:
+    """Headers of a request made by a new player called ``name`` (its cookie)."""
+    made, secret = client.app.state.players.create(name)  # type: ignore[attr-defined]
+    return {**JSON, "cookie": f"{COOKIE}={secret}", "x-player": made.id}
+
+
+def challenge(client: TestClient, who: dict[str, str], **fields: Any) -> Any:
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"], **fields}
+    return client.post("/api/challenges", json=body, headers=who)
+
+
+def listed(client: TestClient) -> list[dict[str, Any]]:
+    reply = client.get("/api/challenges")
+    assert reply.status_code == 200
+    challenges: list[dict[str, Any]] = reply.json()["challenges"]
+    return challenges
+
+
+def accept(client: TestClient, who: dict[str, str], challenge_id: str) -> Any:
+    return client.post(f"/api/challenges/{challenge_id}/accept", headers=who)
+
+
+def test_a_challenge_needs_a_player(client: TestClient) -> None:
+    reply = client.post(
+        "/api/challenges", json={"game": "stairs", "seats": ["human", "online"]}, headers=JSON
+    )
+    assert reply.status_code == 401 and listed(client) == []
+
+
+@pytest.mark.parametrize(
+    ("seats", "rated"),
+    [
+        (["online", "online"], False),  # no seat for its creator
+        (["human", "human"], False),
+        (["human", "computer:easy"], False),  # nobody to meet
+        (["human", 3], False),
+        (["human", "online", "computer:easy"], True),  # rated: people only
+    ],
+)
+def test_a_challenge_with_bad_seats_is_refused_and_changes_nothing(
+    client: TestClient, seats: list[Any], rated: bool
+) -> None:
+    ann = player(client, "Ann")
+    game = "ishigaki_race" if len(seats) == 3 else "stairs"
+    options = {"players": 3} if len(seats) == 3 else {}
+    reply = client.post(
+        "/api/challenges",
+        json={"game": game, "options": options, "seats": seats, "rated": rated},
+        headers=ann,
+    )
+    assert reply.status_code == 400 and listed(client) == []
+
+
+def test_strangers_meet_through_the_lobby(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann, rated=True)
+    assert made.status_code == 200
+    created = made.json()
+    (entry,) = listed(client)
+    assert entry["id"] == created["challenge"] and entry["game"] == "stairs"
+    assert (entry["seats"], entry["taken"], entry["computers"]) == (2, 1, 0)
+    assert entry["rated"] is True and entry["options"]["size"] == 4
+    assert entry["creator"] == {"name": "Ann", "rating": None}
+    assert accept(client, ann, created["challenge"]).status_code == 409  # her own
+    taken = accept(client, bob, created["challenge"])
+    assert taken.status_code == 200 and taken.json()["seat"] == 1
+    assert listed(client) == []  # started: every seat taken
+    view = client.get(f"/api/matches/{created['match']}?token={taken.json()['token']}").json()
+    assert view["you"] == 1
+    cy = player(client, "Cy")
+    late = accept(client, cy, created["challenge"])
+    assert late.status_code == 409
+    assert accept(client, cy, "no-such-challenge").status_code == 404
+
+
+def test_seats_for_the_computer_are_filled_at_creation(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = client.post(
+        "/api/challenges",
+        json={
+            "game": "ishigaki_race",
+            "options": {"players": 3},
+            "seats": ["human", "online", "computer:random"],
+        },
+        headers=ann,
+    ).json()
+    (entry,) = listed(client)
+    assert (entry["seats"], entry["taken"], entry["computers"]) == (3, 2, 1)
+    assert accept(client, bob, made["challenge"]).status_code == 200
+    assert listed(client) == []
+
+
+def test_only_the_creator_withdraws_a_challenge(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann).json()
+    url = f"/api/challenges/{made['challenge']}"
+    assert client.delete(url, headers=bob).status_code == 403
+    assert len(listed(client)) == 1
+    assert client.delete(url, headers=ann).status_code == 200
+    assert listed(client) == []
+    assert client.delete(url, headers=ann).status_code == 409
+    assert accept(client, bob, made["challenge"]).status_code == 409
+
+
+def test_two_players_accepting_the_last_seat_at_once_get_one_seat(client: TestClient) -> None:
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    made = challenge(client, ann).json()
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    players = client.app.state.players  # type: ignore[attr-defined]
+    takers = [players.by_id(who["x-player"]) for who in (bob, cy)]
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(
+            *(lobby.accept(taker, made["challenge"]) for taker in takers), return_exceptions=True
+        )
+
+    results = client.portal.call(both)  # type: ignore[union-attr]
+    seats = [r for r in results if isinstance(r, dict)]
+    refused = [r for r in results if not isinstance(r, dict)]
+    assert len(seats) == 1 and len(refused) == 1
+    assert getattr(refused[0], "status", None) == 409
+    held = lobby.store.seat_players(made["match"])
+    assert sorted(held) == [0, 1] and held[0] == ann["x-player"]
+
+
+def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestClient) -> None:
+    ann = player(client, "Ann")
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    start = datetime.datetime.now(datetime.UTC)
+    now = [start]
+    lobby.now = lambda: now[0]
+    challenge(client, ann)  # its creator never opens it
+    present = challenge(client, ann).json()
+    url = f"/ws/matches/{present['match']}?token={present['seats'][0]['token']}"
+    with client.websocket_connect(url) as ws:
+        state_at_rest(ws)
+        now[0] = start + datetime.timedelta(seconds=AWAY_SECONDS - 1)
+        assert lobby.sweep() is False
+        assert len(listed(client)) == 2
+        now[0] = start + datetime.timedelta(seconds=AWAY_SECONDS + 1)
+        assert lobby.sweep() is True
+        assert [entry["id"] for entry in listed(client)] == [present["challenge"]]
+    now[0] = start + datetime.timedelta(seconds=2 * AWAY_SECONDS + 2)
+    assert lobby.sweep() is True
+    assert listed(client) == []
+
+
+def test_the_lobby_is_live_over_a_websocket(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert ws.receive_json() == {"type": "lobby", "challenges": []}
+        made = challenge(client, ann).json()
+        update = receive_until(ws, lambda m: m["type"] == "lobby" and m["challenges"])
+        assert update["challenges"][0]["id"] == made["challenge"]
+        accept(client, bob, made["challenge"])
+        emptied = receive_until(ws, lambda m: m["type"] == "lobby" and not m["challenges"])
+        assert emptied["challenges"] == []
+
+
+def _resign_as_creator(client: TestClient, made: dict[str, Any]) -> None:
+    url = f"/ws/matches/{made['match']}?token={made['seats'][0]['token']}"
+    with client.websocket_connect(url) as ws:
+        view = state_at_rest(ws)
+        ws.send_json({"type": "resign", "event": view["event"]})
+        receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))
+
+
+def test_a_rated_game_rates_its_players_a_resignation_a_loss(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann, rated=True).json()
+    accept(client, bob, made["challenge"])
+    _resign_as_creator(client, made)
+    pool = rating_pool("stairs", {"size": 4, "pie_rule": False, "agreement": True})
+    assert pool == "stairs size=4"
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    ann_rating = ratings.ratings_of(ann["x-player"])[pool]
+    bob_rating = ratings.ratings_of(bob["x-player"])[pool]
+    assert ann_rating.games == bob_rating.games == 1
+    assert bob_rating.mu > ann_rating.mu
+    profile = client.get("/api/players/Bob").json()
+    assert profile["ratings"][pool]["games"] == 1
+
+
+def test_a_casual_game_rates_nobody(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann, rated=False).json()
+    accept(client, bob, made["challenge"])
+    _resign_as_creator(client, made)
+    assert client.app.state.ratings.ratings_of(bob["x-player"]) == {}  # type: ignore[attr-defined]
+
+
+def test_seats_show_their_players_names_in_views_and_records(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann).json()
+    accept(client, bob, made["challenge"])
+    view = client.get(f"/api/matches/{made['match']}").json()
+    assert [seat["player"] for seat in view["seats"]] == ["Ann", "Bob"]
+    record = client.get(f"/api/matches/{made['match']}/record").json()
+    assert record["players"] == ["Ann", "Bob"]
+
+
+def test_a_player_plays_their_seat_by_cookie_on_another_browser(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann).json()
+    accept(client, bob, made["challenge"])
+    # no token: the cookie's player holds seat 1, and nobody else is given it
+    as_bob = client.get(f"/api/matches/{made['match']}", headers=bob).json()
+    assert as_bob["you"] == 1
+    asked = client.get(f"/api/matches/{made['match']}?seat=0", headers=bob).json()
+    assert asked["you"] is None  # Ann's seat: Bob only watches it
+    stranger = client.get(f"/api/matches/{made['match']}", headers=player(client, "Cy"))
+    assert stranger.json()["you"] is None
+    with client.websocket_connect(f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
+        view = state_at_rest(ws)
+        assert view["you"] == 0
+        ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+        moved = receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])
+        assert moved["history"]
+
+
+def test_my_games_lists_my_turn_first_then_the_others_then_the_finished(
+    client: TestClient,
+) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    finished = challenge(client, ann).json()
+    accept(client, bob, finished["challenge"])
+    _resign_as_creator(client, finished)
+    waiting = challenge(client, ann).json()  # nobody took it yet: light (Ann) to move
+    accepted = challenge(client, bob).json()
+    accept(client, ann, accepted["challenge"])  # Bob (light) to move
+    reply = client.get("/api/my/games", headers=ann)
+    assert reply.status_code == 200
+    games = reply.json()["games"]
+    assert [g["match"] for g in games] == [
+        waiting["match"],
+        accepted["match"],
+        finished["match"],
+    ]
+    assert [g["your_turn"] for g in games] == [True, False, False]
+    assert games[2]["over"] and games[2]["result"]["winners"] == [1]
+    assert games[1]["seats"] == [1] and [p["name"] for p in games[1]["players"]] == ["Bob", "Ann"]
+    assert client.get("/api/my/games", headers=JSON).status_code == 401
