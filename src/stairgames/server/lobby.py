@@ -24,14 +24,11 @@ import contextlib
 import datetime
 import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, sessionmaker
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
@@ -42,7 +39,7 @@ from stairgames.server.players import Player, PlayerStore, current_player, requi
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.ratings import RatedResult, is_rateable, pool_of
 from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
-from stairgames.server.store import ChallengeRow, MatchRow, PlayerRow, SeatPlayerRow
+from stairgames.server.store import ChallengeRow, MatchRow, PlayerRow, Repository, SeatPlayerRow
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +68,8 @@ def rating_pool(game: str, options: dict[str, Any]) -> str:
     return pool_of(game, options, get_spec(game).rating_options)
 
 
-class LobbyStore:
+class LobbyStore(Repository):
     """The ``challenges`` and ``seat_players`` tables."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._sessions = sessionmaker(engine, expire_on_commit=False)
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
 
     def seat(self, match_id: str, seat: int, player: str) -> None:
         """Records that ``player`` holds ``seat`` of the match."""

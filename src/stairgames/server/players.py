@@ -24,8 +24,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Final
 
 from argon2 import PasswordHasher
@@ -35,13 +34,12 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
 from stairgames.server.limits import Bucket, Clock, Rate
 from stairgames.server.matches import ServerError
-from stairgames.server.store import PlayerRow, PlayerSessionRow
+from stairgames.server.store import PlayerRow, PlayerSessionRow, Repository
 
 COOKIE: Final = "sg_player"
 """The cookie holding a browser's player secret."""
@@ -134,7 +132,7 @@ def _wrong_login() -> ServerError:
     return ServerError(401, N_("wrong name or password"))
 
 
-class PlayerStore:
+class PlayerStore(Repository):
     """Players and their sessions in the database (tables of :mod:`.store`)."""
 
     def __init__(
@@ -143,16 +141,11 @@ class PlayerStore:
         hasher: PasswordHasher | None = None,
         clock: Clock | None = None,
     ) -> None:
-        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        super().__init__(engine)
         self.hasher = hasher or PasswordHasher()
         self._dummy_hash = self.hasher.hash(secrets.token_hex(8))
         self._clock = clock or time.monotonic
         self._login_buckets: dict[str, Bucket] = {}
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
 
     # ----- who is this browser ---------------------------------------------------------
 

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from sqlalchemy import delete, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, sessionmaker
 
 from stairgames.server.ratings import RatedResult, Rating, RatingBook, rebuild
-from stairgames.server.store import RatedResultRow, RatingRow
+from stairgames.server.store import RatedResultRow, RatingRow, Repository
 
 
 def _now() -> datetime.datetime:
@@ -31,16 +27,8 @@ def _result(row: RatedResultRow) -> RatedResult:
     return RatedResult(row.pool, players, returns)
 
 
-class RatingStore:
+class RatingStore(Repository):
     """Reads and writes the rating tables."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._sessions = sessionmaker(engine, expire_on_commit=False)
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
 
     def record(
         self, match_id: str, result: RatedResult, finished_at: datetime.datetime | None = None

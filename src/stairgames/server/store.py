@@ -227,8 +227,8 @@ def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
 
 
-class Store:
-    """The repository: every read and write of matches goes through here."""
+class Repository:
+    """Reads and writes some tables of the database, each call in one transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -238,6 +238,10 @@ class Store:
     def _session(self) -> Iterator[Session]:
         with self._sessions() as session, session.begin():
             yield session
+
+
+class Store(Repository):
+    """The repository: every read and write of matches goes through here."""
 
     def create_match(
         self,
