@@ -74,13 +74,6 @@ RULES = {
 _G = "stairgames.games."
 ALLOWED: frozenset[tuple[str, str]] = frozenset(
     {
-        # issue 28, rule (d): each engine's State.__str__ draws itself with the game's
-        # terminal view, imported inside the method (python-chess's Board._repr_svg_
-        # pattern); to go when __str__ no longer draws through view/.
-        (_G + "stairs.game", _G + "stairs.view.terminal"),
-        (_G + "twenty_seven.game", _G + "twenty_seven.view.terminal"),
-        (_G + "ishigaki_race.game", _G + "ishigaki_race.view.terminal"),
-        (_G + "city_of_stairs.game", _G + "city_of_stairs.view.terminal"),
         # issue 28, rule (d): Ishigaki Race's browser board shows the two-player winning
         # chances, solved by research/value_iteration in a background thread; to go when
         # the view receives the solution through a registration slot.

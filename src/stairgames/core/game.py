@@ -480,7 +480,13 @@ class State(abc.ABC):
     __hash__ = None  # type: ignore[assignment]  # mutable: not usable as a key
 
     def __str__(self) -> str:
-        return self.position()
+        """The game's drawing of the state, without colour (its registration's
+        ``drawing``, else its terminal drawing for a spectator); the position text for a
+        game not registered."""
+        from stairgames.core.registry import drawing  # the registry imports this module
+
+        draw = drawing(self._game.name)
+        return self.position() if draw is None else draw(self)
 
     def __repr__(self) -> str:
         """Code that builds this state again (history aside), e.g.

@@ -140,6 +140,11 @@ class GameSpec:
     """Optional: the options a position text says itself (Stairs: the board size its
     ranks draw), as text (``{"size": "5"}``); ``stairgames show`` reads a position
     with them unless the command line names the option."""
+    drawing: str | None = None
+    """Optional: what ``str(state)`` prints, a ``"module:attribute"`` reference to
+    ``drawing(state) -> str`` (no colour, everything the state holds), resolved on the
+    first ``str``; without it ``str(state)`` is :attr:`render`'s drawing without colour
+    for a spectator (all of a game that hides nothing)."""
     rating_options: tuple[str, ...] = ()
     """Optional: the options that make the game another game for players' ratings (Stairs:
     ``size``; 27: ``variant``): the web app keeps a rating per value of each."""
@@ -244,6 +249,26 @@ def resolve(reference: str) -> Any:
     for part in attribute.split("."):
         value = getattr(value, part)
     return value
+
+
+def drawing(name: str) -> Callable[[State], str] | None:
+    """The game's ``drawing(state) -> str`` for ``str(state)`` (:attr:`GameSpec.drawing`,
+    else its renderer without colour for a spectator); ``None`` for a game not registered.
+    """
+    try:
+        spec = get_spec(name)
+    except InvalidOptionError:
+        return None
+    if spec.drawing is not None:
+        return _loaded_drawing(spec.drawing)
+    render = spec.render
+    return lambda state: render(state, colour=False, viewer=None)
+
+
+@functools.cache
+def _loaded_drawing(reference: str) -> Callable[[State], str]:
+    draw: Callable[[State], str] = resolve(reference)
+    return draw
 
 
 def _resolve_as(reference: str, expected: type[T]) -> T:

@@ -239,7 +239,7 @@ class Match:
     def board(self, viewer: int | None) -> dict[str, Any]:
         """The drawing data for ``viewer``: the game's ``web_view`` when it has one, else
         the position text (games without hidden information only)."""
-        web_view = getattr(get_spec(self.game_name), "web_view", None)
+        web_view = get_spec(self.game_name).web_view
         if web_view is not None:
             board: dict[str, Any] = web_view(self.state, viewer)
             return board

@@ -57,6 +57,7 @@ register(
         game_class=CityOfStairsGame,
         options_class=CityOfStairsOptions,
         render=render_terminal,
+        drawing="stairgames.games.city_of_stairs.view.terminal:plain_drawing",
         summary=N_(
             "2-4 players build a 7×4 city of stairs, then stroll through it to the lighthouse."
         ),

@@ -508,11 +508,6 @@ class CityOfStairsState(State):
         public = format_position(self._table, self.cards, visible_departures=visible)
         return f"seat={player} colour={self._table.colours[player]} {public}"
 
-    def __str__(self) -> str:
-        from stairgames.games.city_of_stairs.view.terminal import render_state
-
-        return render_state(self, colour=False, viewers=frozenset(range(self._table.players)))
-
 
 __all__ = [
     "CHOICE_BASE",

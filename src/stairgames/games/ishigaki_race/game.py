@@ -317,11 +317,6 @@ class IshigakiRaceState(State):
         """Ishigaki Race hides nothing: the position and the colour ``player`` plays."""
         return f"seat={player} colour={SEAT_NAMES[player]} {self.position()}"
 
-    def __str__(self) -> str:
-        from stairgames.games.ishigaki_race.view.terminal import render_race
-
-        return render_race(self, colour=False)
-
     def __repr__(self) -> str:
         return (
             f"stairgames.load('ishigaki_race', **{dataclasses.asdict(self._game.options)!r})"

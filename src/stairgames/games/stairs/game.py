@@ -491,8 +491,3 @@ class StairsState(State):
         :raises ValueError: ``player`` is not 0 or 1.
         """
         return f"{self.position()} you:{self.colour_of(player)}"
-
-    def __str__(self) -> str:
-        from stairgames.games.stairs.view.terminal import render_board
-
-        return render_board(self, colour=False)

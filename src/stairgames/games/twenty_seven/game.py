@@ -339,8 +339,3 @@ class TwentySevenState(State):
             f"stairgames.load({self._game.name!r}, variant={self.variant!r})"
             f".state_from_position({self.position()!r})"
         )
-
-    def __str__(self) -> str:
-        from stairgames.games.twenty_seven.view.terminal import render_line
-
-        return render_line(self, colour=False)

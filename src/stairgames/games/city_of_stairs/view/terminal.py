@@ -384,3 +384,12 @@ def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
 
 
 __all__ = ["LEGEND", "narrate", "render_state", "render_terminal", "trace"]
+
+
+def plain_drawing(state: State) -> str:
+    """What ``str(state)`` prints (``GameSpec.drawing``): the drawing without colour,
+    everything the state holds."""
+    assert isinstance(state, CityOfStairsState)
+    return render_state(
+        state, colour=False, viewers=frozenset(range(state.get_game().num_players()))
+    )
