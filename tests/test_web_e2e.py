@@ -19,6 +19,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -49,22 +50,26 @@ THE_STAIRGAMES_COMMAND = "import sys; from stairgames.cli import main; sys.exit(
 # ----- the server and the browser -------------------------------------------------------
 
 
-def wait_until_serving(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    """Poll ``url`` until the server answers (or fail with what it printed)."""
-    deadline = time.monotonic() + 30
-    while True:
-        if process.poll() is not None:
-            output = log.read_text(errors="replace")
-            pytest.fail(f"stairgames serve stopped (exit {process.returncode}):\n{output}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail("stairgames serve did not answer within 30 s")
-        time.sleep(0.05)
+def copy_output(pipe: Any, log: Path, marker: bytes, ready: threading.Event) -> None:
+    """Copy what the server prints into ``log``; set ``ready`` once it prints ``marker``
+    (the address it listens on, printed once it listens) or stops."""
+    with log.open("wb") as output:
+        for line in pipe:
+            output.write(line)
+            output.flush()
+            if marker in line:
+                ready.set()
+    ready.set()
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], ready: threading.Event, log: Path) -> None:
+    """Wait until the server says it listens (or fail with what it printed); the guard
+    only turns a hang into a failure."""
+    if not ready.wait(120):
+        pytest.fail("stairgames serve did not say it listens within 120 s")
+    if process.poll() is not None:
+        output = log.read_text(errors="replace")
+        pytest.fail(f"stairgames serve stopped (exit {process.returncode}):\n{output}")
 
 
 @contextlib.contextmanager
@@ -73,17 +78,21 @@ def serving(data: Path) -> Iterator[tuple[str, Path]]:
     URL and the file of what it prints; stopped as a person stops it (SIGTERM)."""
     port = free_port()
     command = [sys.executable, "-c", THE_STAIRGAMES_COMMAND, "serve", "--port", str(port)]
-    log = data / "serve.log"  # a file, not a pipe nobody reads, which could fill and stall it
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [*command, "--data-dir", str(data)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: its helpers can be awaited
-        )
+    log = data / "serve.log"  # what it prints, copied by a thread that reads it all
+    process = subprocess.Popen(
+        [*command, "--data-dir", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: its helpers can be awaited
+    )
     base = f"http://127.0.0.1:{port}"
+    ready = threading.Event()
+    copier = threading.Thread(
+        target=copy_output, args=(process.stdout, log, f"{base}/".encode(), ready), daemon=True
+    )
+    copier.start()
     try:
-        wait_until_serving(process, base + "/api/games", log)
+        wait_until_serving(process, ready, log)
         yield base, log
     finally:
         process.terminate()
@@ -93,6 +102,7 @@ def serving(data: Path) -> Iterator[tuple[str, Path]]:
             process.kill()
             process.wait()
         wait_for_the_process_group(process.pid)
+        copier.join(timeout=10)  # the log is whole once the pipe is closed
 
 
 def wait_for_the_process_group(group: int) -> None:

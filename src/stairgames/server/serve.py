@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,9 +50,24 @@ def serve(argv: Sequence[str]) -> int:
     )
     if args.no_client_limits:
         settings = without_client_limits(settings)
-    print(_("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port))
-    uvicorn.Server(uvicorn_config(create_app(settings), args.host, args.port, settings)).run()
+    config = uvicorn_config(create_app(settings), args.host, args.port, settings)
+    announce = _("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port)
+    _announcing_server(config, announce).run()
     return 0
+
+
+def _announcing_server(config: uvicorn.Config, announce: str) -> uvicorn.Server:
+    """A uvicorn server that prints ``announce`` once it listens (not before: a script
+    or a test waiting for the line can connect as soon as it reads it)."""
+    import uvicorn
+
+    class AnnouncingServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                print(announce, flush=True)
+
+    return AnnouncingServer(config)
 
 
 def _add_database_arguments(parser: argparse.ArgumentParser) -> None:
