@@ -172,13 +172,16 @@ def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestCl
 def test_the_lobby_is_live_over_a_websocket(client: TestClient) -> None:
     ann, bob = player(client, "Ann"), player(client, "Bob")
     with client.websocket_connect("/ws/lobby") as ws:
-        assert ws.receive_json() == {"type": "lobby", "challenges": []}
+        assert ws.receive_json() == {"type": "lobby", "challenges": [], "live": []}
         made = challenge(client, ann).json()
         update = receive_until(ws, lambda m: m["type"] == "lobby" and m["challenges"])
         assert update["challenges"][0]["id"] == made["challenge"]
         accept(client, bob, made["challenge"])
         emptied = receive_until(ws, lambda m: m["type"] == "lobby" and not m["challenges"])
         assert emptied["challenges"] == []
+        # the game started: spectators find it among the games being played
+        (live,) = emptied["live"]
+        assert live["id"] == made["match"] and live["players"] == ["Ann", "Bob"]
 
 
 def _resign_as_creator(client: TestClient, made: dict[str, Any]) -> None:
@@ -264,3 +267,16 @@ def test_my_games_lists_my_turn_first_then_the_others_then_the_finished(
     assert games[2]["over"] and games[2]["result"]["winners"] == [1]
     assert games[1]["seats"] == [1] and [p["name"] for p in games[1]["players"]] == ["Bob", "Ann"]
     assert client.get("/api/my/games", headers=JSON).status_code == 401
+
+
+def test_a_profile_shows_ratings_and_recent_games(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann, rated=True).json()
+    accept(client, bob, made["challenge"])
+    _resign_as_creator(client, made)
+    profile = client.get("/api/players/bob").json()
+    assert profile["name"] == "Bob" and profile["ratings"]["stairs size=4"]["games"] == 1
+    (game,) = profile["games"]
+    assert game["match"] == made["match"] and game["over"]
+    assert [p["name"] for p in game["players"]] == ["Ann", "Bob"]
+    assert client.get("/api/challenges").json()["live"] == []  # over: no longer live

@@ -127,6 +127,21 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     shot(phone, "my-games")
     game.get_by_role("link").click()
     expect(phone.locator("#seats li")).to_have_text(["light: Lobby Ann", "dark (you)"])
-    for context in (ann_context, bob_context, phone_context):
+    # a spectator follows the game from the lobby, and looks at a player's profile
+    spectator_context = browser.new_context(locale="en-GB")
+    spectator = spectator_context.new_page()
+    spectator.on("pageerror", lambda error: errors.append(str(error)))
+    spectator.goto(app_url + "/lobby")
+    live = spectator.locator(".live-game").filter(has_text="Lobby Ann")
+    expect(live).to_contain_text(bob_name)
+    live.get_by_role("link", name="Watch").click()
+    expect(spectator.locator("#watching")).to_be_visible()
+    expect(spectator.locator("#seats li")).to_have_text(["light: Lobby Ann", f"dark: {bob_name}"])
+    spectator.goto(app_url + "/p/Lobby%20Ann")
+    expect(spectator.locator("#profile-name")).to_have_text("Lobby Ann")
+    expect(spectator.locator("#profile-games li")).to_have_count(1)
+    expect(spectator.locator("#profile-no-ratings")).to_be_visible()  # not over yet
+    shot(spectator, "profile")
+    for context in (ann_context, bob_context, phone_context, spectator_context):
         context.close()
     assert not errors

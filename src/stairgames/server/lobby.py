@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 AWAY_SECONDS: Final = 600.0
 """How long a challenge stays in the lobby while its creator is away from it."""
 GAMES_PER_PAGE: Final = 20
+PROFILE_GAMES: Final = 10
+"""A profile's recent games."""
+LIVE_SHOWN, LIVE_LOOKED_AT = 10, 50
+"""The lobby shows up to this many games being played, among the newest started."""
 NAMES_KEPT_SECONDS: Final = 60.0
 """How long the names on a match's seats are kept before being read again."""
 SEEN_EVERY_SECONDS: Final = 30.0
@@ -130,6 +134,17 @@ class LobbyStore(Repository):
                 select(ChallengeRow)
                 .where(ChallengeRow.closed.is_(None))
                 .order_by(ChallengeRow.created_at, ChallengeRow.match_id)
+            )
+            return list(rows)
+
+    def started_challenges(self, limit: int) -> list[ChallengeRow]:
+        """The challenges that started, newest first."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChallengeRow)
+                .where(ChallengeRow.closed == STARTED)
+                .order_by(ChallengeRow.created_at.desc(), ChallengeRow.match_id)
+                .limit(limit)
             )
             return list(rows)
 
@@ -266,6 +281,31 @@ class Lobby:
             listed.append(self._json(challenge, match))
         return listed
 
+    def live(self) -> list[dict[str, Any]]:
+        """Games from the lobby being played now, newest first, for spectators: the game,
+        its options and who plays."""
+        shown = []
+        for challenge in self.store.started_challenges(LIVE_LOOKED_AT):
+            try:
+                match = self.hub.service.refresh(self.hub.load(challenge.match_id))
+            except ServerError:
+                continue
+            if match.over:
+                continue
+            names = self.seat_names(match.id)
+            shown.append(
+                {
+                    "id": match.id,
+                    "game": match.game_name,
+                    "options": public_options(match.options),
+                    "rated": challenge.rated,
+                    "players": [names.get(seat.seat) for seat in match.seats],
+                }
+            )
+            if len(shown) == LIVE_SHOWN:
+                break
+        return shown
+
     def _json(self, challenge: ChallengeRow, match: Match) -> dict[str, Any]:
         creator = self.players.by_id(challenge.creator_id)
         pool = rating_pool(match.game_name, match.options)
@@ -311,7 +351,7 @@ class Lobby:
                 log.exception("the lobby's sweep failed")
 
     async def broadcast(self) -> None:
-        message = {"type": "lobby", "challenges": self.listing()}
+        message = {"type": "lobby", "challenges": self.listing(), "live": self.live()}
         for socket in list(self.watchers):
             with contextlib.suppress(Exception):
                 await socket.send_json(message)
@@ -406,7 +446,22 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
 
     @app.get("/api/challenges")
     async def challenges(request: Request) -> dict[str, Any]:
-        return {"challenges": lobby_of(request).listing()}
+        lobby = lobby_of(request)
+        return {"challenges": lobby.listing(), "live": lobby.live()}
+
+    @app.get("/api/players/{name}")
+    async def profile(name: str, request: Request) -> dict[str, Any]:
+        lobby = lobby_of(request)
+        player = lobby.players.by_name(name[:200])
+        if player is None:
+            raise ServerError(404, N_("no such player"))
+        ratings = lobby.ratings.ratings_of(player.id)
+        return {
+            **player.json(),
+            "created": player.created_at.date().isoformat(),
+            "ratings": {pool: rating.json() for pool, rating in sorted(ratings.items())},
+            "games": lobby.games_of(player, 1)["games"][:PROFILE_GAMES],
+        }
 
     @app.post("/api/challenges")
     async def create(request: Request) -> dict[str, Any]:
@@ -452,7 +507,9 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
         await websocket.accept()
         lobby.watchers.add(websocket)
         try:
-            await websocket.send_json({"type": "lobby", "challenges": lobby.listing()})
+            await websocket.send_json(
+                {"type": "lobby", "challenges": lobby.listing(), "live": lobby.live()}
+            )
             while True:
                 await websocket.receive_text()  # nothing is asked here; keeps it open
         except WebSocketDisconnect:

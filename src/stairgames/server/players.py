@@ -370,18 +370,6 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
             player = store.rename(player, name)
         return JSONResponse(player.json())
 
-    @app.get("/api/players/{name}")
-    async def profile(name: str, request: Request) -> dict[str, Any]:
-        player = players_of(request).by_name(name[:200])
-        if player is None:
-            raise ServerError(404, N_("no such player"))
-        ratings = request.app.state.ratings.ratings_of(player.id)
-        return {
-            **player.json(),
-            "created": player.created_at.date().isoformat(),
-            "ratings": {pool: rating.json() for pool, rating in sorted(ratings.items())},
-        }
-
     @app.post("/api/account")
     async def add_account(request: Request) -> dict[str, Any]:
         body = await read_body(request)

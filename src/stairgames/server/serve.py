@@ -39,7 +39,6 @@ def serve(argv: Sequence[str]) -> int:
         ),
     )
     args = parser.parse_args(argv)
-    import uvicorn
 
     from stairgames.server.app import Settings, create_app
 

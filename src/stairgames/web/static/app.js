@@ -8,6 +8,7 @@ import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
 import { hideLobby, showLobby } from "/static/lobby.js";
 import { hideMyGames, showMyGames } from "/static/mygames.js";
 import { ensurePlayer, shownName } from "/static/player.js";
+import { hideProfile, showProfile } from "/static/profile.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -26,6 +27,7 @@ const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, held:
 async function showHome() {
   hideLobby();
   hideMyGames();
+  hideProfile();
   $("pass-cover").hidden = true;
   $("home").hidden = false;
   $("match").hidden = true;
@@ -257,6 +259,7 @@ function loadTokens(match) {
 async function showMatch(match) {
   hideLobby();
   hideMyGames();
+  hideProfile();
   $("home").hidden = true;
   $("match").hidden = false;
   // the rules summary comes with the games' listing
@@ -852,6 +855,7 @@ async function openLobby() {
   $("home").hidden = true;
   $("match").hidden = true;
   hideMyGames();
+  hideProfile();
   await loadGames();
   showLobby(app.games, saveTokens, go);
 }
@@ -863,8 +867,21 @@ async function openMyGames() {
   $("home").hidden = true;
   $("match").hidden = true;
   hideLobby();
+  hideProfile();
   await loadGames();
   showMyGames(app.games, go);
+}
+
+async function openProfile(name) {
+  closeSockets();
+  app.match = null;
+  $("pass-cover").hidden = true;
+  $("home").hidden = true;
+  $("match").hidden = true;
+  hideLobby();
+  hideMyGames();
+  await loadGames();
+  showProfile(name, app.games, go);
 }
 
 function route() {
@@ -872,6 +889,9 @@ function route() {
   if (match) showMatch(match[1]);
   else if (location.pathname === "/lobby") openLobby();
   else if (location.pathname === "/my") openMyGames();
+  else if (location.pathname.startsWith("/p/")) {
+    openProfile(decodeURIComponent(location.pathname.slice(3)));
+  }
   else {
     closeSockets();
     app.match = null;

@@ -6,7 +6,7 @@ import { onLanguageChange, t } from "/static/i18n.js";
 import { currentPlayer, ensurePlayer, shownName } from "/static/player.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
-const lobby = { socket: null, challenges: [], games: [], open: false, saveTokens: null,
+const lobby = { socket: null, challenges: [], live: [], games: [], open: false, saveTokens: null,
   go: null };
 
 function $(id) {
@@ -43,24 +43,47 @@ function row(challenge) {
   const details = document.createElement("span");
   const creator = shownName(challenge.creator.name) ?? "?";
   const rating = challenge.creator.rating ? ` (${challenge.creator.rating})` : "";
+  const profile = document.createElement("a");
+  profile.href = `/p/${encodeURIComponent(challenge.creator.name ?? "")}`;
+  profile.textContent = creator + rating;
+  profile.addEventListener("click", (event) => {
+    event.preventDefault();
+    lobby.go(profile.getAttribute("href"));
+  });
   details.textContent = [
     optionsText(challenge),
     t("{taken} of {seats} seats taken", { taken: challenge.taken, seats: challenge.seats }),
     challenge.rated ? t("rated") : t("casual"),
-    t("by {name}", { name: creator + rating }),
+    t("by"),
   ].filter(Boolean).join(" · ");
   const button = document.createElement("button");
   button.type = "button";
   const mine = challenge.creator.name !== null && challenge.creator.name === currentPlayer().name;
   button.textContent = mine ? t("Withdraw") : t("Accept");
   button.addEventListener("click", () => (mine ? withdraw(challenge) : accept(challenge)));
-  item.append(title, " ", details, " ", button);
+  item.append(title, " ", details, " ", profile, " ", button);
+  return item;
+}
+
+function liveRow(game) {
+  const item = document.createElement("li");
+  item.className = "live-game";
+  const names = game.players.map((name) => shownName(name) || t("the computer")).join(" – ");
+  const link = document.createElement("a");
+  link.href = `/m/${game.id}`;
+  link.textContent = t("Watch");
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    lobby.go(`/m/${game.id}`);
+  });
+  item.append(`${titleOf(game.game)} · ${names} `, link);
   return item;
 }
 
 function render() {
   const list = $("challenges");
   list.replaceChildren(...lobby.challenges.map(row));
+  $("live-games").replaceChildren(...lobby.live.map(liveRow));
   $("no-challenges").hidden = lobby.challenges.length > 0;
 }
 
@@ -161,6 +184,7 @@ function listen() {
     const message = JSON.parse(event.data);
     if (message.type !== "lobby") return;
     lobby.challenges = message.challenges;
+    lobby.live = message.live || [];
     render();
   });
   socket.addEventListener("close", () => {
