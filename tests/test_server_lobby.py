@@ -280,3 +280,9 @@ def test_a_profile_shows_ratings_and_recent_games(client: TestClient) -> None:
     assert game["match"] == made["match"] and game["over"]
     assert [p["name"] for p in game["players"]] == ["Ann", "Bob"]
     assert client.get("/api/challenges").json()["live"] == []  # over: no longer live
+
+
+def test_a_profile_of_a_name_with_a_slash(client: TestClient) -> None:
+    player(client, "a/b")
+    reply = client.get("/api/players/a%2Fb")
+    assert reply.status_code == 200 and reply.json()["name"] == "a/b"

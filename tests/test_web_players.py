@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,41 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     for context in (ann_context, bob_context, phone_context, spectator_context):
         context.close()
     assert not errors
+
+
+HOSTILE = "<svg/onload=alert(1)>"
+"""A name that is markup and script (24 characters at most, as names are)."""
+
+
+def test_a_name_of_markup_and_script_is_text_everywhere_it_shows(
+    browser: Any, app_url: str
+) -> None:
+    dialogs: list[str] = []
+    contexts = [browser.new_context(locale="en-GB") for _ in range(3)]
+    evil, bob, watcher = (context.new_page() for context in contexts)
+    for page in (evil, bob, watcher):
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    evil.goto(app_url + "/")
+    choose_name(evil, HOSTILE)
+    expect(evil.locator("#me-name")).to_have_text(HOSTILE)
+    evil.goto(app_url + "/lobby")
+    evil.locator("#challenge-game").select_option("stairs")
+    evil.get_by_role("button", name="Open the game").click()
+    evil.wait_for_url(re.compile(r"/m/"))
+    bob.goto(app_url + "/lobby")
+    row = bob.locator(".challenge").filter(has_text=HOSTILE)
+    expect(row).to_have_count(1)  # the lobby
+    row.get_by_role("button", name="Accept").click()
+    bob.wait_for_url(re.compile(r"/m/"))
+    expect(bob.locator("#seats")).to_contain_text(HOSTILE)  # the seats
+    watcher.goto(app_url + "/lobby")
+    expect(watcher.locator(".live-game").filter(has_text=HOSTILE)).to_have_count(1)
+    bob.goto(app_url + "/my")
+    expect(bob.locator(".my-game").filter(has_text=HOSTILE)).to_have_count(1)  # my games
+    watcher.goto(app_url + "/p/" + urllib.parse.quote(HOSTILE, safe=""))
+    expect(watcher.locator("#profile-name")).to_have_text(HOSTILE)  # the profile
+    for page in (evil, bob, watcher):
+        assert page.locator("svg[onload]").count() == 0
+    assert dialogs == []
+    for context in contexts:
+        context.close()

@@ -825,6 +825,6 @@ def _add_static(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"])
     app.add_api_route("/lobby", page, methods=["GET", "HEAD"])
     app.add_api_route("/my", page, methods=["GET", "HEAD"])
-    app.add_api_route("/p/{name}", page, methods=["GET", "HEAD"])
+    app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"])
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

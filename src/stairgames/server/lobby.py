@@ -449,7 +449,7 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
         lobby = lobby_of(request)
         return {"challenges": lobby.listing(), "live": lobby.live()}
 
-    @app.get("/api/players/{name}")
+    @app.get("/api/players/{name:path}")  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
         player = lobby.players.by_name(name[:200])
