@@ -286,3 +286,32 @@ def test_a_profile_of_a_name_with_a_slash(client: TestClient) -> None:
     player(client, "a/b")
     reply = client.get("/api/players/a%2Fb")
     assert reply.status_code == 200 and reply.json()["name"] == "a/b"
+
+
+def test_a_rematch_keeps_the_players_one_seat_on_and_stays_rated(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann, rated=True).json()
+    taken = accept(client, bob, made["challenge"]).json()
+    match = made["match"]
+    with client.websocket_connect(f"/ws/matches/{match}?seat=1", headers=bob) as bob_ws:
+        view = state_at_rest(bob_ws)
+        bob_ws.send_json({"type": "resign", "event": view["event"]})
+        receive_until(bob_ws, lambda m: m["type"] == "state" and m["result"])
+        bob_ws.send_json({"type": "rematch"})
+        with client.websocket_connect(f"/ws/matches/{match}?seat=0", headers=ann) as ann_ws:
+            state_at_rest(ann_ws)
+            ann_ws.send_json({"type": "rematch"})
+            again = receive_until(ann_ws, lambda m: m["type"] == "state" and m["rematch"])
+    rematch = again["rematch"]
+    assert taken["seat"] == 1
+    # Bob (seat 1) plays seat 0 of the rematch, by his cookie, and the names follow
+    assert client.get(f"/api/matches/{rematch}", headers=bob).json()["you"] == 0
+    assert client.get(f"/api/matches/{rematch}", headers=ann).json()["you"] == 1
+    view = client.get(f"/api/matches/{rematch}").json()
+    assert [seat["player"] for seat in view["seats"]] == ["Bob", "Ann"]
+    with client.websocket_connect(f"/ws/matches/{rematch}", headers=ann) as ws:
+        view = state_at_rest(ws)
+        ws.send_json({"type": "resign", "event": view["event"]})
+        receive_until(ws, lambda m: m["type"] == "state" and m["result"])
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    assert ratings.ratings_of(ann["x-player"])["stairs size=4"].games == 2

@@ -163,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby = app.state.lobby = Lobby(
             LobbyStore(engine), app.state.players, app.state.ratings, hub
         )
-        hub.after_change.append(lobby.rate_if_over)
+        hub.after_change += [lobby.follow_rematch, lobby.rate_if_over]
         hub.seat_names = lobby.seat_names
         loop = asyncio.get_running_loop()
         background = [

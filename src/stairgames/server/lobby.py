@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
@@ -397,6 +398,28 @@ class Lobby:
             else {"winners": result["winners"], "reason_id": result.get("reason_id")},
             "created": created.isoformat(timespec="seconds"),
         }
+
+    # ----- rematches ----------------------------------------------------------------------
+
+    def follow_rematch(self, match: Match) -> None:
+        """Once ``match`` has a rematch, its players hold their seats in it (each person
+        one seat on, as the rematch seats them), and a rematch of a challenge is rated
+        as it was."""
+        if match.rematch is None or self.store.seat_players(match.rematch):
+            return
+        count = len(match.seats)
+        try:
+            for seat, player in self.store.seat_players(match.id).items():
+                self.store.seat(match.rematch, (seat + 1) % count, player)
+        except IntegrityError:  # another process copied them first
+            return
+        self._names.pop(match.rematch, None)
+        challenge = self.store.challenge(match.id)
+        if challenge is not None:
+            self.store.open_challenge(
+                match.rematch, challenge.creator_id, challenge.rated, self.now()
+            )
+            self.store.close(match.rematch, STARTED)
 
     # ----- ratings -----------------------------------------------------------------------
 
