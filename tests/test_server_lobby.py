@@ -315,3 +315,23 @@ def test_a_rematch_keeps_the_players_one_seat_on_and_stays_rated(client: TestCli
         receive_until(ws, lambda m: m["type"] == "state" and m["result"])
     ratings = client.app.state.ratings  # type: ignore[attr-defined]
     assert ratings.ratings_of(ann["x-player"])["stairs size=4"].games == 2
+
+
+def test_a_rated_game_of_three_rates_those_who_left_as_last(client: TestClient) -> None:
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    body = {"game": "ishigaki_race", "options": {"players": 3}, "rated": True}
+    made = client.post(
+        "/api/challenges", json={**body, "seats": ["human", "online", "online"]}, headers=ann
+    ).json()
+    accept(client, bob, made["challenge"])
+    accept(client, cy, made["challenge"])
+    for who, seat in ((ann, 0), (bob, 1), (cy, 2)):
+        url = f"/ws/matches/{made['match']}?seat={seat}"
+        with client.websocket_connect(url, headers=who) as ws:
+            view = state_at_rest(ws)
+            if view["result"] is None:
+                ws.send_json({"type": "resign", "event": view["event"]})
+                receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    after = {who["x-player"]: ratings.ratings_of(who["x-player"]) for who in (ann, bob, cy)}
+    assert all(pools["ishigaki_race"].games == 1 for pools in after.values())

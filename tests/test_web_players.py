@@ -189,3 +189,70 @@ def test_a_name_of_markup_and_script_is_text_everywhere_it_shows(
     assert dialogs == []
     for context in contexts:
         context.close()
+
+
+RATED_GAMES = [
+    ("stairs", "Stairs", 2, "stairs size=6"),
+    ("twenty_seven", "27", 2, "twenty_seven variant=basic"),
+    ("ishigaki_race", "Ishigaki Race", 3, "ishigaki_race"),
+    ("city_of_stairs", "City of Stairs", 2, "city_of_stairs"),
+]
+
+
+def resign(page: Any) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+
+
+def test_strangers_play_a_rated_game_of_each_game_and_their_ratings_change(
+    browser: Any, app_url: str
+) -> None:
+    """Each of the four games from the lobby, rated, one of them with three seats; every
+    person resigns in turn until the game is over; the profiles then show a rating for
+    each game, and "My games" the finished games."""
+    contexts = [browser.new_context(locale="en-GB") for _ in range(3)]
+    pages = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    names = [f"Rater {letter}" for letter in "ABC"]
+    for page, name in zip(pages, names, strict=True):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(app_url + "/")
+        choose_name(page, name)
+        expect(page.locator("#me-name")).to_have_text(name)
+    for game, title, seats, _pool in RATED_GAMES:
+        opener, *others = pages[:seats]
+        opener.goto(app_url + "/lobby")
+        opener.locator("#challenge-game").select_option(game)
+        if seats > 2:
+            opener.locator("#challenge-players").select_option(str(seats))
+            opener.locator("#challenge-people").select_option(str(seats))
+        opener.locator("#challenge-rated").check()
+        opener.get_by_role("button", name="Open the game").click()
+        opener.wait_for_url(re.compile(r"/m/"))
+        for page in others:
+            page.goto(app_url + "/lobby")
+            row = page.locator(".challenge").filter(has_text=title).filter(has_text=names[0])
+            row.get_by_role("button", name="Accept").click()
+            page.wait_for_url(re.compile(r"/m/"))
+        for page in pages[:seats]:  # each resigns while the game goes on
+            over_or_playing = page.locator("#result:visible, #resign:visible")
+            expect(over_or_playing.first).to_be_visible()
+            if page.locator("#resign").is_visible():
+                resign(page)
+                expect(page.get_by_role("button", name="Resign")).to_be_hidden()
+        for page in pages[:seats]:
+            expect(page.locator("#result")).to_be_visible()
+    pages[1].goto(app_url + "/p/" + urllib.parse.quote(names[0]))
+    rows = pages[1].locator("#profile-ratings tr")
+    expect(rows).to_have_count(len(RATED_GAMES))
+    shown = {row.locator("td").first.inner_text() for row in rows.all()}
+    assert shown == {"Stairs (size 6)", "27 (variant basic)", "Ishigaki Race", "City of Stairs"}
+    for row in rows.all():  # provisional after one rated game; "1" rated game
+        cells = [cell.inner_text() for cell in row.locator("td").all()]
+        assert cells[1].endswith("?") and cells[3] == "1", cells
+    pages[0].goto(app_url + "/my")
+    expect(pages[0].locator(".my-game")).to_have_count(len(RATED_GAMES))
+    shot(pages[1], "profile-after-four-rated-games")
+    for context in contexts:
+        context.close()
+    assert not errors

@@ -431,7 +431,8 @@ class Lobby:
             return
         seat_players = self.store.seat_players(match.id)
         seats = sorted(match.seats, key=lambda seat: seat.seat)
-        kinds = [seat.kind for seat in seats]
+        # a person who resigned and left is still the person who sat there
+        kinds = [HUMAN if seat.seat in match.left else seat.kind for seat in seats]
         players = [seat_players.get(seat.seat) for seat in seats]
         if not is_rateable(kinds, players):
             return
