@@ -329,9 +329,31 @@ def test_a_rated_game_of_three_rates_those_who_left_as_last(client: TestClient) 
         url = f"/ws/matches/{made['match']}?seat={seat}"
         with client.websocket_connect(url, headers=who) as ws:
             view = state_at_rest(ws)
+            seen = view["event"]
             if view["result"] is None:
-                ws.send_json({"type": "resign", "event": view["event"]})
-                receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])
+                ws.send_json({"type": "resign", "event": seen})
+                receive_until(ws, lambda m, seen=seen: m["type"] == "state" and m["event"] > seen)
     ratings = client.app.state.ratings  # type: ignore[attr-defined]
     after = {who["x-player"]: ratings.ratings_of(who["x-player"]) for who in (ann, bob, cy)}
     assert all(pools["ishigaki_race"].games == 1 for pools in after.values())
+
+
+def test_a_record_names_its_players_and_the_terminal_reads_them_back(
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stairgames.cli import main
+
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann).json()
+    accept(client, bob, made["challenge"])
+    with client.websocket_connect(f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
+        view = state_at_rest(ws)
+        ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+        receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])
+    record = client.get(f"/api/matches/{made['match']}/record", headers=ann)
+    assert record.json()["players"] == ["Ann", "Bob"]
+    saved = tmp_path / "game.json"
+    saved.write_text(record.text)
+    capsys.readouterr()
+    assert main(["replay", str(saved), "--no-color"]) == 0
+    assert "1. light (Ann):" in capsys.readouterr().out
