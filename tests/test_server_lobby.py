@@ -357,3 +357,34 @@ def test_a_record_names_its_players_and_the_terminal_reads_them_back(
     capsys.readouterr()
     assert main(["replay", str(saved), "--no-color"]) == 0
     assert "1. light (Ann):" in capsys.readouterr().out
+
+
+def test_a_seat_token_may_come_in_a_header_and_never_reaches_the_access_log(
+    client: TestClient,
+) -> None:
+    import logging
+
+    from stairgames.server.app import Settings
+    from stairgames.server.logs import RedactSecrets
+    from stairgames.server.serve import uvicorn_config
+
+    created = client.post(
+        "/api/matches", json={"game": "stairs", "seats": ["human", "human"]}, headers=JSON
+    ).json()
+    token = created["seats"][1]["token"]
+    view = client.get(f"/api/matches/{created['match']}", headers={"x-seat-token": token})
+    assert view.json()["you"] == 1
+    uvicorn_config(client.app, "127.0.0.1", 0, Settings())
+    access = logging.getLogger("uvicorn.access")
+    assert any(isinstance(f, RedactSecrets) for f in access.filters)
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5", "GET", f"/api/matches/m?token={token}&x=1", "1.1", 200),
+        None,
+    )
+    assert all(f.filter(record) for f in access.filters if isinstance(f, RedactSecrets))
+    assert token not in record.getMessage() and "token=…&x=1" in record.getMessage()

@@ -215,8 +215,10 @@ def _lobby(request: HTTPConnection) -> Lobby:
 def _viewer(
     request: HTTPConnection, match: Match, token: str | None, seat: int | None
 ) -> int | None:
-    """The seat a request plays: its token's, else one its player holds (``seat`` if
-    given, which they must hold), else none (a spectator)."""
+    """The seat a request plays: its token's (the ``X-Seat-Token`` header, or ``?token=``
+    as before players), else one its player holds (``seat`` if given, which they must
+    hold), else none (a spectator)."""
+    token = request.headers.get("x-seat-token") or token
     if token:
         return match.seat_of(token)
     return _lobby(request).player_seat(current_player(request), match.id, seat)

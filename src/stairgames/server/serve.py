@@ -121,6 +121,8 @@ def without_client_limits(settings: Settings) -> Settings:
         matches_per_minute=plenty,
         joins_per_minute=plenty,
         card_uploads_per_minute=plenty,
+        players_per_minute=plenty,
+        logins_per_minute=plenty,
         messages_per_second=1e9,
         message_burst=1e9,
         max_connections_per_client=1_000_000,
@@ -131,9 +133,10 @@ def uvicorn_config(app: Any, host: str, port: int, settings: Settings) -> uvicor
     """How ``stairgames serve`` runs ``app`` on uvicorn (the tests serve it the same way)."""
     import uvicorn
 
+    from stairgames.server import logs
     from stairgames.server.limits import header_timeout_protocol
 
-    return uvicorn.Config(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -144,6 +147,8 @@ def uvicorn_config(app: Any, host: str, port: int, settings: Settings) -> uvicor
         # (and each browser) more time than the bytes it saved on a link.
         ws_per_message_deflate=False,
     )
+    logs.install()  # no seat token in the access log (after uvicorn set its loggers up)
+    return config
 
 
 def _with_driver(url: str | None) -> str | None:
