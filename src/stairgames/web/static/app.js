@@ -847,50 +847,27 @@ function go(path) {
   route();
 }
 
-// The lobby (/lobby): the games' listing first, for their titles and seats.
-async function openLobby() {
+// Leave the home and match pages (and any other of the site's pages) for one of them;
+// the games' listing is loaded first, for their titles and seats.
+async function openPage(show) {
   closeSockets();
   app.match = null;
-  $("pass-cover").hidden = true;
-  $("home").hidden = true;
-  $("match").hidden = true;
+  for (const id of ["pass-cover", "home", "match"]) $(id).hidden = true;
+  hideLobby();
   hideMyGames();
   hideProfile();
   await loadGames();
-  showLobby(app.games, saveTokens, go);
-}
-
-async function openMyGames() {
-  closeSockets();
-  app.match = null;
-  $("pass-cover").hidden = true;
-  $("home").hidden = true;
-  $("match").hidden = true;
-  hideLobby();
-  hideProfile();
-  await loadGames();
-  showMyGames(app.games, go);
-}
-
-async function openProfile(name) {
-  closeSockets();
-  app.match = null;
-  $("pass-cover").hidden = true;
-  $("home").hidden = true;
-  $("match").hidden = true;
-  hideLobby();
-  hideMyGames();
-  await loadGames();
-  showProfile(name, app.games, go);
+  show();
 }
 
 function route() {
   const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   if (match) showMatch(match[1]);
-  else if (location.pathname === "/lobby") openLobby();
-  else if (location.pathname === "/my") openMyGames();
+  else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
+  else if (location.pathname === "/my") openPage(() => showMyGames(app.games, go));
   else if (location.pathname.startsWith("/p/")) {
-    openProfile(decodeURIComponent(location.pathname.slice(3)));
+    const name = decodeURIComponent(location.pathname.slice(3));
+    openPage(() => showProfile(name, app.games, go));
   }
   else {
     closeSockets();
