@@ -383,13 +383,15 @@ def render_terminal(state: State, *, colour: bool, viewer: int | None) -> str:
     return render_state(state, colour=colour, viewers=viewers)
 
 
-__all__ = ["LEGEND", "narrate", "render_state", "render_terminal", "trace"]
-
-
 def plain_drawing(state: State) -> str:
     """What ``str(state)`` prints (``GameSpec.drawing``): the drawing without colour,
     everything the state holds."""
+    from stairgames.games.city_of_stairs.game import CityOfStairsState
+
     assert isinstance(state, CityOfStairsState)
     return render_state(
         state, colour=False, viewers=frozenset(range(state.get_game().num_players()))
     )
+
+
+__all__ = ["LEGEND", "narrate", "plain_drawing", "render_state", "render_terminal", "trace"]
