@@ -264,6 +264,7 @@ def test_my_games_lists_my_turn_first_then_the_others_then_the_finished(
         finished["match"],
     ]
     assert [g["your_turn"] for g in games] == [True, False, False]
+    assert reply.json()["waiting"] == 1
     assert games[2]["over"] and games[2]["result"]["winners"] == [1]
     assert games[1]["seats"] == [1] and [p["name"] for p in games[1]["players"]] == ["Bob", "Ann"]
     assert client.get("/api/my/games", headers=JSON).status_code == 401

@@ -104,6 +104,12 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     expect(bob.locator("#me-name")).to_have_text(re.compile(r"Anonymous \d+"))
     expect(ann.locator("#invite")).to_be_hidden()
     expect(bob.locator("#board")).to_be_visible()
+    # light (Ann) to move: her tab says so, and her "My games" counts one waiting game
+    expect(ann).to_have_title(re.compile(r"^\(1\) Your turn · Stairs$"))
+    expect(bob).to_have_title("Stairs · stairgames")
+    ann.reload()
+    expect(ann.locator("#my-games-badge")).to_have_text("1")
+    expect(bob.locator("#my-games-badge")).to_be_hidden()
     expect(bob.locator("#seats")).to_contain_text("Lobby Ann")
     bob_name = bob.locator("#me-name").inner_text()
     bob.locator("#me-password").click()

@@ -373,7 +373,14 @@ class Lobby:
         pages = max(1, -(-len(entries) // GAMES_PER_PAGE))
         page = min(max(page, 1), pages)
         shown = entries[(page - 1) * GAMES_PER_PAGE : page * GAMES_PER_PAGE]
-        return {"games": shown, "page": page, "pages": pages, "total": len(entries)}
+        waiting = sum(entry["your_turn"] for entry in entries)
+        return {
+            "games": shown,
+            "page": page,
+            "pages": pages,
+            "total": len(entries),
+            "waiting": waiting,
+        }
 
     def _game_json(
         self, player: Player, match: Match, created: datetime.datetime

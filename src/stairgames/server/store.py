@@ -35,6 +35,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -214,13 +216,37 @@ def make_engine(database_url: str) -> Engine:
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
             cursor = connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cursor)
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
         return engine
     return create_engine(database_url, pool_pre_ping=True)
+
+
+WAL_ATTEMPTS = 50
+
+
+def _use_wal(cursor: Any) -> None:
+    """Put the SQLite file in WAL mode (once for good: the mode is kept in the file).
+
+    Switching needs the file to itself and, unlike other statements, does not wait for
+    the busy timeout: a server starting while another one creates the schema of a new
+    file would be told "database is locked". So the mode is read first (a file in WAL
+    mode already needs no switch), and a refused switch is tried again a little later.
+    """
+    for attempt in range(1, WAL_ATTEMPTS + 1):
+        try:
+            cursor.execute("PRAGMA journal_mode")
+            if str(cursor.fetchone()[0]).lower() == "wal":
+                return
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_ATTEMPTS:
+                raise
+            time.sleep(0.01 * attempt)  # another connection holds the file: let it finish
 
 
 def _now() -> datetime.datetime:

@@ -119,6 +119,8 @@ SHARED_MESSAGES: Final = (
     N_("against {names}"),
     N_("Page {page} of {pages}"),
     N_("Choose a name to keep your games."),
+    N_("(1) Your turn"),
+    N_("{count} waiting for your move"),
     N_("Set a password"),
     N_("Log in"),
     N_("Log out"),

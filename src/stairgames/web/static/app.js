@@ -507,11 +507,19 @@ function coverFor(view) {
   return true;
 }
 
+// Whether an online game waits for this browser's move (the tab's title says so; at one
+// screen it always would, so there it does not).
+function waitingForMe(view) {
+  return view.result === null && view.to_act !== null && view.to_act === view.you &&
+    view.seats.some((seat) => seat.kind === "online");
+}
+
 async function render(animate) {
   const view = app.view;
   if (!view) return;
   if (coverFor(view)) return;
-  document.title = `${t(view.title)} · stairgames`;
+  document.title = waitingForMe(view) ? `${t("(1) Your turn")} · ${t(view.title)}`
+    : `${t(view.title)} · stairgames`;
   $("match-title").textContent = t(view.title);
   renderSeats(view);
   renderTurn(view);

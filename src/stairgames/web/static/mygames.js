@@ -2,7 +2,7 @@
 // going on, then the finished ones with their results, a page at a time; each opens the
 // match (its replay, once over).
 import { onLanguageChange, t } from "/static/i18n.js";
-import { shownName } from "/static/player.js";
+import { showWaiting, shownName } from "/static/player.js";
 
 const mine = { page: 1, data: null, games: [], go: null, open: false };
 
@@ -66,6 +66,7 @@ async function load() {
   } else {
     mine.data = await response.json();
     $("my-games-error").textContent = "";
+    showWaiting(mine.data.waiting);
   }
   render();
 }

@@ -133,6 +133,27 @@ async function load() {
     // no server: the header keeps "no name yet"
   }
   show();
+  if (current.id !== null) refreshWaiting();
+}
+
+// "My games (2)": how many of the player's games wait for their move.
+export async function refreshWaiting() {
+  let waiting = 0;
+  try {
+    const response = await fetch("/api/my/games");
+    if (response.ok) waiting = (await response.json()).waiting;
+  } catch {
+    // the badge stays as it was
+    return;
+  }
+  showWaiting(waiting);
+}
+
+export function showWaiting(waiting) {
+  const badge = $("my-games-badge");
+  badge.textContent = waiting ? String(waiting) : "";
+  badge.hidden = !waiting;
+  badge.setAttribute("aria-label", t("{count} waiting for your move", { count: waiting }));
 }
 
 export function currentPlayer() {
