@@ -87,6 +87,10 @@ class LobbyStore(Repository):
             rows = session.scalars(select(SeatPlayerRow).where(SeatPlayerRow.match_id == match_id))
             return {row.seat: row.player_id for row in rows}
 
+    def seats_of(self, match_id: str, player: str) -> list[int]:
+        """The seats of the match ``player`` holds, in order."""
+        return sorted(seat for seat, who in self.seat_players(match_id).items() if who == player)
+
     def seat_names(self, match_id: str) -> dict[int, str]:
         """The name of the player holding each seat of the match (where one does)."""
         with self._session() as session:
@@ -207,7 +211,7 @@ class Lobby:
         the first they hold; ``None`` (a spectator) for anyone else."""
         if player is None:
             return None
-        held = sorted(s for s, p in self.store.seat_players(match_id).items() if p == player.id)
+        held = self.store.seats_of(match_id, player.id)
         if wanted is not None:
             return wanted if wanted in held else None
         return held[0] if held else None
@@ -252,7 +256,7 @@ class Lobby:
             match = self.hub.service.refresh(self.hub.load(match_id))
             seat, token = self.hub.service.join(match)
             self.hold(match_id, seat, player)
-            if not _free_seats(match):
+            if not match.free_seats():
                 self.store.close(match_id, STARTED)
             await self.hub.changed(match)
         await self.broadcast()
@@ -311,7 +315,7 @@ class Lobby:
         creator = self.players.by_id(challenge.creator_id)
         pool = rating_pool(match.game_name, match.options)
         rating = self.ratings.ratings_of(challenge.creator_id).get(pool)
-        free = len(_free_seats(match))
+        free = len(match.free_seats())
         return {
             "id": challenge.match_id,
             "game": match.game_name,
@@ -332,8 +336,7 @@ class Lobby:
         challenges whose creator has been away too long: whether any closed."""
         now, closed = self.now(), False
         for challenge in self.store.open_challenges():
-            seat_players = self.store.seat_players(challenge.match_id)
-            creator_seats = {s for s, p in seat_players.items() if p == challenge.creator_id}
+            creator_seats = set(self.store.seats_of(challenge.match_id, challenge.creator_id))
             seen = _aware(challenge.creator_seen_at)
             if creator_seats & self.hub.connected_seats(challenge.match_id):
                 if (now - seen).total_seconds() >= SEEN_EVERY_SECONDS:
@@ -385,8 +388,7 @@ class Lobby:
     def _game_json(
         self, player: Player, match: Match, created: datetime.datetime
     ) -> dict[str, Any]:
-        held = self.store.seat_players(match.id)
-        mine = sorted(seat for seat, who in held.items() if who == player.id)
+        mine = self.store.seats_of(match.id, player.id)
         names = self.seat_names(match.id)
         result = match.result()
         return {
@@ -450,10 +452,6 @@ class Lobby:
         pool = rating_pool(match.game_name, match.options)
         rated = RatedResult(pool, tuple(p for p in players if p), tuple(returns))
         self.ratings.record(match.id, rated)
-
-
-def _free_seats(match: Match) -> list[int]:
-    return [s.seat for s in match.seats if s.kind == ONLINE and s.token_hash is None]
 
 
 def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
@@ -524,8 +522,8 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
     @app.get("/api/my/seats/{match_id}")
     async def my_seats(match_id: str, request: Request) -> dict[str, Any]:
         player = current_player(request)
-        held = lobby_of(request).store.seat_players(match_id[:64])
-        seats = [] if player is None else sorted(s for s, p in held.items() if p == player.id)
+        store = lobby_of(request).store
+        seats = [] if player is None else store.seats_of(match_id[:64], player.id)
         return {"match": match_id[:64], "seats": seats}
 
     @app.get("/api/my/games")

@@ -134,6 +134,10 @@ class Match:
     def has_online_seats(self) -> bool:
         return any(seat.kind == ONLINE for seat in self.seats)
 
+    def free_seats(self) -> list[int]:
+        """The online seats nobody took yet, in seat order."""
+        return [seat.seat for seat in self.seats if seat.kind == ONLINE and seat.token_hash is None]
+
     def seats_of_person(self, seat: int) -> set[int]:
         """The seats played by the person (or the people at one screen) at ``seat``: the
         screen's seats together, an online seat alone."""

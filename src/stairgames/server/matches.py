@@ -26,7 +26,7 @@ from stairgames.core.registry import load
 from stairgames.i18n import N_
 from stairgames.server.errors import ServerError, error_json
 from stairgames.server.match import Match
-from stairgames.server.seats import COMPUTER, HUMAN, ONLINE, hash_token, parse_seat
+from stairgames.server.seats import COMPUTER, HUMAN, hash_token, parse_seat
 from stairgames.server.store import (
     EventConflictError,
     EventRecord,
@@ -198,17 +198,17 @@ class MatchService:
 
         :raises ServerError: 409 when no seat is free.
         """
-        free = next((s for s in match.seats if s.kind == ONLINE and s.token_hash is None), None)
+        free = next(iter(match.free_seats()), None)
         if free is None or match.over:
             raise ServerError(409, N_("no seat is free in this match; you can watch"))
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         self.commit(
             match,
-            [("join", free.seat, {"seat": free.seat, "token_hash": digest})],
-            claim_seat=(free.seat, digest),
+            [("join", free, {"seat": free, "token_hash": digest})],
+            claim_seat=(free, digest),
         )
-        return free.seat, token
+        return free, token
 
     def move(self, match: Match, seat: int | None, move: Any) -> None:
         """Play ``move`` (its notation) for ``seat``; the rules engine checks it.
