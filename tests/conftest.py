@@ -1,6 +1,8 @@
-"""Shared test settings: a quick hypothesis profile for CI and local runs."""
+"""Shared test settings: a quick hypothesis profile for CI and local runs, English, and
+one Chromium per browser-test module."""
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,3 +26,13 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium under Playwright, one per module (the test skips, saying why,
+    without either)."""
+    from tests.browser_helpers import chromium
+
+    with chromium() as launched:
+        yield launched

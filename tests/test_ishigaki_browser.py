@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import ARTIFACTS, chromium, expect, serving
+from tests.browser_helpers import ARTIFACTS, expect, serving
 
 CHOICE_OR_END = (
     "() => document.querySelector('#result:not([hidden])') || "
@@ -30,12 +30,6 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir: Path = tmp_path_factory.mktemp("ishigaki-web")
     with serving(create_app(Settings(data_dir=data_dir, computer_workers=0))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def open_page(browser: Any, url: str, **context: Any) -> tuple[Any, Any, list[str]]:

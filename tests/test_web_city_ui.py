@@ -16,7 +16,7 @@ import pytest
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import Settings, create_app
-from tests.browser_helpers import ARTIFACTS, chromium, serving
+from tests.browser_helpers import ARTIFACTS, serving
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -29,12 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("city-web")
     with serving(create_app(Settings(data_dir=data, computer_workers=0))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def new_page(browser: Any, server: str, width: int = 1100, height: int = 900) -> Any:

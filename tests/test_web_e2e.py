@@ -34,7 +34,6 @@ from stairgames.core.record import GameRecord, final_state
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.twenty_seven import TwentySevenState
 from tests.browser_helpers import (
-    chromium,
     expect,
     free_port,
     shot,
@@ -152,12 +151,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(tmp_path_factory.mktemp("serve")) as (base, log):
         yield base
     assert not troubles(log), log.read_text(errors="replace")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 class Pages:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import chromium, expect, serving, shot, watch_content_security_policy
+from tests.browser_helpers import expect, serving, shot, watch_content_security_policy
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -102,12 +102,6 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with serving(create_app(settings)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import chromium, expect, serving, shot
+from tests.browser_helpers import expect, serving, shot
 
 MARKUP_NAME = '<img src=x onerror="window.__owned=1">'[:24]
 
@@ -23,12 +23,6 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(data_dir=data_dir, computer_workers=0)
     with serving(create_app(settings), settings) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def choose_name(page: Any, name: str) -> None:

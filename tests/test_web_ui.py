@@ -23,7 +23,7 @@ import stairgames
 from stairgames.core.game import State
 from stairgames.core.registry import game_names, get_spec
 from stairgames.web.messages import BROWSER_MESSAGES
-from tests.browser_helpers import chromium, expect, serving, shot
+from tests.browser_helpers import expect, serving, shot
 
 PACKAGE = Path(stairgames.__file__).parent
 STATIC = PACKAGE / "web" / "static"
@@ -84,12 +84,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(data_dir=data, computer_workers=0, matches_per_minute=generous)
     with serving(create_app(settings)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture
