@@ -2,43 +2,132 @@
 
     .venv/bin/python -m benchmarks.players_openspiel --game stairs --games 100 --time 0.1
     .venv/bin/python -m benchmarks.players_openspiel --time 0.1 --bot-time 1.0 --games 200
+    .venv/bin/python -m benchmarks.players_openspiel --time 0.1 --bot-time 1.0 \\
+        --ours mcts:c=0.7,endgame=0.3 --games 200,200 --jobs 15 --checkpoint games.jsonl
+    .venv/bin/python -m benchmarks.players_openspiel --summarize games.jsonl
+    .venv/bin/python -m benchmarks.players_openspiel --game twenty_seven --games 40 \
+        --ours mcts:c=0.7,endgame=0.3 --ours-iterations 12000 --bot-simulations 3457 \
+        --jobs 1 --record-moves --checkpoint games.jsonl
 
 Both players search from the same positions of the same games, seats
-alternating. ``--time`` is our budget a move, ``--bot-time`` the bot's (equal time
+alternating (seed ``--first-seed`` + i; we are the first player in the even ones).
+``--time`` is our budget a move, ``--bot-time`` the bot's (equal time
 unless given). OpenSpiel's bot counts simulations, not time, so it is
 calibrated first (its simulations per second on the game's opening positions
 set ``max_simulations``) and then kept on its budget during the game: after each
 of its moves ``max_simulations`` is scaled by budget / time taken (at most
-doubled). The measured seconds per move of each side are reported to show the
-budgets matched (ours stops early on forced, immediately winning and proven
-moves, so it averages less than the budget). The bot's simulations are those it
-actually ran (the root's ``explore_count``; its solver stops a search early once
-the root is proven), not those it was allowed; they are reported per searched move
-and per second of its search.
+doubled). ``--bot-simulations N`` (or one number per game: ``1669,3457``) holds it to
+N simulations a move instead, whatever they take (the outside harness's measure); and
+``--ours-iterations N`` gives our ``mcts`` N iterations a move instead of ``--time``,
+so that a run's games do not depend on the machine's speed or load (with both fixed
+and the same seeds, a game is played again move for move). ``--record-moves`` keeps
+each game's moves (the notation) in its checkpoint line. The bot's simulations are
+those it actually ran (the root's
+``explore_count``; its solver stops a search early once the root is proven), not
+those it was allowed; ours are our tree search's iterations (0 where the endgame
+solver proved the move or a move wins at once).
 OpenSpiel's bot reaches our engine through the bridge
 (:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
 cost (pyspiel's calls into a Python game; a clone is our engine's ``clone``); that is
 the price any OpenSpiel algorithm pays on a Python game
 (:mod:`benchmarks.openspiel_bridge_speed` measures it).
+
+Conditions, so that the figures can be reproduced and judged:
+
+- one worker process per core (``--jobs N``: the first N cores this process may use,
+  0 to N-1 on a whole machine; or ``--cores 0-7,12``), pinned to it
+  (``os.sched_setaffinity``), plays its games one after another: one game per core at
+  a time. numpy's and numba's thread pools are kept to one thread. Before the workers
+  start, this process compiles (or loads) our player's compiled code once, on a core
+  of its own, and calibrates the bot; each worker then plays a short untimed game of
+  each game before its first game (loading the compiled code, a first search of each
+  side), so that no move's clock pays for compiling or loading.
+- the run refuses to start on a loaded machine (:class:`benchmarks.strength.LoadCheck`:
+  a 1-minute load average above the cores the run leaves free plus 0.5, confirmed by
+  the cores found busy in a sample of ``/proc/stat``); with ``--allow-load`` it runs
+  and its games are marked loaded in the table and the JSON.
+- every move of each side is kept: its seconds, its simulations and the legal moves
+  it had; a move over 1.1 times its side's budget is counted, per side.
+- printed, and saved with ``--out``: the command that reproduces the run, the cores,
+  the load average before and after (and the highest during the games), how busy the
+  cores outside ours were, the CPU model, the Python, numba, llvmlite, numpy and
+  OpenSpiel versions and the commit, then a row per game and seat: our score as first
+  player, as second and in all with its Wilson 95% interval, plies a game, seconds a
+  move and simulations a searched move of each side, moves over budget.
+- ``--checkpoint FILE`` appends every finished game to FILE as one JSON line (and
+  the run's conditions as lines of their own), so a run stopped by a time limit keeps
+  the games it finished; run again with the same FILE, it skips the games already
+  there, and its table covers them all. ``--deadline SECONDS`` (from the start of the
+  command) starts no game after it and lets the running ones finish. ``--summarize
+  FILE [FILE ...]`` prints the table of such files (:mod:`benchmarks.strength`).
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import dataclasses
+import json
+import os
+import platform
 import random
+import signal
 import sys
 import time
+import traceback
+from collections import deque
+from multiprocessing import connection, get_context
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from benchmarks.output import save_json
+from benchmarks.strength import (
+    LoadCheck,
+    busy_between,
+    choose_cores,
+    command_line,
+    cpu_model,
+    cpu_times,
+    format_cores,
+    format_run,
+    format_table,
+    game_key,
+    git_commit,
+    interleave,
+    load_reported,
+    match_key,
+    one_thread_per_core,
+    parse_game_counts,
+    parse_per_game,
+    print_summary,
+    read_lines,
+    shared_physical_cores,
+    summarize,
+    thread_siblings,
+    versions,
+)
 from stairgames.agents import LEVEL_NAMES, MctsAgent, level_player, make_agent, parse_player_spec
 from stairgames.agents.base import format_settings
-from stairgames.arena.ratings import wilson_interval
 from stairgames.interop import openspiel as bridge
+
+MODULE = "benchmarks.players_openspiel"
+
+THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
+"""Thread pools kept to one thread in the workers (each has one core)."""
+
+SEAT_NAMES = {True: "first", False: "second"}
+"""``--ours-seat``'s name of the games where ours is first (seeds ``--first-seed`` + an
+even number) or second."""
+
+LOAD_SAMPLE_SECONDS = 2.0
+"""How long ``/proc/stat`` is watched before the run, to confirm a high load average."""
 
 
 def make_bot(game: Any, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
@@ -94,160 +183,580 @@ def calibrate(name: str, seconds: float) -> int:
     return max(10, int(done / spent * seconds))
 
 
-def our_player(spec: str, game: Any, seconds: float) -> str:
-    """The text form of our player with its time set to ``seconds``.
+def our_player(spec: str, game: Any, seconds: float | None, iterations: int | None = None) -> str:
+    """The text form of our player with its budget set: ``time`` to ``seconds``, or,
+    where ``iterations`` is given, ``iterations`` to it and no time at all.
 
     ``spec`` is a player (``mcts``, ``alphabeta:depth=9``) or a level (``expert``),
-    which stands for its configuration in this game; either way ``time`` is the budget.
+    which stands for its configuration in this game.
     """
     if spec in LEVEL_NAMES:
         spec = level_player(spec, game)
     kind, settings = parse_player_spec(spec)
+    settings = {key: value for key, value in settings.items() if key not in ("time", "iterations")}
+    if iterations is not None:
+        return format_settings(kind, {**settings, "iterations": iterations})
     return format_settings(kind, {**settings, "time": seconds})
 
 
-def play(task: tuple[str, int, float, float, int, bool, str]) -> dict[str, Any]:
-    name, seed, seconds, bot_seconds, simulations, ours_first, kind = task
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One game to play: a seed, who is first, both budgets and the bot's simulations
+    (``bot_fixed``: held to them; else kept to ``bot_seconds`` from them on)."""
+
+    game: str
+    seed: int
+    seconds: float | None
+    bot_seconds: float | None
+    simulations: int
+    ours_first: bool
+    ours: str
+    loaded: bool = False
+    load_known: bool = True
+    iterations: int | None = None
+    bot_fixed: bool = False
+    record_moves: bool = False
+
+
+def task_key(task: Task) -> tuple[Any, ...]:
+    """:func:`benchmarks.strength.game_key` of the game ``task`` plays."""
+    return game_key(budgets(task) | {"game": task.game, "seed": task.seed, "ours": task.ours})
+
+
+def budgets(task: Task) -> dict[str, Any]:
+    """Both sides' budgets as a game line keeps them (:mod:`benchmarks.strength`)."""
+    return {
+        "time": task.seconds,
+        "ours_iterations": task.iterations,
+        "bot_time": None if task.bot_fixed else task.bot_seconds,
+        "bot_fixed_simulations": task.simulations if task.bot_fixed else None,
+    }
+
+
+def rescaled(simulations: int, budget: float, spent: float) -> int:
+    """The bot's next ``max_simulations`` after a full search of ``simulations`` took
+    ``spent`` seconds of its ``budget``: scaled by budget / time taken, at most
+    doubled, at least 10."""
+    return max(10, int(min(2 * simulations, simulations * budget / max(spent, 1e-6))))
+
+
+def play(task: Task) -> dict[str, Any]:
+    """Play one game; its line for the checkpoint (``benchmarks.strength`` reads it)."""
+    started = time.perf_counter()
+    cpu_started = time.process_time()
     bridge.register_all()
-    game = load_for_play(name)
+    game = load_for_play(task.game)
     state = game.new_initial_state()
-    ours_seat = 0 if ours_first else 1
+    ours_seat = 0 if task.ours_first else 1
     inner_game = state.inner.get_game()
     # prepared (checked, compiled code warmed) before the game, outside its clock
-    ours = make_agent(our_player(kind, inner_game, seconds), ours_seat, seed=seed, game=inner_game)
-    bot = make_bot(game, simulations, seed)
-    rng = random.Random(seed)
-    ours_time = theirs_time = 0.0
-    ours_moves = theirs_moves = 0
-    ours_iterations = 0
-    theirs_iterations = 0
-    theirs_searches = 0
-    theirs_search_time = 0.0
-    theirs_full = 0
-    theirs_full_time = 0.0
+    ours = make_agent(
+        our_player(task.ours, inner_game, task.seconds, task.iterations),
+        ours_seat,
+        seed=task.seed,
+        game=inner_game,
+    )
+    bot = make_bot(game, task.simulations, task.seed)
+    rng = random.Random(task.seed)
+    moves: dict[str, dict[str, list[Any]]] = {
+        side: {"seconds": [], "simulations": [], "choices": []} for side in ("ours", "bot")
+    }
+    notation: list[str] = []
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            if task.record_moves:
+                notation.append(state.inner.action_to_string(action))
+            state.apply_action(action)
             continue
         legal = state.legal_actions()
         clock = time.perf_counter()
         if state.current_player() == ours_seat:
+            side = "ours"
             action = ours.act(state.inner)
-            ours_time += time.perf_counter() - clock
-            ours_moves += 1
-            ours_iterations += (
-                ours.last_iterations if isinstance(ours, MctsAgent) else getattr(ours, "nodes", 0)
-            )
+            spent = time.perf_counter() - clock
+            ran = ours.last_iterations if isinstance(ours, MctsAgent) else getattr(ours, "nodes", 0)
         else:
+            side = "bot"
             action, ran = bot_move(bot, state) if len(legal) > 1 else (legal[0], 0)
             spent = time.perf_counter() - clock
-            theirs_time += spent
-            theirs_moves += 1
-            if len(legal) > 1:
-                theirs_iterations += ran
-                theirs_searches += 1
-                theirs_search_time += spent
-                if ran == bot.max_simulations:
-                    theirs_full += 1
-                    theirs_full_time += spent
-                    # keep the bot on its budget: scale its simulations by the time it took
-                    scaled = bot.max_simulations * bot_seconds / max(spent, 1e-6)
-                    bot.max_simulations = max(10, int(min(2 * bot.max_simulations, scaled)))
+            if (
+                not task.bot_fixed
+                and task.bot_seconds is not None
+                and len(legal) > 1
+                and ran == bot.max_simulations
+            ):
+                # keep the bot on its budget: scale its simulations by the time it took
+                bot.max_simulations = rescaled(bot.max_simulations, task.bot_seconds, spent)
+        moves[side]["seconds"].append(round(spent, 6))
+        moves[side]["simulations"].append(int(ran))
+        moves[side]["choices"].append(len(legal))
+        if task.record_moves:
+            notation.append(state.inner.action_to_string(action))
         state.apply_action(action)
     returns = state.returns()
     mine, theirs = returns[ours_seat], returns[1 - ours_seat]
     return {
+        "kind": "game",
+        "game": task.game,
+        "seed": task.seed,
+        "ours": task.ours,
+        **budgets(task),
+        "ours_first": task.ours_first,
         "score": 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0,
-        "ours_first": ours_first,
-        "ours_time": ours_time,
-        "ours_moves": ours_moves,
-        "ours_iterations": ours_iterations,
-        "theirs_time": theirs_time,
-        "theirs_moves": theirs_moves,
-        "theirs_iterations": theirs_iterations,
-        "theirs_searches": theirs_searches,
-        "theirs_search_time": theirs_search_time,
-        "theirs_full": theirs_full,
-        "theirs_full_time": theirs_full_time,
+        "returns": [float(value) for value in returns],
+        "bot_simulations_calibrated": task.simulations,
+        "bot_simulations_last": int(bot.max_simulations),
+        **{f"{side}_{key}": values for side, kept in moves.items() for key, values in kept.items()},
+        **({"moves": notation} if task.record_moves else {}),
+        "loaded": task.loaded,
+        "load_known": task.load_known,
+        "wall": round(time.perf_counter() - started, 3),
+        # the CPU time this process got: about the wall time on a core of its own
+        "cpu": round(time.process_time() - cpu_started, 3),
     }
 
 
+def warm_up(names: list[str], ours: str, seconds: float | None, iterations: int | None) -> float:
+    """Untimed, before a worker's first game: a short game of each of ``names`` (our
+    player at its budget against a small bot), so that the compiled code is loaded and
+    both sides have searched once. Its seconds."""
+    started = time.perf_counter()
+    for name in names:
+        game = load_for_play(name)
+        state = game.new_initial_state()
+        inner_game = state.inner.get_game()
+        player = make_agent(
+            our_player(ours, inner_game, seconds, iterations), 0, seed=0, game=inner_game
+        )
+        bot = make_bot(game, 20, 0)
+        for _ in range(24):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(state.chance_outcomes()[0][0])
+            elif state.current_player() == 0:
+                state.apply_action(player.act(state.inner))
+            else:
+                state.apply_action(bot_move(bot, state)[0])
+    return time.perf_counter() - started
+
+
+def worker(
+    core: int,
+    link: connection.Connection,
+    names: list[str],
+    ours: str,
+    seconds: float | None,
+    iterations: int | None,
+) -> None:
+    """A worker pinned to ``core``: warms up, says so, then plays each task it is sent
+    (``None``: stop) and sends back its game line (or the error)."""
+    try:
+        pin({core})
+        bridge.register_all()
+        link.send(
+            {"kind": "ready", "core": core, "warm_up": warm_up(names, ours, seconds, iterations)}
+        )
+    except Exception:
+        link.send({"kind": "error", "core": core, "fatal": True, "error": traceback.format_exc()})
+        link.close()
+        return
+    while (task := link.recv()) is not None:
+        try:
+            record = play(task)
+            record["core"] = core
+            record["pinned"] = sorted(os.sched_getaffinity(0)) == [core]
+            link.send({"kind": "game", "record": record})
+        except Exception:
+            link.send(
+                {"kind": "error", "core": core, "fatal": False, "error": traceback.format_exc()}
+            )
+    link.close()
+
+
+@dataclasses.dataclass
+class Progress:
+    """What the games of a run came to, as they end."""
+
+    records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    not_started: int = 0
+    max_load1: float = 0.0
+    warm_up: list[float] = dataclasses.field(default_factory=list)
+
+
+def run_games(
+    tasks: list[Task],
+    cores: list[int],
+    names: list[str],
+    ours: str,
+    seconds: float | None,
+    iterations: int | None,
+    deadline: float | None,
+    checkpoint: str | None,
+) -> Progress:
+    """Play ``tasks`` on one pinned worker per core, handing each idle worker the next
+    task until none is left or ``deadline`` (a :func:`time.monotonic`) has passed."""
+    progress = Progress()
+    pending = deque(tasks)
+    context = get_context("spawn")
+    links: dict[connection.Connection, Any] = {}
+    for core in cores:
+        ours_end, theirs = context.Pipe()
+        process = context.Process(
+            target=worker, args=(core, theirs, names, ours, seconds, iterations), daemon=True
+        )
+        process.start()
+        theirs.close()
+        links[ours_end] = process
+    spare = set(os.sched_getaffinity(0)) - set(cores)
+    if spare:  # this process waits on the cores the games leave free
+        pin(spare)
+    running: dict[connection.Connection, Task] = {}
+    sampled = 0.0
+    while links:
+        if time.monotonic() - sampled >= 10:
+            sampled = time.monotonic()
+            progress.max_load1 = max(progress.max_load1, os.getloadavg()[0])
+        for link in connection.wait(list(links), timeout=10):
+            assert isinstance(link, connection.Connection)
+            try:
+                message = link.recv()
+            except EOFError:
+                lost = running.pop(link, None)
+                if lost is not None:
+                    progress.errors.append(f"a worker ended during {lost}")
+                links.pop(link).join()
+                continue
+            running.pop(link, None)
+            if message["kind"] == "error":
+                progress.errors.append(message["error"])
+                print(f"core {message['core']}: {message['error']}", file=sys.stderr, flush=True)
+                if message["fatal"]:
+                    links.pop(link).join()
+                    continue
+            elif message["kind"] == "ready":
+                progress.warm_up.append(message["warm_up"])
+            else:
+                record = message["record"]
+                progress.records.append(record)
+                if checkpoint is not None:
+                    append_line(checkpoint, record)
+                print(
+                    f"[{len(progress.records)}/{len(tasks)}] {record['game']} seed {record['seed']}"
+                    f" ours {'first' if record['ours_first'] else 'second'}: "
+                    f"{ {1.0: 'won', 0.5: 'drew', 0.0: 'lost'}[record['score']] } in "
+                    f"{len(record['ours_seconds']) + len(record['bot_seconds'])} plies, "
+                    f"{record['wall']:.1f} s, core {record['core']}",
+                    flush=True,
+                )
+            if (
+                pending
+                and not progress.errors
+                and (deadline is None or time.monotonic() < deadline)
+            ):
+                running[link] = pending.popleft()
+                link.send(running[link])
+            else:
+                link.send(None)
+                links.pop(link).join()
+    progress.not_started = len(pending)
+    return progress
+
+
+def pin(cores: set[int]) -> bool:
+    """Run this process on ``cores`` only; whether the system agreed (each game line
+    records whether its worker was pinned)."""
+    try:
+        os.sched_setaffinity(0, cores)
+    except OSError:
+        return False
+    return True
+
+
+def append_line(path: str, record: dict[str, Any]) -> None:
+    """Append ``record`` to ``path`` as one JSON line, flushed at once."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def check_load(jobs: int, allowed: set[int]) -> tuple[LoadCheck, dict[str, Any]]:
+    """The load check before a run, and the figures it saw (for the JSON)."""
+    load = os.getloadavg()
+    try:
+        reported = load_reported(Path("/proc/loadavg").read_text(encoding="ascii"))
+    except OSError:
+        reported = True  # no /proc: os.getloadavg() asked the kernel itself
+    before = cpu_times()
+    time.sleep(LOAD_SAMPLE_SECONDS if before else 0)
+    shares = busy_between(before, cpu_times(), allowed)
+    check = LoadCheck(
+        load1=load[0],
+        busy=sum(shares.values()) if shares else None,
+        cpus=os.cpu_count() or len(allowed),
+        allowed=len(allowed),
+        jobs=jobs,
+        reported=reported,
+    )
+    figures = {
+        "load_average": [round(value, 2) for value in load],
+        "busy_cores_sampled": None if check.busy is None else round(check.busy, 2),
+        "limit": check.limit,
+        "load_reported": check.reported,
+        "known": check.known,
+        "loaded": check.loaded,
+        "describe": check.describe(),
+    }
+    return check, figures
+
+
+def reproducing_arguments(
+    args: argparse.Namespace, names: list[str], counts: dict[str, int], cores: list[int]
+) -> list[str]:
+    """The arguments of this run with every setting that decides its games spelled out."""
+    arguments = [argument for name in names for argument in ("--game", name)]
+    arguments += ["--games", ",".join(str(counts[name]) for name in names)]
+    arguments += ["--first-seed", str(args.first_seed)]
+    if args.ours_iterations is not None:
+        arguments += ["--ours-iterations", str(args.ours_iterations)]
+    else:
+        arguments += ["--time", f"{args.time:g}"]
+    if args.bot_simulations is not None:
+        fixed = parse_per_game(args.bot_simulations, names, "--bot-simulations", 1)
+        arguments += ["--bot-simulations", ",".join(str(fixed[name]) for name in names)]
+    else:
+        arguments += ["--bot-time", f"{args.bot_time:g}"]
+    arguments += ["--ours", args.ours, "--cores", format_cores(cores)]
+    for flag, value in (
+        ("--deadline", args.deadline),
+        ("--checkpoint", args.checkpoint),
+        ("--out", args.out),
+    ):
+        if value is not None:
+            arguments += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    if args.allow_load:
+        arguments.append("--allow-load")
+    if args.record_moves:
+        arguments.append("--record-moves")
+    if args.ours_seat != "both":
+        arguments += ["--ours-seat", args.ours_seat]
+    return arguments
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    started = time.monotonic()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # end the workers too
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", action="append", help="game (repeatable); default stairs, 27")
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--games", default="100", help="games of each game, or one count per --game: 150,210"
+    )
+    parser.add_argument("--first-seed", type=int, default=1000, help="seed of the first game")
     parser.add_argument("--time", type=float, default=0.1, help="our seconds per move")
     parser.add_argument(
         "--bot-time", type=float, help="seconds per move for OpenSpiel's bot (default --time)"
     )
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--bot-simulations",
+        metavar="N",
+        help="the bot's simulations a move, fixed (instead of --bot-time), or one per game: "
+        "1669,3457",
+    )
+    parser.add_argument(
+        "--ours-iterations",
+        type=int,
+        metavar="N",
+        help="our mcts's iterations a move (instead of --time): repeatable, whatever the load",
+    )
+    parser.add_argument(
+        "--record-moves", action="store_true", help="keep each game's moves in its checkpoint line"
+    )
+    parser.add_argument(
+        "--ours-seat",
+        choices=("first", "second", "both"),
+        default="both",
+        help="play only the games (of the --games seeds) where ours has this seat",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="games at once, one per core: the first N cores"
+    )
+    parser.add_argument("--cores", help="the cores to use instead (0-7,12): one game on each")
+    parser.add_argument(
+        "--physical-cores",
+        action="store_true",
+        help="with --jobs: one hardware thread of each physical core (no two games share one)",
+    )
     parser.add_argument(
         "--ours",
         default="mcts",
         help="our player, with settings or a level (expert); its time is set to --time",
     )
-    parser.add_argument("--out", help="save the figures as JSON")
+    parser.add_argument(
+        "--allow-load", action="store_true", help="run on a loaded machine (the run is marked)"
+    )
+    parser.add_argument("--deadline", type=float, help="start no game after these seconds")
+    parser.add_argument("--checkpoint", help="append each game to this file (JSON lines)")
+    parser.add_argument(
+        "--summarize", nargs="+", metavar="FILE", help="print the table of checkpoint files"
+    )
+    parser.add_argument("--out", help="save the conditions and the figures as JSON")
     args = parser.parse_args(argv)
-    bot_time = args.time if args.bot_time is None else args.bot_time
-    bridge.register_all()
-    rows = []
-    for name in args.game or ["stairs", "twenty_seven"]:
-        simulations = calibrate(name, bot_time)
-        tasks = [
-            (name, 1000 + i, args.time, bot_time, simulations, i % 2 == 0, args.ours)
-            for i in range(args.games)
-        ]
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(play, tasks, chunksize=1)
-        score = sum(r["score"] for r in results)
-        low, high = wilson_interval(score, len(results))
-        row = {
-            "game": name,
-            "ours": args.ours,
-            "games": len(results),
-            "seconds_per_move_budget": args.time,
-            "openspiel_seconds_per_move_budget": bot_time,
-            "openspiel_simulations_calibrated": simulations,
-            "ours_win_rate": score / len(results),
-            "ci95": [low, high],
-            "ours_seconds_per_move": sum(r["ours_time"] for r in results)
-            / max(1, sum(r["ours_moves"] for r in results)),
-            "openspiel_seconds_per_move": sum(r["theirs_time"] for r in results)
-            / max(1, sum(r["theirs_moves"] for r in results)),
-            "ours_iterations_per_second": sum(r["ours_iterations"] for r in results)
-            / max(1e-9, sum(r["ours_time"] for r in results)),
-            "openspiel_simulations_per_move": sum(r["theirs_iterations"] for r in results)
-            / max(1, sum(r["theirs_searches"] for r in results)),
-            "openspiel_iterations_per_second": sum(r["theirs_iterations"] for r in results)
-            / max(1e-9, sum(r["theirs_search_time"] for r in results)),
-            "openspiel_seconds_per_searched_move": sum(r["theirs_search_time"] for r in results)
-            / max(1, sum(r["theirs_searches"] for r in results)),
-            "openspiel_seconds_per_full_search": sum(r["theirs_full_time"] for r in results)
-            / max(1, sum(r["theirs_full"] for r in results)),
-        }
-        for first, label in ((True, "first"), (False, "second")):
-            seated = [r["score"] for r in results if r["ours_first"] == first]
-            row[f"ours_win_rate_{label}"] = sum(seated) / max(1, len(seated))
-        rows.append(row)
-        print(
-            f"{name}: ours ({args.ours}) wins {row['ours_win_rate']:.1%} "
-            f"[{low:.1%}, {high:.1%}] of "
-            f"{row['games']} at {args.time} / {bot_time} s/move (ours / OpenSpiel); "
-            f"s/move ours {row['ours_seconds_per_move']:.3f} "
-            f"OpenSpiel {row['openspiel_seconds_per_move']:.3f} "
-            f"({row['openspiel_seconds_per_searched_move']:.3f} a searched move, "
-            f"{row['openspiel_seconds_per_full_search']:.3f} a search its solver did not "
-            "end early); "
-            "iterations/s ours "
-            f"{row['ours_iterations_per_second']:.0f} OpenSpiel "
-            f"{row['openspiel_iterations_per_second']:.0f} (simulations run a searched move "
-            f"{row['openspiel_simulations_per_move']:.0f}); ours first / second "
-            f"{row['ours_win_rate_first']:.1%} / {row['ours_win_rate_second']:.1%}",
-            flush=True,
+    if args.summarize:
+        return print_summary(args.summarize, args.out)
+    args.bot_time = args.time if args.bot_time is None else args.bot_time
+    names = args.game or ["stairs", "twenty_seven"]
+    allowed = os.sched_getaffinity(0)
+    try:
+        counts = parse_game_counts(args.games, names)
+        fixed = (
+            None
+            if args.bot_simulations is None
+            else parse_per_game(args.bot_simulations, names, "--bot-simulations", 1)
         )
-    save_json(args.out, rows)
-    return 0
+        if args.ours_iterations is not None and args.ours_iterations < 1:
+            raise ValueError(f"--ours-iterations {args.ours_iterations}: at least 1")
+        usable = (
+            one_thread_per_core(allowed, thread_siblings(allowed))
+            if args.physical_cores
+            else allowed
+        )
+        cores = choose_cores(args.jobs, args.cores, usable)
+    except ValueError as error:
+        parser.error(str(error))
+    check, load_before = check_load(len(cores), allowed)
+    print(check.describe(), flush=True)
+    if check.loaded and not args.allow_load:
+        print(
+            "The machine is loaded: not started (--allow-load runs anyway, marked as loaded).",
+            file=sys.stderr,
+        )
+        return 2
+    for variable in THREAD_VARIABLES:
+        os.environ.setdefault(variable, "1")
+    bridge.register_all()
+    done: set[tuple[Any, ...]] = set()
+    if args.checkpoint is not None and Path(args.checkpoint).exists():
+        done = {game_key(record) for record in read_lines([args.checkpoint])[1]}
+    # compile (or load) our player's code and calibrate the bot on a core of its own
+    spare = sorted(allowed - set(cores))
+    pin({spare[0]} if spare else {cores[0]})
+    clock = time.perf_counter()
+    seconds = None if args.ours_iterations is not None else args.time
+    for name in names:
+        inner_game = load_for_play(name).new_initial_state().inner.get_game()
+        make_agent(
+            our_player(args.ours, inner_game, seconds, args.ours_iterations), 0, game=inner_game
+        )
+    compiled = time.perf_counter() - clock
+    calibrated = (
+        fixed if fixed is not None else {name: calibrate(name, args.bot_time) for name in names}
+    )
+    pin(allowed)  # the workers start from it, then pin themselves
+    tasks = [
+        Task(
+            game=name,
+            seed=args.first_seed + index,
+            seconds=seconds,
+            bot_seconds=None if fixed is not None else args.bot_time,
+            simulations=calibrated[name],
+            ours_first=index % 2 == 0,
+            ours=args.ours,
+            loaded=check.loaded,
+            load_known=check.known,
+            iterations=args.ours_iterations,
+            bot_fixed=fixed is not None,
+            record_moves=args.record_moves,
+        )
+        for name, index in interleave(counts)
+    ]
+    tasks = [task for task in tasks if args.ours_seat in ("both", SEAT_NAMES[task.ours_first])]
+    plan = tasks
+    tasks = [task for task in tasks if task_key(task) not in done]
+    siblings = thread_siblings(cores)
+    command = command_line(MODULE, reproducing_arguments(args, names, counts, cores))
+    conditions: dict[str, Any] = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": git_commit(),
+        "cores": cores,
+        "cpus": os.cpu_count(),
+        "usable_cpus": sorted(allowed),
+        "shared_physical_cores": shared_physical_cores(siblings, cores) if siblings else None,
+        "kernel": platform.release(),
+        "cpu_model": cpu_model(),
+        "versions": versions(),
+        "load_before": load_before,
+        "compile_or_load_seconds": round(compiled, 2),
+        "bot_simulations_calibrated" if fixed is None else "bot_simulations_fixed": calibrated,
+        "games_planned": counts,
+        "games_already_in_checkpoint": len(done),
+    }
+    run_id = f"{conditions['started']}-{os.getpid()}"
+    run_line = {
+        "kind": "run",
+        "run": run_id,
+        "command": command,
+        "argv": sys.argv,
+        "loaded": check.loaded,
+        "conditions": conditions,
+    }
+    if args.checkpoint is not None:
+        append_line(args.checkpoint, run_line)
+    print(format_run(run_line), flush=True)
+    if done:
+        print(f"{len(done)} games already in {args.checkpoint}: not played again", flush=True)
+    times_before = cpu_times()
+    deadline = None if args.deadline is None else started + args.deadline
+    progress = (
+        run_games(
+            tasks,
+            cores,
+            names,
+            args.ours,
+            seconds,
+            args.ours_iterations,
+            deadline,
+            args.checkpoint,
+        )
+        if tasks
+        else Progress()
+    )
+    shares = busy_between(times_before, cpu_times(), allowed)
+    others = [share for cpu, share in shares.items() if cpu not in cores]
+    conditions["load_after"] = {
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+        "max_load1_during": round(progress.max_load1, 2),
+        "ours_busy": (
+            round(sum(shares[core] for core in cores) / len(cores), 3)
+            if all(core in shares for core in cores)
+            else None
+        ),
+        "others_busy": round(sum(others), 2) if others else None,
+        "warm_up_seconds_max": round(max(progress.warm_up, default=0.0), 2),
+        "games_played": len(progress.records),
+        "games_not_started": progress.not_started,
+        "errors": len(progress.errors),
+        "wall_seconds": round(time.monotonic() - started, 1),
+    }
+    if args.checkpoint is not None:
+        append_line(args.checkpoint, {"kind": "run_end", "run": run_id, **conditions["load_after"]})
+        runs, games, _ = read_lines([args.checkpoint])
+    else:
+        runs, games = [run_line], progress.records
+    matches = {match_key(budgets(task) | {"game": task.game, "ours": task.ours}) for task in plan}
+    games = [game for game in games if match_key(game) in matches]
+    rows = summarize(games)
+    print(format_run(run_line))
+    print(format_table(rows), flush=True)
+    if progress.not_started:
+        print(f"{progress.not_started} games not started: the deadline had passed", flush=True)
+    save_json(args.out, {"command": command, "runs": runs, "rows": rows})
+    return 1 if progress.errors else 0
 
 
 if __name__ == "__main__":
