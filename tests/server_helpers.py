@@ -89,3 +89,42 @@ def migrate_together(engines: list[Any]) -> list[BaseException]:
     for thread in threads:
         thread.join()
     return failures
+
+
+def split_token(url: str) -> tuple[str, str | None]:
+    """``url`` without its ``token`` query parameter, and that token (``None``: none). A
+    seat's token never travels in an address: the tests' requests written with one send
+    it as the server wants (the ``X-Seat-Token`` header, a WebSocket's first message)."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    tokens = [value for key, value in query if key == "token"]
+    if not tokens:
+        return url, None
+    rest = urlencode([(key, value) for key, value in query if key != "token"])
+    return urlunsplit(parts._replace(query=rest)), tokens[0]
+
+
+@contextlib.contextmanager
+def connect(client: TestClient, url: str, **options: Any) -> Iterator[Any]:
+    """``client.websocket_connect(url)``; a ``token`` in ``url`` is sent as the socket's
+    first message (``?auth=message``, then ``{"type": "hello", "token"}``)."""
+    path, token = split_token(url)
+    if token is None:
+        with client.websocket_connect(url, **options) as socket:
+            yield socket
+        return
+    joiner = "&" if "?" in path else "?"
+    with client.websocket_connect(f"{path}{joiner}auth=message", **options) as socket:
+        socket.send_json({"type": "hello", "token": token})
+        yield socket
+
+
+def seat_get(client: TestClient, url: str, **options: Any) -> Any:
+    """``client.get(url)``; a ``token`` in ``url`` goes in the ``X-Seat-Token`` header."""
+    path, token = split_token(url)
+    headers = dict(options.pop("headers", {}) or {})
+    if token is not None:
+        headers["x-seat-token"] = token
+    return client.get(path, headers=headers, **options)

@@ -16,7 +16,7 @@ import stairgames
 from stairgames.core import registry
 from stairgames.core.testing import check_game
 from stairgames.web.messages import gather_browser_messages
-from tests.server_helpers import new_match, running, token_of
+from tests.server_helpers import new_match, running, seat_get, token_of
 from tests.test_import_contract import Place, broken_rule, imported_names, modules, place_of
 from tests.tictactoe import SPEC
 
@@ -122,7 +122,9 @@ def test_the_real_server_lists_it_serves_its_board_js_and_plays_it(tictactoe, tm
         listing = client.get("/api/games").json()
         board_js = client.get("/games/tictactoe/board.js")
         created = new_match(client, "tictactoe", ["human", "human"])
-        match = client.get(f"/api/matches/{created['match']}?token={token_of(created, 0)}").json()
+        match = seat_get(
+            client, f"/api/matches/{created['match']}?token={token_of(created, 0)}"
+        ).json()
     games = {game["name"]: game for game in listing}
     assert listing[0]["name"] == "stairs"  # the four games by their listing order, then it
     assert listing[-1]["name"] == "tictactoe"

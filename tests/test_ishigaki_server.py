@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import stairgames
-from tests.server_helpers import JSON, new_match, running, token_of
+from tests.server_helpers import JSON, connect, new_match, running, token_of
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -22,6 +22,8 @@ def next_settled_state(ws: Any, after: int) -> dict[str, Any]:
     """The first state past event ``after`` with no computer thinking."""
     for _ in range(200):
         message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "presence":  # who is connected changed: no view
+            continue
         assert message["type"] == "state", message
         if message["event"] > after and not message["thinking"]:
             return message
@@ -63,9 +65,7 @@ def test_ishigaki_with_a_mix_of_seats_is_played_to_the_end(
         tokens[joined["seat"]] = joined["token"]
         with contextlib.ExitStack() as stack:
             sockets = {
-                seat: stack.enter_context(
-                    client.websocket_connect(f"/ws/matches/{match}?token={token}")
-                )
+                seat: stack.enter_context(connect(client, f"/ws/matches/{match}?token={token}"))
                 for seat, token in sorted(tokens.items())
             }
             first = next_settled_state(sockets[min(sockets)], -1)

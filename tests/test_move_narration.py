@@ -16,7 +16,7 @@ import stairgames
 from stairgames.core.game import State
 from stairgames.core.registry import game_names, get_spec
 from stairgames.games.city_of_stairs.notation import deal_colour
-from tests.server_helpers import JSON, new_match, running, token_of
+from tests.server_helpers import JSON, new_match, running, seat_get, token_of
 
 
 def played(name: str, seed: int, stop: Any = None, **options: Any) -> State:
@@ -114,7 +114,7 @@ def test_a_view_holds_the_narration_made_for_its_viewer(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         created = new_match(client, "city_of_stairs", ["human", "human"], players=2)
         token = token_of(created, 0)
-        view = client.get(f"/api/matches/{created['match']}?token={token}").json()
+        view = seat_get(client, f"/api/matches/{created['match']}?token={token}").json()
         stairs = new_match(client, "stairs", ["human", "human"])
         plain = client.get(f"/api/matches/{stairs['match']}", headers=JSON).json()
     assert len(view["narration"]) == len(view["history"]) > 0

@@ -25,10 +25,12 @@ from stairgames.server.matches import Match, chance_seed
 from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
 from tests.server_helpers import (
     JSON,
+    connect,
     error_reply,
     new_match,
     receive_until,
     running,
+    seat_get,
     state_at_rest,
     token_of,
 )
@@ -157,11 +159,11 @@ def test_unknown_match_and_wrong_token_are_refused(tmp_path: Path) -> None:
         created = new_match(client, "stairs", ["human", "human"])
         match = created["match"]
         assert client.get("/api/matches/nope").status_code == 404
-        assert client.get(f"/api/matches/{match}?token=forged").status_code == 403
-        assert client.get(f"/api/matches/{match}/record?token=forged").status_code == 403
-        with client.websocket_connect(f"/ws/matches/{match}?token=forged") as ws:
+        assert seat_get(client, f"/api/matches/{match}?token=forged").status_code == 403
+        assert seat_get(client, f"/api/matches/{match}/record?token=forged").status_code == 403
+        with connect(client, f"/ws/matches/{match}?token=forged") as ws:
             assert ws.receive_json()["error"]["id"] == "this token holds no seat in this match"
-        with client.websocket_connect("/ws/matches/nope") as ws:
+        with connect(client, "/ws/matches/nope") as ws:
             assert ws.receive_json()["error"]["id"] == "no match {match!r}"
 
 
@@ -172,7 +174,7 @@ def test_against_the_computer_the_reply_arrives_over_the_websocket(tmp_path: Pat
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "computer:random"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             view = state_at_rest(ws)
             assert view["you"] == 0 and view["to_act"] == 0 and view["legal"]
             move = first_legal(view)
@@ -195,9 +197,9 @@ def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
         assert full.status_code == 409
         assert full.json()["error"]["id"] == "no seat is free in this match; you can watch"
         with (
-            client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
-            client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark,
-            client.websocket_connect(f"/ws/matches/{match}") as watcher,
+            connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
+            connect(client, f"/ws/matches/{match}?token={joined['token']}") as dark,
+            connect(client, f"/ws/matches/{match}") as watcher,
         ):
             view = state_at_rest(light)
             light.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
@@ -214,7 +216,7 @@ def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
                 "spectators cannot play; join a free seat to play"
             )
         # the opponent sees when someone has left
-        with client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark:
+        with connect(client, f"/ws/matches/{match}?token={joined['token']}") as dark:
             left = receive_until(dark, lambda m: m["type"] == "state")
             assert left["seats"][1]["connected"] and not left["seats"][0]["connected"]
 
@@ -223,7 +225,7 @@ def test_bad_websocket_messages_get_errors_and_change_nothing(tmp_path: Path) ->
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "human"])
         match = created["match"]
-        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             bad: list[tuple[str, str | None]] = [
                 ("{not json", "malformed message: {reason}"),
@@ -258,9 +260,7 @@ def test_bad_websocket_messages_get_errors_and_change_nothing(tmp_path: Path) ->
 def test_one_connection_is_rate_limited(tmp_path: Path) -> None:
     with running(tmp_path, messages_per_second=0.5, message_burst=3) as client:
         created = new_match(client, "stairs", ["human", "human"])
-        with client.websocket_connect(
-            f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        ) as ws:
+        with connect(client, f"/ws/matches/{created['match']}?token={token_of(created, 0)}") as ws:
             state_at_rest(ws)
             for _ in range(6):
                 ws.send_json({"type": "sync"})
@@ -275,9 +275,7 @@ def test_undo_at_one_screen_takes_back_one_move_and_against_the_computer_two(
 ) -> None:
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "human"])
-        with client.websocket_connect(
-            f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        ) as ws:
+        with connect(client, f"/ws/matches/{created['match']}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "undo", "event": 0})
             assert error_reply(ws)["error"]["id"] == "there is no move to take back"
@@ -286,8 +284,8 @@ def test_undo_at_one_screen_takes_back_one_move_and_against_the_computer_two(
             undone = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
             assert undone["history"] == [] and undone["to_act"] == 0
         computer_match = new_match(client, "stairs", ["human", "computer:random"])
-        with client.websocket_connect(
-            f"/ws/matches/{computer_match['match']}?token={token_of(computer_match, 0)}"
+        with connect(
+            client, f"/ws/matches/{computer_match['match']}?token={token_of(computer_match, 0)}"
         ) as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": first_legal(view), "event": 0})
@@ -303,8 +301,8 @@ def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
         match = created["match"]
         joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
         with (
-            client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
-            client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as dark,
+            connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
+            connect(client, f"/ws/matches/{match}?token={joined['token']}") as dark,
         ):
             view = state_at_rest(light)
             light.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
@@ -335,7 +333,7 @@ def test_resign_gives_the_result_the_record_the_replay_and_a_rematch(tmp_path: P
         created = new_match(client, "stairs", ["human", "human"])
         match = created["match"]
         light, dark = token_of(created, 0), token_of(created, 1)
-        with client.websocket_connect(f"/ws/matches/{match}?token={dark}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={dark}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "rematch"})
             assert error_reply(ws)["error"]["id"] == "a rematch can be asked once the game is over"
@@ -345,12 +343,12 @@ def test_resign_gives_the_result_the_record_the_replay_and_a_rematch(tmp_path: P
             assert error_reply(ws)["error"]["id"] == "the game is over"
             ws.send_json({"type": "rematch"})
             rematched = receive_until(ws, lambda m: m["type"] == "state" and m["rematch"])
-        record = client.get(f"/api/matches/{match}/record?token={light}").json()
+        record = seat_get(client, f"/api/matches/{match}/record?token={light}").json()
         frames = client.get(f"/api/matches/{match}/replay").json()["frames"]
         again = rematched["rematch"]
         # the same people play the rematch with the same tokens, one seat on
-        assert client.get(f"/api/matches/{again}?token={light}").json()["you"] == 1
-        assert client.get(f"/api/matches/{again}?token={dark}").json()["you"] == 0
+        assert seat_get(client, f"/api/matches/{again}?token={light}").json()["you"] == 1
+        assert seat_get(client, f"/api/matches/{again}?token={dark}").json()["you"] == 0
     assert over["result"]["returns"] == [1.0, -1.0] and over["result"]["winners"] == [0]
     assert over["result"]["reason_id"] == "{name} resigns"
     assert over["to_act"] is None and over["legal"] == []
@@ -363,7 +361,7 @@ def test_record_of_an_unfinished_game_with_dice_hides_the_seed(tmp_path: Path) -
     with running(tmp_path) as client:
         created = new_match(client, "ishigaki_race", ["human", "human"])
         match = created["match"]
-        view = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+        view = seat_get(client, f"/api/matches/{match}?token={token_of(created, 0)}").json()
         record = client.get(f"/api/matches/{match}/record").json()
         replay = client.get(f"/api/matches/{match}/replay")
     assert view["history"], "the first roll is drawn by the server at once"
@@ -375,10 +373,12 @@ def test_a_hidden_card_game_sends_each_seat_only_its_own_view(tmp_path: Path) ->
     with running(tmp_path) as client:
         created = new_match(client, "city_of_stairs", ["human", "human"])
         match = created["match"]
-        red = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
-        blue = client.get(f"/api/matches/{match}?token={token_of(created, 1)}").json()
+        red = seat_get(client, f"/api/matches/{match}?token={token_of(created, 0)}").json()
+        blue = seat_get(client, f"/api/matches/{match}?token={token_of(created, 1)}").json()
         public = client.get(f"/api/matches/{match}").json()
-        record = client.get(f"/api/matches/{match}/record?token={token_of(created, 1)}").json()
+        record = seat_get(
+            client, f"/api/matches/{match}/record?token={token_of(created, 1)}"
+        ).json()
     assert red["history"] != blue["history"]
     assert all("?" in move for move in public["history"] if move.startswith("deal"))
     assert record["view"] == 1 and record["moves"] == blue["history"]
@@ -396,14 +396,14 @@ def test_a_server_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) 
         created = new_match(client, "twenty_seven", ["human", "online"], variant="advanced")
         match = created["match"]
         joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()
-        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
             before = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
     with running(tmp_path) as client:  # a new server process on the same database
-        after = client.get(f"/api/matches/{match}?token={joined['token']}").json()
+        after = seat_get(client, f"/api/matches/{match}?token={joined['token']}").json()
         assert after["history"] == before["history"] and after["event"] == before["event"]
-        with client.websocket_connect(f"/ws/matches/{match}?token={joined['token']}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={joined['token']}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
             later = receive_until(ws, lambda m: m["type"] == "state" and len(m["history"]) == 2)
@@ -439,7 +439,7 @@ def test_a_computer_interrupted_by_a_restart_thinks_again_after_it(
     monkeypatch.undo()
     with running(tmp_path) as client:
         url = f"/ws/matches/{match}?token={token_of(created, 1)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             moved = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
     assert moved["to_act"] == 1 and len(moved["history"]) == 1 and not moved["thinking"]
 
@@ -448,7 +448,7 @@ def test_computer_players_think_in_a_process_pool(tmp_path: Path) -> None:
     with running(tmp_path, computer_workers=1) as client:
         created = new_match(client, "twenty_seven", ["computer:easy", "human"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 1)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             moved = receive_until(ws, lambda m: m["type"] == "state" and m["history"], 20)
     assert moved["to_act"] == 1 and moved["legal"]
 
@@ -536,7 +536,7 @@ def test_the_computer_answers_an_offer_to_end_by_agreement_and_declines_a_loss(
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "computer:random"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": "d3-c4", "event": view["event"]})
             after = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
@@ -556,7 +556,7 @@ def test_idle_matches_leave_memory_and_come_back_from_the_database(tmp_path: Pat
         idle = [new_match(client, "stairs", ["human", "human"])["match"] for _ in range(3)]
         created = new_match(client, "stairs", ["human", "online"])
         watched = created["match"]
-        with client.websocket_connect(f"/ws/matches/{watched}?token={token_of(created, 0)}") as ws:
+        with connect(client, f"/ws/matches/{watched}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
             before = receive_until(ws, lambda m: m["type"] == "state" and m["history"])
@@ -566,7 +566,7 @@ def test_idle_matches_leave_memory_and_come_back_from_the_database(tmp_path: Pat
             assert hub.service.cached_ids() == {watched}
         assert hub.sweep(idle_seconds=60.0, now=later + 61.0) == 1
         assert hub.cached() == (0, 0)
-        again = client.get(f"/api/matches/{watched}?token={token_of(created, 0)}").json()
+        again = seat_get(client, f"/api/matches/{watched}?token={token_of(created, 0)}").json()
         assert again["history"] == before["history"] and again["event"] == before["event"]
         assert client.get(f"/api/matches/{idle[0]}").status_code == 200
 
@@ -585,13 +585,15 @@ def test_a_finished_game_with_dice_records_the_seed_that_draws_every_roll_again(
         with contextlib.ExitStack() as stack:
             for seat in range(players):
                 url = f"/ws/matches/{match}?token={token_of(created, seat)}"
-                sockets[seat] = stack.enter_context(client.websocket_connect(url))
-            view = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+                sockets[seat] = stack.enter_context(connect(client, url))
+            view = seat_get(client, f"/api/matches/{match}?token={token_of(created, 0)}").json()
             for _ in range(2000):
                 if view["result"] is not None:
                     break
                 seat = view["to_act"]
-                mine = client.get(f"/api/matches/{match}?token={token_of(created, seat)}").json()
+                mine = seat_get(
+                    client, f"/api/matches/{match}?token={token_of(created, seat)}"
+                ).json()
                 move = sorted(mine["legal"])[-1]  # "stop" before "roll": games end
                 sockets[seat].send_json({"type": "move", "move": move, "event": view["event"]})
                 seen = view["event"]
@@ -621,8 +623,10 @@ def test_the_view_says_whether_its_viewer_may_undo_or_ask_a_takeback(tmp_path: P
         dice = new_match(client, "ishigaki_race", ["human", "human"])
 
         def view(created: dict[str, Any], token: str | None) -> dict[str, Any]:
-            query = f"?token={token}" if token else ""
-            answer: dict[str, Any] = client.get(f"/api/matches/{created['match']}{query}").json()
+            headers = {"x-seat-token": token} if token else {}
+            answer: dict[str, Any] = client.get(
+                f"/api/matches/{created['match']}", headers=headers
+            ).json()
             return answer
 
         at_screen = view(one_screen, token_of(one_screen, 0))
@@ -666,7 +670,7 @@ def test_an_engine_error_with_a_nested_reason_reaches_the_client_as_a_text(tmp_p
     with running(tmp_path) as client:
         created = new_match(client, "city_of_stairs", ["human"] * 3, players=3, first_player=0)
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             view = state_at_rest(ws)
             card = first_legal(view).split("@")[0]
             illegal = next(

@@ -25,7 +25,7 @@ from stairgames.server import computer
 from stairgames.server.app import Settings
 from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
 from stairgames.server.seats import parse_seat
-from tests.server_helpers import new_match, receive_until, running, token_of
+from tests.server_helpers import connect, new_match, receive_until, running, seat_get, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
 ENDLESS = "mcts:iterations=1000000000000"
@@ -223,7 +223,7 @@ def test_a_failing_computer_is_told_in_the_view_and_not_asked_again_at_that_even
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "computer:easy"])
         match, token = created["match"], token_of(created, 0)
-        with client.websocket_connect(f"/ws/matches/{match}?token={token}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token}") as ws:
             view = receive_until(ws, lambda m: m["type"] == "state")
             ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
             failed = receive_until(ws, lambda m: m["type"] == "state" and m["computer_error"])
@@ -231,10 +231,10 @@ def test_a_failing_computer_is_told_in_the_view_and_not_asked_again_at_that_even
         error = failed["computer_error"]
         assert error["id"] == FAILED and error["args"] == {"player": {"id": "easy"}}
         for _ in range(5):  # every request loads the match; none asks the computer again
-            again = client.get(f"/api/matches/{match}?token={token}").json()
+            again = seat_get(client, f"/api/matches/{match}?token={token}").json()
             assert again["computer_error"] == error and not again["thinking"]
         assert len(calls) == 1
-        with client.websocket_connect(f"/ws/matches/{match}?token={token}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token}") as ws:
             ws.send_json({"type": "undo", "event": 1})  # a later event: it may try again
             undone = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
             assert undone["computer_error"] is None and undone["to_act"] == 0
@@ -272,7 +272,7 @@ def test_a_computer_that_overran_is_told_in_the_view(tmp_path: Path) -> None:
         hub.computers = pool = OverrunningPool()
         created = new_match(client, "stairs", ["computer:hard", "human"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 1)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             told = receive_until(ws, lambda m: m["type"] == "state" and m["computer_error"])
         for _ in range(3):
             assert client.get(f"/api/matches/{created['match']}").json()["computer_error"]

@@ -23,7 +23,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stairgames.server.hub import Hub
-from tests.server_helpers import new_match, receive_until, running, token_of
+from tests.server_helpers import connect, new_match, receive_until, running, token_of
 
 TOO_MANY_CONNECTIONS = "too many connections from your address (at most {limit})"
 TOO_MANY_SPECTATORS = "this match has as many spectators as it can take ({limit}); try again later"
@@ -102,11 +102,11 @@ def test_spectators_coming_and_going_cost_frames_linear_in_their_number(
         online_match(client) as ids,
     ):
         match, light_token, _ = ids
-        with client.websocket_connect(f"/ws/matches/{match}?token={light_token}") as light:
+        with connect(client, f"/ws/matches/{match}?token={light_token}") as light:
             assert light.receive_json()["type"] == "state"
             with contextlib.ExitStack() as stack:
                 for _ in range(spectators):
-                    ws = stack.enter_context(client.websocket_connect(f"/ws/matches/{match}"))
+                    ws = stack.enter_context(connect(client, f"/ws/matches/{match}"))
                     assert ws.receive_json()["type"] == "state"  # now it is in
                 assert frames == {"state": spectators + 1}, "a view for each opening only"
                 flush_presence(client)
@@ -125,11 +125,11 @@ def test_presence_reaches_a_player_when_an_opponent_and_a_spectator_come_and_go(
 ) -> None:
     with running(tmp_path, presence_seconds=0) as client, online_match(client) as ids:
         match, light_token, dark_token = ids
-        with client.websocket_connect(f"/ws/matches/{match}?token={light_token}") as light:
+        with connect(client, f"/ws/matches/{match}?token={light_token}") as light:
             first = light.receive_json()
             assert first["type"] == "state"
             assert [s["connected"] for s in first["seats"]] == [True, False]
-            with client.websocket_connect(f"/ws/matches/{match}?token={dark_token}") as dark:
+            with connect(client, f"/ws/matches/{match}?token={dark_token}") as dark:
                 seen = dark.receive_json()  # the one who opens gets its full view
                 assert seen["type"] == "state" and seen["you"] == 1
                 assert [s["connected"] for s in seen["seats"]] == [True, True]
@@ -141,7 +141,7 @@ def test_presence_reaches_a_player_when_an_opponent_and_a_spectator_come_and_go(
                     "connected": [0, 1],
                     "spectators": 0,
                 }
-                with client.websocket_connect(f"/ws/matches/{match}") as watcher:
+                with connect(client, f"/ws/matches/{match}") as watcher:
                     view = watcher.receive_json()
                     assert view["spectators"] == 1 and first["spectators"] == 0
                     presence_until(light, lambda m: m["spectators"] == 1)
@@ -164,16 +164,16 @@ def test_one_client_holds_a_bounded_number_of_connections(tmp_path: Path) -> Non
     with running(tmp_path, max_connections_per_client=2) as client, online_match(client) as ids:
         match, light_token, _ = ids
         url = f"/ws/matches/{match}"
-        with client.websocket_connect(url) as first:
+        with connect(client, url) as first:
             assert first.receive_json()["type"] == "state"
-            with client.websocket_connect(f"{url}?token={light_token}") as second:
+            with connect(client, f"{url}?token={light_token}") as second:
                 assert second.receive_json()["type"] == "state"
                 other = new_match(client, "stairs", ["human", "human"])["match"]
-                with client.websocket_connect(f"/ws/matches/{other}") as third:
+                with connect(client, f"/ws/matches/{other}") as third:
                     error, code = refusal(third)  # in any match
             assert error["error"]["id"] == TOO_MANY_CONNECTIONS
             assert error["error"]["args"] == {"limit": 2} and code == 4429
-            with client.websocket_connect(url) as again:  # one closed: room for one
+            with connect(client, url) as again:  # one closed: room for one
                 assert again.receive_json()["type"] == "state"
 
 
@@ -185,18 +185,18 @@ def test_one_match_takes_a_bounded_number_of_spectators_but_always_its_players(
         url = f"/ws/matches/{match}"
         with contextlib.ExitStack() as stack:
             for _ in range(2):
-                ws = stack.enter_context(client.websocket_connect(url))
+                ws = stack.enter_context(connect(client, url))
                 assert ws.receive_json()["type"] == "state"
-            with client.websocket_connect(url) as refused:
+            with connect(client, url) as refused:
                 error, code = refusal(refused)
             assert error["error"]["id"] == TOO_MANY_SPECTATORS and code == 4503
             assert error["error"]["args"] == {"limit": 2}
             for token in (light_token, dark_token):
-                player = stack.enter_context(client.websocket_connect(f"{url}?token={token}"))
+                player = stack.enter_context(connect(client, f"{url}?token={token}"))
                 view = player.receive_json()
                 assert view["type"] == "state" and view["spectators"] == 2
             other = new_match(client, "stairs", ["human", "human"])["match"]
-            with client.websocket_connect(f"/ws/matches/{other}") as elsewhere:
+            with connect(client, f"/ws/matches/{other}") as elsewhere:
                 assert elsewhere.receive_json()["type"] == "state"
 
 
@@ -210,8 +210,8 @@ def test_the_message_rate_is_one_clients_over_all_its_connections(tmp_path: Path
         match, light_token, _ = ids
         url = f"/ws/matches/{match}"
         with (
-            client.websocket_connect(f"{url}?token={light_token}") as one,
-            client.websocket_connect(url) as other,
+            connect(client, f"{url}?token={light_token}") as one,
+            connect(client, url) as other,
         ):
             for ws in (one, other):
                 assert ws.receive_json()["type"] == "state"

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 
 from stairgames.server.limits import Rate
 from stairgames.server.store import EventRow, MatchRow
-from tests.server_helpers import new_match, receive_until, running, state_at_rest, token_of
+from tests.server_helpers import connect, new_match, receive_until, running, state_at_rest, token_of
 
 FUZZ = settings(
     max_examples=60,
@@ -113,7 +113,9 @@ def test_fuzzed_http_requests_never_answer_5xx_and_refusals_change_nothing(
                 response = client.get(f"/api/i18n/{ident}")
             else:
                 suffix = "" if route == "view" else f"/{route}"
-                response = client.get(f"/api/matches/{quoted}{suffix}", params={"token": token})
+                response = client.get(
+                    f"/api/matches/{quoted}{suffix}", headers={"x-seat-token": _header_text(token)}
+                )
             assert response.status_code < 500, (route, body[:80], response.text[:300])
             assert _encodable(response.text)
             if response.status_code >= 400:
@@ -121,6 +123,11 @@ def test_fuzzed_http_requests_never_answer_5xx_and_refusals_change_nothing(
                 assert "error" in response.json()
 
         check()
+
+
+def _header_text(text: str) -> str:
+    """``text`` as a header may carry it (printable ASCII, as httpx sends headers)."""
+    return "".join(c for c in text if " " <= c <= "~").strip()
 
 
 def _quote(text: str) -> str:
@@ -155,7 +162,7 @@ def test_fuzzed_websocket_messages_never_drop_the_socket_and_refusals_change_not
     with running(tmp_path, messages_per_second=1e6, message_burst=1e6) as client:
         created = new_match(client, "stairs", ["human", "online"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             state_at_rest(ws)
 
             @FUZZ

@@ -26,7 +26,7 @@ import stairgames
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import STATIC_DIR, Settings, create_app, same_origin
 from tests.browser_helpers import serving
-from tests.server_helpers import JSON, new_match, running, state_at_rest, token_of
+from tests.server_helpers import JSON, connect, new_match, running, state_at_rest, token_of
 
 WRONG_TYPE = "the message must be sent as {type}"
 DIRECTIVES = {
@@ -211,7 +211,7 @@ def test_a_websocket_from_a_page_of_another_site_is_refused(tmp_path, origin):
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
         with (
             pytest.raises(WebSocketDisconnect) as refused,
-            client.websocket_connect(url, headers={"origin": origin}),
+            connect(client, url, headers={"origin": origin}),
         ):
             pass
     assert refused.value.code == 4403
@@ -224,9 +224,7 @@ def test_a_websocket_from_this_site_or_no_browser_is_served(tmp_path, origin):
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "online"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(
-            url, headers={} if origin is None else {"origin": origin}
-        ) as ws:
+        with connect(client, url, headers={} if origin is None else {"origin": origin}) as ws:
             assert state_at_rest(ws)["you"] == 0
 
 

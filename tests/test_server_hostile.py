@@ -21,10 +21,12 @@ from stairgames.server.app import Settings, create_app
 from stairgames.server.limits import ClientRates, Rate
 from tests.browser_helpers import serving
 from tests.server_helpers import (
+    connect,
     error_reply,
     migrate_together,
     new_match,
     running,
+    seat_get,
     state_at_rest,
     token_of,
 )
@@ -78,7 +80,7 @@ def test_finding_3_malformed_websocket_messages_are_refused_and_the_socket_stays
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "human"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             start = state_at_rest(ws)
             for raw in (
                 '{"type": "\\ud800"}',
@@ -252,11 +254,11 @@ def test_finding_7_an_uploaded_card_set_shows_its_id_never_a_server_path(tmp_pat
         match = created["match"]
         answers = [
             client.get(f"/api/matches/{match}").text,
-            client.get(f"/api/matches/{match}?token={token_of(created, 0)}").text,
+            seat_get(client, f"/api/matches/{match}?token={token_of(created, 0)}").text,
             client.get(f"/api/matches/{match}/record").text,
-            client.get(f"/api/matches/{match}/record?token={token_of(created, 0)}").text,
+            seat_get(client, f"/api/matches/{match}/record?token={token_of(created, 0)}").text,
         ]
-        with client.websocket_connect(f"/ws/matches/{match}") as ws:
+        with connect(client, f"/ws/matches/{match}") as ws:
             answers.append(json.dumps(state_at_rest(ws)))
         assert client.get(f"/api/matches/{match}").json()["options"]["cards"] == card_id
         assert client.get(f"/api/matches/{match}/record").json()["options"]["cards"] == card_id
@@ -273,15 +275,15 @@ def test_finding_10_a_resigned_hidden_card_game_has_a_full_record_like_its_repla
     with running(tmp_path) as client:
         created = new_match(client, "city_of_stairs", ["human", "online"], players=2)
         match, token = created["match"], token_of(created, 0)
-        with client.websocket_connect(f"/ws/matches/{match}?token={token}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "resign", "event": view["event"]})
             ended = state_at_rest(ws)
             while not ended["result"]:
                 ended = state_at_rest(ws)
-        for viewer in ("", f"?token={token}"):
-            record = client.get(f"/api/matches/{match}/record{viewer}").json()
-            frames = client.get(f"/api/matches/{match}/replay{viewer}").json()["frames"]
+        for viewer in ({}, {"x-seat-token": token}):
+            record = client.get(f"/api/matches/{match}/record", headers=viewer).json()
+            frames = client.get(f"/api/matches/{match}/replay", headers=viewer).json()["frames"]
             assert record["view"] == "full" and isinstance(record["seed"], int)
             assert not any("?" in move for move in record["moves"]), record["moves"]
             assert record["moves"] == [frame["move"] for frame in frames[1:]]
@@ -316,7 +318,7 @@ def test_finding_3_a_request_that_fails_inside_the_server_keeps_the_socket_open(
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "human"])
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             view = state_at_rest(ws)
             monkeypatch.setattr(MatchService, "resign", broken)
             ws.send_json({"type": "resign", "event": view["event"]})

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from stairgames.server.lobby import AWAY_SECONDS, rating_pool
 from stairgames.server.players import COOKIE
-from tests.server_helpers import JSON, receive_until, running, state_at_rest
+from tests.server_helpers import JSON, connect, receive_until, running, seat_get, state_at_rest
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def test_strangers_meet_through_the_lobby(client: TestClient) -> None:
     taken = accept(client, bob, created["challenge"])
     assert taken.status_code == 200 and taken.json()["seat"] == 1
     assert listed(client) == []  # started: every seat taken
-    view = client.get(f"/api/matches/{created['match']}?token={taken.json()['token']}").json()
+    view = seat_get(client, f"/api/matches/{created['match']}?token={taken.json()['token']}").json()
     assert view["you"] == 1
     cy = player(client, "Cy")
     late = accept(client, cy, created["challenge"])
@@ -156,7 +157,7 @@ def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestCl
     challenge(client, ann)  # its creator never opens it
     present = challenge(client, ann).json()
     url = f"/ws/matches/{present['match']}?token={present['seats'][0]['token']}"
-    with client.websocket_connect(url) as ws:
+    with connect(client, url) as ws:
         state_at_rest(ws)
         now[0] = start + datetime.timedelta(seconds=AWAY_SECONDS - 1)
         assert lobby.sweep() is False
@@ -171,7 +172,7 @@ def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestCl
 
 def test_the_lobby_is_live_over_a_websocket(client: TestClient) -> None:
     ann, bob = player(client, "Ann"), player(client, "Bob")
-    with client.websocket_connect("/ws/lobby") as ws:
+    with connect(client, "/ws/lobby") as ws:
         assert ws.receive_json() == {"type": "lobby", "challenges": [], "live": []}
         made = challenge(client, ann).json()
         update = receive_until(ws, lambda m: m["type"] == "lobby" and m["challenges"])
@@ -186,7 +187,7 @@ def test_the_lobby_is_live_over_a_websocket(client: TestClient) -> None:
 
 def _resign_as_creator(client: TestClient, made: dict[str, Any]) -> None:
     url = f"/ws/matches/{made['match']}?token={made['seats'][0]['token']}"
-    with client.websocket_connect(url) as ws:
+    with connect(client, url) as ws:
         view = state_at_rest(ws)
         ws.send_json({"type": "resign", "event": view["event"]})
         receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))
@@ -237,7 +238,7 @@ def test_a_player_plays_their_seat_by_cookie_on_another_browser(client: TestClie
     assert asked["you"] is None  # Ann's seat: Bob only watches it
     stranger = client.get(f"/api/matches/{made['match']}", headers=player(client, "Cy"))
     assert stranger.json()["you"] is None
-    with client.websocket_connect(f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
+    with connect(client, f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
         view = state_at_rest(ws)
         assert view["you"] == 0
         ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
@@ -270,6 +271,32 @@ def test_my_games_lists_my_turn_first_then_the_others_then_the_finished(
     assert client.get("/api/my/games", headers=JSON).status_code == 401
 
 
+def test_my_games_are_read_from_the_summaries_without_replaying_any_match(
+    client: TestClient,
+) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = challenge(client, ann).json()
+    accept(client, bob, made["challenge"])
+    _resign_as_creator(client, made)
+    service = client.app.state.hub.service  # type: ignore[attr-defined]
+    service.forget(made["match"])
+    before = client.get("/api/my/games", headers=bob).json()["games"]
+    assert made["match"] not in service.cached_ids()  # read, not loaded and replayed
+    assert before[0]["over"] and before[0]["result"]["winners"] == [1]
+    assert before[0]["result"]["reason_id"] == "{name} resigns"
+    # a match made before the summaries were kept is replayed once, then shown the same
+    engine = service.store.engine
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE matches SET summary = NULL, summary_event = 0 WHERE id = :id"),
+            {"id": made["match"]},
+        )
+    assert client.get("/api/my/games", headers=bob).json()["games"] == before
+    service.forget(made["match"])
+    assert client.get("/api/my/games", headers=bob).json()["games"] == before
+    assert made["match"] not in service.cached_ids()  # summarized when replayed
+
+
 def test_a_profile_shows_ratings_and_recent_games(client: TestClient) -> None:
     ann, bob = player(client, "Ann"), player(client, "Bob")
     made = challenge(client, ann, rated=True).json()
@@ -294,12 +321,12 @@ def test_a_rematch_keeps_the_players_one_seat_on_and_stays_rated(client: TestCli
     made = challenge(client, ann, rated=True).json()
     taken = accept(client, bob, made["challenge"]).json()
     match = made["match"]
-    with client.websocket_connect(f"/ws/matches/{match}?seat=1", headers=bob) as bob_ws:
+    with connect(client, f"/ws/matches/{match}?seat=1", headers=bob) as bob_ws:
         view = state_at_rest(bob_ws)
         bob_ws.send_json({"type": "resign", "event": view["event"]})
         receive_until(bob_ws, lambda m: m["type"] == "state" and m["result"])
         bob_ws.send_json({"type": "rematch"})
-        with client.websocket_connect(f"/ws/matches/{match}?seat=0", headers=ann) as ann_ws:
+        with connect(client, f"/ws/matches/{match}?seat=0", headers=ann) as ann_ws:
             state_at_rest(ann_ws)
             ann_ws.send_json({"type": "rematch"})
             again = receive_until(ann_ws, lambda m: m["type"] == "state" and m["rematch"])
@@ -310,7 +337,7 @@ def test_a_rematch_keeps_the_players_one_seat_on_and_stays_rated(client: TestCli
     assert client.get(f"/api/matches/{rematch}", headers=ann).json()["you"] == 1
     view = client.get(f"/api/matches/{rematch}").json()
     assert [seat["player"] for seat in view["seats"]] == ["Bob", "Ann"]
-    with client.websocket_connect(f"/ws/matches/{rematch}", headers=ann) as ws:
+    with connect(client, f"/ws/matches/{rematch}", headers=ann) as ws:
         view = state_at_rest(ws)
         ws.send_json({"type": "resign", "event": view["event"]})
         receive_until(ws, lambda m: m["type"] == "state" and m["result"])
@@ -328,7 +355,7 @@ def test_a_rated_game_of_three_rates_those_who_left_as_last(client: TestClient) 
     accept(client, cy, made["challenge"])
     for who, seat in ((ann, 0), (bob, 1), (cy, 2)):
         url = f"/ws/matches/{made['match']}?seat={seat}"
-        with client.websocket_connect(url, headers=who) as ws:
+        with connect(client, url, headers=who) as ws:
             view = state_at_rest(ws)
             seen = view["event"]
             if view["result"] is None:
@@ -347,7 +374,7 @@ def test_a_record_names_its_players_and_the_terminal_reads_them_back(
     ann, bob = player(client, "Ann"), player(client, "Bob")
     made = challenge(client, ann).json()
     accept(client, bob, made["challenge"])
-    with client.websocket_connect(f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
+    with connect(client, f"/ws/matches/{made['match']}?seat=0", headers=ann) as ws:
         view = state_at_rest(ws)
         ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
         receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])

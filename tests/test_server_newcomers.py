@@ -9,10 +9,12 @@ from typing import Any
 
 from tests.server_helpers import (
     JSON,
+    connect,
     error_reply,
     new_match,
     receive_until,
     running,
+    seat_get,
     state_at_rest,
     token_of,
 )
@@ -22,7 +24,7 @@ def test_undo_is_not_offered_before_a_person_at_this_screen_has_moved(tmp_path: 
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["computer:random", "human"])
         dark = token_of(created, 1)
-        with client.websocket_connect(f"/ws/matches/{created['match']}?token={dark}") as ws:
+        with connect(client, f"/ws/matches/{created['match']}?token={dark}") as ws:
             view = receive_until(ws, lambda m: m["type"] == "state" and m["to_act"] == 1)
             assert len(view["history"]) == 1  # the computer (light) moved first
             assert not view["can_undo"]
@@ -36,8 +38,8 @@ def test_the_view_says_who_made_the_last_move_so_a_decline_is_told(tmp_path: Pat
         created = new_match(client, "stairs", ["human", "human"], agreement=True)
         light, dark = token_of(created, 0), token_of(created, 1)
         with (
-            client.websocket_connect(f"/ws/matches/{created['match']}?token={light}") as ws0,
-            client.websocket_connect(f"/ws/matches/{created['match']}?token={dark}") as ws1,
+            connect(client, f"/ws/matches/{created['match']}?token={light}") as ws0,
+            connect(client, f"/ws/matches/{created['match']}?token={dark}") as ws1,
         ):
             view = state_at_rest(ws0)
             state_at_rest(ws1)
@@ -58,8 +60,8 @@ def test_the_asker_of_a_takeback_is_told_it_was_refused(tmp_path: Path) -> None:
         friend = client.post(f"/api/matches/{match}/join", headers=JSON).json()["token"]
         light = token_of(created, 0)
         with (
-            client.websocket_connect(f"/ws/matches/{match}?token={light}") as ws0,
-            client.websocket_connect(f"/ws/matches/{match}?token={friend}") as ws1,
+            connect(client, f"/ws/matches/{match}?token={light}") as ws0,
+            connect(client, f"/ws/matches/{match}?token={friend}") as ws1,
         ):
             view = state_at_rest(ws0)
             state_at_rest(ws1)
@@ -88,7 +90,7 @@ def test_a_resignation_at_a_table_of_three_leaves_a_computer_and_the_game_goes_o
     with running(tmp_path) as client:
         created, red, blue = ishigaki_table(client)
         match = created["match"]
-        with client.websocket_connect(f"/ws/matches/{match}?token={red}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={red}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "resign", "event": view["event"]})
             left = receive_until(ws, lambda m: m["type"] == "state" and m["left"])
@@ -98,11 +100,11 @@ def test_a_resignation_at_a_table_of_three_leaves_a_computer_and_the_game_goes_o
             assert left["seats"][0]["level"] == "easy"  # the table's computers' level
             ws.send_json({"type": "resign"})
             assert error_reply(ws)["error"]["id"] == "you resigned this game; you can watch it"
-        friend = client.get(f"/api/matches/{match}?token={blue}").json()
+        friend = seat_get(client, f"/api/matches/{match}?token={blue}").json()
         assert friend["you"] == 1 and friend["left"] == [0] and friend["result"] is None
     # the event log replays the same after a restart
     with running(tmp_path) as client:
-        again = client.get(f"/api/matches/{match}?token={blue}").json()
+        again = seat_get(client, f"/api/matches/{match}?token={blue}").json()
         assert again["left"] == [0] and again["seats"][0]["kind"] == "computer"
         assert again["seats"][0]["level"] == "easy" and again["result"] is None
 
@@ -111,9 +113,7 @@ def test_a_resignation_with_two_seats_still_ends_the_game(tmp_path: Path) -> Non
     with running(tmp_path) as client:
         created = new_match(client, "ishigaki_race", ["human", "online"])
         friend = client.post(f"/api/matches/{created['match']}/join", headers=JSON).json()
-        with client.websocket_connect(
-            f"/ws/matches/{created['match']}?token={friend['token']}"
-        ) as ws:
+        with connect(client, f"/ws/matches/{created['match']}?token={friend['token']}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "resign", "event": view["event"]})
             over = receive_until(ws, lambda m: m["type"] == "state" and m["result"])
@@ -127,9 +127,9 @@ def test_a_rematch_is_offered_and_made_once_every_person_accepts(tmp_path: Path)
         friend = client.post(f"/api/matches/{match}/join", headers=JSON).json()["token"]
         light = token_of(created, 0)
         with (
-            client.websocket_connect(f"/ws/matches/{match}?token={light}") as ws0,
-            client.websocket_connect(f"/ws/matches/{match}?token={friend}") as ws1,
-            client.websocket_connect(f"/ws/matches/{match}") as watcher,
+            connect(client, f"/ws/matches/{match}?token={light}") as ws0,
+            connect(client, f"/ws/matches/{match}?token={friend}") as ws1,
+            connect(client, f"/ws/matches/{match}") as watcher,
         ):
             view = state_at_rest(ws0)
             ws0.send_json({"type": "resign", "event": view["event"]})
@@ -149,8 +149,8 @@ def test_a_rematch_is_offered_and_made_once_every_person_accepts(tmp_path: Path)
         assert over["event"] < made["event"]
         assert made["rematch_asked"] == [0, 1]
         again = made["rematch"]
-        assert client.get(f"/api/matches/{again}?token={light}").json()["you"] == 1
-        assert client.get(f"/api/matches/{again}?token={friend}").json()["you"] == 0
+        assert seat_get(client, f"/api/matches/{again}?token={light}").json()["you"] == 1
+        assert seat_get(client, f"/api/matches/{again}?token={friend}").json()["you"] == 0
 
 
 def test_the_stairs_view_says_why_each_piece_of_the_mover_cannot_move() -> None:

@@ -10,11 +10,12 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from stairgames.server.limits import Rate
-from stairgames.server.migrations import MIGRATIONS_DIR, current_revision, upgrade
+from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
 from stairgames.server.players import COOKIE, clean_name, name_key
-from stairgames.server.store import EventRecord, SeatRecord, Store, make_engine
+from stairgames.server.store import SeatRecord, Store, make_engine
 from tests.server_helpers import JSON, running
 
 HOSTILE_NAMES = [
@@ -247,22 +248,63 @@ def test_logins_from_one_address_are_limited(tmp_path: Path) -> None:
         assert codes == [401] * 10 + [429]
 
 
-def test_a_database_of_the_first_schema_upgrades_with_its_matches(tmp_path: Path) -> None:
+def write_first_schema_match(engine: Any) -> None:
+    """A match as the first schema's server wrote it: its own SQL, none of today's models
+    (which know columns the first schema lacks)."""
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO matches (id, game, options, seed, created_at, rematch_of) "
+                "VALUES ('m1', 'stairs', '{\"size\": 4}', 7, '2026-05-01 10:00:00', NULL)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seats (match_id, seat, kind, player, token_hash) VALUES "
+                f"('m1', 0, 'human', NULL, '{'a' * 64}'), ('m1', 1, 'computer', 'easy', NULL)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO events (match_id, number, kind, seat, data, created_at) VALUES "
+                "('m1', 1, 'move', 0, '{\"action\": \"a1-b2\"}', '2026-05-01 10:00:05')"
+            )
+        )
+
+
+@pytest.mark.parametrize("revision", ["0001", "0002"])
+def test_a_database_of_an_older_schema_upgrades_with_its_matches(
+    tmp_path: Path, revision: str
+) -> None:
     url = f"sqlite:///{tmp_path / 'stairgames.db'}"
     engine = make_engine(url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
-    assert current_revision(engine) == "0001"
-    seats = [SeatRecord(0, "human", None, "a" * 64), SeatRecord(1, "computer", "easy", None)]
-    Store(engine).create_match("m1", "stairs", {"size": 4}, 7, seats)
-    Store(engine).append_events("m1", [EventRecord(1, "move", 0, {"action": "a1-b2"})])
-    before = Store(engine).load_match("m1")
+        command.upgrade(config, revision)
+    assert current_revision(engine) == revision
+    write_first_schema_match(engine)
     upgrade(engine)
-    assert current_revision(engine) == "0002"
-    assert Store(engine).load_match("m1") == before
+    assert current_revision(engine) == HEAD
+    match = Store(engine).load_match("m1")
+    assert match is not None
+    assert (match.game, match.options, match.seed, match.rematch_of) == (
+        "stairs",
+        {"size": 4},
+        7,
+        None,
+    )
+    assert match.seats == (
+        SeatRecord(0, "human", None, "a" * 64),
+        SeatRecord(1, "computer", "easy", None),
+    )
+    assert [(e.number, e.kind, e.seat, e.data) for e in match.events] == [
+        (1, "move", 0, {"action": "a1-b2"})
+    ]
+    assert match.created_at is not None  # the moments read back as written
+    assert match.events[0].at == match.created_at + 5
+    assert match.time_control is None  # an older match has no clock
     engine.dispose()
     with running(tmp_path) as client:
         assert become(client, "Kato")["name"] == "Kato"

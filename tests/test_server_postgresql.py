@@ -20,10 +20,12 @@ import pytest
 
 from tests.server_helpers import (
     JSON,
+    connect,
     migrate_together,
     new_match,
     receive_until,
     running,
+    seat_get,
     state_at_rest,
     token_of,
 )
@@ -87,13 +89,13 @@ def test_postgresql_keeps_a_game_across_a_restart(tmp_path: Path, postgresql_url
     with running(tmp_path, database_url=postgresql_url) as client:
         created = new_match(client, "stairs", ["human", "computer:random"])
         match = created["match"]
-        with client.websocket_connect(f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
+        with connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "move", "move": view["legal"][0], "event": 0})
             before = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
     assert not (tmp_path / "stairgames.db").exists(), "nothing went to SQLite"
     with running(tmp_path, database_url=postgresql_url) as client:
-        after = client.get(f"/api/matches/{match}?token={token_of(created, 0)}").json()
+        after = seat_get(client, f"/api/matches/{match}?token={token_of(created, 0)}").json()
     assert after["history"] == before["history"] and after["to_act"] == 0
 
 
@@ -109,9 +111,9 @@ def test_two_server_processes_share_one_postgresql_database(
         joined = second.post(f"/api/matches/{match}/join", headers=JSON).json()
         assert second.post(f"/api/matches/{match}/join", headers=JSON).status_code == 409
         light = f"/ws/matches/{match}?token={token_of(created, 0)}"
-        with second.websocket_connect(light) as on_second:
+        with connect(second, light) as on_second:
             stale = state_at_rest(on_second)
-            with first.websocket_connect(light) as on_first:
+            with connect(first, light) as on_first:
                 view = state_at_rest(on_first)
                 on_first.send_json(
                     {"type": "move", "move": view["legal"][0], "event": view["event"]}
@@ -127,15 +129,15 @@ def test_two_server_processes_share_one_postgresql_database(
             # and a watcher on one process sees moves made through the other
             dark = f"/ws/matches/{match}?token={joined['token']}"
             with (
-                second.websocket_connect(dark) as watching,
-                first.websocket_connect(light) as on_first,
+                connect(second, dark) as watching,
+                connect(first, light) as on_first,
             ):
                 ready = receive_until(watching, lambda m: m["type"] == "state" and m["legal"])
                 on_first.send_json({"type": "resign", "event": ready["event"]})
                 ended = receive_until(watching, lambda m: m["type"] == "state" and m["result"])
         assert refused["error"]["id"] == STALE and told["history"] == moved["history"]
         assert ended["result"]["winners"] == [1]
-        seen = second.get(f"/api/matches/{match}?token={joined['token']}").json()
+        seen = seat_get(second, f"/api/matches/{match}?token={joined['token']}").json()
     assert seen["history"] == moved["history"] and seen["result"] == ended["result"]
 
 
@@ -205,7 +207,7 @@ def test_a_lobby_game_and_its_rating_on_postgresql(tmp_path: Path, postgresql_ur
         taken = client.post(f"/api/challenges/{created['challenge']}/accept", headers=bob_headers)
         assert taken.status_code == 200
         url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
-        with client.websocket_connect(url) as ws:
+        with connect(client, url) as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "resign", "event": view["event"]})
             receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 import stairgames
 from stairgames.core.game import State
 from stairgames.server import matches
-from tests.server_helpers import JSON, new_match, running
+from tests.server_helpers import JSON, connect, new_match, running, seat_get
 
 SECRET_SEAT = 1
 """The seat whose departure card differs between the two games."""
@@ -120,7 +120,7 @@ def play_to_the_end(client: TestClient, match: str, browsers: list[Browser]) -> 
         sockets: list[Any] = []
         for browser in browsers:
             url = f"/ws/matches/{match}{browser.query()}"
-            sockets.append(stack.enter_context(client.websocket_connect(url)))
+            sockets.append(stack.enter_context(connect(client, url)))
             receive_one_each(sockets[-1:], browsers[len(sockets) - 1 :])  # its own view
         for _ in range(500):
             views = [json.loads(b.frames[-1]) for b in browsers]
@@ -153,7 +153,7 @@ PRESENCE_KEYS = {"type", "match", "event", "connected", "spectators"}
 
 def ask_over_http(client: TestClient, match: str, browser: Browser) -> None:
     for path in ("", "/record", "/replay"):
-        response = client.get(f"/api/matches/{match}{path}{browser.query()}")
+        response = seat_get(client, f"/api/matches/{match}{path}{browser.query()}")
         browser.frames.append(f"{response.status_code} {response.text}")
 
 
@@ -193,3 +193,37 @@ def test_the_seed_reaches_no_browser_before_the_game_ends(
         over = next(i for i, f in enumerate(browser.frames) if '"result": {' in f)
         assert not any(str(SEED) in frame for frame in browser.frames[:over]), browser.name
         assert any(str(SEED) in frame for frame in browser.frames[over:]), browser.name
+
+
+def test_a_seat_token_in_an_address_is_refused_and_travels_in_a_header_or_first_message(
+    tmp_path: Path,
+) -> None:
+    """Issue 29: no token or secret in any URL."""
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"])
+        match, token = created["match"], created["seats"][0]["token"]
+        in_address = (
+            "a seat's token is not taken in an address: send it in the X-Seat-Token header, "
+            "or as the WebSocket's first message"
+        )
+        for path in ("", "/record", "/replay"):
+            refused = client.get(f"/api/matches/{match}{path}", params={"token": token})
+            assert refused.status_code == 400
+            assert refused.json()["error"]["id"] == in_address
+        assert token not in refused.text
+        with client.websocket_connect(f"/ws/matches/{match}?token={token}") as ws:
+            assert ws.receive_json()["error"]["id"] == in_address
+        assert (
+            client.get(f"/api/matches/{match}", headers={"x-seat-token": token}).json()["you"] == 0
+        )
+        with client.websocket_connect(f"/ws/matches/{match}?auth=message") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["you"] == 0
+        for first in ({"type": "move", "token": token}, {"type": "hello", "token": 7}):
+            with client.websocket_connect(f"/ws/matches/{match}?auth=message") as ws:
+                ws.send_json(first)
+                error = ws.receive_json()
+                assert (
+                    error["error"]["id"]
+                    == "the first message must be a hello with the seat's token"
+                )

@@ -17,7 +17,7 @@ from stairgames.games.city_of_stairs import CityOfStairsState
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.city_of_stairs.view.board import board_view
 from stairgames.server.card_files import MAX_CARD_FILE_BYTES
-from tests.server_helpers import JSON, TOML, new_match, running, state_at_rest, token_of
+from tests.server_helpers import JSON, TOML, connect, new_match, running, state_at_rest, token_of
 
 
 def view(state: CityOfStairsState, viewer: int | None) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def test_an_uploaded_card_file_is_checked_kept_and_plays_by_its_id(tmp_path: Pat
             client, "city_of_stairs", ["human", "computer:easy", "human"], players=3, cards=card_id
         )
         token = token_of(created, 0)
-        with client.websocket_connect(f"/ws/matches/{created['match']}?token={token}") as ws:
+        with connect(client, f"/ws/matches/{created['match']}?token={token}") as ws:
             state = state_at_rest(ws)
         assert state["board"]["card_set"] == "mine"
         assert len(state["board"]["seats"]) == 3

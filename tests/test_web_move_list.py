@@ -42,9 +42,9 @@ async ({game, options, seats}) => {
   await new Promise((resolve, reject) => {
     let sent = -1;
     for (const held of data.seats) {
-      const url = `${scheme}://${location.host}/ws/matches/${data.match}` +
-        `?token=${encodeURIComponent(held.token)}`;
+      const url = `${scheme}://${location.host}/ws/matches/${data.match}?auth=message`;
       const socket = new WebSocket(url);
+      socket.onopen = () => socket.send(JSON.stringify({type: "hello", token: held.token}));
       sockets.push(socket);
       socket.onerror = () => reject(new Error("the socket failed"));
       socket.onmessage = (message) => {

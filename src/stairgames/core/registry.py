@@ -145,6 +145,10 @@ class GameSpec:
     ``drawing(state) -> str`` (no colour, everything the state holds), resolved on the
     first ``str``; without it ``str(state)`` is :attr:`render`'s drawing without colour
     for a spectator (all of a game that hides nothing)."""
+    realtime_default: tuple[float, int] = (5, 3)
+    """Optional: the real-time control offered first for the game, (minutes each, seconds
+    added a move): a game of many quick decisions (dice) or long ones (cards) wants
+    another than the 5+3 of a board game."""
     rating_options: tuple[str, ...] = ()
     """Optional: the options that make the game another game for players' ratings (Stairs:
     ``size``; 27: ``variant``): the web app keeps a rating per value of each."""

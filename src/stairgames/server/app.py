@@ -38,6 +38,8 @@ from stairgames.server.card_files import (
     add_card_routes,
     resolve_cards_option,
 )
+from stairgames.server.chat import add_chat_routes, start_chat
+from stairgames.server.clocks import requested_time_control
 from stairgames.server.computer import ComputerPool
 from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
@@ -53,6 +55,8 @@ from stairgames.server.limits import (
     too_large,
 )
 from stairgames.server.lobby import Lobby, LobbyStore, add_lobby_routes
+from stairgames.server.mail import MailSettings
+from stairgames.server.mail_routes import UNSUBSCRIBE_ROUTE, mail_router, start_mail
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.migrations import upgrade
 from stairgames.server.players import (
@@ -63,7 +67,8 @@ from stairgames.server.players import (
     current_player,
 )
 from stairgames.server.rating_store import RatingStore
-from stairgames.server.store import Store, default_database_url, make_engine
+from stairgames.server.referee import Referee
+from stairgames.server.store import ClockStore, Store, default_database_url, make_engine
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +135,14 @@ class Settings:
     after the request began) is closed (``stairgames serve``; see :func:`uvicorn_config`)."""
     clock: Callable[[], float] = time.monotonic
     """The clock of the rate limits (a fake one in tests)."""
+    wall_clock: Callable[[], float] = time.time
+    """Now, in seconds since the epoch: the players' clocks (a fake one in tests)."""
+    heartbeat_seconds: float = 1.0
+    """How often each process tells the database it is alive (the time all were down is
+    given back to the clocks, :mod:`stairgames.server.referee`)."""
+    mail: MailSettings | None = None
+    """The SMTP server and public address for e-mail (``stairgames serve --smtp-url``);
+    ``None``: the server sends no mail (:mod:`stairgames.server.mail_routes`)."""
 
     def shared(self) -> bool:
         if self.shared_database is not None:
@@ -156,22 +169,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             move_seconds=settings.computer_move_seconds,
             prepare_seconds=settings.computer_prepare_seconds,
         )
-        service = MatchService(Store(engine), settings.computer_players)
+        service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
         app.state.players = PlayerStore(engine, clock=settings.clock)
         app.state.ratings = RatingStore(engine)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
         lobby = app.state.lobby = Lobby(
             LobbyStore(engine), app.state.players, app.state.ratings, hub
         )
-        hub.after_change += [lobby.follow_rematch, lobby.rate_if_over]
+        referee = app.state.referee = Referee(
+            hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds
+        )
+        hub.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
         hub.seat_names = lobby.seat_names
+        await referee.start()
         loop = asyncio.get_running_loop()
         background = [
+            loop.create_task(referee.run()),
             loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds)),
             loop.create_task(lobby.sweep_every(settings.lobby_sweep_seconds)),
         ]
         if settings.shared() and settings.follow_seconds > 0:
             background.append(loop.create_task(hub.follow_other_processes(settings.follow_seconds)))
+        background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
+        background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
         try:
             yield
         finally:
@@ -188,6 +208,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_card_routes(app, settings.data_dir)
     add_player_routes(app, _json_body)
     add_lobby_routes(app, _json_body)
+    add_chat_routes(app, _json_body)
+    app.include_router(mail_router(_json_body))
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
@@ -215,13 +237,48 @@ def _lobby(request: HTTPConnection) -> Lobby:
 def _viewer(
     request: HTTPConnection, match: Match, token: str | None, seat: int | None
 ) -> int | None:
-    """The seat a request plays: its token's (the ``X-Seat-Token`` header, or ``?token=``
-    as before players), else one its player holds (``seat`` if given, which they must
-    hold), else none (a spectator)."""
-    token = request.headers.get("x-seat-token") or token
+    """The seat a request plays: its token's (the ``X-Seat-Token`` header, or a WebSocket's
+    first message), else one its player holds (``seat`` if given, which they must hold),
+    else none (a spectator). A token in the address (``?token=``) is refused: addresses
+    end up in logs, histories and the ``Referer`` of other sites.
+
+    :raises ServerError: 400, a token in the address; 403, a token of no seat here.
+    """
+    if token is not None:
+        raise ServerError(400, TOKEN_IN_ADDRESS)
+    token = request.headers.get("x-seat-token")
     if token:
         return match.seat_of(token)
     return _lobby(request).player_seat(current_player(request), match.id, seat)
+
+
+TOKEN_IN_ADDRESS = N_(
+    "a seat's token is not taken in an address: send it in the X-Seat-Token header, "
+    "or as the WebSocket's first message"
+)
+
+HELLO_SECONDS = 10.0
+"""How long a WebSocket opened with ``?auth=message`` has to send its token."""
+
+
+async def _first_message_token(websocket: WebSocket) -> str:
+    """The seat token a WebSocket opened with ``?auth=message`` sends first:
+    ``{"type": "hello", "token": "..."}``.
+
+    :raises ServerError: 400, anything else or nothing within :data:`HELLO_SECONDS`.
+    """
+    try:
+        raw = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+        hello = json.loads(raw[:1000])
+    except (TimeoutError, ValueError, KeyError, RuntimeError) as exc:
+        raise ServerError(400, HELLO_EXPECTED) from exc
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, str):
+        raise ServerError(400, HELLO_EXPECTED)
+    return token
+
+
+HELLO_EXPECTED = N_("the first message must be a hello with the seat's token")
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -453,7 +510,13 @@ def _require_content_types(app: FastAPI) -> None:
 
     def middleware(inner: ASGIApp) -> ASGIApp:
         async def checked(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope["type"] == "http" and scope["method"] not in _SAFE_METHODS:
+            # (RFC 8058's one-click unsubscribe comes as a form from a mail program; it
+            # needs the secret of its link and only turns turn mails off)
+            if (
+                scope["type"] == "http"
+                and scope["method"] not in _SAFE_METHODS
+                and scope["path"] != UNSUBSCRIBE_ROUTE
+            ):
                 expected = CARD_FILE_TYPE if scope["path"] == CARD_ROUTE else JSON_TYPE
                 given = Headers(scope=scope).get("content-type", "")
                 if given.split(";", 1)[0].strip().lower() != expected:
@@ -540,6 +603,7 @@ def games_listing() -> list[dict[str, Any]]:
                 "summary": spec.summary,
                 "rules_summary": list(spec.rules_summary),
                 "play_minutes": list(spec.play_minutes) if spec.play_minutes else None,
+                "realtime_default": list(spec.realtime_default),
                 "preview": _preview_board(spec.name),
             }
         )
@@ -610,8 +674,9 @@ def _add_api(app: FastAPI) -> None:
         if not isinstance(seats, list):
             raise ServerError(400, N_("a match needs a list of seats"))
         hub = _hub(request)
+        time_control = requested_time_control(body, game)
         options = resolve_cards_option(options, request.app.state.data_dir)
-        created = hub.service.create(game, options, seats)
+        created = hub.service.create(game, options, seats, time_control)
         player = current_player(request)
         if player is not None:  # the seats made for this browser are the player's
             for seat in created.tokens:
@@ -713,15 +778,24 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
 def _add_websocket(app: FastAPI, settings: Settings) -> None:
     @app.websocket("/ws/matches/{match_id}")
     async def play(
-        websocket: WebSocket, match_id: str, token: str | None = None, seat: int | None = None
+        websocket: WebSocket,
+        match_id: str,
+        token: str | None = None,
+        seat: int | None = None,
+        auth: str | None = None,
     ) -> None:
         hub = _hub(websocket)
         await websocket.accept()
         client = websocket.client.host if websocket.client else ""
         try:
+            said = await _first_message_token(websocket) if auth == "message" else None
             async with hub.lock(match_id):
                 match = hub.service.refresh(hub.load(match_id))
-                viewer = _viewer(websocket, match, token, seat)
+                viewer = (
+                    match.seat_of(said)
+                    if said is not None and token is None
+                    else _viewer(websocket, match, token, seat)
+                )
                 connection = Connection(websocket, viewer, client)
                 hub.add(match_id, connection)  # over a limit: refused
         except StairgamesError as exc:

@@ -170,6 +170,7 @@ class Hub:
             connected=self.connected_seats(match.id),
             thinking=self.thinking(match),
             computer_error=self.computer_error(match),
+            now=self.service.clock(),
         )
         view["spectators"] = self.presence(match.id)[1]
         names = self.seat_names(match.id)
@@ -242,6 +243,33 @@ class Hub:
         await asyncio.gather(
             *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
         )
+
+    # ----- the chat's hooks (server/chat.py) ---------------------------------------
+
+    async def tell(self, match_id: str, text: str, reads: Callable[[int | None], bool]) -> None:
+        """Send ``text`` as it is to the match's connections whose seat (``None``: a
+        spectator) ``reads`` accepts: a chat message, made once for all of them."""
+        targets = [c for c in self._watchers.get(match_id, ()) if reads(c.seat)]
+        await asyncio.gather(*(self._send(c, text) for c in targets), return_exceptions=True)
+
+    def watched(self) -> list[str]:
+        """The matches someone watches here (a connection is open on each)."""
+        return list(self._watchers)
+
+    def watches(self, match_id: str) -> bool:
+        """Whether someone watches ``match_id`` here (the fan-out's test, for each event)."""
+        return match_id in self._watchers
+
+    def counts(self) -> dict[str, int]:
+        """What this process holds now (the metrics): WebSockets of seats and of
+        spectators, matches in memory, computer moves thought of or waiting for a worker."""
+        present = [c for counter in self._present.values() for c in counter.items()]
+        return {
+            "seats": sum(n for seat, n in present if seat is not None),
+            "spectators": sum(n for seat, n in present if seat is None),
+            "matches": len(self.service.cached_ids()),
+            "computers": len(self._thinking),
+        }
 
     # ----- presence ----------------------------------------------------------------
 

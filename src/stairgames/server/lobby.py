@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -33,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
+from stairgames.server.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.errors import ServerError
 from stairgames.server.hub import Hub
 from stairgames.server.match import Match, public_options
@@ -101,18 +104,44 @@ class LobbyStore(Repository):
             )
             return {seat: name for seat, name in rows}
 
-    def matches_of(self, player: str) -> list[tuple[str, datetime.datetime]]:
-        """The matches in which ``player`` holds a seat, newest first, with when each
-        was made."""
+    def matches_of(self, player: str) -> list[GameRow]:
+        """The matches in which ``player`` holds a seat, newest first: each with when it
+        was made, its stored summary (``None``: none yet), and who holds each seat."""
         with self._session() as session:
             rows = session.execute(
-                select(MatchRow.id, MatchRow.created_at)
+                select(
+                    MatchRow.id,
+                    MatchRow.game,
+                    MatchRow.options,
+                    MatchRow.created_at,
+                    MatchRow.summary,
+                )
                 .join(SeatPlayerRow, SeatPlayerRow.match_id == MatchRow.id)
                 .where(SeatPlayerRow.player_id == player)
                 .distinct()
                 .order_by(MatchRow.created_at.desc(), MatchRow.id)
-            )
-            return [(match_id, _aware(created)) for match_id, created in rows]
+            ).all()
+            holders: dict[str, dict[int, tuple[str, str]]] = {row.id: {} for row in rows}
+            for start in range(0, len(rows), 500):
+                chunk = [row.id for row in rows[start : start + 500]]
+                held = session.execute(
+                    select(SeatPlayerRow.match_id, SeatPlayerRow.seat, PlayerRow.id, PlayerRow.name)
+                    .join(PlayerRow, PlayerRow.id == SeatPlayerRow.player_id)
+                    .where(SeatPlayerRow.match_id.in_(chunk))
+                )
+                for match_id, seat, player_id, name in held:
+                    holders[match_id][seat] = (player_id, name)
+            return [
+                GameRow(
+                    row.id,
+                    row.game,
+                    json.loads(row.options),
+                    _aware(row.created_at),
+                    None if row.summary is None else json.loads(row.summary),
+                    holders[row.id],
+                )
+                for row in rows
+            ]
 
     def open_challenge(
         self, match_id: str, creator: str, rated: bool, now: datetime.datetime
@@ -219,11 +248,18 @@ class Lobby:
     # ----- making and taking challenges -------------------------------------------------
 
     async def create(
-        self, player: Player, game: str, options: dict[str, Any], seats: list[Any], rated: bool
+        self,
+        player: Player,
+        game: str,
+        options: dict[str, Any],
+        seats: list[Any],
+        rated: bool,
+        time_control: TimeControl = UNTIMED,
     ) -> dict[str, Any]:
         """A new challenge: the match is made, ``player`` holds its ``human`` seat."""
         _check_challenge_seats(seats, rated)
-        created = self.hub.service.create(game, options, [str(spec) for spec in seats])
+        specs = [str(spec) for spec in seats]
+        created = self.hub.service.create(game, options, specs, time_control)
         match = created.match
         ((own_seat, token),) = created.tokens.items()
         self.hold(match.id, own_seat, player)
@@ -324,6 +360,7 @@ class Lobby:
             "taken": len(match.seats) - free,
             "computers": sum(seat.kind == COMPUTER for seat in match.seats),
             "rated": challenge.rated,
+            "time_control": match.time_control.to_json(),
             "creator": {
                 "name": None if creator is None else creator.name,
                 "rating": None if rating is None else rating.shown(),
@@ -364,14 +401,20 @@ class Lobby:
 
     def games_of(self, player: Player, page: int) -> dict[str, Any]:
         """``player``'s matches: those where it is their turn first, then the others going
-        on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page."""
+        on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page.
+        Read from the matches' stored summaries; a match without one (made before them)
+        is replayed once and summarized."""
         entries = []
-        for match_id, created in self.store.matches_of(player.id):
-            try:
-                match = self.hub.service.refresh(self.hub.load(match_id))
-            except ServerError:
-                continue
-            entries.append(self._game_json(player, match, created))
+        for row in self.store.matches_of(player.id):
+            summary = row.summary
+            if summary is None:
+                try:
+                    match = self.hub.service.refresh(self.hub.load(row.id))
+                except ServerError:
+                    continue
+                summary = match.summary()
+                self.hub.service.store.summarize(match.id, match.event, summary, None)
+            entries.append(_game_json(player, row, summary))
         entries.sort(key=lambda e: (not e["your_turn"], e["over"]))  # stable: newest first
         pages = max(1, -(-len(entries) // GAMES_PER_PAGE))
         page = min(max(page, 1), pages)
@@ -383,29 +426,6 @@ class Lobby:
             "pages": pages,
             "total": len(entries),
             "waiting": waiting,
-        }
-
-    def _game_json(
-        self, player: Player, match: Match, created: datetime.datetime
-    ) -> dict[str, Any]:
-        mine = self.store.seats_of(match.id, player.id)
-        names = self.seat_names(match.id)
-        result = match.result()
-        return {
-            "match": match.id,
-            "game": match.game_name,
-            "options": public_options(match.options),
-            "seats": mine,
-            "players": [
-                {"seat": s.seat, "name": names.get(s.seat), "kind": s.kind, "level": s.player}
-                for s in match.seats
-            ],
-            "your_turn": not match.over and match.to_act() in mine,
-            "over": match.over,
-            "result": None
-            if result is None
-            else {"winners": result["winners"], "reason_id": result.get("reason_id")},
-            "created": created.isoformat(timespec="seconds"),
         }
 
     # ----- rematches ----------------------------------------------------------------------
@@ -452,6 +472,44 @@ class Lobby:
         pool = rating_pool(match.game_name, match.options)
         rated = RatedResult(pool, tuple(p for p in players if p), tuple(returns))
         self.ratings.record(match.id, rated)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRow:
+    """One of a player's matches as the database keeps it (:meth:`LobbyStore.matches_of`)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    created: datetime.datetime
+    summary: dict[str, Any] | None
+    """:meth:`Match.summary` as of the match's last event (``None``: not kept yet)."""
+    holders: dict[int, tuple[str, str]]
+    """The player (id, name) holding each seat that one holds."""
+
+
+def _game_json(player: Player, row: GameRow, summary: dict[str, Any]) -> dict[str, Any]:
+    """A match as a player's list of games shows it (from its summary: no replay)."""
+    mine = sorted(seat for seat, (holder, _name) in row.holders.items() if holder == player.id)
+    return {
+        "match": row.id,
+        "game": row.game,
+        "options": public_options(row.options),
+        "seats": mine,
+        "players": [
+            {
+                "seat": seat,
+                "name": row.holders[seat][1] if seat in row.holders else None,
+                "kind": entry["kind"],
+                "level": entry["level"],
+            }
+            for seat, entry in enumerate(summary["seats"])
+        ],
+        "your_turn": not summary["over"] and summary["to_act"] in mine,
+        "over": summary["over"],
+        "result": summary["result"],
+        "created": row.created.isoformat(timespec="seconds"),
+    }
 
 
 def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
@@ -505,8 +563,9 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
             raise ServerError(400, N_("'rated' is true or false"))
         if "cards" in options:
             raise ServerError(400, N_("a challenge is played with the game's own cards"))
+        time_control = requested_time_control(body, game)
         player = required_player(request)
-        return await lobby_of(request).create(player, game, options, seats, rated)
+        return await lobby_of(request).create(player, game, options, seats, rated, time_control)
 
     @app.post("/api/challenges/{match_id}/accept")
     async def accept(match_id: str, request: Request) -> dict[str, Any]:

@@ -10,14 +10,18 @@ notation, by a seat or by chance), ``undo``, ``takeback``/``takeback_answer``,
 ``resign`` (in a game of three or more seats with people left to play, the
 resigning person leaves and a computer takes the seat: the event names its level),
 ``join``, ``rematch_ask``/``rematch_decline`` (a rematch is offered and made once every
-person accepts) and ``rematch``. The events are checked, numbered and committed by the
-service (:mod:`stairgames.server.matches`).
+person accepts), ``rematch``, ``flag`` (a seat's time ran out: it loses, or in a game of
+three or more seats with people left to play, a computer takes it, as when resigning),
+``resume`` (the server was down since ``down_since``: that time is given back to the
+clocks) and ``lapse`` (an offer nobody answered in time is withdrawn). The events are
+checked, numbered and committed by the service (:mod:`stairgames.server.matches`).
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import time
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -26,6 +30,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
 from stairgames.core.registry import get_spec, load
 from stairgames.i18n import N_, Text, arguments_json
+from stairgames.server.clocks import Clock, TimeControl, time_control_from_json
 from stairgames.server.errors import ServerError
 from stairgames.server.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
 from stairgames.server.store import EventRecord, MatchRecord
@@ -58,7 +63,17 @@ class Match:
         self.rematch_asked: set[int] = set()
         """The seats that asked for (or accepted) a rematch."""
         self.rematch: str | None = None
+        self.flagged: int | None = None
+        """The seat whose time ran out and ended the game."""
+        self.time_control: TimeControl = time_control_from_json(record.time_control)
+        self.clock: Clock | None = (
+            Clock(self.time_control, len(self.seats)) if self.time_control.timed else None
+        )
+        self.offer_since: float | None = None
+        """When the open takeback or rematch offer was made."""
         self._shared_board: tuple[int, dict[str, Any]] | None = None
+        if self.clock is not None and record.created_at is not None:
+            self.clock.run(self.clock_seat(), record.created_at)
         for event in record.events:
             self.apply_event(event)
 
@@ -71,39 +86,65 @@ class Match:
             raise ValueError(f"event {event.number} of {self.id} after {self.event}")
         kind, data = event.kind, event.data
         self.takeback_refused = None
+        running = self.clock.running if self.clock is not None else None
+        if self.clock is not None and event.at is not None:
+            if kind == "resume":
+                self.clock.resume(float(data["down_since"]), event.at)
+            else:
+                self.clock.charge(event.at)
+        offer_was_open = self.open_offer() is not None
+        self._fold(kind, event.seat, data)
+        if self.open_offer() is None:
+            self.offer_since = None
+        elif not offer_was_open or kind == "takeback":
+            self.offer_since = event.at
+        if self.clock is not None and event.at is not None:
+            if kind == "move" and event.seat is not None and event.seat == running:
+                self.clock.moved(event.seat)
+            self.clock.run(self.clock_seat(), event.at)
+        self.event = event.number
+
+    def _fold(self, kind: str, seat_number: int | None, data: dict[str, Any]) -> None:
         if kind == "move":
             self.state.apply_move(data["move"])
-            self.movers.append(event.seat)
+            self.movers.append(seat_number)
             self.takeback = None
         elif kind == "undo":
             self._take_back(int(data["count"]))
         elif kind == "takeback":
-            self.takeback = event.seat
+            self.takeback = seat_number
         elif kind == "takeback_answer":
             if data["accept"]:
                 self._take_back(int(data["count"]))
             else:
                 self.takeback_refused = self.takeback
             self.takeback = None
-        elif kind == "resign" and data.get("player"):
-            assert event.seat is not None
-            seat = self.seats[event.seat]
+        elif kind in {"resign", "flag"} and data.get("player"):
+            assert seat_number is not None
+            seat = self.seats[seat_number]
             seat.kind, seat.player = COMPUTER, str(data["player"])
-            self.left = [*self.left, event.seat]  # (a new list: a probe shares it)
+            self.left = [*self.left, seat_number]  # (a new list: a probe shares it)
         elif kind == "resign":
-            self.resigned = event.seat
+            self.resigned = seat_number
+        elif kind == "flag":
+            self.resigned = self.flagged = seat_number
         elif kind == "rematch_ask":
-            assert event.seat is not None
-            self.rematch_asked = self.rematch_asked | self.seats_of_person(event.seat)
+            assert seat_number is not None
+            self.rematch_asked = self.rematch_asked | self.seats_of_person(seat_number)
         elif kind == "rematch_decline":
             self.rematch_asked = set()
+        elif kind == "lapse":
+            self.takeback = None
+            if data.get("offer") == "rematch":
+                self.rematch_asked = set()
+        elif kind == "resume":
+            pass
         elif kind == "join":
             self.seats[int(data["seat"])].token_hash = data["token_hash"]
         elif kind == "rematch":
             self.rematch = data["match"]
         else:
             raise ValueError(f"unknown event kind {kind!r}")
-        self.event = event.number
 
     def _take_back(self, count: int) -> None:
         history = self.state.history()[: len(self.movers) - count]
@@ -114,6 +155,28 @@ class Match:
         del self.movers[len(self.movers) - count :]
 
     # ----- questions ----------------------------------------------------------
+
+    def open_offer(self) -> str | None:
+        """The offer waiting for an answer: ``takeback``, ``rematch`` or ``None``."""
+        if self.takeback is not None:
+            return "takeback"
+        if self.rematch_asked and self.rematch is None:
+            return "rematch"
+        return None
+
+    def clock_seat(self) -> int | None:
+        """The seat whose clock runs: a person to act, once every seat is taken, in a
+        timed match (chance, a computer and a finished game run none)."""
+        if self.clock is None or self.free_seats():
+            return None
+        seat = self.to_act()
+        if seat is None or self.seats[seat].kind == COMPUTER:
+            return None
+        return seat
+
+    def deadline(self) -> float | None:
+        """When the running clock's time is up (``None``: none runs)."""
+        return None if self.clock is None else self.clock.deadline()
 
     @property
     def over(self) -> bool:
@@ -221,11 +284,12 @@ class Match:
                 for seat in self.seats
             ]
             name = self.state.seat_name(self.resigned)
+            on_time = self.flagged is not None
             return {
                 "returns": returns,
                 "winners": [s.seat for s in self.seats if s.seat != self.resigned],
-                "reason": f"{name} resigns",
-                "reason_id": N_("{name} resigns"),
+                "reason": f"{name} runs out of time" if on_time else f"{name} resigns",
+                "reason_id": N_("{name} runs out of time") if on_time else N_("{name} resigns"),
                 "reason_args": arguments_json({"name": Text(name)}),
             }
         outcome = self.state.outcome()
@@ -238,6 +302,20 @@ class Match:
             "reason": outcome.reason,
             "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
             "reason_args": arguments_json(text.arguments) if text is not None else {},
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """What a list of games shows of the match as it is: ``to_act``, ``over``, the
+        ``result`` (winners and the reason's id) and each seat's ``kind`` and computer
+        ``level`` (public: nothing of any seat's hidden information)."""
+        result = self.result()
+        return {
+            "to_act": self.to_act(),
+            "over": self.over,
+            "result": None
+            if result is None
+            else {"winners": result["winners"], "reason_id": result.get("reason_id")},
+            "seats": [{"kind": s.kind, "level": s.player} for s in self.seats],
         }
 
     def board(self, viewer: int | None) -> dict[str, Any]:
@@ -268,6 +346,7 @@ class Match:
         connected: set[int],
         thinking: bool,
         computer_error: dict[str, Any] | None = None,
+        now: float | None = None,
     ) -> dict[str, Any]:
         """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it;
         ``computer_error``: why the computer to act gave no move (an error as
@@ -314,6 +393,8 @@ class Match:
             ),
             "can_undo": self.undo_refusal(viewer) is None and self.undo_count() > 0,
             "can_takeback": self.takeback_refusal(viewer) is None,
+            "time_control": self.time_control.to_json(),
+            "clock": None if self.clock is None else self.clock.view(now or time.time()),
         }
 
     def narration(self, history: Sequence[str]) -> list[list[Any]] | None:
@@ -367,6 +448,8 @@ class Match:
             data["moves"] = list(moves_in_view(self.state, FULL_VIEW))
             data["view"] = FULL_VIEW
         data["options"] = public_options(data["options"])
+        if self.time_control.timed:
+            data["time_control"] = self.time_control.to_json()
         return data
 
     def replay_frames(self, viewer: int | None) -> list[dict[str, Any]]:

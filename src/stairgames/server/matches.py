@@ -12,10 +12,12 @@ and commits before it announces (:meth:`MatchService.commit`).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from stairgames.agents.levels import LEVEL_NAMES
@@ -24,6 +26,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import options_to_dict
 from stairgames.core.registry import load
 from stairgames.i18n import N_
+from stairgames.server.clocks import REALTIME, UNTIMED, TimeControl
 from stairgames.server.errors import ServerError, error_json
 from stairgames.server.match import Match
 from stairgames.server.seats import COMPUTER, HUMAN, hash_token, parse_seat
@@ -35,6 +38,9 @@ from stairgames.server.store import (
 )
 
 LEVELS = LEVEL_NAMES
+
+OFFER_SECONDS = 60.0
+"""How long a takeback or rematch offer of a real-time game waits for its answer."""
 
 
 def new_id() -> str:
@@ -58,17 +64,32 @@ class MatchService:
     """Creates matches, turns requests into checked events, commits them, and keeps the
     matches in memory (reloaded from the database on first use after a restart)."""
 
-    def __init__(self, store: Store, computer_players: Sequence[str] = LEVEL_NAMES) -> None:
+    def __init__(
+        self,
+        store: Store,
+        computer_players: Sequence[str] = LEVEL_NAMES,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
+        self.clock = clock
+        """Now, in seconds since the epoch: when each event is accepted (the clocks'
+        time; a test gives a fake one)."""
         self.computer_players = tuple(p.strip().lower() for p in computer_players)
         """The players a computer seat may be given (``Settings.computer_players``)."""
         self._matches: dict[str, Match] = {}
 
     # ----- creating and finding ------------------------------------------------
 
-    def create(self, game_name: str, options: dict[str, Any], seat_specs: Sequence[str]) -> Created:
+    def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seat_specs: Sequence[str],
+        time_control: TimeControl = UNTIMED,
+    ) -> Created:
         """A new match; ``seat_specs``: ``human``, ``online``, ``computer:LEVEL`` (or
-        another of :attr:`computer_players`) for each seat.
+        another of :attr:`computer_players`) for each seat; ``time_control``: its clocks.
 
         :raises StairgamesError: unknown game or option, wrong seat count, a player not
             offered or one that cannot play this game (nothing is created).
@@ -95,7 +116,15 @@ class MatchService:
         match_id = new_id()
         stored_options = options_to_dict(game.options)
         seed = secrets.randbits(62)
-        self.store.create_match(match_id, game.name, stored_options, seed, seats)
+        self.store.create_match(
+            match_id,
+            game.name,
+            stored_options,
+            seed,
+            seats,
+            created_at=self.clock(),
+            time_control=time_control.to_json() if time_control.timed else None,
+        )
         match = self.get(match_id)
         if match.state.is_chance_node():  # the first dice or deal
             self.commit(match, [])
@@ -153,11 +182,12 @@ class MatchService:
         :raises ServerError: 409, another server process changed the match first (the
             match is reloaded; nothing of this request was written).
         """
+        at = self.clock()
         if match.game.info().chance:
-            records = self._numbered_with_chance(match, events)
+            records = self._numbered_with_chance(match, events, at)
         else:
             records = [
-                EventRecord(match.event + offset, kind, seat, data)
+                EventRecord(match.event + offset, kind, seat, data, at)
                 for offset, (kind, seat, data) in enumerate(events, start=1)
             ]
         try:
@@ -167,19 +197,21 @@ class MatchService:
             raise ServerError(409, N_("the match changed meanwhile; try again")) from exc
         for record in records:
             match.apply_event(record)
+        self.store.summarize(match.id, match.event, match.summary(), at if match.over else None)
 
     def _numbered_with_chance(
-        self, match: Match, events: list[tuple[str, int | None, dict[str, Any]]]
+        self, match: Match, events: list[tuple[str, int | None, dict[str, Any]]], at: float
     ) -> list[EventRecord]:
         probe = Match.__new__(Match)
         probe.__dict__.update(match.__dict__)
         probe.state = match.state.clone()
         probe.movers = list(match.movers)
         probe.seats = [dataclasses.replace(seat) for seat in match.seats]
+        probe.clock = copy.deepcopy(match.clock)
         records: list[EventRecord] = []
 
         def add(kind: str, seat: int | None, data: dict[str, Any]) -> None:
-            record = EventRecord(probe.event + 1, kind, seat, data)
+            record = EventRecord(probe.event + 1, kind, seat, data, at)
             probe.apply_event(record)
             records.append(record)
 
@@ -332,6 +364,8 @@ class MatchService:
             secrets.randbits(62),
             seats,
             rematch_of=match.id,
+            created_at=self.clock(),
+            time_control=match.time_control.to_json() if match.time_control.timed else None,
         )
         self.commit(match, [("rematch_ask", seat, {}), ("rematch", seat, {"match": new_match})])
         return self.get(new_match)
@@ -342,6 +376,51 @@ class MatchService:
         if match.rematch is not None or not match.rematch_asked:
             raise ServerError(409, N_("there is no rematch offer to decline"))
         self.commit(match, [("rematch_decline", seat, {})])
+
+    # ----- the clocks ----------------------------------------------------------
+
+    def due(self, match: Match) -> float | None:
+        """When the clocks next need the server: the running clock's deadline, or the
+        moment an unanswered offer of a real-time game lapses (``None``: never)."""
+        moments = [match.deadline()]
+        if match.time_control.kind == REALTIME and match.offer_since is not None:
+            moments.append(match.offer_since + OFFER_SECONDS)
+        return min((m for m in moments if m is not None), default=None)
+
+    def keep_time(self, match: Match) -> bool:
+        """Do what is due at the clock's present moment: flag the seat whose time is up
+        (it loses; in a game of three or more seats with other people playing, a
+        computer at ``medium`` takes the seat and the others play on), withdraw an offer
+        unanswered for :data:`OFFER_SECONDS` in real time. Whether anything was done."""
+        now = self.clock()
+        deadline = match.deadline()
+        seat = match.clock_seat()
+        if deadline is not None and seat is not None and now >= deadline:
+            others = [s for s in match.seats if s.seat != seat and s.kind != COMPUTER]
+            data: dict[str, Any] = {}
+            if len(match.seats) > 2 and others:
+                data["player"] = (
+                    "medium"
+                    if "medium" in self.computer_players
+                    else (self._replacement(match, seat))
+                )
+            self.commit(match, [("flag", seat, data)])
+            return True
+        offer = match.open_offer()
+        since = match.offer_since
+        lapses = match.time_control.kind == REALTIME and since is not None
+        if offer is not None and lapses and since is not None and now >= since + OFFER_SECONDS:
+            self.commit(match, [("lapse", None, {"offer": offer})])
+            return True
+        return False
+
+    def resume(self, match: Match, down_since: float) -> bool:
+        """Give back to the running clock the time since ``down_since`` (the server was
+        down); whether a clock ran."""
+        if match.clock is None or match.clock_seat() is None:
+            return False
+        self.commit(match, [("resume", None, {"down_since": down_since})])
+        return True
 
     def _require_player(self, match: Match, seat: int | None) -> None:
         if seat is None:

@@ -38,6 +38,9 @@ def serve(argv: Sequence[str]) -> int:
             "connections): for load tests from one machine, never for a public server"
         ),
     )
+    from stairgames.server.mail import add_mail_arguments, mail_settings_of
+
+    add_mail_arguments(parser)  # --smtp-url, --mail-from, --public-url (server/mail.py)
     args = parser.parse_args(argv)
 
     from stairgames.server.app import Settings, create_app
@@ -49,6 +52,7 @@ def serve(argv: Sequence[str]) -> int:
     )
     if args.no_client_limits:
         settings = without_client_limits(settings)
+    settings = dataclasses.replace(settings, mail=mail_settings_of(args, parser))
     config = uvicorn_config(create_app(settings), args.host, args.port, settings)
     announce = _("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port)
     _announcing_server(config, announce).run()

@@ -8,11 +8,19 @@ start-up; the models here only describe it):
 - ``seats``: one row per seat (who plays it, and the SHA-256 of its secret token: the
   token itself is never stored);
 - ``events``: every event of a match, numbered from 1 with no gap, ``(match, number)``
-  unique. A match's state is its events replayed, so an event is the unit of commit:
-  two server processes that try to write the same number collide and one of them is told
-  so (:class:`EventConflictError`) instead of both succeeding.
+  unique, with the moment the server accepted it (the clocks are made from these). A
+  match's state is its events replayed, so an event is the unit of commit: two server
+  processes that try to write the same number collide and one of them is told so
+  (:class:`EventConflictError`) instead of both succeeding.
 
-and the players' (:mod:`stairgames.server.players` reads and writes them):
+A match's ``time_control`` (JSON, ``NULL`` for none) and ``ended_at`` (set once its game
+is over) let the server find the running clocks after a restart; its ``summary`` (JSON:
+whose turn, the result, who plays each seat) as of event ``summary_event`` lets a
+player's list of games be read without replaying them; ``server_heartbeats``
+says when each server process was last alive, so that the time all of them were down is
+given back to the clocks (:mod:`stairgames.server.clocks`).
+
+And the players' (:mod:`stairgames.server.players` reads and writes them):
 
 - ``players``: a display name (unique ignoring case and width, ``name_key``) and, for an
   account, the Argon2id hash of its password;
@@ -26,6 +34,21 @@ and the players' (:mod:`stairgames.server.players` reads and writes them):
 - ``rated_results``: the result of each rated match, in the order they ended, and
   ``ratings``: what :mod:`stairgames.server.ratings` makes of them (rebuilt from
   ``rated_results`` on demand).
+
+and the chat's (:mod:`stairgames.server.chat` reads and writes it):
+
+- ``chat_messages``: what was said in a match, numbered in the order it was said, in
+  its players' room or its spectators' (who said it, the text as written or the id of a
+  preset phrase, and how many moves the game had then).
+
+and the e-mail's (:mod:`stairgames.server.notify` reads and writes them):
+
+- ``mail_addresses``: an account's e-mail address, its language, when it was confirmed,
+  whether turn notifications are on, and when the last turn mail and digest went out;
+- ``mail_tokens``: the links mailed (confirm an address, reset a password, unsubscribe),
+  each by the SHA-256 of its secret, with its purpose, expiry and when it was used;
+- ``mail_waiting``: the correspondence games waiting for a player with notifications
+  on, since when, and when a mail told them.
 
 SQLite (the default, in a data folder) and PostgreSQL (``--database-url``) share it.
 """
@@ -75,6 +98,18 @@ class MatchRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
     rematch_of: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    time_control: Mapped[str | None] = mapped_column(Text, nullable=True)
+    ended_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    summary: Mapped[str | None] = mapped_column(Text, nullable=True)
+    summary_event: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class HeartbeatRow(Base):
+    __tablename__ = "server_heartbeats"
+    process: Mapped[str] = mapped_column(String(64), primary_key=True)
+    beat_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -165,6 +200,74 @@ class ChallengeRow(Base):
     closed: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
 
 
+class ChatMessageRow(Base):
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), index=True
+    )
+    room: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="SET NULL"), nullable=True
+    )
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    move: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MailAddressRow(Base):
+    __tablename__ = "mail_addresses"
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(254))
+    language: Mapped[str] = mapped_column(String(8))
+    confirmed_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    notifications: Mapped[bool] = mapped_column(Boolean)
+    changed_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    last_notice_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    last_digest_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
+class MailTokenRow(Base):
+    __tablename__ = "mail_tokens"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    purpose: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    used_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
+class MailWaitingRow(Base):
+    __tablename__ = "mail_waiting"
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    told_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
 @dataclasses.dataclass(frozen=True)
 class SeatRecord:
     seat: int
@@ -183,6 +286,9 @@ class EventRecord:
     kind: str
     seat: int | None
     data: dict[str, Any]
+    at: float | None = None
+    """When the server accepted it, in seconds since the epoch (``None``: now, when it is
+    written)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,6 +300,8 @@ class MatchRecord:
     rematch_of: str | None
     seats: tuple[SeatRecord, ...]
     events: tuple[EventRecord, ...]
+    time_control: dict[str, Any] | None = None
+    created_at: float | None = None
 
 
 class EventConflictError(Exception):
@@ -253,6 +361,18 @@ def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
 
 
+def _moment(at: float | None) -> datetime.datetime:
+    return _now() if at is None else datetime.datetime.fromtimestamp(at, datetime.UTC)
+
+
+def _epoch(moment: datetime.datetime) -> float:
+    """Seconds since the epoch of a stored moment (SQLite gives it back without its zone:
+    it was written in UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.timestamp()
+
+
 class Repository:
     """Reads and writes some tables of the database, each call in one transaction."""
 
@@ -278,6 +398,8 @@ class Store(Repository):
         seats: Sequence[SeatRecord],
         *,
         rematch_of: str | None = None,
+        time_control: dict[str, Any] | None = None,
+        created_at: float | None = None,
     ) -> None:
         with self._session() as session:
             session.add(
@@ -286,8 +408,9 @@ class Store(Repository):
                     game=game,
                     options=json.dumps(options, sort_keys=True),
                     seed=seed,
-                    created_at=_now(),
+                    created_at=_moment(created_at),
                     rematch_of=rematch_of,
+                    time_control=None if time_control is None else json.dumps(time_control),
                 )
             )
             session.flush()
@@ -321,9 +444,31 @@ class Store(Repository):
                 rematch_of=row.rematch_of,
                 seats=tuple(SeatRecord(s.seat, s.kind, s.player, s.token_hash) for s in seats),
                 events=tuple(
-                    EventRecord(e.number, e.kind, e.seat, json.loads(e.data)) for e in events
+                    EventRecord(e.number, e.kind, e.seat, json.loads(e.data), _epoch(e.created_at))
+                    for e in events
                 ),
+                time_control=None if row.time_control is None else json.loads(row.time_control),
+                created_at=_epoch(row.created_at),
             )
+
+    def summarize(
+        self, match_id: str, event: int, summary: dict[str, Any], ended: float | None
+    ) -> None:
+        """Keep the match's ``summary`` as of ``event`` (an older one never overwrites a
+        newer); ``ended``: when its game ended, if it has."""
+        values: dict[str, Any] = {"summary": json.dumps(summary), "summary_event": event}
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.summary_event < event)
+                .values(**values)
+            )
+            if ended is not None:
+                connection.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == match_id, MatchRow.ended_at.is_(None))
+                    .values(ended_at=_moment(ended))
+                )
 
     def last_event(self, match_id: str) -> int:
         """The number of the last event of a match committed by anyone (0: none)."""
@@ -366,7 +511,7 @@ class Store(Repository):
                 "kind": record.kind,
                 "seat": record.seat,
                 "data": json.dumps(record.data, sort_keys=True),
-                "created_at": _now(),
+                "created_at": _moment(record.at),
             }
             for record in events
         ]
@@ -393,3 +538,48 @@ class Store(Repository):
             raise EventConflictError(
                 f"event numbers of {match_id} taken by another writer"
             ) from exc
+
+
+class ClockStore(Repository):
+    """The running clocks' side of the database: which timed matches go on, and when the
+    server processes were last alive."""
+
+    def open_timed_matches(self) -> list[str]:
+        """The matches with a time control whose game is not over (as far as stored)."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(MatchRow.id).where(
+                        MatchRow.time_control.is_not(None), MatchRow.ended_at.is_(None)
+                    )
+                )
+            )
+
+    def mark_ended(self, match_id: str, at: float | None = None) -> None:
+        with self._session() as session:
+            session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.ended_at.is_(None))
+                .values(ended_at=_moment(at))
+            )
+
+    def last_alive(self) -> float | None:
+        """When any server process last said it was alive (``None``: none ever did)."""
+        with self._session() as session:
+            moment = session.scalar(select(func.max(HeartbeatRow.beat_at)))
+            return None if moment is None else _epoch(moment)
+
+    def beat(self, process: str, at: float | None = None) -> None:
+        """Say that ``process`` is alive at ``at`` (now)."""
+        with self._session() as session:
+            row = session.get(HeartbeatRow, process)
+            if row is None:
+                session.add(HeartbeatRow(process=process, beat_at=_moment(at)))
+            else:
+                row.beat_at = _moment(at)
+
+    def forget_process(self, process: str) -> None:
+        with self._session() as session:
+            row = session.get(HeartbeatRow, process)
+            if row is not None:
+                session.delete(row)

@@ -182,6 +182,29 @@ SHARED_MESSAGES: Final = (
     N_("Rematch offered by {names}."),
     N_("Accept the rematch"),
     N_("Decline the rematch"),
+    # issue 30: clocks and being told
+    N_("Clock"),
+    N_("No clock"),
+    N_("no clock"),
+    N_("Real time {clock}"),
+    N_("Correspondence, {days} days a move"),
+    N_("{days} days a move"),
+    N_("{days} d {hours} h left"),
+    N_("{hours} h {minutes} min left"),
+    N_("Sound on my turn"),
+    N_("Notify me when it is my turn"),
+    # issue 30: e-mail (the account page, /account, is server/mail_routes.py's)
+    N_("Forgot your password?"),
+    N_("Your account"),
+    # issue 30: the chat (static/chat.js; the phrases are server/chat.py's PHRASES)
+    N_("Chat"),
+    N_("Hide chat"),
+    N_("The players do not see what spectators write."),
+    N_("No messages yet."),
+    N_("Message"),
+    N_("Send"),
+    N_("{name} (spectator)"),
+    N_("{player} ({seat})"),
 )
 """The message ids of the shared pages (``web/static``), and the level names the
 pages translate from the server's data."""

@@ -91,6 +91,7 @@ register(
             ),
         ),
         play_minutes=(20, 20),
+        realtime_default=(10, 10),
         narrate_moves=narrate_moves,
         player_hooks="stairgames.games.city_of_stairs.play.evaluate:HOOKS",
         resample_hidden=_resample_hidden,

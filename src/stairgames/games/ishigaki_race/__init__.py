@@ -85,6 +85,7 @@ register(
             N_("Crumbling wall (an option): a ninja that stops on a −2 step drops 2 steps."),
         ),
         play_minutes=(10, 15),
+        realtime_default=(3, 5),
         narrate_moves=narrate_moves,
         player_hooks="stairgames.games.ishigaki_race.play.evaluate:HOOKS",
         solver="stairgames.games.ishigaki_race.research.command:SOLVE_COMMAND",

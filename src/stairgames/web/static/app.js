@@ -5,7 +5,10 @@
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, say, setLanguage, t }
   from "/static/i18n.js";
 import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
+import { chatReceived, chatReconnected, chatView } from "/static/chat.js";
 import { hideLobby, showLobby } from "/static/lobby.js";
+import { askForNotifications, fillTimeControls, mayAskForNotifications, setSound, showClocks,
+  soundOn, tellTurn, timeControlOf } from "/static/clock.js";
 import { hideMyGames, showMyGames } from "/static/mygames.js";
 import { ensurePlayer, shownName } from "/static/player.js";
 import { hideProfile, showProfile } from "/static/profile.js";
@@ -90,6 +93,7 @@ function renderHome() {
   seat.replaceChildren(...game.seat_names.map((s, i) =>
     new Option(t(s), String(i), false, String(i) === seatNow)));
   renderSeatList(game, options.closest("fieldset"), game.levels);
+  fillTimeControls($("time-control"), game);
 }
 
 // The games as cards (drawn again when the language changes): a picture of the board,
@@ -226,10 +230,11 @@ async function startGame(event) {
   const mine = Number($("my-seat").value);
   const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
   const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
+  const time_control = timeControlOf($("time-control").value);
   await ensurePlayer();  // its seats are then its player's (see seatQuery)
   const response = await fetch("/api/matches", { method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ game: game.name, options, seats }) });
+    body: JSON.stringify({ game: game.name, options, seats, time_control }) });
   const data = await response.json();
   if (!response.ok) {
     $("home-error").textContent = errorText(data.error);
@@ -330,18 +335,27 @@ function closeSockets() {
 }
 
 // How a request names its seat: by the seat's number when this browser's player holds it
-// (the server checks the player's cookie: no secret in the address), else by the seat's
-// token (matches made before players, kept in localStorage).
+// (the server checks the player's cookie), else by the seat's token (matches made before
+// players, kept in localStorage), which never goes in an address: in the X-Seat-Token
+// header, or as the WebSocket's first message.
+function seatToken(seat) {
+  if (seat === null || app.held.includes(seat)) return null;
+  return app.tokens[seat] || null;
+}
+
 function seatQuery(seat) {
-  if (seat === null) return "";
-  const token = app.tokens[seat];
-  return app.held.includes(seat) || !token ? `?seat=${seat}` : `?token=${encodeURIComponent(token)}`;
+  return seat === null || seatToken(seat) ? "" : `?seat=${seat}`;
+}
+
+function seatHeaders(seat) {
+  const token = seatToken(seat);
+  return token ? { "x-seat-token": token } : {};
 }
 
 function socketUrl(seat) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const token = seatQuery(seat);
-  return `${scheme}://${location.host}/ws/matches/${app.match}${token}`;
+  const query = seatToken(seat) ? "?auth=message" : seatQuery(seat);
+  return `${scheme}://${location.host}/ws/matches/${app.match}${query}`;
 }
 
 function connect(seat) {
@@ -349,8 +363,11 @@ function connect(seat) {
   const socket = new WebSocket(socketUrl(seat));
   app.sockets[seat] = socket;
   socket.onopen = () => {
+    const token = seatToken(seat);
+    if (token) socket.send(JSON.stringify({ type: "hello", token }));
     app.retry = 0;
     if (app.lastEvent >= 0) socket.send(JSON.stringify({ type: "sync", event: app.lastEvent }));
+    if (app.lastEvent >= 0) chatReconnected();  // what was said meanwhile (static/chat.js)
     setBanner(null);
   };
   socket.onmessage = (message) => receive(seat, JSON.parse(message.data));
@@ -381,6 +398,10 @@ function receive(seat, message) {
   }
   if (message.type === "presence") {
     applyPresence(message);
+    return;
+  }
+  if (message.type === "chat") {
+    chatReceived(message);  // static/chat.js
     return;
   }
   if (message.type !== "state") return;
@@ -520,6 +541,8 @@ async function render(animate) {
   if (coverFor(view)) return;
   document.title = waitingForMe(view) ? `${t("(1) Your turn")} · ${t(view.title)}`
     : `${t(view.title)} · stairgames`;
+  tellTurn(view, waitingForMe(view), t(view.title));
+  renderAlerts(view);
   $("match-title").textContent = t(view.title);
   renderSeats(view);
   renderTurn(view);
@@ -527,6 +550,7 @@ async function render(animate) {
   renderControls(view);
   renderResult(view);
   renderRules(view);
+  chatView(view, { query: seatQuery(view.you), headers: seatHeaders(view.you) }, app.replayAt);
   const draw = await loadBoardScript(view.game);
   // A newer view may have come while the board's script loaded: only its render draws.
   if (app.view !== view) return;
@@ -557,12 +581,15 @@ function holdsEverySeat(view) {
 function renderSeats(view) {
   const list = $("seats");
   list.replaceChildren();
+  const items = new Map();
   for (const seat of view.seats) {
     const item = document.createElement("li");
     item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
     item.textContent = seatLabel(seat, view);
     list.append(item);
+    items.set(seat.seat, item);
   }
+  showClocks(view, items);
   const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
     view.you !== null && view.result === null;
   $("invite").hidden = !waiting;
@@ -586,6 +613,16 @@ function seatLabel(seat, view) {
   if (seat.kind === "computer") return t("{name} · computer", { name });
   if (seat.kind === "online" && !seat.connected) return t("{name} · not connected", { name });
   return name;
+}
+
+// The switches of being told: the turn's sound, and the browser's notifications (asked
+// for on this button's click, never on load), in online games.
+function renderAlerts(view) {
+  const online = view.you !== null && view.result === null &&
+    view.seats.some((seat) => seat.kind === "online");
+  $("alerts").hidden = !online;
+  $("sound").checked = soundOn();
+  $("notify").hidden = !mayAskForNotifications();
 }
 
 function renderTurn(view) {
@@ -797,8 +834,8 @@ function errorText(error) {
 
 async function downloadRecord() {
   const seat = app.view ? app.view.you : null;
-  const token = seatQuery(seat);
-  const response = await fetch(`/api/matches/${app.match}/record${token}`);
+  const response = await fetch(`/api/matches/${app.match}/record${seatQuery(seat)}`,
+    { headers: seatHeaders(seat) });
   if (!response.ok) {
     $("match-error").textContent = t("The record could not be downloaded.");
     return;
@@ -816,9 +853,9 @@ async function loadReplayBoards() {
   if (app.replayLoaded === app.match) return;
   app.replayLoaded = app.match;
   const seat = app.view.you;
-  const token = seatQuery(seat);
   try {
-    const response = await fetch(`/api/matches/${app.match}/replay${token}`);
+    const response = await fetch(`/api/matches/${app.match}/replay${seatQuery(seat)}`,
+      { headers: seatHeaders(seat) });
     if (response.ok) {
       const data = await response.json();
       // {"frames": [{"move", "board"}, ...]}: the board of every position, the first
@@ -898,6 +935,11 @@ function wire() {
   $("pass-show").addEventListener("click", () => {
     app.confirmedSeat = app.viewSeat;
     render(false);
+  });
+  $("sound").addEventListener("change", () => setSound($("sound").checked));
+  $("notify").addEventListener("click", async () => {
+    await askForNotifications();
+    $("notify").hidden = !mayAskForNotifications();
   });
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("takeback").addEventListener("click", () => send({ type: "takeback" }));

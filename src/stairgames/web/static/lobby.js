@@ -4,6 +4,7 @@
 // match's, and goes to the match.
 import { onLanguageChange, t } from "/static/i18n.js";
 import { currentPlayer, ensurePlayer, shownName } from "/static/player.js";
+import { fillTimeControls, timeControlOf, timeControlText } from "/static/clock.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 const lobby = { socket: null, challenges: [], live: [], games: [], open: false, saveTokens: null,
@@ -53,6 +54,7 @@ function row(challenge) {
   details.textContent = [
     optionsText(challenge),
     t("{taken} of {seats} seats taken", { taken: challenge.taken, seats: challenge.seats }),
+    timeControlText(challenge.time_control),
     challenge.rated ? t("rated") : t("casual"),
     t("by"),
   ].filter(Boolean).join(" · ");
@@ -154,6 +156,7 @@ function renderForm() {
   if (level.options.length !== levels.length) {
     level.replaceChildren(...levels.map((l) => new Option(t(l), l)));
   }
+  fillTimeControls($("challenge-time"), game);
 }
 
 async function openChallenge(event) {
@@ -169,7 +172,7 @@ async function openChallenge(event) {
   const spec = lobby.games.find((g) => g.name === game);
   if (spec && Object.keys(spec.seats_by_players || {}).length) options.players = players;
   const data = await post("/api/challenges", { game, options, seats: seatsFor(players, people),
-    rated: $("challenge-rated").checked });
+    rated: $("challenge-rated").checked, time_control: timeControlOf($("challenge-time").value) });
   if (!data) return;
   lobby.saveTokens(data.match, data.seats);
   lobby.go(`/m/${data.match}`);

@@ -1,0 +1,463 @@
+"""The chat of a match: a room for its players and one for its spectators.
+
+Each match has two rooms. A seat's player writes in the **players' room**, which
+everyone reads; anyone else with a player identity (the ``sg_player`` cookie,
+:mod:`.players`) writes in the **spectators' room**, which only spectators read: the
+players never see it, so nobody watching can help them. A player who resigned and left
+(a computer plays on for them) watches, and chats, as a spectator.
+
+Who writes is found as for every seat action: a seat's token (the ``X-Seat-Token``
+header; never in the address) or the cookie of the player holding a seat (``?seat=N``
+chooses among several); nobody writes for a seat they do not hold.
+
+A message is a text, trimmed, of 1 to :data:`MAX_LENGTH` characters with no control
+characters (nor line breaks, nor the invisible characters that reorder text), stored as
+written and sent as JSON data (the page shows it as text, never as markup), or one of the
+preset :data:`PHRASES`, sent as its id so that each reader reads it in their own
+language. Each player may write :data:`CHAT_RATE` (five at once, then one every two
+seconds); beyond, 429. The server adds nothing to the chat: a message carries who wrote
+it (their name, or their seat for a seat without a player), what they wrote, and how
+many moves the game had then (so that a replay shows what was said by then), nothing
+a seat may not know.
+
+``GET /api/matches/{id}/chat`` lists what the asker may read (the newest
+:data:`MAX_LISTED`), ``POST /api/matches/{id}/chat`` writes (JSON: ``{"text": ...}`` or
+``{"phrase": ...}``), and the match's WebSockets get each new message as ``{"type":
+"chat", "match", "message"}``: the players' room's on every connection, the spectators'
+on the spectators' only. With several server processes on one database, each delivers
+the messages the others took to its own watchers (:meth:`Chat.follow_other_processes`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime
+import json
+import logging
+import time
+import unicodedata
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from fastapi import FastAPI, Request
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from stairgames.i18n import N_
+from stairgames.server.errors import ServerError
+from stairgames.server.hub import Hub
+from stairgames.server.limits import Bucket, Clock, Rate
+from stairgames.server.lobby import lobby_of
+from stairgames.server.match import Match
+from stairgames.server.players import Player, current_player
+from stairgames.server.store import ChatMessageRow, Repository
+
+if TYPE_CHECKING:
+    from stairgames.server.app import Settings
+
+log = logging.getLogger(__name__)
+
+PLAYERS: Final = "players"
+"""The players' room: written by the seats' players, read by everyone."""
+SPECTATORS: Final = "spectators"
+"""The spectators' room: written and read by spectators only."""
+MAX_LENGTH: Final = 500
+"""The most characters a message may have (once trimmed)."""
+MAX_LISTED: Final = 200
+"""The newest messages ``GET .../chat`` lists."""
+CHAT_RATE: Final = Rate(per_minute=30, burst=5)
+"""What one player may write, over every match: five messages at once, then one every
+two seconds (at most ten in any ten seconds)."""
+PHRASES: Final = {
+    "hello": N_("Hello"),
+    "good_luck": N_("Good luck"),
+    "thank_you": N_("Thank you"),
+    "good_game": N_("Good game"),
+}
+"""The preset phrases by id, with their message id (the English): a phrase travels as
+its id and each reader reads it in their own language."""
+_REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Control characters (line breaks and tabs among them), lone surrogates, and line and
+paragraph separators."""
+_REORDERING: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The bidirectional embeddings, overrides and isolates, which would make a message
+read other than it is written (joiners and variation selectors, which emoji and some
+scripts need, are let through)."""
+_REMEMBERED: Final = 10_000
+"""Messages (by id) remembered as delivered, so that none is delivered twice."""
+_LOOK_BACK: Final = 100
+"""How far before the newest message seen the following of other processes reads again
+(a message numbered earlier may be committed later)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ChatMessage:
+    """One message as stored: ``text`` as written, or ``phrase`` (an id of
+    :data:`PHRASES`); ``name`` the writer's name (``None`` for a seat without a player:
+    the page names the seat); ``move`` how many moves the game had when it was said."""
+
+    id: int
+    match_id: str
+    room: str
+    seat: int | None
+    player_id: str | None
+    name: str | None
+    text: str | None
+    phrase: str | None
+    move: int
+    created_at: datetime.datetime
+
+    def json(self) -> dict[str, Any]:
+        """The message as readers get it (the writer's player id stays on the server)."""
+        at = self.created_at
+        if at.tzinfo is None:  # SQLite gives back naive datetimes: they were UTC
+            at = at.replace(tzinfo=datetime.UTC)
+        return {
+            "id": self.id,
+            "room": self.room,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "phrase": self.phrase,
+            "move": self.move,
+            "at": at.isoformat(timespec="seconds"),
+        }
+
+
+def _message(row: ChatMessageRow) -> ChatMessage:
+    return ChatMessage(
+        id=row.id,
+        match_id=row.match_id,
+        room=row.room,
+        seat=row.seat,
+        player_id=row.player_id,
+        name=row.name,
+        text=row.text,
+        phrase=row.phrase,
+        move=row.move,
+        created_at=row.created_at,
+    )
+
+
+class ChatStore(Repository):
+    """The ``chat_messages`` table (:mod:`.store`)."""
+
+    def post(
+        self,
+        match_id: str,
+        *,
+        room: str,
+        seat: int | None,
+        player_id: str | None,
+        name: str | None,
+        text: str | None = None,
+        phrase: str | None = None,
+        move: int = 0,
+    ) -> ChatMessage:
+        """Store a message (checked already: :func:`clean_text`, :func:`read_message`)."""
+        with self._session() as session:
+            row = ChatMessageRow(
+                match_id=match_id,
+                room=room,
+                seat=seat,
+                player_id=player_id,
+                name=name,
+                text=text,
+                phrase=phrase,
+                move=move,
+                created_at=datetime.datetime.now(datetime.UTC),
+            )
+            session.add(row)
+            session.flush()
+            return _message(row)
+
+    def list(
+        self, match_id: str, rooms: Sequence[str], limit: int = MAX_LISTED
+    ) -> tuple[ChatMessage, ...]:
+        """The newest ``limit`` messages of the match in ``rooms``, oldest first."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChatMessageRow)
+                .where(ChatMessageRow.match_id == match_id, ChatMessageRow.room.in_(list(rooms)))
+                .order_by(ChatMessageRow.id.desc())
+                .limit(limit)
+            ).all()
+            return tuple(_message(row) for row in reversed(rows))
+
+    def newest_id(self) -> int:
+        """The number of the newest message of any match (0: none)."""
+        with self._session() as session:
+            return int(session.scalar(select(func.max(ChatMessageRow.id))) or 0)
+
+    def since(self, after: int, match_ids: Sequence[str]) -> tuple[ChatMessage, ...]:
+        """The messages numbered after ``after`` of the matches ``match_ids``, in order."""
+        if not match_ids:
+            return ()
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChatMessageRow)
+                .where(ChatMessageRow.id > after, ChatMessageRow.match_id.in_(list(match_ids)))
+                .order_by(ChatMessageRow.id)
+            ).all()
+            return tuple(_message(row) for row in rows)
+
+
+# ----- what may be said -------------------------------------------------------------------
+
+
+def clean_text(text: object) -> str:
+    """``text`` trimmed, if it may be said in a chat.
+
+    >>> clean_text("  good luck! <b>  ")
+    'good luck! <b>'
+
+    :raises ServerError: 400, saying what is wrong with it.
+    """
+    if not isinstance(text, str):
+        raise ServerError(400, N_("a chat message must be text"))
+    said = text.strip()
+    if not said:
+        raise ServerError(400, N_("a chat message cannot be empty"))
+    if len(said) > MAX_LENGTH:
+        raise ServerError(400, N_("a chat message has at most {max} characters"), max=MAX_LENGTH)
+    if any(c in _REORDERING or unicodedata.category(c) in _REFUSED_CATEGORIES for c in said):
+        raise ServerError(400, N_("a chat message may not hold control characters"))
+    return said
+
+
+def read_message(body: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(text, phrase) of a request's body, ``{"text": ...}`` or ``{"phrase": id}``, one
+    of them ``None``.
+
+    >>> read_message({"phrase": "good_game"})
+    (None, 'good_game')
+
+    :raises ServerError: 400, neither or both, a bad text, an unknown phrase.
+    """
+    if ("text" in body) == ("phrase" in body):
+        raise ServerError(400, N_("a chat message has either a 'text' or a 'phrase'"))
+    if "text" in body:
+        return clean_text(body["text"]), None
+    phrase = body["phrase"]
+    if not isinstance(phrase, str) or phrase not in PHRASES:
+        raise ServerError(400, N_("unknown phrase {phrase!r}"), phrase=str(phrase)[:40])
+    return None, phrase
+
+
+def reads(match: Match, seat: int | None) -> tuple[str, ...]:
+    """The rooms a viewer of ``match`` reads: a seat's player the players' only, a
+    spectator (or a player who resigned and left) both."""
+    if seat is not None and seat not in match.left:
+        return (PLAYERS,)
+    return (PLAYERS, SPECTATORS)
+
+
+@dataclasses.dataclass(frozen=True)
+class Speaker:
+    """Who asks, as the chat sees them: the room they write in, the seat they write for
+    (the players' room), and their player (``None``: a browser that is no player yet)."""
+
+    room: str
+    seat: int | None
+    player: Player | None
+
+
+# ----- the chat of every match --------------------------------------------------------------
+
+
+class Chat:
+    """Messages written, listed and delivered to each match's watchers; each player's
+    allowance (:data:`CHAT_RATE`)."""
+
+    def __init__(self, store: ChatStore, hub: Hub, clock: Clock = time.monotonic) -> None:
+        self.store = store
+        self.hub = hub
+        self.clock = clock
+        self._buckets: dict[str, Bucket] = {}
+        self._delivered: dict[int, None] = {}
+        """The messages delivered here lately (oldest first), by id."""
+        self._seen = 0
+        """The newest message any process had taken when others' were last read."""
+
+    def match(self, match_id: str) -> Match:
+        """The match (its newest events, for who left it).
+
+        :raises ServerError: 404, no such match.
+        """
+        return self.hub.service.refresh(self.hub.load(match_id))
+
+    def speaker(
+        self, request: Request, match: Match, token: str | None, wanted: int | None
+    ) -> Speaker:
+        """Who ``request`` is in the match's chat: the player of a seat (its token, or a
+        player holding it; ``wanted`` chooses among several), else a spectator.
+
+        :raises ServerError: 400, a token in the address (as every request, see
+            :func:`stairgames.server.app._viewer`); 403, a token of no seat of the match.
+        """
+        if token is not None:
+            from stairgames.server.app import TOKEN_IN_ADDRESS  # (app imports this module)
+
+            raise ServerError(400, TOKEN_IN_ADDRESS)
+        token = request.headers.get("x-seat-token")
+        player = current_player(request)
+        if token:
+            seat = match.seat_of(token)
+            seats = [] if seat is None else [seat]
+        elif player is not None:
+            seats = lobby_of(request).store.seats_of(match.id, player.id)
+        else:
+            seats = []
+        playing = [seat for seat in seats if seat not in match.left]
+        if playing:
+            return Speaker(PLAYERS, wanted if wanted in playing else playing[0], player)
+        return Speaker(SPECTATORS, None, player)
+
+    def listing(self, match: Match, speaker: Speaker) -> dict[str, Any]:
+        """``GET .../chat``: what ``speaker`` may read, and how they may write."""
+        rooms = reads(match, speaker.seat)
+        return {
+            "match": match.id,
+            "room": speaker.room,
+            "seat": speaker.seat,
+            "rooms": list(rooms),
+            "phrases": dict(PHRASES),
+            "max_length": MAX_LENGTH,
+            "messages": [m.json() for m in self.store.list(match.id, rooms)],
+        }
+
+    async def post(self, match: Match, speaker: Speaker, body: Mapping[str, Any]) -> ChatMessage:
+        """Write what ``body`` says in ``speaker``'s room, and deliver it.
+
+        :raises ServerError: 401, a spectator that is no player; 400, a bad message;
+            429, the writer's allowance is spent.
+        """
+        if speaker.room == SPECTATORS and speaker.player is None:
+            raise ServerError(401, N_("choose a name first"))
+        text, phrase = read_message(body)
+        if speaker.seat is not None:  # the name of the player holding the seat, if any
+            name = self.hub.seat_names(match.id).get(speaker.seat)
+            key = speaker.player.id if speaker.player else f"{match.id}/{speaker.seat}"
+        else:
+            assert speaker.player is not None  # (a spectator without one was refused)
+            name, key = speaker.player.name, speaker.player.id
+
+        self._spend(key)
+        async with self.hub.lock(match.id):
+            message = self.store.post(
+                match.id,
+                room=speaker.room,
+                seat=speaker.seat,
+                player_id=speaker.player.id if speaker.player else None,
+                name=name,
+                text=text,
+                phrase=phrase,
+                move=match.state.move_number(),
+            )
+            await self.deliver(match, message)
+        return message
+
+    def _spend(self, key: str) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) > 10_000:
+                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
+            rate = CHAT_RATE
+            bucket = self._buckets[key] = Bucket(rate.per_minute / 60.0, rate.burst, self.clock)
+        if bucket.take() > 0:
+            raise ServerError(429, N_("you are sending messages too quickly; wait a few seconds"))
+
+    async def deliver(self, match: Match, message: ChatMessage) -> None:
+        """Send ``message`` to the match's connections that may read it (once)."""
+        if message.id in self._delivered:
+            return
+        self._delivered[message.id] = None
+        while len(self._delivered) > _REMEMBERED:
+            del self._delivered[next(iter(self._delivered))]
+        text = json.dumps({"type": "chat", "match": match.id, "message": message.json()})
+        await self.hub.tell(match.id, text, lambda seat: message.room in reads(match, seat))
+
+    # ----- several server processes on one database ---------------------------------
+
+    async def follow_other_processes(self, seconds: float) -> None:
+        """Every ``seconds``, deliver to the watchers here the messages other server
+        processes took; runs until cancelled."""
+        self._seen = self.store.newest_id()
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.deliver_said_elsewhere()
+            except Exception:
+                log.exception("reading other processes' chat messages failed")
+
+    async def deliver_said_elsewhere(self) -> None:
+        newest = self.store.newest_id()
+        watched = self.hub.watched()
+        for message in self.store.since(self._seen - _LOOK_BACK, watched):
+            if message.id in self._delivered:
+                continue
+            async with self.hub.lock(message.match_id):
+                await self.deliver(self.hub.service.get(message.match_id), message)
+        self._seen = max(self._seen, newest)
+
+
+# ----- set-up and routes -----------------------------------------------------------------
+
+
+def chat_of(request: Request) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
+def start_chat(
+    app: FastAPI, engine: Engine, hub: Hub, settings: Settings
+) -> list[asyncio.Task[None]]:
+    """Give ``app`` its chat (``app.state.chat``), when it starts; the tasks it runs in
+    the background (reading other server processes' messages, on a shared database)."""
+    chat = app.state.chat = Chat(ChatStore(engine), hub, settings.clock)
+    if not settings.shared() or settings.follow_seconds <= 0:
+        return []
+    loop = asyncio.get_running_loop()
+    return [loop.create_task(chat.follow_other_processes(settings.follow_seconds))]
+
+
+def add_chat_routes(
+    app: FastAPI, read_body: Callable[[Request], Awaitable[dict[str, Any]]]
+) -> None:
+    """``GET`` and ``POST /api/matches/{id}/chat`` (see ``docs/web.md``, "Chat")."""
+
+    @app.get("/api/matches/{match_id}/chat")
+    async def chat_listing(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        chat = chat_of(request)
+        match = chat.match(match_id)
+        return chat.listing(match, chat.speaker(request, match, token, seat))
+
+    @app.post("/api/matches/{match_id}/chat")
+    async def chat_post(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        chat = chat_of(request)
+        match = chat.match(match_id)
+        speaker = chat.speaker(request, match, token, seat)
+        body = await read_body(request)
+        message = await chat.post(match, speaker, body)
+        return message.json()
+
+
+__all__ = [
+    "CHAT_RATE",
+    "MAX_LENGTH",
+    "PHRASES",
+    "PLAYERS",
+    "SPECTATORS",
+    "Chat",
+    "ChatMessage",
+    "ChatStore",
+    "add_chat_routes",
+    "clean_text",
+    "read_message",
+    "start_chat",
+]

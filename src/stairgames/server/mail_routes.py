@@ -1,0 +1,649 @@
+"""The e-mail routes: an account's address and notifications, the links mails carry
+(confirm an address, unsubscribe, reset a password), and their pages.
+
+``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
+app's lifespan) makes ``app.state.mail`` and, when the server sends mail
+(``Settings.mail``), registers the :class:`~stairgames.server.notify.Notifier` on the
+hub's ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
+would send a mail answers 409 (``this server sends no e-mail``); the links of mails sent
+before still work.
+
+A mailed link carries a secret in ``?token=`` (so that ``stairgames serve`` writes
+``token=…`` in its logs, :mod:`stairgames.server.logs`); the database keeps only its
+SHA-256. Opening a link changes nothing: its page (no inline script, see the pages'
+Content-Security-Policy) asks before it acts, with a JSON request like every other
+change. The one exception is RFC 8058's one-click unsubscribe, ``POST
+/unsubscribe?token=`` as a mail program sends it (``application/x-www-form-urlencoded``),
+which only turns notifications off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import html
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from sqlalchemy.engine import Engine
+from starlette.requests import HTTPConnection
+
+from stairgames.core.registry import get_spec
+from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
+from stairgames.server.errors import ServerError
+from stairgames.server.limits import ClientRates, Rate
+from stairgames.server.mail import (
+    Game,
+    MailSettings,
+    Opponent,
+    SmtpMailer,
+    Words,
+    confirm_letter,
+    reset_letter,
+)
+from stairgames.server.notify import (
+    CONFIRM,
+    CONFIRM_SECONDS,
+    RESET,
+    RESET_SECONDS,
+    UNSUBSCRIBE,
+    MailStore,
+    Notifier,
+    Now,
+    Outbox,
+    token_hash,
+)
+from stairgames.server.players import (
+    COOKIE,
+    PASSWORD_LENGTH,
+    Player,
+    PlayerStore,
+    clean_password,
+    current_player,
+    required_player,
+)
+from stairgames.server.seats import COMPUTER
+
+if TYPE_CHECKING:
+    from stairgames.server.app import Settings
+    from stairgames.server.hub import Hub
+    from stairgames.server.lobby import Lobby
+
+UNSUBSCRIBE_ROUTE: Final = "/unsubscribe"
+"""The unsubscribe link of every notification: ``GET`` its page, ``POST`` one click
+(RFC 8058; any content type, so ``app.py`` lets it through without JSON)."""
+PAGES_DIR: Final = Path(__file__).resolve().parent / "static"
+ADDRESS_LENGTH: Final = 254
+LINKS_RATE: Final = Rate(per_minute=20, burst=20)
+"""Uses of mailed links one client may try a minute (confirm, unsubscribe, reset)."""
+_LOCAL_PART = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+_DOMAIN = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}")
+
+
+def _no_mail() -> ServerError:
+    return ServerError(409, N_("this server sends no e-mail"))
+
+
+def _invalid_link() -> ServerError:
+    return ServerError(400, N_("this link is no longer valid"))
+
+
+def clean_address(text: object) -> str:
+    """``text`` trimmed, if it is an e-mail address (``name@example.org``; a domain in
+    another script is kept in its ASCII form).
+
+    :raises ServerError: 400.
+    """
+    if not isinstance(text, str) or len(text) > ADDRESS_LENGTH * 2:
+        raise ServerError(400, N_("that is not an e-mail address"))
+    local, at, domain = text.strip().rpartition("@")
+    try:
+        domain = domain.encode("idna").decode("ascii") if not domain.isascii() else domain
+    except UnicodeError:
+        domain = ""
+    address = f"{local}@{domain.lower()}"
+    if (
+        not at
+        or len(address) > ADDRESS_LENGTH
+        or len(local) > 64
+        or not _LOCAL_PART.fullmatch(local)
+        or not _DOMAIN.fullmatch(domain)
+    ):
+        raise ServerError(400, N_("that is not an e-mail address"))
+    return address
+
+
+def chosen_language(value: object, request: HTTPConnection) -> str:
+    """``value`` if it is a language of the site, else the first of the browser's
+    ``Accept-Language`` the site speaks, else English."""
+    if isinstance(value, str) and value in LANGUAGES:
+        return value
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";", 1)[0].strip().lower().split("-", 1)[0]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT_LANGUAGE
+
+
+@dataclasses.dataclass(eq=False)
+class MailService:
+    """What the routes do: ``outbox`` and ``notifier`` are ``None`` when the server sends
+    no mail (``Settings.mail``)."""
+
+    store: MailStore
+    players: PlayerStore
+    now: Now
+    settings: MailSettings | None = None
+    outbox: Outbox | None = None
+    notifier: Notifier | None = None
+    rates: ClientRates = dataclasses.field(default_factory=lambda: ClientRates({}))
+    """Per client (an address): ``addresses``, ``resets``, ``links``; per player:
+    ``mails`` (confirmation and reset mails sent to them)."""
+
+    @property
+    def sends(self) -> bool:
+        return self.outbox is not None
+
+    def spend(self, kind: str, key: str) -> bool:
+        """One ``kind`` request of ``key`` (a client or a player): whether allowed."""
+        return self.rates.take(kind, key) == 0.0
+
+    def account_json(self, player: Player) -> dict[str, Any]:
+        address = self.store.address_of(player.id)
+        return {
+            **player.json(),
+            "mail": self.sends,
+            "email": None if address is None else address.json(),
+        }
+
+    # ----- an account's address -------------------------------------------------------
+
+    def set_address(self, player: Player, address: str, language: str) -> bool:
+        """``player``'s address is ``address``; a confirmation mail is on its way unless
+        it is confirmed already: whether one was sent."""
+        if self.outbox is None or self.settings is None:
+            raise _no_mail()
+        now = self.now()
+        current = self.store.address_of(player.id)
+        if current is not None and current.address == address and current.confirmed:
+            self.store.set_address(player.id, address, language, now)
+            return False
+        if not self.spend("mails", player.id):
+            raise ServerError(429, N_("too many requests; wait a moment"))
+        self.store.set_address(player.id, address, language, now)
+        secret = self.store.new_token(player.id, CONFIRM, now, CONFIRM_SECONDS, address)
+        link = self.settings.link(f"/confirm-email?token={secret}")
+        letter = confirm_letter(language, player.name, link, round(CONFIRM_SECONDS / 3600))
+        self.outbox.start(self.outbox.send(letter, address))
+        return True
+
+    def confirm(self, secret: object) -> None:
+        now = self.now()
+        token = self.store.use_token(secret, CONFIRM, now)
+        if token is None or not self.store.confirm(token, now):
+            raise _invalid_link()
+
+    def unsubscribe(self, secret: object) -> None:
+        """Notifications off for the player of an unsubscribe link (it keeps working
+        until it expires: turning them off again changes nothing)."""
+        token = self.store.use_token(secret, UNSUBSCRIBE, self.now(), once=False)
+        if token is None:
+            raise _invalid_link()
+        self.store.set_notifications(token.player_id, False)
+
+    # ----- a forgotten password ---------------------------------------------------------
+
+    def ask_reset(self, name: str) -> None:
+        """Mails a reset link to the confirmed address of the player ``name``, if there
+        is one (and they had fewer than a few such mails lately); says nothing either
+        way."""
+        if self.outbox is None or self.settings is None:
+            raise _no_mail()
+        player = self.players.by_name(name)
+        address = None if player is None or not player.account else self.store.address_of(player.id)
+        if player is None or address is None or not address.confirmed:
+            return
+        if not self.spend("mails", player.id):
+            return
+        now = self.now()
+        secret = self.store.new_token(player.id, RESET, now, RESET_SECONDS)
+        link = self.settings.link(f"/reset-password?token={secret}")
+        letter = reset_letter(address.language, player.name, link)
+        self.outbox.start(self.outbox.send(letter, address.address))
+
+    def reset(self, secret: object, password: str, keep_session: str | None) -> str:
+        """Sets the password of the reset link's player; every session of theirs but
+        ``keep_session`` (this browser's cookie, if it is theirs) is logged out. Their
+        name."""
+        now = self.now()
+        token = self.store.use_token(secret, RESET, now)
+        player = None if token is None else self.players.by_id(token.player_id)
+        if token is None or player is None:
+            raise _invalid_link()
+        self.store.set_password(
+            player.id,
+            self.players.hasher.hash(password),
+            now,
+            keep=None if keep_session is None else token_hash(keep_session),
+        )
+        return player.name
+
+
+def mail_of(request: HTTPConnection) -> MailService:
+    service: MailService = request.app.state.mail
+    return service
+
+
+# ----- the pages -----------------------------------------------------------------------
+
+
+def _page(words: Words, kind: str, title: str, body: str) -> HTMLResponse:
+    """A page of the mail links (texts already escaped in ``body``); ``mail.js`` does
+    what its buttons ask."""
+    text = f"""<!doctype html>
+<html lang="{words.language}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>{html.escape(title)} · stairgames</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/static/style.css">
+  <link rel="stylesheet" href="/mail/mail.css">
+  <script type="module" src="/mail/mail.js"></script>
+</head>
+<body data-page="{kind}">
+  <header class="top">
+    <a href="/" class="brand"><span class="brand-mark" aria-hidden="true"></span>stairgames</a>
+  </header>
+  <main class="mail-page">
+    <h1>{html.escape(title)}</h1>
+{body}
+  </main>
+</body>
+</html>
+"""
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+
+def _p(text: str, element_id: str = "", hidden: bool = False, css: str = "") -> str:
+    attributes = f' id="{element_id}"' if element_id else ""
+    attributes += f' class="{css}"' if css else ""
+    attributes += " hidden" if hidden else ""
+    role = ' role="alert"' if css == "error" else ""
+    return f"    <p{attributes}{role}>{html.escape(text)}</p>"
+
+
+def _button(text: str, element_id: str = "act", kind: str = "button") -> str:
+    """A button (by default the page's one button, ``#act``)."""
+    attributes = f' type="{kind}"' + (f' id="{element_id}"' if element_id else "")
+    return f"<button{attributes}>{html.escape(text)}</button>"
+
+
+def _link(href: str, text: str) -> str:
+    return f'    <p><a href="{href}">{html.escape(text)}</a></p>'
+
+
+def _heading(text: str) -> str:
+    return f"      <h2>{html.escape(text)}</h2>"
+
+
+def _field(text: str, control: str) -> str:
+    """A labelled input: ``control`` is its ``<input ...>``."""
+    return f"        <label><span>{html.escape(text)}</span>\n          {control}</label>"
+
+
+def _home(words: Words) -> str:
+    return _link("/", words(N_("Back to the games")))
+
+
+def confirm_page(words: Words) -> HTMLResponse:
+    body = "\n".join(
+        [
+            _p(words(N_("Press the button to confirm this address for stairgames."))),
+            "    <p>" + _button(words(N_("Confirm"))) + "</p>",
+            _p(
+                words(
+                    N_(
+                        "Your address is confirmed: stairgames tells you by e-mail when a"
+                        " correspondence game waits for your move."
+                    )
+                ),
+                "done",
+                hidden=True,
+            ),
+            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
+            _home(words),
+        ]
+    )
+    return _page(words, "confirm", words(N_("Confirm your e-mail address")), body)
+
+
+def unsubscribe_page(words: Words) -> HTMLResponse:
+    body = "\n".join(
+        [
+            _p(
+                words(
+                    N_(
+                        "Press the button to stop the e-mails stairgames sends when a game"
+                        " waits for your move."
+                    )
+                )
+            ),
+            "    <p>" + _button(words(N_("Stop the e-mails"))) + "</p>",
+            _p(
+                words(
+                    N_(
+                        "You will get no more turn e-mails. You can turn them on again on"
+                        " your account page."
+                    )
+                ),
+                "done",
+                hidden=True,
+            ),
+            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
+            _link("/account", words(N_("Your account"))),
+        ]
+    )
+    return _page(words, "unsubscribe", words(N_("Stop turn e-mails")), body)
+
+
+def reset_page(words: Words) -> HTMLResponse:
+    shortest, longest = PASSWORD_LENGTH
+    password = (
+        f'<input id="password" type="password" minlength="{shortest}" maxlength="{longest}"'
+        ' autocomplete="new-password" required>'
+    )
+    body = "\n".join(
+        [
+            '    <form id="reset">',
+            _field(words(N_("New password")), password),
+            "        " + _button(words(N_("Save")), "", "submit"),
+            "    </form>",
+            _p(
+                words(
+                    N_(
+                        "Your new password is set, and every other browser was logged out."
+                        " Log in with it on the home page."
+                    )
+                ),
+                "done",
+                hidden=True,
+            ),
+            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
+            _p(
+                words(N_("a password has {min} to {max} characters"), min=shortest, max=longest),
+                "bad-password",
+                hidden=True,
+                css="error",
+            ),
+            _home(words),
+        ]
+    )
+    return _page(words, "reset", words(N_("Choose a new password")), body)
+
+
+def account_page(words: Words) -> HTMLResponse:
+    """The account's e-mail settings (what the page shows is chosen by ``mail.js`` from
+    ``GET /api/account``), and "forgot your password" for a browser not logged in."""
+    address = f'<input id="address" type="email" maxlength="{ADDRESS_LENGTH}" autocomplete="email">'
+    name = '<input id="forgot-name" maxlength="24" autocomplete="username" required>'
+    notify = words(
+        N_("E-mail me when a correspondence game waits for my move (at most one an hour)")
+    )
+    body = "\n".join(
+        [
+            _p(words(N_("This server sends no e-mail.")), "no-mail", hidden=True),
+            _p(
+                words(
+                    N_(
+                        "Only a player with a password can give an e-mail address: set one"
+                        " (or log in) on the home page."
+                    )
+                ),
+                "no-account",
+                hidden=True,
+            ),
+            '    <section id="email" hidden>',
+            _heading(words(N_("E-mail"))),
+            '      <form id="address-form">',
+            _field(words(N_("E-mail address")), address),
+            "        " + _button(words(N_("Save")), "", "submit"),
+            "        " + _button(words(N_("Remove the address")), "remove"),
+            "      </form>",
+            _p(words(N_("Only you and the server see this address.")), css="note"),
+            _p(
+                words(N_("A confirmation e-mail is on its way: open its link.")),
+                "sent",
+                hidden=True,
+            ),
+            _p(words(N_("Not confirmed yet: look for our e-mail.")), "unconfirmed", hidden=True),
+            _p(words(N_("Confirmed.")), "confirmed", hidden=True),
+            '      <label id="notifications-label" hidden><input id="notifications"'
+            f' type="checkbox"> {html.escape(notify)}</label>',
+            _p(
+                words(N_("That is not an e-mail address.")), "bad-address", hidden=True, css="error"
+            ),
+            _p(
+                words(N_("Something went wrong; try again later.")),
+                "error",
+                hidden=True,
+                css="error",
+            ),
+            "    </section>",
+            '    <section id="forgot" hidden>',
+            _heading(words(N_("Forgot your password?"))),
+            '      <form id="forgot-form">',
+            _field(words(N_("Name")), name),
+            "        " + _button(words(N_("Send me a link")), "", "submit"),
+            "      </form>",
+            _p(
+                words(
+                    N_(
+                        "If that player has a confirmed e-mail address, a link to choose a"
+                        " new password is on its way."
+                    )
+                ),
+                "forgot-sent",
+                hidden=True,
+            ),
+            "    </section>",
+            _home(words),
+        ]
+    )
+    return _page(words, "account", words(N_("Your account")), body)
+
+
+def _page_words(request: Request, service: MailService, owner: str | None) -> Words:
+    """The page's language: ``?lang=``, else its link's player's, else this browser's
+    player's, else the browser's."""
+    asked = request.query_params.get("lang")
+    if asked in LANGUAGES:
+        return Words(asked)
+    player = current_player(request)
+    for player_id in (owner, None if player is None else player.id):
+        address = None if player_id is None else service.store.address_of(player_id)
+        if address is not None:
+            return Words(address.language)
+    return Words(chosen_language(None, request))
+
+
+# ----- the routes ----------------------------------------------------------------------
+
+
+def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
+    """The e-mail routes (``docs/web.md``, "E-mail"); ``read_body`` reads a request's
+    JSON object."""
+    router = APIRouter()
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    def spend(request: Request, kind: str) -> None:
+        if not mail_of(request).spend(kind, client(request)):
+            raise ServerError(429, N_("too many requests; wait a moment"))
+
+    @router.get("/api/account")
+    async def account(request: Request) -> dict[str, Any]:
+        return mail_of(request).account_json(required_player(request))
+
+    @router.post("/api/account/email")
+    async def set_address(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        service, player = mail_of(request), required_player(request)
+        if not player.account:
+            raise ServerError(409, N_("only a player with a password can give an e-mail address"))
+        if body.get("address") is None:
+            service.store.remove_address(player.id, service.now())
+            return {**service.account_json(player), "sent": False}
+        if not service.sends:
+            raise _no_mail()
+        address = clean_address(body.get("address"))
+        spend(request, "addresses")
+        sent = service.set_address(player, address, chosen_language(body.get("lang"), request))
+        return {**service.account_json(player), "sent": sent}
+
+    @router.post("/api/account/email/confirm")
+    async def confirm(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        spend(request, "links")
+        mail_of(request).confirm(body.get("token"))
+        return {"ok": True}
+
+    @router.post("/api/account/notifications")
+    async def notifications(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        service, player = mail_of(request), required_player(request)
+        on = body.get("on")
+        if not isinstance(on, bool):
+            raise ServerError(400, N_("'on' is true or false"))
+        language = body.get("lang")
+        language = language if isinstance(language, str) and language in LANGUAGES else None
+        if service.store.set_notifications(player.id, on, language) is None:
+            raise ServerError(409, N_("this player has no e-mail address"))
+        return service.account_json(player)
+
+    @router.post("/api/unsubscribe")
+    async def unsubscribe(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        spend(request, "links")
+        mail_of(request).unsubscribe(body.get("token"))
+        return {"ok": True}
+
+    @router.post(UNSUBSCRIBE_ROUTE)
+    async def one_click(request: Request, token: str = "") -> dict[str, Any]:
+        spend(request, "links")
+        mail_of(request).unsubscribe(token)
+        return {"ok": True}
+
+    @router.post("/api/account/reset")
+    async def ask_reset(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        service = mail_of(request)
+        if not service.sends:
+            raise _no_mail()
+        spend(request, "resets")
+        name = body.get("name")
+        if not isinstance(name, str):
+            raise ServerError(400, N_("a name must be text"))
+        service.ask_reset(name.strip()[:200])
+        return {"ok": True}
+
+    @router.post("/api/account/reset/confirm")
+    async def reset(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        spend(request, "links")
+        password = clean_password(body.get("password"))
+        name = mail_of(request).reset(body.get("token"), password, request.cookies.get(COOKIE))
+        return {"ok": True, "name": name}
+
+    @router.get("/confirm-email")
+    async def confirm_email_page(request: Request, token: str = "") -> HTMLResponse:
+        service = mail_of(request)
+        owner = service.store.token_owner(token, CONFIRM, service.now())
+        return confirm_page(_page_words(request, service, owner))
+
+    @router.get(UNSUBSCRIBE_ROUTE)
+    async def unsubscribe_page_route(request: Request, token: str = "") -> HTMLResponse:
+        service = mail_of(request)
+        owner = service.store.token_owner(token, UNSUBSCRIBE, service.now())
+        return unsubscribe_page(_page_words(request, service, owner))
+
+    @router.get("/reset-password")
+    async def reset_page_route(request: Request, token: str = "") -> HTMLResponse:
+        service = mail_of(request)
+        owner = service.store.token_owner(token, RESET, service.now())
+        return reset_page(_page_words(request, service, owner))
+
+    @router.get("/account")
+    async def account_page_route(request: Request) -> HTMLResponse:
+        return account_page(_page_words(request, mail_of(request), None))
+
+    @router.get("/mail/{name}")
+    async def page_file(name: str) -> FileResponse:
+        types = {"mail.js": "text/javascript", "mail.css": "text/css"}
+        if name not in types:
+            raise ServerError(404, N_("there is nothing at {path}"), path=f"/mail/{name[:40]}")
+        return FileResponse(PAGES_DIR / name, media_type=types[name])
+
+    return router
+
+
+# ----- wiring --------------------------------------------------------------------------
+
+
+def start_mail(
+    app: FastAPI, engine: Engine, hub: Hub, lobby: Lobby, settings: Settings
+) -> list[asyncio.Task[None]]:
+    """``app.state.mail``; when the server sends mail (``settings.mail``), the
+    notifier on ``hub.after_change`` and its sweep (the task returned)."""
+    mail, now = settings.mail, settings.wall_clock
+    rates = ClientRates(
+        {
+            "addresses": mail.addresses_rate if mail else Rate(5, 5),
+            "resets": mail.resets_rate if mail else Rate(5, 5),
+            "links": LINKS_RATE,
+            "mails": mail.mails_per_name if mail else Rate(1, 1),
+        },
+        clock=settings.clock,
+    )
+    service = MailService(MailStore(engine), lobby.players, now, mail, rates=rates)
+    app.state.mail = service
+    if mail is None:
+        return []
+    service.outbox = Outbox(SmtpMailer(mail), mail, now)
+
+    def describe(match_id: str, player_id: str) -> Game | None:
+        try:
+            match = hub.service.get(match_id)
+        except ServerError:
+            return None
+        holders = lobby.store.seat_players(match_id)
+        names = lobby.seat_names(match_id)
+        opponents = tuple(
+            Opponent(level=seat.player or "medium")
+            if seat.kind == COMPUTER
+            else Opponent(name=names.get(seat.seat))
+            for seat in match.seats
+            if holders.get(seat.seat) != player_id
+        )
+        return Game(get_spec(match.game_name).title, opponents, mail.link(f"/m/{match_id}"))
+
+    def name_of(player_id: str) -> str | None:
+        player = lobby.players.by_id(player_id)
+        return None if player is None else player.name
+
+    service.notifier = Notifier(
+        service.store,
+        service.outbox,
+        seat_players=lobby.store.seat_players,
+        describe=describe,
+        connected=hub.connected_seats,
+        name_of=name_of,
+    )
+    hub.after_change.append(service.notifier.after_change)
+    return [asyncio.get_running_loop().create_task(service.notifier.run())]

@@ -1,0 +1,158 @@
+"""The referee: keeps the clocks of timed matches whether or not anyone is connected.
+
+It knows when each timed match next needs it (:meth:`MatchService.due`: a running
+clock's deadline, an offer about to lapse) and acts at that moment: a seat whose time
+is up is flagged, an unanswered offer withdrawn (:meth:`MatchService.keep_time`), and
+the match announced like any change.
+
+Every server process says it is alive in the database every ``beat_seconds``. When one
+starts and finds that none was alive lately, the whole service was down: it gives back
+that time to every running clock (a ``resume`` event) before it flags anyone, so a
+player never loses on time while the server was away. With several processes (one
+database), each keeps the clocks of the matches it has seen, and reads the list of open
+timed matches again every ``rescan_seconds``; two processes flagging the same seat
+collide on the event's number and only one succeeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+
+from stairgames.server.errors import ServerError
+from stairgames.server.hub import Hub
+from stairgames.server.match import Match
+from stairgames.server.store import ClockStore
+
+log = logging.getLogger(__name__)
+
+
+class Referee:
+    def __init__(
+        self,
+        hub: Hub,
+        store: ClockStore,
+        *,
+        beat_seconds: float = 1.0,
+        rescan_seconds: float = 30.0,
+    ) -> None:
+        self.hub = hub
+        self.store = store
+        self.beat_seconds = beat_seconds
+        self.rescan_seconds = rescan_seconds
+        self.process = secrets.token_hex(8)
+        self._due: dict[str, float] = {}
+        """The timed matches this process keeps, and when each next needs it."""
+        self._wake = asyncio.Event()
+
+    @property
+    def now(self) -> Callable[[], float]:
+        return self.hub.service.clock
+
+    # ----- what each change means for the clocks --------------------------------
+
+    def note(self, match: Match) -> None:
+        """After a commit (a :attr:`Hub.after_change` listener): when the match next needs
+        the referee; a finished game is marked ended and forgotten."""
+        if match.clock is None:
+            return
+        if match.over:
+            self._due.pop(match.id, None)
+            self.store.mark_ended(match.id, self.now())
+            return
+        due = self.hub.service.due(match)
+        if due is None:
+            self._due.pop(match.id, None)
+        else:
+            self._due[match.id] = due
+        self._wake.set()
+
+    def next_due(self) -> float | None:
+        return min(self._due.values(), default=None)
+
+    # ----- start-up ----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Take up the open timed matches; if no server process was alive lately, give
+        their running clocks back the time since the last one was."""
+        now = self.now()
+        last = self.store.last_alive()
+        down = last is not None and now - last > 3 * self.beat_seconds
+        self.store.beat(self.process, now)
+        for match_id in self.store.open_timed_matches():
+            await self._take_up(match_id, last if down else None)
+
+    async def _take_up(self, match_id: str, down_since: float | None) -> None:
+        async with self.hub.lock(match_id):
+            try:
+                match = self.hub.load(match_id)
+            except ServerError:
+                return
+            if down_since is not None and self.hub.service.resume(match, down_since):
+                log.info("gave match %s back the time since %.3f", match_id, down_since)
+                await self.hub.changed(match)
+            else:
+                self.note(match)
+
+    # ----- keeping time ------------------------------------------------------------
+
+    async def check(self) -> int:
+        """Act on every match whose moment has come; how many changed."""
+        now = self.now()
+        changed = 0
+        for match_id, due in sorted(self._due.items(), key=lambda item: item[1]):
+            if due > now:
+                break
+            changed += await self._keep(match_id)
+        return changed
+
+    async def _keep(self, match_id: str) -> int:
+        async with self.hub.lock(match_id):
+            try:
+                match = self.hub.service.refresh(self.hub.load(match_id))
+                acted = self.hub.service.keep_time(match)
+            except ServerError as error:  # another process changed it first: read again
+                log.debug("keeping time of %s: %s", match_id, error)
+                self._due.pop(match_id, None)
+                await self._take_up(match_id, None)
+                return 0
+            if acted:
+                await self.hub.changed(match)
+                return 1
+            self.note(match)
+            return 0
+
+    async def run(self) -> None:
+        """Beat, rescan and keep time until cancelled."""
+        last_beat = last_scan = self.now()
+        try:
+            while True:
+                now = self.now()
+                due = self.next_due()
+                wait = self.beat_seconds if due is None else min(self.beat_seconds, due - now)
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, wait))
+                try:
+                    await self.check()
+                    now = self.now()
+                    if now - last_beat >= self.beat_seconds:
+                        self.store.beat(self.process, now)
+                        last_beat = now
+                    if now - last_scan >= self.rescan_seconds:
+                        last_scan = now
+                        for match_id in set(self.store.open_timed_matches()) - set(self._due):
+                            await self._take_up(match_id, None)
+                except Exception:
+                    log.exception("keeping the clocks failed")
+        finally:
+            try:
+                self.store.beat(self.process, self.now())
+            except Exception:
+                log.debug("last heartbeat not written", exc_info=True)
+
+
+__all__ = ["Referee"]

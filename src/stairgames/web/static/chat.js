@@ -1,0 +1,172 @@
+// The chat of a match (server/chat.py): the players' room, which everyone reads, and the
+// spectators' room, which only spectators read. Every message is shown as text
+// (textContent), never as markup: whatever someone writes reads as they wrote it. A
+// preset phrase travels as its id and is shown in the reader's language.
+import { onLanguageChange, t } from "/static/i18n.js";
+import { ensurePlayer, shownName } from "/static/player.js";
+
+const HIDDEN = "stairgames.chat.hidden";  // localStorage: "1" while the chat is hidden
+const chat = { match: null, key: null, view: null, replayAt: null, credentials: null,
+  messages: new Map(), phrases: {}, room: null, phraseLang: null };
+
+const $ = (id) => document.getElementById(id);
+
+// The match page shows a view (app.js's render): the chat of its match, for its viewer.
+// credentials: how requests name the viewer's seat ({query, headers}, as app.js sends
+// its other requests); replayAt: the move a finished game is stepped back to (null: the
+// end), the chat then showing what was said by that move.
+export function chatView(view, credentials, replayAt) {
+  const panel = $("chat");
+  const online = view.seats.some((seat) => seat.kind === "online");
+  panel.hidden = !online && view.you !== null;  // nobody to talk to at one screen
+  if (panel.hidden) return;
+  Object.assign(chat, { view, credentials, replayAt });
+  const key = `${view.match} ${view.you}`;
+  if (chat.key !== key) {
+    if (chat.match !== view.match) {
+      chat.messages = new Map();
+      $("chat-error").textContent = "";
+    }
+    chat.match = view.match;
+    chat.key = key;
+    load();
+  }
+  render();
+}
+
+// A message from the match's WebSocket: {"type": "chat", "match", "message"}.
+export function chatReceived(message) {
+  if (message.match !== chat.match || !message.message) return;
+  chat.messages.set(message.message.id, message.message);
+  render();
+}
+
+// The WebSocket opened again: what was said meanwhile is read again.
+export function chatReconnected() {
+  if (chat.match !== null) load();
+}
+
+async function load() {
+  const { match, key } = chat;
+  const { query, headers } = chat.credentials;
+  try {
+    const response = await fetch(`/api/matches/${match}/chat${query}`, { headers });
+    if (!response.ok || chat.key !== key) return;
+    const listing = await response.json();
+    chat.phrases = listing.phrases || {};
+    chat.room = listing.room;
+    if (!listing.rooms.includes("spectators")) {  // (once a spectator, now a player)
+      for (const [id, message] of chat.messages) {
+        if (message.room === "spectators") chat.messages.delete(id);
+      }
+    }
+    for (const message of listing.messages) chat.messages.set(message.id, message);
+    $("chat-input").maxLength = listing.max_length || 500;
+  } catch {
+    return;  // what was shown stays
+  }
+  render();
+}
+
+// Who said it: a seat's player by name and seat ("Kato (light)"), or the seat alone
+// when no player holds it; a spectator by name, marked so.
+function speaker(message) {
+  if (message.room === "spectators") {
+    return t("{name} (spectator)", { name: shownName(message.name) });
+  }
+  const seat = chat.view.seats.find((s) => s.seat === message.seat);
+  const seatName = seat ? t(seat.name) : String(message.seat);
+  return message.name ? t("{player} ({seat})", { player: shownName(message.name), seat: seatName })
+    : seatName;
+}
+
+function line(message) {
+  const item = document.createElement("li");
+  item.className = `chat-line ${message.room}`;
+  const who = document.createElement("span");
+  who.className = "chat-who";
+  who.textContent = speaker(message);
+  const said = document.createElement("span");
+  said.className = message.phrase ? "chat-said phrase" : "chat-said";
+  said.textContent = message.phrase ? t(chat.phrases[message.phrase] || message.phrase)
+    : message.text;
+  item.append(who, said);
+  return item;
+}
+
+function renderPhrases() {
+  const box = $("chat-phrases");
+  const ids = Object.keys(chat.phrases);
+  if (box.dataset.lang === document.documentElement.lang && box.children.length === ids.length) {
+    return;
+  }
+  box.dataset.lang = document.documentElement.lang;
+  box.replaceChildren(...ids.map((id) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "chat-phrase";
+    button.dataset.phrase = id;
+    button.textContent = t(chat.phrases[id]);
+    button.addEventListener("click", () => post({ phrase: id }));
+    return button;
+  }));
+}
+
+function render() {
+  if (!chat.view) return;
+  const hidden = localStorage.getItem(HIDDEN) === "1";
+  $("chat-hide").checked = hidden;
+  $("chat-body").hidden = hidden;
+  $("chat-note").hidden = chat.room !== "spectators";
+  $("chat-input").placeholder = t("Message");
+  renderPhrases();
+  const shown = [...chat.messages.values()].sort((a, b) => a.id - b.id)
+    .filter((message) => chat.replayAt === null || message.move <= chat.replayAt);
+  const list = $("chat-messages");
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+  list.replaceChildren(...shown.map(line));
+  $("chat-empty").hidden = shown.length > 0;
+  if (atEnd) list.scrollTop = list.scrollHeight;  // the newest in sight, unless scrolled back
+}
+
+async function post(body) {
+  $("chat-error").textContent = "";
+  if (chat.room === "spectators" && !(await ensurePlayer())) {
+    $("chat-error").textContent = t("The server cannot be reached.");
+    return false;
+  }
+  const { query, headers } = chat.credentials;
+  try {
+    const response = await fetch(`/api/matches/${chat.match}/chat${query}`, { method: "POST",
+      headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const reply = await response.json();
+    if (!response.ok) {
+      const error = reply.error || {};
+      $("chat-error").textContent = t(error.id || "Something went wrong.", error.args || {});
+      return false;
+    }
+    chat.messages.set(reply.id, reply);
+    render();
+    return true;
+  } catch {
+    $("chat-error").textContent = t("The server cannot be reached.");
+    return false;
+  }
+}
+
+function wire() {
+  if (!$("chat")) return;
+  $("chat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("chat-input");
+    if (!input.value.trim()) return;
+    if (await post({ text: input.value })) input.value = "";
+  });
+  $("chat-hide").addEventListener("change", () => {
+    localStorage.setItem(HIDDEN, $("chat-hide").checked ? "1" : "0");
+    render();
+  });
+  onLanguageChange(render);
+}
+
+wire();
