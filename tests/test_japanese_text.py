@@ -133,7 +133,7 @@ NOTATION_WORDS = frozenset(
     re.split(
         r"\s+",
         """
-    moves help undo agree quit pass swap offer accept decline yes no stop roll nw ne turn on
+    moves hint help undo agree quit pass swap offer accept decline yes no stop roll nw ne turn on
     ignore human online computer random greedy mcts alphabeta perfect easy medium hard
     expert time depth iterations noise stairgames list play replay show arena analyze serve
     solve cards figs step plots lang en ja ja_JP pip install ray matplotlib stairs
@@ -143,7 +143,7 @@ NOTATION_WORDS = frozenset(
     left view full public id icons event players variant size pie_rule agreement
     crumbling_wall crumbling_squares first_player options seats games jobs memory resume
     position TEXT prepare make try-larger show from max-games option record analysis ratings
-    rebuild
+    rebuild review
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
     docs md data int declined agreed none
     """.strip(),

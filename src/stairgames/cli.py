@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import sys
 import time
@@ -217,6 +218,85 @@ def _replay(argv: Sequence[str]) -> int:
     if shown == len(frames) and last is not None:
         print(_result_line(last))
     return 0
+
+
+def _review(argv: Sequence[str]) -> int:
+    """``stairgames review RECORD``: each move's share before and after it, marked where it
+    lost much (:mod:`stairgames.analysis.review`)."""
+    from stairgames.analysis.review import (  # the solvers load when a review runs
+        DEFAULT_BUDGET,
+        Budget,
+        format_table,
+        review,
+        review_json,
+    )
+
+    parser = argparse.ArgumentParser(
+        prog="stairgames review",
+        description=_(
+            "The computer's review of a game: each move's winning chance for its player "
+            "before and after it (exact where the game is solved, else the search's "
+            "estimate), the moves that lose much marked, with a better move."
+        ),
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("file", type=Path, metavar="RECORD", help=_("a saved game record (JSON)"))
+    parser.add_argument(
+        "--json", action="store_true", help=_("print the review as JSON, one object a move")
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=DEFAULT_BUDGET.seconds,
+        metavar="S",
+        help=_("seconds of thinking a position (default {seconds})").format(
+            seconds=DEFAULT_BUDGET.seconds
+        ),
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        metavar="N",
+        help=_(
+            "search iterations a position instead of seconds: the same review on any "
+            "machine, with --seed"
+        ),
+    )
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the search"))
+    args = parser.parse_args(argv)
+    if args.iterations is not None and args.iterations < 1:
+        parser.error(_("--iterations must be at least 1"))
+    if args.iterations is None and args.seconds <= 0:
+        parser.error(_("--seconds must be more than 0"))
+    budget = (
+        Budget(seconds=None, iterations=args.iterations)
+        if args.iterations is not None
+        else Budget(seconds=args.seconds)
+    )
+    record = GameRecord.load(args.file)
+    reviews = review(record, budget=budget, seed=args.seed, progress=_move_progress(sys.stderr))
+    if args.json:
+        print(json.dumps(review_json(reviews), ensure_ascii=False, indent=1))
+    else:
+        print(format_table(reviews, record.game))
+    return 0
+
+
+def _move_progress(stream: TextIO) -> Callable[[int, int], None]:
+    """The progress of a review on ``stream``: a bar, the moves done, the seconds so far."""
+    started = time.perf_counter()
+    progress = ProgressLine(stream)
+
+    def show(done: int, total: int) -> None:
+        line = _("[{bar}] {done}/{total} moves  {seconds} s").format(
+            bar=bar(done, total),
+            done=done,
+            total=total,
+            seconds=f"{time.perf_counter() - started:.0f}",
+        )
+        progress.show(line, due=done % max(1, total // 10) == 0, last=done == total)
+
+    return show
 
 
 def _step_title(number: int, move: str, before: Any, players: Sequence[str]) -> str:
@@ -593,6 +673,7 @@ def _ratings(argv: Sequence[str]) -> int:
 COMMANDS = {
     "play": _play,
     "replay": _replay,
+    "review": _review,
     "list": _list,
     "show": _show,
     "arena": _arena,
@@ -610,6 +691,8 @@ commands:
   play GAME [options]       play in the terminal (stairgames play stairs --help)
   replay FILE [--step]      replay a saved record, showing every position
                             (--step: one at a time)
+  review FILE [--json]      the computer's review of a recorded game: each move's
+                            winning chance before and after it, mistakes marked
   show GAME POSITION        draw a position and list its legal moves
   arena GAME --players A,B  computer players against each other, with ratings
                             (stairgames arena stairs --players random,greedy --games 100)

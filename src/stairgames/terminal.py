@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from stairgames.agents import LEVEL_NAMES, Agent, make_agent
+from stairgames.analysis.review import HINT_BUDGET, Budget, Reviewer, format_hint, hint
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import AgreementOffer, Game, State
@@ -52,6 +53,8 @@ def help_text() -> str:
         """Commands:
   <move>     play a move in the game's notation (see below and 'moves')
   moves      list the legal moves
+  hint       the computer's suggestion: its move for you, your winning chance
+             and the best line (about a second of thinking)
   undo       take back your last move (vs the computer; no dice or hidden cards)
   agree      offer to end the game by agreement, where the rules allow it now;
              the other player answers (a person is asked; a computer accepts
@@ -107,7 +110,7 @@ def player_name(kind: str) -> str:
     return kind
 
 
-COMMANDS = ("moves", "undo", "agree", "help", "quit", "position")
+COMMANDS = ("moves", "hint", "undo", "agree", "help", "quit", "position")
 """The commands at the prompt, for completion."""
 
 
@@ -193,8 +196,13 @@ class TerminalSession:
         record_path: Path | None = None,
         input_fn: Callable[[str], str] = input,
         output: TextIO | None = None,
+        hint_budget: Budget = HINT_BUDGET,
     ) -> None:
         self.game = game
+        self.hint_budget = hint_budget
+        """What the ``hint`` command may think (:func:`stairgames.analysis.review.hint`)."""
+        self._reviewer: Reviewer | None = None
+        """The hints' reviewer, kept from one hint to the next (what it proved stays)."""
         self.spec: GameSpec = get_spec(game.name)
         info = game.info()
         if len(players) != info.num_players:
@@ -482,6 +490,9 @@ class TerminalSession:
             if command in ("position", "pos"):
                 self._say_position()
                 continue
+            if command == "hint":
+                self._hint()
+                continue
             if command == "undo":
                 self._undo()
                 return True
@@ -563,6 +574,21 @@ class TerminalSession:
         )
         for line in fill(group_moves(moves)):
             self.say(line)
+
+    def _hint(self) -> None:
+        """The engine's move for the person to move, their share (winning chance) with it
+        and the best line: the review's assessment of this one position, from what this
+        seat may know (:func:`stairgames.analysis.review.hint`)."""
+        try:
+            with ThinkingIndicator(self.output, _("Looking for a hint")):
+                if self._reviewer is None:
+                    self._reviewer = Reviewer(self.game, budget=self.hint_budget, seed=self.seed)
+                found = hint(self.state, reviewer=self._reviewer)
+        except StairgamesError as exc:
+            self._say_wrapped(_("No hint here: {reason}").format(reason=translate(exc)))
+            return
+        for line in format_hint(self.state, found):
+            self._say_wrapped(line)
 
     def _say_position(self) -> None:
         """The position in the game's position text (``stairgames show GAME TEXT`` draws

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol, TypeVar, cast
 
+from stairgames.core.assess import DEFAULT_ASSESSOR, Assessor
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
@@ -163,6 +164,12 @@ class GameSpec:
     """Optional: the message ids the game's ``board.js`` translates, a ``"module:attribute"``
     reference to a tuple of ``N_`` ids (a ``view/messages.py``), gathered into the
     browser's catalog by :mod:`stairgames.web.messages` (:func:`browser_messages`)."""
+    assessor: str | None = None
+    """Optional: what the game offers the review of a game (``stairgames review``, the
+    terminal's ``hint``), a ``"module:attribute"`` reference to an
+    :class:`~stairgames.core.assess.Assessor` (its thresholds, exact values, settled
+    positions), resolved once, on the first review (:func:`assessor`); without it the
+    review searches with :data:`~stairgames.core.assess.DEFAULT_ASSESSOR`."""
     listing_order: int = 100
     """Where the game comes in the server's list of games (``GET /api/games``; lower
     first, then by name): the home page shows its cards in that order and chooses the
@@ -184,6 +191,7 @@ def unregister(name: str) -> None:
     _REGISTRY.pop(name, None)
     _loaded_hooks.cache_clear()
     _loaded_tensor.cache_clear()
+    _loaded_assessor.cache_clear()
 
 
 def _discover() -> None:
@@ -314,6 +322,21 @@ def observation_tensor(name: str) -> ObservationTensor | None:
 def _loaded_tensor(name: str) -> ObservationTensor | None:
     reference = _REGISTRY[name].observation_tensor
     return None if reference is None else _resolve_as(reference, ObservationTensor)
+
+
+def assessor(name: str) -> Assessor:
+    """What the game ``name`` offers the review of a game (:data:`DEFAULT_ASSESSOR` when it
+    declares nothing); the first call imports the game's review code.
+
+    :raises InvalidOptionError: no such game.
+    """
+    return _loaded_assessor(get_spec(name).name)
+
+
+@functools.cache
+def _loaded_assessor(name: str) -> Assessor:
+    reference = _REGISTRY[name].assessor
+    return DEFAULT_ASSESSOR if reference is None else _resolve_as(reference, Assessor)
 
 
 def solver(name: str) -> SolveCommand | None:

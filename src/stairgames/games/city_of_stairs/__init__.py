@@ -94,6 +94,7 @@ register(
         realtime_default=(10, 10),
         narrate_moves=narrate_moves,
         player_hooks="stairgames.games.city_of_stairs.play.evaluate:HOOKS",
+        assessor="stairgames.games.city_of_stairs.play.review:ASSESSOR",
         resample_hidden=_resample_hidden,
         web_view=board_view,
         web_assets=WEB_ASSETS,

@@ -88,6 +88,7 @@ register(
         realtime_default=(3, 5),
         narrate_moves=narrate_moves,
         player_hooks="stairgames.games.ishigaki_race.play.evaluate:HOOKS",
+        assessor="stairgames.games.ishigaki_race.play.review:ASSESSOR",
         solver="stairgames.games.ishigaki_race.research.command:SOLVE_COMMAND",
         web_view=board_view,
         web_assets=WEB_ASSETS,

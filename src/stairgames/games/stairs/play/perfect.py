@@ -48,11 +48,19 @@ class StairsPerfectPlay:
     """The solved values of one Stairs game (its options); see the module.
 
     ``opening``: the colour that wins the position after each first move, where a
-    solve record gives it (the positions are not searched again)."""
+    solve record gives it (the positions are not searched again); ``solver``: the search
+    to use (default: one with the table of :func:`part_table_bits`)."""
 
-    def __init__(self, game: StairsGame, opening: Mapping[Board, str] | None = None) -> None:
+    def __init__(
+        self,
+        game: StairsGame,
+        opening: Mapping[Board, str] | None = None,
+        *,
+        solver: BoardSolver | None = None,
+    ) -> None:
         self.game = game
-        self.solver = BoardSolver(game.options.size, table_bits=part_table_bits(game.options.size))
+        size = game.options.size
+        self.solver = solver or BoardSolver(size, table_bits=part_table_bits(size))
         self.opening: Mapping[Board, str] = opening or {}
 
     def action_values(self, state: State) -> dict[int, list[float]]:
