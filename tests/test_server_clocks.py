@@ -332,3 +332,35 @@ def test_the_game_default_fills_a_real_time_control_left_open(tmp_path: Path) ->
         )
         view = client.get(f"/api/matches/{response.json()['match']}").json()
         assert view["time_control"] == {"kind": "realtime", "minutes": 3.0, "increment": 5}
+
+
+def test_a_rated_game_lost_on_time_rates_it_a_loss(tmp_path: Path) -> None:
+    """Issue 29: an abandoned game (its player let the clock run out) counts as a loss."""
+    from stairgames.server.players import COOKIE
+
+    fake = FakeClock()
+    with running(tmp_path, wall_clock=fake) as client:
+        players = client.app.state.players  # type: ignore[attr-defined]
+        heads = {}
+        for name in ("Ann", "Bob"):
+            made, secret = players.create(name)
+            heads[name] = ({**JSON, "cookie": f"{COOKIE}={secret}"}, made.id)
+        body = {
+            "game": "stairs",
+            "options": {"size": 4},
+            "seats": ["human", "online"],
+            "rated": True,
+            "time_control": {"kind": "realtime", "minutes": 1},
+        }
+        made = client.post("/api/challenges", json=body, headers=heads["Ann"][0]).json()
+        accepted = client.post(
+            f"/api/challenges/{made['challenge']}/accept", headers=heads["Bob"][0]
+        )
+        assert accepted.status_code == 200, accepted.text
+        fake.advance(60)  # Ann (light) never moves
+        referee = client.app.state.referee  # type: ignore[attr-defined]
+        assert client.portal.call(referee.check) == 1  # type: ignore[union-attr]
+        ratings = client.app.state.ratings  # type: ignore[attr-defined]
+        pool = "stairs size=4"
+        ann, bob = (ratings.ratings_of(heads[name][1])[pool] for name in ("Ann", "Bob"))
+        assert ann.games == bob.games == 1 and bob.mu > ann.mu
