@@ -319,6 +319,7 @@ def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
             dark.send_json({"type": "takeback_answer", "accept": False, "event": asked["event"]})
             declined = receive_until(light, lambda m: m["type"] == "state" and not m["takeback"])
             assert declined["history"] == moved["history"]
+            assert declined["takeback_outcome"] == {"by": 0, "outcome": "refused"}
             light.send_json({"type": "takeback", "event": declined["event"]})
             asked = receive_until(dark, lambda m: m["type"] == "state" and m["takeback"])
             dark.send_json({"type": "takeback_answer", "accept": True, "event": asked["event"]})
@@ -326,6 +327,7 @@ def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
                 light, lambda m: m["type"] == "state" and m["event"] > asked["event"]
             )
     assert taken["history"] == [] and taken["to_act"] == 0 and taken["takeback"] is None
+    assert taken["takeback_outcome"] == {"by": 0, "outcome": "accepted"}
 
 
 def test_resign_gives_the_result_the_record_the_replay_and_a_rematch(tmp_path: Path) -> None:
@@ -366,7 +368,10 @@ def test_record_of_an_unfinished_game_with_dice_hides_the_seed(tmp_path: Path) -
         replay = client.get(f"/api/matches/{match}/replay")
     assert view["history"], "the first roll is drawn by the server at once"
     assert record["seed"] is None and "seed" not in json.dumps(view)
-    assert replay.status_code == 409
+    # stepping back during the game: the positions so far, and no seed among them
+    assert replay.status_code == 200 and replay.json()["over"] is False
+    assert [frame["move"] for frame in replay.json()["frames"][1:]] == record["moves"]
+    assert "seed" not in replay.text
 
 
 def test_a_hidden_card_game_sends_each_seat_only_its_own_view(tmp_path: Path) -> None:

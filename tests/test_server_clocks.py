@@ -240,6 +240,8 @@ def test_a_takeback_nobody_answers_lapses_after_a_minute_in_real_time(tmp_path: 
     fake.advance(1)
     assert service.keep_time(match) is True
     assert match.takeback is None and match.open_offer() is None and not match.over
+    told = match.view(0, connected=set(), thinking=False, now=fake.now)["takeback_outcome"]
+    assert told == {"by": 0, "outcome": "lapsed"}
 
 
 def test_clocks_replay_the_same_from_the_database(tmp_path: Path) -> None:

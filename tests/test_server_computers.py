@@ -261,6 +261,7 @@ class OverrunningPool(ComputerPool):
         seat: int,
         moves: list[str],
         seed: int,
+        start_position: str | None = None,
     ) -> str:
         self.asked += 1
         raise ComputerTimeoutError(30.0)

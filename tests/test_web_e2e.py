@@ -284,8 +284,9 @@ def play_a_move(page: Any) -> None:
     """Play the first move offered: pass or decline an offer when that is the choice,
     otherwise click the first piece that can move, then the first place it reaches."""
     for word in ("Pass", "Decline the offer"):
-        if button(page, word).count():
-            button(page, word).click()
+        offered = page.locator("#words").get_by_role("button", name=word, exact=True)
+        if offered.count():  # (the move list's buttons name the moves played, passes too)
+            offered.click()
             return
     piece = names_of(page, ".movable")[0]
     button(page, piece).click()

@@ -59,6 +59,10 @@ def help_text() -> str:
   agree      offer to end the game by agreement, where the rules allow it now;
              the other player answers (a person is asked; a computer accepts
              only a result it is proven unable to beat)
+  back [N], forward [N]
+             show the position N moves (1 if left out) before or after the one
+             shown, as you saw it; the game does not change
+  live       back to the game as it is (so does your next move)
   position   the position as text (for 'stairgames show GAME TEXT')
   help       this text
   quit       stop (Ctrl-C too); the record of the game so far is saved"""
@@ -110,7 +114,7 @@ def player_name(kind: str) -> str:
     return kind
 
 
-COMMANDS = ("moves", "hint", "undo", "agree", "help", "quit", "position")
+COMMANDS = ("moves", "hint", "undo", "agree", "back", "forward", "live", "help", "quit", "position")
 """The commands at the prompt, for completion."""
 
 
@@ -234,6 +238,9 @@ class TerminalSession:
         self._prepare_players()
         self.state: State = game.new_initial_state()
         self.undo_stack: list[State] = []
+        self._viewing: int | None = None
+        """The earlier position shown (``back``, ``forward``): the moves played before it;
+        ``None``: the game as it is. The game never changes for it."""
         self.seat_names = info.seat_names
 
     def _prepare_players(self) -> None:
@@ -409,6 +416,7 @@ class TerminalSession:
         before = self.state.clone()
         text = self.state.action_to_string(action)
         self.state.apply_action(action)
+        self._viewing = None  # a move: back to the game as it is
         if not narrate:
             return
         if self.spec.narrate is not None:
@@ -460,6 +468,7 @@ class TerminalSession:
     def _human_turn(self, seat: int) -> bool:
         """Ask for a move until one is legal; ``False`` when the human quits (``quit``,
         end of input, or Ctrl-C)."""
+        self._viewing = None
         if self._pass_if_forced(seat):
             return True
         cleared = self._shown_to != seat and self._private()
@@ -472,7 +481,7 @@ class TerminalSession:
         self._hint_moves(room=self._screen_lines() - lines - 1)
         while True:
             try:
-                line = self.input_fn(f"{self.seat_label(seat)}> ").strip()
+                line = self.input_fn(f"{self._prompt(seat)}> ").strip()
             except EOFError:
                 self.say()
                 return False
@@ -489,6 +498,10 @@ class TerminalSession:
                 continue
             if command in ("position", "pos"):
                 self._say_position()
+                continue
+            words = command.split()
+            if words[0] in ("back", "forward", "live"):
+                self._browse(words)
                 continue
             if command == "hint":
                 self._hint()
@@ -589,6 +602,104 @@ class TerminalSession:
             return
         for line in format_hint(self.state, found):
             self._say_wrapped(line)
+
+    # ----- earlier positions (back, forward, live) ----------------------------------
+
+    def _prompt(self, seat: int) -> str:
+        """The prompt's words: the seat, and the move shown while it is an earlier one."""
+        if self._viewing is None:
+            return self.seat_label(seat)
+        return _("{player} (move {n} of {total} shown)").format(
+            player=self.seat_label(seat), n=self._viewing, total=self.state.move_number()
+        )
+
+    def _browse(self, words: Sequence[str]) -> None:
+        """``back [N]``, ``forward [N]``, ``live``: show the position N moves (1 if left
+        out) before or after the one shown, or the game as it is. An earlier position is
+        drawn for the person at the keyboard (their own cards only), as they saw it; the
+        game does not change, and the next move is played on the game as it is."""
+        total = self.state.move_number()
+        shown = total if self._viewing is None else self._viewing
+        command, count = words[0], 1
+        if len(words) > 1:
+            if len(words) > 2 or command == "live" or not words[1].isdigit() or words[1] == "0":
+                self.say(_("Say how many moves with a number, as in 'back 3' or 'forward 2'."))
+                return
+            count = int(words[1])
+        if command == "back":
+            if shown == 0:
+                start = _("This is the start of the game.")
+                self.say(start if total else _("No move has been played yet."))
+                return
+            target = max(0, shown - count)
+        else:
+            target = min(total, shown + count) if command == "forward" else total
+        if target == total:
+            if self._viewing is None:
+                self.say(_("This is the game as it is now."))
+                return
+            self._viewing = None
+            self._show_now()
+            return
+        self._viewing = target
+        self._show_earlier(target, total)
+
+    def _state_after(self, count: int) -> State:
+        """The game after its first ``count`` moves (chance's included)."""
+        state = self.game.new_initial_state()
+        for action in self.state.history()[:count]:
+            state.apply_action(action)
+        return state
+
+    def _show_earlier(self, shown: int, total: int) -> None:
+        """Draw the position after ``shown`` moves for the person at the keyboard: which
+        move led there and, where the screen has room, that the game is unchanged (the
+        prompt says which move is shown in any case)."""
+        viewer = self._viewer()
+        before = self._state_after(shown - 1) if shown else None
+        state = self._state_after(shown)
+        if before is None:
+            title = _("Start")
+        else:
+            moves = (
+                self.state.history_strings(viewer)
+                if viewer is not None
+                else self.state.public_history_strings()
+            )
+            if before.is_chance_node():
+                who = _("chance")
+            else:
+                mover = before.current_player()
+                who = _("{colour} ({player})").format(
+                    colour=_(before.seat_name(mover)), player=player_name(self.players[mover])
+                )
+            title = _("{number}. {player}: {move}").format(
+                number=shown, player=who, move=moves[shown - 1]
+            )
+        note = _("Move {n} of {total} as it was; the game is unchanged ('live' returns to it).")
+        note = note.format(n=shown, total=total)
+        self._draw_apart([title], state, wrap(note, SCREEN_WIDTH, subsequent_indent="  "))
+
+    def _show_now(self) -> None:
+        self._draw_apart(
+            [_("Back to the game (move {n}).").format(n=self.state.move_number())], self.state, []
+        )
+
+    def _draw_apart(self, above: list[str], state: State, below: list[str]) -> None:
+        """``state`` drawn for the person at the keyboard on a screen of its own (cleared,
+        on a terminal), with the lines ``above`` and ``below`` it where there is room."""
+        picture = self.spec.render(state, colour=self.colour, viewer=self._viewer())
+        if self._is_tty():
+            self._clear()
+            room = self._screen_lines() - screen_rows(picture) - 1  # the prompt's row
+            above = above[: max(0, room)]
+            room -= sum(screen_rows(line) for line in above)
+            below = below if sum(screen_rows(line) for line in below) <= room else []
+        for line in above:
+            self.say(line)
+        self.say(picture)
+        for line in below:
+            self.say(line)
 
     def _say_position(self) -> None:
         """The position in the game's position text (``stairgames show GAME TEXT`` draws

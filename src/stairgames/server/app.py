@@ -32,6 +32,14 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields
 from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
+from stairgames.server.analysis import (
+    POSITION_BODY_BYTES,
+    POSITION_ROUTE,
+    add_analysis_routes,
+    analyses_of,
+    is_analysis_route,
+    start_analysis,
+)
 from stairgames.server.card_files import (
     CARD_ROUTE,
     MAX_CARD_FILE_BYTES,
@@ -43,11 +51,13 @@ from stairgames.server.clocks import requested_time_control
 from stairgames.server.computer import ComputerPool
 from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
+    ANALYSES_RATE,
     CARD_UPLOADS_RATE,
     JOINS_RATE,
     LOGINS_RATE,
     MATCHES_RATE,
     NEW_PLAYERS_RATE,
+    POSITIONS_RATE,
     ClientRates,
     Rate,
     RequestLimits,
@@ -143,6 +153,25 @@ class Settings:
     mail: MailSettings | None = None
     """The SMTP server and public address for e-mail (``stairgames serve --smtp-url``);
     ``None``: the server sends no mail (:mod:`stairgames.server.mail_routes`)."""
+    analysis_iterations: int = 200
+    """The computer's analysis of a finished game (:mod:`stairgames.server.analysis`):
+    search iterations a position (the exact solvers get 200 × this many positions
+    first), with :attr:`analysis_seed`, so that an analysis repeats on any machine."""
+    analysis_seed: int = 0
+    analysis_position_iterations: int = 200
+    """The analysis board's budget a position (``POST /api/analysis/position``)."""
+    analysis_workers: int = 1
+    """Analyses of finished games made at once (each in a worker process of its own;
+    more wait their turn); the analysis board's positions take turns in another lane of
+    :attr:`analysis_position_workers`."""
+    analysis_position_workers: int = 1
+    analysis_seconds: float = 900.0
+    """The most an analysis may take (beyond, its worker is killed and it may be asked
+    for again); :attr:`analysis_position_seconds` the most a position may."""
+    analysis_position_seconds: float = 30.0
+    analyses_per_minute: Rate = ANALYSES_RATE
+    """Analyses one client may start, and positions it may have valued."""
+    positions_per_minute: Rate = POSITIONS_RATE
 
     def shared(self) -> bool:
         if self.shared_database is not None:
@@ -168,6 +197,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.computer_workers,
             move_seconds=settings.computer_move_seconds,
             prepare_seconds=settings.computer_prepare_seconds,
+            lanes={
+                "analysis": settings.analysis_workers,
+                "position": settings.analysis_position_workers,
+            },
         )
         service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
         app.state.players = PlayerStore(engine, clock=settings.clock)
@@ -192,11 +225,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             background.append(loop.create_task(hub.follow_other_processes(settings.follow_seconds)))
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
+        start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
         try:
             yield
         finally:
             for task in background:
                 task.cancel()
+            await app.state.analyses.close()
             await hub.close()
             computers.shutdown()
             engine.dispose()
@@ -210,6 +245,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_lobby_routes(app, _json_body)
     add_chat_routes(app, _json_body)
     app.include_router(mail_router(_json_body))
+    add_analysis_routes(app, _json_body)
     _add_api(app)
     _add_websocket(app, settings)
     _add_static(app, settings.static_dir)
@@ -341,6 +377,10 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit, "players")
         if path == LOGIN_ROUTE:
             return Route(limit, "logins")
+        if is_analysis_route(path):
+            return Route(limit, "analyses")
+        if path == POSITION_ROUTE:
+            return Route(max(limit, POSITION_BODY_BYTES), "positions")
         return Route(limit)
 
     rates = ClientRates(
@@ -350,6 +390,8 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             "cards": settings.card_uploads_per_minute,
             "players": settings.players_per_minute,
             "logins": settings.logins_per_minute,
+            "analyses": settings.analyses_per_minute,
+            "positions": settings.positions_per_minute,
         },
         clock=settings.clock,
     )
@@ -676,7 +718,8 @@ def _add_api(app: FastAPI) -> None:
         hub = _hub(request)
         time_control = requested_time_control(body, game)
         options = resolve_cards_option(options, request.app.state.data_dir)
-        created = hub.service.create(game, options, seats, time_control)
+        position = body.get("position")  # a start position (games without hidden cards)
+        created = hub.service.create(game, options, seats, time_control, position)
         player = current_player(request)
         if player is not None:  # the seats made for this browser are the player's
             for seat in created.tokens:
@@ -718,6 +761,9 @@ def _add_api(app: FastAPI) -> None:
         data = match.record(_viewer(request, match, token, seat))
         names = _lobby(request).seat_names(match.id)
         data["players"] = [names.get(i, kind) for i, kind in enumerate(data["players"])]
+        analysis = analyses_of(request).stored(match.id) if match.over else None
+        if analysis is not None:  # the computer's analysis, once made (server/analysis.py)
+            data["analysis"] = analysis
         filename = f"{match.game_name}-{match.id}.json"
         return JSONResponse(
             data, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
@@ -730,7 +776,8 @@ def _add_api(app: FastAPI) -> None:
         hub = _hub(request)
         match = hub.service.refresh(hub.load(match_id))
         viewer = _viewer(request, match, token, seat)
-        return {"match": match.id, "frames": match.replay_frames(viewer)}
+        frames = match.replay_frames(viewer)
+        return {"match": match.id, "event": match.event, "over": match.over, "frames": frames}
 
 
 # ----- WebSocket -----------------------------------------------------------------
@@ -902,5 +949,6 @@ def _add_static(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/lobby", page, methods=["GET", "HEAD"])
     app.add_api_route("/my", page, methods=["GET", "HEAD"])
     app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"])
+    app.add_api_route("/analysis", page, methods=["GET", "HEAD"])
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

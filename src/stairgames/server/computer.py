@@ -16,6 +16,12 @@ match is told (:class:`ComputerTimeoutError`). Workers die with the server, even
 is killed (``kill -9``): on Linux the kernel kills them when it dies
 (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread in each worker notices within a
 second that its parent has gone.
+
+The same workers run the computer's analysis (:meth:`ComputerPool.run_task`): a task
+named in :data:`stairgames.analysis.explore.TASKS` (a finished game's review, one
+position's value) with plain-data arguments, its progress reported as it goes, under a
+deadline of its own. Tasks take turns in lanes of their own (``lanes``: how many of each
+kind run at once), so an analysis never holds up a computer's move.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import asyncio
 import contextlib
 import ctypes
 import dataclasses
+import importlib
 import multiprocessing
 import os
 import signal
@@ -31,7 +38,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -55,10 +62,12 @@ def choose_move(
     seat: int,
     moves: list[str],
     seed: int,
+    start_position: str | None = None,
     *,
     on_prepared: Callable[[], None] | None = None,
 ) -> str:
-    """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``;
+    """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``
+    (from ``start_position``, a match started from a position; ``None``: the start);
     ``on_prepared()`` is called once the player is ready to play the game (before its
     search starts).
 
@@ -66,7 +75,11 @@ def choose_move(
     depend on which worker thought of it.
     """
     game = load(game_name, **options)
-    state = game.new_initial_state()
+    state = (
+        game.new_initial_state()
+        if start_position is None
+        else game.state_from_position(start_position)
+    )
     for move in moves:
         state.apply_move(move)
     key = (game_name, repr(game.options), player, seat)
@@ -79,6 +92,25 @@ def choose_move(
     agent.rng.seed(seed)
     action = agent.act(state)
     return state.action_to_string(action)
+
+
+TASKS_MODULE = "stairgames.analysis.explore"
+"""The module whose ``TASKS`` name the tasks a worker runs (imported on the first task)."""
+
+
+def run_task(
+    name: str, arguments: dict[str, Any], progress: Callable[[int, int], None] | None = None
+) -> Any:
+    """Run the task ``name`` of :data:`TASKS_MODULE`'s ``TASKS`` with ``arguments``
+    (and ``progress``, for a task that takes it): its result, plain data.
+
+    :raises KeyError: no such task.
+    """
+    tasks: dict[str, Callable[..., Any]] = importlib.import_module(TASKS_MODULE).TASKS
+    function = tasks[name]
+    if progress is not None:
+        return function(**arguments, progress=progress)
+    return function(**arguments)
 
 
 class ComputerError(Exception):
@@ -133,6 +165,9 @@ def _work(connection: Connection, parent: int) -> None:
             job = connection.recv()
         except (EOFError, OSError):
             return
+        if isinstance(job, dict):  # a task: {"task", "arguments", "progress"}
+            _work_on_task(connection, job)
+            continue
         try:
             move = choose_move(*job, on_prepared=lambda: connection.send(("prepared",)))
         except Exception as exc:
@@ -140,6 +175,22 @@ def _work(connection: Connection, parent: int) -> None:
             connection.send(("error", summary, traceback.format_exc()[-8000:]))
         else:
             connection.send(("move", move))
+
+
+def _work_on_task(connection: Connection, job: dict[str, Any]) -> None:
+    """Answer a task with ``("progress", done, total)`` as it goes (when it reports
+    progress), then ``("done", result)`` or ``("error", summary, traceback)``."""
+
+    def progress(done: int, total: int) -> None:
+        connection.send(("progress", done, total))
+
+    try:
+        result = run_task(job["task"], job["arguments"], progress if job.get("progress") else None)
+    except Exception as exc:
+        summary = f"{type(exc).__name__}: {exc}"[:1000]
+        connection.send(("error", summary, traceback.format_exc()[-8000:]))
+    else:
+        connection.send(("done", result))
 
 
 @dataclasses.dataclass(eq=False)
@@ -175,11 +226,16 @@ class ComputerPool:
         move_seconds: float = 30.0,
         prepare_seconds: float = 180.0,
         expire: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        lanes: Mapping[str, int] | None = None,
     ) -> None:
         self.workers = workers
         self.move_seconds = move_seconds
         self.prepare_seconds = prepare_seconds
         self._expire = expire
+        self.lanes = dict(lanes or {})
+        """How many tasks of each lane (``analysis``, ``position``) run at once (1 for
+        a lane not named)."""
+        self._lane_turns: dict[str, asyncio.Semaphore] = {}
         self._closed = False
         self._live: set[_Worker] = set()
         self._idle: list[_Worker] = []
@@ -198,6 +254,7 @@ class ComputerPool:
         seat: int,
         moves: list[str],
         seed: int,
+        start_position: str | None = None,
     ) -> str:
         """The move ``player`` chooses (see :func:`choose_move`).
 
@@ -205,7 +262,9 @@ class ComputerPool:
         :raises ComputerError: the player failed (the message says how), or its worker
             died, or the pool is shut down.
         """
-        job = (game_name, options, player, seat, moves, seed)
+        job: tuple[Any, ...] = (game_name, options, player, seat, moves, seed)
+        if start_position is not None:
+            job = (*job, start_position)
         if self._turns is None:
             self._turns = asyncio.Semaphore(max(1, self.workers))
         async with self._turns:
@@ -224,6 +283,116 @@ class ComputerPool:
             raise ComputerError(reply[1], reply[2])
         move: str = reply[1]
         return move
+
+    async def run_task(
+        self,
+        task: str,
+        arguments: dict[str, Any],
+        *,
+        lane: str,
+        seconds: float,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Any:
+        """The result of the task ``task`` (:func:`run_task`) run in a worker, once a turn
+        of ``lane`` is free; ``progress(done, total)`` is called on the event loop as the
+        task reports it. The task gets ``prepare_seconds`` (to start a worker and load
+        the game's code) and ``seconds`` in all; past that its worker is killed.
+
+        :raises ComputerTimeoutError: it overran.
+        :raises ComputerError: the task failed (the message says how), or its worker
+            died, or the pool is shut down.
+        """
+        turns = self._lane_turns.get(lane)
+        if turns is None:
+            turns = self._lane_turns[lane] = asyncio.Semaphore(max(1, self.lanes.get(lane, 1)))
+        job = {"task": task, "arguments": arguments, "progress": progress is not None}
+        async with turns:
+            if self._closed:
+                raise ComputerError("the computer players are shut down")
+            if self.workers <= 0:
+                return await self._task_in_thread(job, seconds, progress)
+            worker = self._idle_worker() or self._spawn()
+            try:
+                reply = await self._ask_task(worker, job, seconds, progress)
+            except BaseException:  # a deadline, a dead worker, cancelled: it cannot go on
+                self._kill(worker)
+                raise
+            self._idle.append(worker)
+        if reply[0] == "error":
+            raise ComputerError(reply[1], reply[2])
+        return reply[1]
+
+    async def _ask_task(
+        self,
+        worker: _Worker,
+        job: dict[str, Any],
+        seconds: float,
+        progress: Callable[[int, int], None] | None,
+    ) -> tuple[Any, ...]:
+        try:
+            worker.connection.send(job)
+        except OSError as exc:
+            raise ComputerError(f"the worker died (exit code {worker.process.exitcode})") from exc
+        loop = asyncio.get_running_loop()
+        limit = self.prepare_seconds + seconds
+        deadline = loop.time() + limit
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise ComputerTimeoutError(limit)
+            try:
+                reply = await self._reply(worker, left)
+            except ComputerTimeoutError:
+                raise ComputerTimeoutError(limit) from None
+            if reply[0] != "progress":
+                return reply
+            if progress is not None:
+                progress(int(reply[1]), int(reply[2]))
+
+    async def _task_in_thread(
+        self,
+        job: dict[str, Any],
+        seconds: float,
+        progress: Callable[[int, int], None] | None,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+
+        def settle(result: Any, error: Exception | None) -> None:
+            if answer.done():  # abandoned meanwhile
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(result)
+
+        def told(done: int, total: int) -> None:
+            if progress is not None and not answer.done():
+                progress(done, total)
+
+        def report(done: int, total: int) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(told, done, total)
+
+        def work() -> None:
+            result, error = None, None
+            try:
+                result = run_task(job["task"], job["arguments"], report if progress else None)
+            except Exception as exc:
+                error = ComputerError(f"{type(exc).__name__}: {exc}"[:1000], "")
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, result, error)
+
+        threading.Thread(target=work, name="stairgames-task", daemon=True).start()
+        limit = self.prepare_seconds + seconds
+        try:
+            in_time = await self._in_time(answer, limit)
+        finally:
+            if not answer.done():
+                answer.cancel()
+        if not in_time:
+            raise ComputerTimeoutError(limit)
+        return answer.result()
 
     async def _ask(self, worker: _Worker, job: tuple[Any, ...]) -> tuple[Any, ...]:
         try:

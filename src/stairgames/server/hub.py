@@ -361,8 +361,10 @@ class Hub:
         where = f"match {match.id} at event {job.started}"
         player = Text(job.player) if job.player in LEVELS else job.player
         try:
+            # a match started from a position replays its moves from there
+            start = {} if match.start_position is None else {"start_position": match.start_position}
             move = await self.computers.choose(
-                match.game_name, match.options, job.player, job.seat, job.moves, job.seed
+                match.game_name, match.options, job.player, job.seat, job.moves, job.seed, **start
             )
         except ComputerTimeoutError as exc:
             log.warning("computer player %s overran %g s in %s", job.player, exc.seconds, where)

@@ -53,6 +53,12 @@ JOINS_RATE = Rate(per_minute=60, burst=30)
 CARD_UPLOADS_RATE = Rate(per_minute=10, burst=10)
 NEW_PLAYERS_RATE = Rate(per_minute=10, burst=10)
 """Players one client may become (``POST /api/me`` without a player cookie) or rename."""
+ANALYSES_RATE = Rate(per_minute=6, burst=6)
+"""Analyses of finished games one client may ask for (``POST .../analysis``; one that is
+stored or running already costs nothing more than the request)."""
+POSITIONS_RATE = Rate(per_minute=60, burst=30)
+"""Positions one client may have the analysis board value (``POST
+/api/analysis/position``: a person explores a move every second or two)."""
 LOGINS_RATE = Rate(per_minute=10, burst=10)
 """Login attempts from one client, whatever the names (see also
 :data:`stairgames.server.players.LOGINS_PER_NAME`)."""

@@ -47,7 +47,9 @@ class Match:
         self.rematch_of = record.rematch_of
         self.seats = [Seat(s.seat, s.kind, s.player, s.token_hash) for s in record.seats]
         self.game: Game = load(record.game, **record.options)
-        self.state: State = self.game.new_initial_state()
+        self.start_position = record.start_position
+        """The position text the match started from (``None``: the game's start)."""
+        self.state: State = self.initial_state()
         self.movers: list[int | None] = []
         """The seat that made each move of the state's history (``None``: chance)."""
         self.event = 0
@@ -59,6 +61,9 @@ class Match:
         self.left: list[int] = []
         """The seats whose people resigned and left, a computer playing on for them."""
         self.takeback_refused: int | None = None
+        self.takeback_outcome: tuple[int, str] | None = None
+        """The seat whose takeback was just answered, and how: ``accepted``, ``refused``
+        or ``lapsed`` (until the next event)."""
         """The seat whose takeback was just refused (until the next event)."""
         self.rematch_asked: set[int] = set()
         """The seats that asked for (or accepted) a rematch."""
@@ -86,6 +91,7 @@ class Match:
             raise ValueError(f"event {event.number} of {self.id} after {self.event}")
         kind, data = event.kind, event.data
         self.takeback_refused = None
+        self.takeback_outcome = None
         running = self.clock.running if self.clock is not None else None
         if self.clock is not None and event.at is not None:
             if kind == "resume":
@@ -118,6 +124,8 @@ class Match:
                 self._take_back(int(data["count"]))
             else:
                 self.takeback_refused = self.takeback
+            if self.takeback is not None:
+                self.takeback_outcome = (self.takeback, "accepted" if data["accept"] else "refused")
             self.takeback = None
         elif kind in {"resign", "flag"} and data.get("player"):
             assert seat_number is not None
@@ -134,6 +142,8 @@ class Match:
         elif kind == "rematch_decline":
             self.rematch_asked = set()
         elif kind == "lapse":
+            if self.takeback is not None:
+                self.takeback_outcome = (self.takeback, "lapsed")
             self.takeback = None
             if data.get("offer") == "rematch":
                 self.rematch_asked = set()
@@ -146,9 +156,15 @@ class Match:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
+    def initial_state(self) -> State:
+        """The state the match started from: the game's start, or its start position."""
+        if self.start_position is None:
+            return self.game.new_initial_state()
+        return self.game.state_from_position(self.start_position)
+
     def _take_back(self, count: int) -> None:
         history = self.state.history()[: len(self.movers) - count]
-        state = self.game.new_initial_state()
+        state = self.initial_state()
         for action in history:
             state.apply_action(action)
         self.state = state
@@ -388,6 +404,11 @@ class Match:
             "rematch_asked": sorted(self.rematch_asked),
             "left": list(self.left),
             "last_mover": self.movers[-1] if self.movers else None,
+            "takeback_outcome": (
+                None
+                if self.takeback_outcome is None
+                else {"by": self.takeback_outcome[0], "outcome": self.takeback_outcome[1]}
+            ),
             "takeback_refused": (
                 {"by": self.takeback_refused} if self.takeback_refused is not None else None
             ),
@@ -437,7 +458,13 @@ class Match:
             seat.player if seat.kind == COMPUTER and seat.player else seat.kind
             for seat in self.seats
         )
-        record = make_record(self.state, seed=self.seed, players=players, viewer=viewer)
+        record = make_record(
+            self.state,
+            seed=self.seed,
+            start_position=self.start_position,
+            players=players,
+            viewer=viewer,
+        )
         data: dict[str, Any] = json.loads(record.to_json())
         if self.resigned is not None:  # over, though the rules have not ended it: full
             result = self.result()
@@ -453,14 +480,29 @@ class Match:
         return data
 
     def replay_frames(self, viewer: int | None) -> list[dict[str, Any]]:
-        """Every position of a finished game, for stepping through it: the move that led
-        there and the board (``viewer``'s drawing)."""
-        if not self.over:
-            raise ServerError(409, N_("a game can be replayed only once it is over"))
-        state = self.game.new_initial_state()
+        """Every position of the game so far, for stepping through it: the move that led
+        there and the board, ``viewer``'s drawing.
+
+        Once the game is over the moves are the full history (nothing is secret any
+        more). During the game they are the history as ``viewer`` may know it now (the
+        view's ``history``: another seat's deal is ``deal ? to blue``), and each board is
+        the game's drawing of that earlier position for ``viewer`` (its ``web_view``,
+        which shows a seat only what it may know): what that seat's own view showed at
+        that position, never more. A seat whose person resigned and left sees what a
+        spectator sees, as in :meth:`view`."""
+        over = self.over
+        if not over and viewer is not None and viewer in self.left:
+            viewer = None
+        if over:
+            moves = None
+        elif viewer is None:
+            moves = self.state.public_history_strings()
+        else:
+            moves = self.state.history_strings(viewer)
+        state = self.initial_state()
         frames: list[dict[str, Any]] = [{"move": None, "board": _board_of(self, state, viewer)}]
-        for action in self.state.history():
-            move = state.action_to_string(action)
+        for number, action in enumerate(self.state.history()):
+            move = state.action_to_string(action) if moves is None else moves[number]
             state.apply_action(action)
             frames.append({"move": move, "board": _board_of(self, state, viewer)})
         return frames

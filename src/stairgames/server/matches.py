@@ -23,9 +23,10 @@ from typing import Any
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
+from stairgames.core.game import Game
 from stairgames.core.options import options_to_dict
 from stairgames.core.registry import load
-from stairgames.i18n import N_
+from stairgames.i18n import N_, Text
 from stairgames.server.clocks import REALTIME, UNTIMED, TimeControl
 from stairgames.server.errors import ServerError, error_json
 from stairgames.server.match import Match
@@ -52,6 +53,34 @@ def chance_seed(seed: int, move_number: int) -> str:
     """The seed of the generator that draws the chance outcome after ``move_number``
     moves (the same after a restart)."""
     return f"{seed}:{move_number}"
+
+
+MAX_POSITION_LENGTH = 2000
+"""The longest position text a match may start from (the request's size bounds it too)."""
+
+
+def check_start_position(game: Game, text: object) -> None:
+    """Refuse a start position a match cannot start from: not text, too long, a game with
+    hidden information (a position text cannot say what each seat may know), one the
+    engine's position parser refuses (its error), or a finished game.
+
+    :raises StairgamesError: 400, saying why.
+    """
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_POSITION_LENGTH:
+        raise ServerError(
+            400,
+            N_("a position must be a text of at most {limit} characters"),
+            limit=MAX_POSITION_LENGTH,
+        )
+    if game.info().hidden_information:
+        raise ServerError(
+            400,
+            N_("a game of {title} cannot start from a position: its cards are hidden"),
+            title=Text(game.info().title),
+        )
+    state = game.state_from_position(text)  # InvalidPositionError: 400 with its reason
+    if state.is_terminal():
+        raise ServerError(400, N_("the game is over in this position"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,14 +116,20 @@ class MatchService:
         options: dict[str, Any],
         seat_specs: Sequence[str],
         time_control: TimeControl = UNTIMED,
+        start_position: str | None = None,
     ) -> Created:
         """A new match; ``seat_specs``: ``human``, ``online``, ``computer:LEVEL`` (or
-        another of :attr:`computer_players`) for each seat; ``time_control``: its clocks.
+        another of :attr:`computer_players`) for each seat; ``time_control``: its clocks;
+        ``start_position``: the position text it starts from (games without hidden
+        information only; ``None``: the game's start).
 
         :raises StairgamesError: unknown game or option, wrong seat count, a player not
-            offered or one that cannot play this game (nothing is created).
+            offered or one that cannot play this game, a start position refused
+            (nothing is created).
         """
         game = load(game_name, **options)
+        if start_position is not None:
+            check_start_position(game, start_position)
         count = game.num_players()
         if len(seat_specs) != count:
             raise ServerError(
@@ -124,6 +159,7 @@ class MatchService:
             seats,
             created_at=self.clock(),
             time_control=time_control.to_json() if time_control.timed else None,
+            start_position=start_position,
         )
         match = self.get(match_id)
         if match.state.is_chance_node():  # the first dice or deal
@@ -366,6 +402,7 @@ class MatchService:
             rematch_of=match.id,
             created_at=self.clock(),
             time_control=match.time_control.to_json() if match.time_control.timed else None,
+            start_position=match.start_position,
         )
         self.commit(match, [("rematch_ask", seat, {}), ("rematch", seat, {"match": new_match})])
         return self.get(new_match)

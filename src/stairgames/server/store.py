@@ -13,7 +13,9 @@ start-up; the models here only describe it):
   processes that try to write the same number collide and one of them is told so
   (:class:`EventConflictError`) instead of both succeeding.
 
-A match's ``time_control`` (JSON, ``NULL`` for none) and ``ended_at`` (set once its game
+A match's ``start_position`` is the position text it was started from (``NULL``: the
+game's start; only games without hidden information, ``POST /api/matches`` with
+``"position"``); its ``time_control`` (JSON, ``NULL`` for none) and ``ended_at`` (set once its game
 is over) let the server find the running clocks after a restart; its ``summary`` (JSON:
 whose turn, the result, who plays each seat) as of event ``summary_event`` lets a
 player's list of games be read without replaying them; ``server_heartbeats``
@@ -49,6 +51,13 @@ and the e-mail's (:mod:`stairgames.server.notify` reads and writes them):
   each by the SHA-256 of its secret, with its purpose, expiry and when it was used;
 - ``mail_waiting``: the correspondence games waiting for a player with notifications
   on, since when, and when a mail told them.
+
+and the computer's analysis (:mod:`stairgames.server.analysis` reads and writes it):
+
+- ``analyses``: the analysis of a finished match, one a match, made once and shared by
+  everyone who opens it: ``running`` (since ``started_at``, by some server process) or
+  ``done`` (its JSON in ``data``, with the budget it was made with in ``budget``, and
+  ``finished_at``); a failed one is deleted, so that it may be asked for again.
 
 SQLite (the default, in a data folder) and PostgreSQL (``--database-url``) share it.
 """
@@ -104,6 +113,7 @@ class MatchRow(Base):
     )
     summary: Mapped[str | None] = mapped_column(Text, nullable=True)
     summary_event: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    start_position: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class HeartbeatRow(Base):
@@ -268,6 +278,20 @@ class MailWaitingRow(Base):
     )
 
 
+class AnalysisRow(Base):
+    __tablename__ = "analyses"
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    budget: Mapped[str] = mapped_column(Text)
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
 @dataclasses.dataclass(frozen=True)
 class SeatRecord:
     seat: int
@@ -302,6 +326,8 @@ class MatchRecord:
     events: tuple[EventRecord, ...]
     time_control: dict[str, Any] | None = None
     created_at: float | None = None
+    start_position: str | None = None
+    """The position text the match started from (``None``: the game's start)."""
 
 
 class EventConflictError(Exception):
@@ -400,6 +426,7 @@ class Store(Repository):
         rematch_of: str | None = None,
         time_control: dict[str, Any] | None = None,
         created_at: float | None = None,
+        start_position: str | None = None,
     ) -> None:
         with self._session() as session:
             session.add(
@@ -411,6 +438,7 @@ class Store(Repository):
                     created_at=_moment(created_at),
                     rematch_of=rematch_of,
                     time_control=None if time_control is None else json.dumps(time_control),
+                    start_position=start_position,
                 )
             )
             session.flush()
@@ -449,6 +477,7 @@ class Store(Repository):
                 ),
                 time_control=None if row.time_control is None else json.loads(row.time_control),
                 created_at=_epoch(row.created_at),
+                start_position=row.start_position,
             )
 
     def summarize(

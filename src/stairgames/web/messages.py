@@ -193,6 +193,8 @@ SHARED_MESSAGES: Final = (
     N_("{hours} h {minutes} min left"),
     N_("Sound on my turn"),
     N_("Notify me when it is my turn"),
+    N_("Your takeback was accepted."),
+    N_("Nobody answered your takeback in time."),
     # issue 30: e-mail (the account page, /account, is server/mail_routes.py's)
     N_("Forgot your password?"),
     N_("Your account"),
@@ -205,6 +207,67 @@ SHARED_MESSAGES: Final = (
     N_("Send"),
     N_("{name} (spectator)"),
     N_("{player} ({seat})"),
+    # issue 31: stepping through a game (static/stepping.js)
+    N_("Viewing move {n}"),
+    N_("Viewing the start of the game"),
+    N_("Back to the game"),
+    N_("Back to the end"),
+    # issue 31: the computer's analysis of a finished game (static/analysis.js; the mark
+    # names, the measures and some lines are stairgames.analysis.review's too)
+    N_("The computer's analysis"),
+    N_("Analyse this game"),
+    N_("Progress of the analysis"),
+    N_("Analysing: move {done} of {total}"),
+    N_("The analysis is starting…"),
+    N_("The {measure} of {name} along the game"),
+    N_(
+        "The {measure} of {name} after each move: a filled point is proven, a hollow one "
+        "the search's estimate. Click a point to see its move."
+    ),
+    N_("Move {n} {move}: {name} {value}"),
+    N_("Move {n}: {move}{mark}"),
+    N_("{symbol} ({name})"),
+    N_("The {measure} of {name}: {before} before the move, {after} after it ({how})"),
+    N_("proven"),
+    N_("the search's estimate, ±{points} points"),
+    N_("Better: {move}"),
+    N_("Best line: {line}"),
+    N_("{proven} of {count} moves proven exactly."),
+    N_(
+        "{name}: {inaccuracies} inaccuracies (?!), {mistakes} mistakes (?), "
+        "{blunders} blunders (??)"
+    ),
+    N_("Budget: {iterations} search iterations a position (seed {seed})."),
+    N_("Explore this position on the analysis board"),
+    N_("inaccuracy"),
+    N_("mistake"),
+    N_("blunder"),
+    N_("winning chance"),
+    # issue 31: the analysis board (static/analysisboard.js)
+    N_("Analysis board"),
+    N_("Position text (empty: the start)"),
+    N_("Show this position"),
+    N_("Play a move"),
+    N_("Play"),
+    N_("Take back"),
+    N_("Back to the position"),
+    N_("Copy the link"),
+    N_("Link to this analysis"),
+    N_("Play on against the computer"),
+    N_("A game with hidden cards cannot start from a position."),
+    N_("Evaluation"),
+    N_("No moves explored yet."),
+    N_("This position"),
+    N_("The engine is thinking…"),
+    N_("The engine could not value this position."),
+    N_("Chance: choose what the dice or the cards give"),
+    N_("The {measure} of each seat ({how}):"),
+    N_("The engine's move: {move}"),
+    N_("The {measure} of {name} after each move (exact):"),
+    N_("The {measure} of {name} after each outcome (exact):"),
+    N_("A draw with perfect play, with {move} (proven)"),
+    N_("{name} wins in {plies} with {move} (proven)"),
+    N_("{name} wins in {plies}, whatever {other} plays (proven)"),
 )
 """The message ids of the shared pages (``web/static``), and the level names the
 pages translate from the server's data."""

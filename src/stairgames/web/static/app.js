@@ -12,6 +12,9 @@ import { askForNotifications, fillTimeControls, mayAskForNotifications, setSound
 import { hideMyGames, showMyGames } from "/static/mygames.js";
 import { ensurePlayer, shownName } from "/static/player.js";
 import { hideProfile, showProfile } from "/static/profile.js";
+import { initStepping, noteView, renderStepping } from "/static/stepping.js";
+import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "/static/analysis.js";
+import { hideAnalysisBoard, showAnalysisBoard } from "/static/analysisboard.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -23,7 +26,7 @@ const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, held: [],
   memory: {},
-  boards: [], replayAt: null, draw: null, lastEvent: -1, retry: 0 };
+  boards: [], boardsKey: null, replayAt: null, draw: null, lastEvent: -1, retry: 0 };
 
 // ----- home -----------------------------------------------------------------------
 
@@ -270,7 +273,7 @@ async function showMatch(match) {
   // the rules summary comes with the games' listing
   loadGames().then(() => { if (app.view) renderRules(app.view); }).catch(() => {});
   closeSockets();
-  Object.assign(app, { match, view: null, memory: {}, boards: [], replayAt: null,
+  Object.assign(app, { match, view: null, memory: {}, boards: [], boardsKey: null, replayAt: null,
     lastEvent: -1, confirmedSeat: null });
   // no controls until the first view says which apply (and the sockets are open)
   for (const id of ["undo", "takeback", "offer", "resign", "rematch"]) $(id).hidden = true;
@@ -404,6 +407,10 @@ function receive(seat, message) {
     chatReceived(message);  // static/chat.js
     return;
   }
+  if (message.type === "analysis") {
+    analysisMessage(message);  // static/analysis.js: the computer's analysis
+    return;
+  }
   if (message.type !== "state") return;
   if (message.rematch && app.view && !app.view.rematch && message.match === app.match &&
       message.you !== null) {
@@ -417,8 +424,7 @@ function receive(seat, message) {
   if (hasPrivateBoards(message) && seat !== activeSeat(message)) return;
   const older = app.view;
   if (older) noticeConnections(older, message);
-  app.boards[message.history.length] = message.board;
-  app.boards.length = message.history.length + 1;
+  noteView(older, message); // its board kept; a new event brings the live position back
   app.view = message;
   app.viewSeat = seat;
   app.lastEvent = message.event;
@@ -550,7 +556,12 @@ async function render(animate) {
   renderControls(view);
   renderResult(view);
   renderRules(view);
-  chatView(view, { query: seatQuery(view.you), headers: seatHeaders(view.you) }, app.replayAt);
+  renderStepping(view); // static/stepping.js: the banner and the step bar
+  renderAnalysis(view); // static/analysis.js: a finished game's analysis, its marks
+  // (stepping back during a game keeps the chat live; a finished game's shows what was
+  // said by the move shown)
+  chatView(view, { query: seatQuery(view.you), headers: seatHeaders(view.you) },
+    view.result === null ? null : app.replayAt);
   const draw = await loadBoardScript(view.game);
   // A newer view may have come while the board's script loaded: only its render draws.
   if (app.view !== view) return;
@@ -562,7 +573,7 @@ async function render(animate) {
     lastMove: replaying ? view.history[app.replayAt - 1] || null : lastBoardMove(view),
     over: view.result !== null && !replaying,
     play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
-    animate,
+    animate, hint: analysisHint(view), // the engine's better move (static/analysis.js)
   });
 }
 
@@ -684,8 +695,11 @@ function toldLines(view) {
   if (view.takeback && view.takeback.by === you && you !== null) {
     lines.push(told(t("You asked to take back your last move; waiting for the answer…")));
   }
-  if (view.takeback_refused && view.takeback_refused.by === you && you !== null) {
-    lines.push(told(t("Your takeback was refused.")));
+  const outcome = view.takeback_outcome;
+  if (outcome && outcome.by === you && you !== null) {
+    lines.push(told(outcome.outcome === "accepted" ? t("Your takeback was accepted.")
+      : outcome.outcome === "lapsed" ? t("Nobody answered your takeback in time.")
+        : t("Your takeback was refused.")));
   }
   for (const seat of view.left || []) {
     const level = view.seats[seat].level;
@@ -736,6 +750,9 @@ function renderMoves(view) {
     rounds.push(indexes);
   }
   let current = null;
+  // The move shown (the newest when the position is the live one) is marked; each move
+  // is a button that shows the position after it (static/stepping.js).
+  const shown = app.replayAt === null ? history.length : app.replayAt;
   list.classList.toggle("told", Boolean(told));
   list.replaceChildren(...rounds.map((indexes, round) => {
     const item = document.createElement("li");
@@ -744,15 +761,18 @@ function renderMoves(view) {
     number.textContent = `${round + 1}.`;
     item.append(number);
     for (const i of indexes) {
-      const move = document.createElement("span");
+      const move = document.createElement("button");
+      move.type = "button";
       move.className = told || history[i] in MOVE_WORDS ? "move word" : "move";
       move.dataset.move = history[i]; // the notation, as the record writes it
+      move.dataset.ply = String(i + 1); // the position after it
       move.textContent = told ? (told[i] || [history[i]]).map((line) => capitalise(say(line)))
         .join(language() === "ja" ? "" : " ") // Japanese sentences need no space between
         : moveText(history[i]);
-      if (app.replayAt !== null && i === app.replayAt - 1) {
+      if (i === shown - 1) {
         move.classList.add("current");
-        current = item;
+        move.setAttribute("aria-current", "step");
+        if (app.replayAt !== null) current = item;
       }
       item.append(move);
     }
@@ -781,12 +801,6 @@ function renderControls(view) {
   // (a rematch offered: its Accept and Decline buttons answer it)
   const offered = (view.rematch_asked || []).length > 0 && !view.rematch;
   $("rematch").hidden = !player || !over || offered;
-  $("replay").hidden = !over;
-  if (over) {
-    const at = app.replayAt === null ? view.history.length : app.replayAt;
-    $("replay-step").textContent = t("Move {n} of {total}",
-      { n: at, total: view.history.length });
-  }
 }
 
 function renderResult(view) {
@@ -849,42 +863,6 @@ async function downloadRecord() {
   URL.revokeObjectURL(link.href);
 }
 
-async function loadReplayBoards() {
-  if (app.replayLoaded === app.match) return;
-  app.replayLoaded = app.match;
-  const seat = app.view.you;
-  try {
-    const response = await fetch(`/api/matches/${app.match}/replay${seatQuery(seat)}`,
-      { headers: seatHeaders(seat) });
-    if (response.ok) {
-      const data = await response.json();
-      // {"frames": [{"move", "board"}, ...]}: the board of every position, the first
-      // before any move.
-      if (Array.isArray(data.frames)) app.boards = data.frames.map((frame) => frame.board);
-    }
-  } catch {
-    // the boards seen during the game stay
-  }
-}
-
-async function replayTo(step) {
-  if (!app.view || !app.view.result) return;
-  await loadReplayBoards();
-  const total = app.view.history.length;
-  let at = Math.max(0, Math.min(total, step));
-  while (at < total && !app.boards[at]) at++;
-  app.replayAt = at === total ? null : at;
-  app.memory = {};
-  render(true);
-}
-
-function replayStep(delta) {
-  const at = app.replayAt === null ? app.view.history.length : app.replayAt;
-  let next = at + delta;
-  while (delta < 0 && next > 0 && !app.boards[next]) next--;
-  replayTo(next);
-}
-
 // ----- start ----------------------------------------------------------------------
 
 function go(path) {
@@ -906,8 +884,12 @@ async function openPage(show) {
 }
 
 function route() {
+  hideAnalysisBoard();
   const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   if (match) showMatch(match[1]);
+  else if (location.pathname === "/analysis") {
+    openPage(() => showAnalysisBoard(app.games, saveTokens, go));
+  }
   else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
   else if (location.pathname === "/my") openPage(() => showMyGames(app.games, go));
   else if (location.pathname.startsWith("/p/")) {
@@ -961,10 +943,9 @@ function wire() {
     $("rules").hidden = !open;
     $("rules-toggle").setAttribute("aria-expanded", String(open));
   });
-  $("replay-first").addEventListener("click", () => replayTo(0));
-  $("replay-back").addEventListener("click", () => replayStep(-1));
-  $("replay-next").addEventListener("click", () => replayStep(1));
-  $("replay-last").addEventListener("click", () => replayTo(app.view.history.length));
+  // the move list, the step bar and ←/→, Home/End step through the game
+  initStepping({ app, render, seatQuery, seatHeaders });
+  initAnalysis({ app, go }); // static/analysis.js
   window.addEventListener("popstate", route);
 }
 

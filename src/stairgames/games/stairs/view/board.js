@@ -5,7 +5,9 @@
 //
 // draw(svg, board, ui): ui = {legal: [move texts], lastMove: "d3-c4" | null,
 //   play(move), t(msgid), memory: {} kept between draws, you: seat | null,
-//   animate: bool}. A click on a piece selects it and highlights the squares its
+//   animate: bool, hint: {move: "b2-c3", instead: bool} | null: the engine's move, drawn
+//   as a dashed arrow (a move of the position drawn, or, with instead, the better move
+//   in the position before ui.lastMove)}. A click on a piece selects it and highlights the squares its
 //   legal moves reach (matched by their source: "c3-d4" starts at c3); a click on a
 //   highlighted square plays the move. A click on a piece of the colour to move that
 //   cannot move says why, in the engine's words (board.stuck, by square), below the
@@ -169,6 +171,7 @@ export function draw(svg, board, ui) {
     });
   }
   if (focused && buttons[focused]) buttons[focused].group.focus();
+  drawHint(svg, board, ui.hint, flipped);
   showWhyNot(board, ui, legal, t);
 
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -180,6 +183,31 @@ export function draw(svg, board, ui) {
       { duration: 260, easing: "ease-out" },
     );
   }
+}
+
+// The engine's move as a dashed arrow from its square to its target, over the board
+// (pointer events pass through it to the squares).
+function drawHint(svg, board, hint, flipped) {
+  const move = hint && /^[a-h][1-8]-[a-h][1-8]$/.test(hint.move || "") ? hint.move : null;
+  if (!move) return;
+  const [x0, y0] = cellPosition(board, move.slice(0, 2), flipped);
+  const [x1, y1] = cellPosition(board, move.slice(3), flipped);
+  const head = `hint-head-${svg.id || "board"}`;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
+    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
+  const group = el("g", { class: "hint", "pointer-events": "none",
+    "data-hint": move }, svg);
+  const half = CELL / 2;
+  const dx = x1 - x0;
+  const dy = y1 - y0;
+  const length = Math.hypot(dx, dy) || 1;
+  const trim = CELL * 0.22; // from the middle of the square, short of the next middle
+  el("circle", { cx: x0 + half, cy: y0 + half, r: CELL * 0.4, class: "hint-from" }, group);
+  el("line", { x1: x0 + half + (dx / length) * trim, y1: y0 + half + (dy / length) * trim,
+    x2: x1 + half - (dx / length) * trim, y2: y1 + half - (dy / length) * trim,
+    class: "hint-arrow", "marker-end": `url(#${head})` }, group);
 }
 
 // Why the piece last clicked cannot move (the engine's sentence), below the board; no

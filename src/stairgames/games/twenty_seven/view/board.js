@@ -3,8 +3,11 @@
 // games/twenty_seven/view/board.py. Each field is a button named by its number.
 //
 // draw(svg, board, ui): ui = {legal: [move texts], play(move), t(msgid),
-//   memory: {} kept between draws, animate: bool}; board.last says where the last
-//   move's discs went, to mark them. A move "F:K" moves the top K
+//   memory: {} kept between draws, animate: bool, hint: {move: "F:K", instead: bool,
+//   board} | null: the engine's move, drawn as a dashed arrow from its field to where
+//   its discs land (a move of the line drawn; with instead, the better move in the
+//   line before the last move, hint.board, that line's drawing data, saying where it
+//   lands)}; board.last says where the last move's discs went, to mark them. A move "F:K" moves the top K
 //   discs of field F: click a field to select it (its legal moves start with
 //   "F:"), pick how many discs with a click on a disc of the stack (or the
 //   arrow keys, or the digit keys), then click the highlighted field they reach.
@@ -184,6 +187,7 @@ export function draw(svg, board, ui) {
       .replace("{field}", String(memory.selected));
   }
   if (focused !== null && buttons[focused]) buttons[focused].group.focus();
+  drawHint(svg, board, ui.hint, floor);
   showScores(board, ui, t);
 
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -194,6 +198,51 @@ export function draw(svg, board, ui) {
         { duration: 300, easing: "ease-out" });
     }
   }
+}
+
+// Where the engine's move "F:K" goes, numbered as the line drawn: {from, to, count}, or
+// null when that line cannot say (a better move whose line before is not at hand).
+function hintFields(board, hint) {
+  const match = /^(\d+):(\d+)$/.exec((hint && hint.move) || "");
+  if (!match) return null;
+  const before = hint.instead ? hint.board : board;
+  if (!before || !before.fields || !before.stacks) return null;
+  const from = Number(match[1]);
+  const to = from + direction(before.to_move) * (before.stacks[before.to_move] || 0);
+  if (before === board) return { from, to, count: Number(match[2]) };
+  // the line before the last move: a field the last move emptied has left the line since,
+  // and the fields after it moved down one
+  let gone = null;
+  if (before.fields.length > board.fields.length && board.last) gone = board.last.from;
+  const now = (field) => (gone === null || field < gone ? field
+    : field === gone ? null : field - 1);
+  if (now(from) === null || now(to) === null) return null;
+  return { from: now(from), to: now(to), count: Number(match[2]) };
+}
+
+// The engine's move as a dashed arrow over the line, from its field to where its discs
+// land, with how many discs it moves (pointer events pass through it).
+function drawHint(svg, board, hint, floor) {
+  const fields = hintFields(board, hint);
+  if (!fields || fields.from < 0 || fields.to < 0 || fields.from >= board.fields.length ||
+      fields.to >= board.fields.length) return;
+  const head = `hint-head-${svg.id || "line"}`;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
+    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
+  const group = el("g", { class: "hint", "pointer-events": "none", "data-hint": hint.move },
+    svg);
+  const x0 = MARGIN + fields.from * FIELD_W + FIELD_W / 2;
+  const x1 = MARGIN + fields.to * FIELD_W + FIELD_W / 2;
+  el("rect", { x: x0 - FIELD_W / 2 + 3, y: 31, width: FIELD_W - 6, height: floor - 30, rx: 6,
+    class: "hint-from" }, group);
+  const y = 40;
+  el("path", { d: `M ${x0} ${y} Q ${(x0 + x1) / 2} ${y - 22} ${x1} ${y}`,
+    class: "hint-arrow", "marker-end": `url(#${head})` }, group);
+  const label = el("text", { x: (x0 + x1) / 2, y: y - 21, "text-anchor": "middle",
+    class: "hint-count" }, group);
+  label.textContent = String(fields.count);
 }
 
 // T5 so far (the final score once the game is over, ui.over): the discs on each

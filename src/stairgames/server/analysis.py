@@ -1,0 +1,569 @@
+"""The computer's analysis in the web app: a finished game's, and the analysis board's.
+
+**A finished game.** ``POST /api/matches/{id}/analysis`` starts the analysis of a match
+whose game is over (any game; City of Stairs only once over by its rules, since a game
+ended by a resignation would need the cards still hidden): every decision of its full
+record reviewed (:func:`stairgames.analysis.explore.analyse_record`) in a worker process
+of the computer pool (:meth:`ComputerPool.run_task`, lane ``analysis``), never on the
+event loop, with a fixed budget a position (``Settings.analysis_iterations`` search
+iterations and a fixed seed, so that it repeats). It is computed once and shared: a
+request while it runs joins it, one after it gets the stored analysis (the ``analyses``
+table). Its progress reaches the match's watchers over their WebSockets, ``{"type":
+"analysis", "match", "status": "running", "done", "total"}``, then the result, ``{"type":
+"analysis", "match", "status": "done", "done", "total", "analysis"}`` (or ``"status":
+"failed"`` with ``"error"``); ``GET /api/matches/{id}/analysis`` answers the same shapes
+(``"status": "none"`` before anyone asked). The record download carries it as
+``"analysis"`` once made.
+
+Nothing hidden can leak: it is made only once the game is over, from the record every
+viewer may download then (full: every move as it was).
+
+**The analysis board.** ``POST /api/analysis/position`` ``{"game", "options", "position",
+"moves"}``: the position a position text (or the start) and moves lead to, checked by the
+engine, with its legal moves (the chance outcomes at chance), its board for the game's
+``board.js``, and its value (:func:`stairgames.analysis.explore.assess_position`,
+``Settings.analysis_position_iterations`` a position, in the pool's ``position`` lane).
+
+Each client may start ``analyses_per_minute`` analyses and ask ``positions_per_minute``
+positions (``server/limits.py``, through the app's request limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from fastapi import FastAPI, Request
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from stairgames.core.errors import StairgamesError
+from stairgames.core.game import State
+from stairgames.core.options import options_to_dict
+from stairgames.core.record import FULL_VIEW, GameRecord
+from stairgames.core.registry import get_spec, load, load_with_text_options
+from stairgames.i18n import N_, Text
+from stairgames.server.card_files import resolve_cards_option
+from stairgames.server.computer import ComputerError, ComputerTimeoutError
+from stairgames.server.errors import ServerError, error_json
+from stairgames.server.hub import Hub
+from stairgames.server.match import Match, public_options
+from stairgames.server.matches import MAX_POSITION_LENGTH
+from stairgames.server.store import AnalysisRow, Repository
+
+if TYPE_CHECKING:
+    from stairgames.server.app import Settings
+
+log = logging.getLogger(__name__)
+
+RUNNING: Final = "running"
+DONE: Final = "done"
+FAILED: Final = "failed"
+NONE: Final = "none"
+"""No analysis was asked for yet (``GET`` answers it; nothing is stored)."""
+PROGRESS_SECONDS: Final = 0.25
+"""The watchers hear of an analysis's progress at most this often (and at its start)."""
+POSITION_ROUTE: Final = "/api/analysis/position"
+POSITION_BODY_BYTES: Final = 32_768
+"""The largest body of ``POST /api/analysis/position`` (a long game's moves)."""
+MAX_MOVES: Final = 1000
+"""The most moves an analysis board's request may play from its position."""
+ANALYSIS_SUFFIX: Final = "/analysis"
+
+
+def is_analysis_route(path: str) -> bool:
+    """Whether ``path`` is ``/api/matches/{id}/analysis`` (its ``POST`` spends the
+    client's allowance of analyses)."""
+    return path.startswith("/api/matches/") and path.endswith(ANALYSIS_SUFFIX)
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredAnalysis:
+    match_id: str
+    status: str
+    budget: dict[str, Any]
+    data: dict[str, Any] | None
+    started_at: float
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+def _epoch(moment: datetime.datetime) -> float:
+    if moment.tzinfo is None:  # SQLite gives it back without its zone: it was UTC
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.timestamp()
+
+
+class AnalysisStore(Repository):
+    """The ``analyses`` table (:mod:`.store`)."""
+
+    def get(self, match_id: str) -> StoredAnalysis | None:
+        with self._session() as session:
+            row = session.get(AnalysisRow, match_id)
+            if row is None:
+                return None
+            return StoredAnalysis(
+                match_id=row.match_id,
+                status=row.status,
+                budget=json.loads(row.budget),
+                data=None if row.data is None else json.loads(row.data),
+                started_at=_epoch(row.started_at),
+            )
+
+    def claim(self, match_id: str, budget: dict[str, Any], stale_before: float) -> bool:
+        """Note that this process analyses the match now: ``True`` when it may (no row, or a
+        ``running`` one started before ``stale_before``, a process that died at it),
+        ``False`` when another has it or it is done."""
+        try:
+            with self._session() as session:
+                session.add(
+                    AnalysisRow(
+                        match_id=match_id,
+                        status=RUNNING,
+                        budget=json.dumps(budget),
+                        data=None,
+                        started_at=_now(),
+                    )
+                )
+            return True
+        except IntegrityError:
+            pass
+        stale = datetime.datetime.fromtimestamp(stale_before, datetime.UTC)
+        with self.engine.begin() as connection:
+            taken = connection.execute(
+                update(AnalysisRow)
+                .where(
+                    AnalysisRow.match_id == match_id,
+                    AnalysisRow.status == RUNNING,
+                    AnalysisRow.started_at < stale,
+                )
+                .values(started_at=_now(), budget=json.dumps(budget))
+            )
+            return bool(taken.rowcount == 1)
+
+    def finish(self, match_id: str, data: dict[str, Any]) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(AnalysisRow)
+                .where(AnalysisRow.match_id == match_id)
+                .values(status=DONE, data=json.dumps(data), finished_at=_now())
+            )
+
+    def drop(self, match_id: str) -> None:
+        """Forget a failed analysis (it may be asked for again)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                delete(AnalysisRow).where(
+                    AnalysisRow.match_id == match_id, AnalysisRow.status == RUNNING
+                )
+            )
+
+    def done_ids(self, match_ids: list[str]) -> set[str]:
+        """Those of ``match_ids`` whose analysis is done."""
+        if not match_ids:
+            return set()
+        with self._session() as session:
+            return set(
+                session.scalars(
+                    select(AnalysisRow.match_id).where(
+                        AnalysisRow.match_id.in_(match_ids), AnalysisRow.status == DONE
+                    )
+                )
+            )
+
+
+@dataclasses.dataclass(eq=False)
+class _Run:
+    """An analysis this process is making: its progress, and who waits for it."""
+
+    match_id: str
+    done: int = 0
+    total: int = 0
+    told_at: float = 0.0
+    task: asyncio.Task[None] | None = None
+
+
+class Analyses:
+    """Finished games' analyses, each made once (see the module), and the analysis
+    board's positions."""
+
+    def __init__(self, store: AnalysisStore, hub: Hub, settings: Settings) -> None:
+        self.store = store
+        self.hub = hub
+        self.settings = settings
+        self._runs: dict[str, _Run] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        """The messages of progress being sent."""
+
+    def budget(self) -> dict[str, Any]:
+        from stairgames.analysis.explore import budget_json  # (light: no search code)
+
+        return budget_json(self.settings.analysis_iterations, self.settings.analysis_seed)
+
+    # ----- a finished game ----------------------------------------------------------
+
+    def status(self, match_id: str) -> dict[str, Any] | None:
+        """``GET .../analysis``: the analysis, its progress, or ``None`` (none asked)."""
+        run = self._runs.get(match_id)
+        if run is not None:
+            return self._progress(run)
+        stored = self.store.get(match_id)
+        if stored is None:
+            return None
+        if stored.status == DONE and stored.data is not None:
+            return {
+                "match": match_id,
+                "status": DONE,
+                **self._counts(stored.data),
+                "analysis": stored.data,
+            }
+        return {"match": match_id, "status": RUNNING, "done": None, "total": None}
+
+    def stored(self, match_id: str) -> dict[str, Any] | None:
+        """The match's analysis if it is done (for its record), else ``None``."""
+        stored = self.store.get(match_id)
+        return stored.data if stored is not None and stored.status == DONE else None
+
+    @staticmethod
+    def _counts(data: dict[str, Any]) -> dict[str, Any]:
+        decisions = int(data.get("decisions", 0))
+        return {"done": decisions, "total": decisions}
+
+    @staticmethod
+    def _progress(run: _Run) -> dict[str, Any]:
+        return {"match": run.match_id, "status": RUNNING, "done": run.done, "total": run.total}
+
+    async def start(self, match: Match) -> dict[str, Any]:
+        """``POST .../analysis``: start the analysis of ``match`` (or join the one running,
+        or give the stored one).
+
+        :raises ServerError: 409, the game is not over, or it is City of Stairs ended
+            by a resignation (its hidden cards are needed).
+        """
+        if not match.over:
+            raise ServerError(409, N_("a game can be analysed only once it is over"))
+        info = match.game.info()
+        if info.hidden_information and not match.state.is_terminal():
+            raise ServerError(
+                409,
+                N_(
+                    "a game of {title} can be analysed only once its rules end it: before "
+                    "that the analysis would need cards hidden from the players"
+                ),
+                title=Text(info.title),
+            )
+        known = self.status(match.id)
+        if known is not None and (known["status"] == DONE or match.id in self._runs):
+            return known
+        settings = self.settings
+        stale_before = time.time() - settings.analysis_seconds - settings.computer_prepare_seconds
+        if not self.store.claim(match.id, self.budget(), stale_before):
+            again = self.status(match.id)  # another process has it (or finished it)
+            if again is not None:
+                return again
+            if not self.store.claim(match.id, self.budget(), stale_before):
+                raise ServerError(409, N_("the match changed meanwhile; try again"))
+        run = self._runs[match.id] = _Run(match.id)
+        run.task = asyncio.get_running_loop().create_task(self._make(match, run))
+        await self._tell(run)
+        return self._progress(run)
+
+    def _record(self, match: Match) -> GameRecord:
+        """The match's full record, with the options it is played with (an uploaded
+        card set by its file on this server, which the worker reads)."""
+        return GameRecord(
+            game=match.game_name,
+            options=dict(match.options),
+            moves=tuple(match.state.history_strings()),
+            start_position=match.start_position,
+            view=FULL_VIEW,
+        )
+
+    async def _make(self, match: Match, run: _Run) -> None:
+        settings = self.settings
+        record = self._record(match).to_json()
+
+        def progress(done: int, total: int) -> None:
+            run.done, run.total = done, total
+            if time.monotonic() - run.told_at >= PROGRESS_SECONDS or done >= total:
+                run.told_at = time.monotonic()
+                task = asyncio.get_running_loop().create_task(self._tell(run))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+        try:
+            data = await self.hub.computers.run_task(
+                "analyse_record",
+                {
+                    "record": record,
+                    "iterations": settings.analysis_iterations,
+                    "seed": settings.analysis_seed,
+                },
+                lane="analysis",
+                seconds=settings.analysis_seconds,
+                progress=progress,
+            )
+            data = {"match": match.id, **data}
+            self.store.finish(match.id, data)
+        except (ComputerError, ComputerTimeoutError, StairgamesError, OSError) as exc:
+            log.error("the analysis of match %s failed: %s", match.id, exc)
+            await self._failed(run, exc)
+            return
+        except asyncio.CancelledError:
+            self._runs.pop(match.id, None)
+            self.store.drop(match.id)
+            raise
+        except Exception as exc:
+            log.exception("the analysis of match %s failed", match.id)
+            await self._failed(run, exc)
+            return
+        self._runs.pop(match.id, None)
+        count = self._counts(data)
+        message = {"type": "analysis", "match": match.id, "status": DONE, **count, "analysis": data}
+        await self.hub.tell(match.id, json.dumps(message), lambda _seat: True)
+
+    async def _failed(self, run: _Run, exc: BaseException) -> None:
+        self._runs.pop(run.match_id, None)
+        self.store.drop(run.match_id)
+        if isinstance(exc, ComputerTimeoutError):
+            error = ServerError(
+                503,
+                N_("the analysis took longer than {seconds} seconds and was stopped"),
+                seconds=round(exc.seconds),
+            )
+        else:
+            error = ServerError(500, N_("the analysis failed; try again later"))
+        message = {
+            "type": "analysis",
+            "match": run.match_id,
+            "status": FAILED,
+            "error": error_json(error),
+        }
+        await self.hub.tell(run.match_id, json.dumps(message), lambda _seat: True)
+
+    async def _tell(self, run: _Run) -> None:
+        run.told_at = time.monotonic()
+        message = {"type": "analysis", **self._progress(run)}
+        await self.hub.tell(run.match_id, json.dumps(message), lambda _seat: True)
+
+    async def close(self) -> None:
+        tasks = [run.task for run in self._runs.values() if run.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ----- the analysis board -------------------------------------------------------
+
+    async def position(self, body: dict[str, Any], data_dir: Any) -> dict[str, Any]:
+        """``POST /api/analysis/position``: see the module.
+
+        :raises ServerError / StairgamesError: 400, a bad game, option, position or move.
+        """
+        game_name, options, position, moves = _read_position_request(body)
+        spec = get_spec(game_name)
+        if not options and position is not None and spec.position_options is not None:
+            game = load_with_text_options(spec.name, spec.position_options(position))
+        else:
+            game = load(spec.name, **resolve_cards_option(options, data_dir))
+        state = _state_of(game.new_initial_state, game.state_from_position, position, moves)
+        info = game.info()
+        over = state.is_terminal()
+        chance = state.is_chance_node() and not over
+        to_act = None if over or chance else state.current_player()
+        viewer = (to_act if to_act is not None else 0) if info.hidden_information else None
+        answer: dict[str, Any] = {
+            "game": spec.name,
+            "title": info.title,
+            "options": public_options(options_to_dict(game.options)),
+            "position": position,
+            "moves": moves,
+            "current": _position_text(state),
+            "seats": [state.seat_name(seat) for seat in range(game.num_players())],
+            "to_act": to_act,
+            "chance": chance,
+            "over": over,
+            "result": _result(state),
+            "legal": []
+            if over or chance
+            else [state.action_to_string(a) for a in state.legal_actions()],
+            "outcomes": [
+                {"move": state.action_to_string(a), "probability": round(p, 4)}
+                for a, p in state.chance_outcomes()
+            ]
+            if chance
+            else [],
+            "board": None if spec.web_view is None else spec.web_view(state, viewer),
+            "hidden_information": info.hidden_information,
+            "evaluation": None,
+        }
+        if not over:
+            answer["evaluation"] = await self._assess(spec.name, game.options, position, moves)
+        return answer
+
+    async def _assess(
+        self, game: str, options: Any, position: str | None, moves: list[str]
+    ) -> dict[str, Any] | None:
+        settings = self.settings
+        try:
+            found: dict[str, Any] = await self.hub.computers.run_task(
+                "assess_position",
+                {
+                    "game": game,
+                    "options": options_to_dict(options),
+                    "position": position,
+                    "moves": moves,
+                    "iterations": settings.analysis_position_iterations,
+                    "seed": settings.analysis_seed,
+                },
+                lane="position",
+                seconds=settings.analysis_position_seconds,
+            )
+        except (ComputerError, ComputerTimeoutError) as exc:
+            log.warning("assessing a position of %s failed: %s", game, exc)
+            return None
+        return found
+
+
+def _read_position_request(
+    body: dict[str, Any],
+) -> tuple[str, dict[str, Any], str | None, list[str]]:
+    game, options = body.get("game"), body.get("options", {})
+    position, moves = body.get("position"), body.get("moves", [])
+    options = {} if options is None else options
+    moves = [] if moves is None else moves
+    if not isinstance(game, str) or not isinstance(options, dict):
+        raise ServerError(400, N_("a position needs a game name and an object of options"))
+    if position is not None and (
+        not isinstance(position, str) or not position.strip() or len(position) > MAX_POSITION_LENGTH
+    ):
+        raise ServerError(
+            400,
+            N_("a position must be a text of at most {limit} characters"),
+            limit=MAX_POSITION_LENGTH,
+        )
+    if (
+        not isinstance(moves, list)
+        or len(moves) > MAX_MOVES
+        or not all(isinstance(m, str) and 0 < len(m) <= 200 for m in moves)
+    ):
+        raise ServerError(
+            400,
+            N_("'moves' must be a list of at most {limit} moves in the game's notation"),
+            limit=MAX_MOVES,
+        )
+    return game, options, position, list(moves)
+
+
+def _state_of(
+    start: Callable[[], State],
+    from_position: Callable[[str], State],
+    position: str | None,
+    moves: list[str],
+) -> State:
+    state = start() if position is None else from_position(position)
+    for number, move in enumerate(moves, start=1):
+        if state.is_terminal():
+            raise ServerError(
+                400, N_("move {number} ({move!r}): the game is over"), number=number, move=move
+            )
+        try:
+            action = state.string_to_action(move)
+        except StairgamesError as exc:
+            raise ServerError(
+                400,
+                N_("move {number} ({move!r}) cannot be played: {reason}"),
+                number=number,
+                move=move,
+                reason=exc,
+            ) from exc
+        state.apply_action(action)
+    return state
+
+
+def _position_text(state: State) -> str | None:
+    try:
+        return state.position()
+    except (StairgamesError, ValueError, NotImplementedError):
+        return None
+
+
+def _result(state: State) -> dict[str, Any] | None:
+    outcome = state.outcome()
+    if outcome is None:
+        return None
+    from stairgames.i18n import arguments_json
+
+    text = outcome.text
+    return {
+        "returns": list(outcome.returns),
+        "winners": list(outcome.winners),
+        "reason": outcome.reason,
+        "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
+        "reason_args": arguments_json(text.arguments) if text is not None else {},
+    }
+
+
+# ----- set-up and routes ------------------------------------------------------------------
+
+
+def analyses_of(request: Request) -> Analyses:
+    analyses: Analyses = request.app.state.analyses
+    return analyses
+
+
+def start_analysis(app: FastAPI, engine: Engine, hub: Hub, settings: Settings) -> None:
+    """Give ``app`` its analyses (``app.state.analyses``), when it starts."""
+    app.state.analyses = Analyses(AnalysisStore(engine), hub, settings)
+
+
+def add_analysis_routes(
+    app: FastAPI, read_body: Callable[[Request], Awaitable[dict[str, Any]]]
+) -> None:
+    """``POST``/``GET /api/matches/{id}/analysis`` and ``POST /api/analysis/position``
+    (``docs/web.md``, "The computer's analysis")."""
+
+    @app.post("/api/matches/{match_id}/analysis")
+    async def analysis_start(match_id: str, request: Request) -> dict[str, Any]:
+        await read_body(request)  # (none needed; its size and type were checked)
+        analyses = analyses_of(request)
+        hub = analyses.hub
+        async with hub.lock(match_id):
+            match = hub.service.refresh(hub.load(match_id))
+        return await analyses.start(match)
+
+    @app.get("/api/matches/{match_id}/analysis")
+    async def analysis_status(match_id: str, request: Request) -> dict[str, Any]:
+        analyses = analyses_of(request)
+        hub = analyses.hub
+        hub.load(match_id)  # 404 for no such match
+        found = analyses.status(match_id)
+        if found is None:  # (not an error: a finished game's page asks on opening)
+            return {"match": match_id, "status": NONE}
+        return found
+
+    @app.post(POSITION_ROUTE)
+    async def analysis_position(request: Request) -> dict[str, Any]:
+        body = await read_body(request)
+        return await analyses_of(request).position(body, request.app.state.data_dir)
+
+
+__all__ = [
+    "POSITION_BODY_BYTES",
+    "POSITION_ROUTE",
+    "Analyses",
+    "AnalysisStore",
+    "StoredAnalysis",
+    "add_analysis_routes",
+    "analyses_of",
+    "is_analysis_route",
+    "start_analysis",
+]

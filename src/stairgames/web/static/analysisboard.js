@@ -1,0 +1,359 @@
+// The analysis board (issue 31), /analysis?game=G&options={...}&position=TEXT&moves=[...]:
+// a board of any position of any game where a person moves freely for both sides (the
+// legal moves, the chance outcomes too, come from the server's engine), with the
+// engine's evaluation, its move (drawn on the board: the `hint` option of the games'
+// board.js) and best line, proven values where the game's exact means reach (Stairs on
+// small boards: "light wins in 14 with b1-b2"; Ishigaki Race: the chance after stopping
+// and after rolling), all updating as they go. The address always holds the position and
+// the moves explored, so it can be shared; a position text can be pasted; "Play on
+// against the computer" starts a match from the position shown (games without hidden
+// cards). Every text the server sent is put in the page with textContent.
+
+import { t } from "/static/i18n.js";
+import { ensurePlayer } from "/static/player.js";
+
+const $ = (id) => document.getElementById(id);
+const N_ = (id) => id; // marks a message id translated later with t()
+// Moves that are words (Stairs' pass, swap and agreement): buttons, as on the match page.
+const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), offer: N_("Offer to end by agreement"),
+  accept: N_("Accept the offer"), decline: N_("Decline the offer") };
+const MOST_ACTIONS_LISTED = 12;
+
+const board = { games: [], saveTokens: null, go: null, game: null, options: {},
+  position: null, moves: [], answer: null, seq: 0, memory: {}, draw: null, drawFor: null,
+  wired: false, busy: false };
+
+export function hideAnalysisBoard() {
+  $("analysis-board").hidden = true;
+}
+
+export function showAnalysisBoard(games, saveTokens, go) {
+  Object.assign(board, { games: games.filter((g) => g.web !== false), saveTokens, go });
+  wire();
+  $("analysis-board").hidden = false;
+  document.title = `${t("Analysis board")} · stairgames`;
+  const params = new URLSearchParams(location.search);
+  const names = board.games.map((g) => g.name);
+  board.game = names.includes(params.get("game")) ? params.get("game") : names[0];
+  board.options = parsed(params.get("options"), {});
+  if (typeof board.options !== "object" || Array.isArray(board.options)) board.options = {};
+  board.position = params.get("position") || null;
+  const moves = parsed(params.get("moves"), []);
+  board.moves = Array.isArray(moves) ? moves.filter((m) => typeof m === "string") : [];
+  board.answer = null;
+  board.memory = {};
+  fillForm();
+  load();
+}
+
+function parsed(text, fallback) {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+function wire() {
+  if (board.wired) return;
+  board.wired = true;
+  $("ab-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    board.game = $("ab-game").value;
+    const text = $("ab-text").value.trim();
+    board.position = text || null;
+    board.options = {}; // the position says its own options (a Stairs board's size)
+    board.moves = [];
+    board.memory = {};
+    load();
+  });
+  $("ab-back").addEventListener("click", () => goTo(board.moves.length - 1));
+  $("ab-reset").addEventListener("click", () => goTo(0));
+  $("ab-play-move").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const move = $("ab-move-input").value.trim();
+    if (move) explore(move);
+    $("ab-move-input").value = "";
+  });
+  $("ab-copy").addEventListener("click", () => {
+    $("ab-link").value = location.href;
+    $("ab-link").hidden = false;
+    $("ab-link").select();
+    if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+  });
+  $("ab-play-on").addEventListener("click", playOn);
+}
+
+function fillForm() {
+  const select = $("ab-game");
+  select.replaceChildren(...board.games.map((g) =>
+    new Option(t(g.title), g.name, false, g.name === board.game)));
+  $("ab-text").value = board.position || "";
+  const level = $("ab-level");
+  const game = board.games.find((g) => g.name === board.game);
+  const levels = (game && game.levels) || ["medium"];
+  level.replaceChildren(...levels.map((l) => new Option(t(l), l, false, l === "medium")));
+}
+
+// Keep the position and the moves explored in the address (a link to share).
+function remember() {
+  const params = new URLSearchParams({ game: board.game,
+    options: JSON.stringify(board.options) });
+  if (board.position) params.set("position", board.position);
+  if (board.moves.length) params.set("moves", JSON.stringify(board.moves));
+  history.replaceState({}, "", `/analysis?${params}`);
+}
+
+function explore(move) {
+  board.moves = [...board.moves, move];
+  board.memory = {};
+  load(move);
+}
+
+function goTo(count) {
+  board.moves = board.moves.slice(0, Math.max(0, count));
+  board.memory = {};
+  load();
+}
+
+// POST /api/analysis/position: the position, its legal moves and board, and its value.
+async function load(played = null) {
+  const seq = ++board.seq;
+  $("ab-error").textContent = "";
+  $("ab-eval").replaceChildren(text(t("The engine is thinking…"), "thinking"));
+  try {
+    const response = await fetch("/api/analysis/position", { method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: board.game, options: board.options,
+        position: board.position, moves: board.moves }) });
+    const data = await response.json();
+    if (seq !== board.seq) return;
+    if (!response.ok) {
+      $("ab-error").textContent = errorText(data.error);
+      if (played !== null) board.moves = board.moves.slice(0, -1); // the move refused
+      if (board.answer) render(false); else $("ab-eval").replaceChildren();
+      return;
+    }
+    board.answer = data;
+    board.options = data.options || {};
+    remember();
+    render(played !== null);
+  } catch {
+    if (seq === board.seq) $("ab-error").textContent = t("The server cannot be reached.");
+  }
+}
+
+function errorText(error) {
+  if (!error) return t("Something went wrong.");
+  return t(error.id || error.message, error.args || {}) || error.message;
+}
+
+async function drawFor(game) {
+  if (board.drawFor !== game) {
+    const module = await import(`/games/${game}/board.js`);
+    board.draw = module.draw;
+    board.drawFor = game;
+    $("ab-notes").replaceChildren();
+  }
+  return board.draw;
+}
+
+async function render(animate) {
+  const answer = board.answer;
+  $("ab-title").textContent = t(answer.title);
+  $("ab-game").value = answer.game;
+  renderTurn(answer);
+  renderEvaluation(answer);
+  renderMoves();
+  renderChoices(answer);
+  $("ab-current").value = answer.current || "";
+  $("ab-back").disabled = !board.moves.length;
+  $("ab-reset").disabled = !board.moves.length;
+  $("ab-play-on").hidden = answer.hidden_information || answer.over;
+  $("ab-play-on-note").hidden = !answer.hidden_information;
+  if (!answer.board) {
+    $("ab-board").replaceChildren();
+    return;
+  }
+  const draw = await drawFor(answer.game);
+  if (board.answer !== answer) return;
+  const best = answer.evaluation && answer.evaluation.best;
+  draw($("ab-board"), answer.board, {
+    legal: answer.legal, lastMove: board.moves[board.moves.length - 1] || null,
+    over: answer.over, play: explore, t, memory: board.memory, you: null, animate,
+    notes: $("ab-notes"), hint: best ? { move: best, instead: false } : null,
+  });
+}
+
+function seatName(answer, seat) {
+  return t(answer.seats[seat] || String(seat));
+}
+
+function renderTurn(answer) {
+  let said;
+  if (answer.over) said = t("Game over");
+  else if (answer.chance) said = t("Chance: choose what the dice or the cards give");
+  else said = t("{name} to move", { name: seatName(answer, answer.to_act) });
+  $("ab-turn").textContent = said;
+}
+
+function percent(share) {
+  return `${Math.round(100 * share)}%`;
+}
+
+function text(said, className = "") {
+  const p = document.createElement("p");
+  if (className) p.className = className;
+  p.textContent = said;
+  return p;
+}
+
+function renderEvaluation(answer) {
+  const box = $("ab-eval");
+  if (answer.over) {
+    const result = answer.result || {};
+    box.replaceChildren(text(result.reason_id ? t(result.reason_id, result.reason_args || {})
+      : result.reason || t("Game over"), "ab-result"));
+    return;
+  }
+  const found = answer.evaluation;
+  if (!found) {
+    box.replaceChildren(text(t("The engine could not value this position.")));
+    return;
+  }
+  const lines = [];
+  const measure = t(found.measure || N_("winning chance"));
+  const perfect = found.perfect;
+  if (perfect) {
+    lines.push(text(perfectText(answer, found, perfect), "ab-perfect"));
+  }
+  const how = found.proven ? t("proven")
+    : t("the search's estimate, ±{points} points",
+      { points: Math.max(1, Math.round(100 * found.uncertainty)) });
+  lines.push(text(t("The {measure} of each seat ({how}):", { measure, how })));
+  const list = document.createElement("ul");
+  list.className = "ab-shares";
+  found.shares.forEach((share, seat) => {
+    const item = document.createElement("li");
+    item.textContent = `${seatName(answer, seat)}: ${percent(share)}`;
+    if (seat === answer.to_act) item.className = "to-act";
+    list.append(item);
+  });
+  lines.push(list);
+  if (found.best) lines.push(text(t("The engine's move: {move}", { move: found.best }),
+    "ab-best"));
+  if (found.line && found.line.length > 1) {
+    lines.push(text(t("Best line: {line}", { line: found.line.join(" ") }), "ab-line"));
+  }
+  const actions = found.actions || [];
+  if (actions.length && actions.length <= MOST_ACTIONS_LISTED) {
+    const seat = answer.to_act ?? 0;
+    lines.push(text(answer.chance
+      ? t("The {measure} of {name} after each outcome (exact):",
+        { measure, name: seatName(answer, seat) })
+      : t("The {measure} of {name} after each move (exact):",
+        { measure, name: seatName(answer, seat) })));
+    const each = document.createElement("ul");
+    each.className = "ab-actions";
+    for (const action of actions) {
+      const item = document.createElement("li");
+      const shares = action.shares.map((share, s) => `${seatName(answer, s)} ${percent(share)}`);
+      item.textContent = `${wordOf(action.move)}: ${shares.join(" · ")}`;
+      item.dataset.move = action.move;
+      each.append(item);
+    }
+    lines.push(each);
+  }
+  lines.push(text(t("Budget: {iterations} search iterations a position (seed {seed}).",
+    { iterations: found.budget.iterations, seed: found.budget.seed }), "analysis-budget"));
+  box.replaceChildren(...lines);
+}
+
+// "light wins in 14 with b1-b2": the length of the engine's perfect line, not always the
+// quickest win.
+function perfectText(answer, found, perfect) {
+  if (perfect.winner === null || perfect.winner === undefined) {
+    return t("A draw with perfect play, with {move} (proven)", { move: found.best });
+  }
+  const name = seatName(answer, perfect.winner);
+  if (perfect.winner === answer.to_act) {
+    return t("{name} wins in {plies} with {move} (proven)",
+      { name, plies: perfect.plies, move: found.best });
+  }
+  return t("{name} wins in {plies}, whatever {other} plays (proven)",
+    { name, plies: perfect.plies, other: seatName(answer, answer.to_act) });
+}
+
+function wordOf(move) {
+  return move in WORDS ? t(WORDS[move]) : move;
+}
+
+// The moves explored from the position: each a button back to the position after it.
+function renderMoves() {
+  const list = $("ab-moves");
+  list.replaceChildren(...board.moves.map((move, index) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.textContent = wordOf(move);
+    if (index === board.moves.length - 1) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => goTo(index + 1));
+    item.append(button);
+    return item;
+  }));
+  $("ab-no-moves").hidden = board.moves.length > 0;
+}
+
+// Buttons for what the board does not draw: the chance outcomes (a die, a card), and the
+// moves that are words.
+function renderChoices(answer) {
+  const box = $("ab-choices");
+  const buttons = [];
+  for (const outcome of answer.outcomes || []) {
+    buttons.push(button(`${outcome.move} (${percent(outcome.probability)})`,
+      () => explore(outcome.move)));
+  }
+  for (const move of answer.legal || []) {
+    if (move in WORDS) buttons.push(button(t(WORDS[move]), () => explore(move)));
+  }
+  box.replaceChildren(...buttons);
+}
+
+function button(label, onClick) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = label;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+// A match from the position shown: the seat to act (the first at chance) is this
+// browser's, every other seat the computer's at the level chosen.
+async function playOn() {
+  const answer = board.answer;
+  if (!answer || !answer.current || board.busy) return;
+  board.busy = true;
+  const mine = answer.to_act ?? 0;
+  const level = $("ab-level").value || "medium";
+  const seats = answer.seats.map((_, seat) => (seat === mine ? "human" : `computer:${level}`));
+  try {
+    await ensurePlayer(); // the seat made for this browser is its player's
+    const response = await fetch("/api/matches", { method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: answer.game, options: answer.options, seats,
+        position: answer.current }) });
+    const data = await response.json();
+    if (!response.ok) {
+      $("ab-error").textContent = errorText(data.error);
+      return;
+    }
+    board.saveTokens(data.match, data.seats);
+    board.go(`/m/${data.match}`);
+  } catch {
+    $("ab-error").textContent = t("The server cannot be reached.");
+  } finally {
+    board.busy = false;
+  }
+}
