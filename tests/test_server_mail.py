@@ -195,6 +195,16 @@ def correspondence(client: TestClient, first: dict[str, str], second: dict[str, 
     return match_id
 
 
+def kato_against_suga(
+    client: TestClient, inbox: Inbox
+) -> tuple[dict[str, str], dict[str, str], str]:
+    """Kato (no address) and Suga (a confirmed address) in a correspondence game, Kato to
+    move: their requests' headers and the match."""
+    kato, suga = account(client, "Kato"), account(client, "Suga")
+    confirmed(client, inbox, suga, "suga@example.org")
+    return kato, suga, correspondence(client, kato, suga)
+
+
 def move(client: TestClient, who: dict[str, str], match_id: str) -> None:
     """``who`` makes a move in the match (their seat must be to act), then leaves."""
     url = f"/ws/matches/{match_id}"
@@ -402,9 +412,7 @@ def test_the_turn_mail_links_to_the_game_where_it_is_the_readers_move(
     inbox, url = smtp
     settings = {"mail": mailing(url), "wall_clock": clock, "static_dir": STATIC_DIR}
     with running(tmp_path, **settings) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         settle(client)
         assert turn_mails(inbox, "suga@example.org") == []  # Kato moves first
         move(client, kato, match_id)
@@ -433,9 +441,7 @@ def test_at_most_one_turn_mail_an_hour_for_a_match(
 ) -> None:
     inbox, url = smtp
     with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         move(client, kato, match_id)
         settle(client)
         assert len(turn_mails(inbox, "suga@example.org")) == 1
@@ -460,9 +466,7 @@ def test_no_mail_while_the_player_has_the_game_open(
 ) -> None:
     inbox, url = smtp
     with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         url_ws = f"/ws/matches/{match_id}"
         with client.websocket_connect(url_ws, headers={"cookie": suga["cookie"]}) as watching:
             receive_until(watching, lambda m: m["type"] == "state")
@@ -548,9 +552,7 @@ def test_unsubscribing_needs_no_login_and_the_account_turns_mails_on_again(
 ) -> None:
     inbox, url = smtp
     with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         move(client, kato, match_id)
         settle(client)
         (mail,) = turn_mails(inbox, "suga@example.org")
@@ -778,9 +780,7 @@ def test_two_server_processes_never_send_the_same_turn_mail(
     """Two notifiers on one database (as two processes): one claims the hour."""
     inbox, url = smtp
     with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         with client.websocket_connect(
             f"/ws/matches/{match_id}", headers={"cookie": suga["cookie"]}
         ) as watching:  # held back while Suga looks
@@ -819,9 +819,7 @@ def test_a_correspondence_game_across_a_restart_gets_its_mail_with_a_working_lin
     inbox, url = smtp
     settings = {"mail": mailing(url), "wall_clock": clock, "static_dir": STATIC_DIR}
     with running(tmp_path, **settings) as client:
-        kato, suga = account(client, "Kato"), account(client, "Suga")
-        confirmed(client, inbox, suga, "suga@example.org")
-        match_id = correspondence(client, kato, suga)
+        kato, suga, match_id = kato_against_suga(client, inbox)
         move(client, kato, match_id)
         settle(client)
         assert len(turn_mails(inbox, "suga@example.org")) == 1
