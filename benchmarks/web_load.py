@@ -88,6 +88,8 @@ class Game:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     sent: int = 0
+    opened: int = 0
+    """Seats whose socket received its first state (all of them: the game may start)."""
 
     def missing(self) -> int:
         """Moves some other seat has not received (yet: lost, once the game is done)."""
@@ -115,8 +117,10 @@ class Game:
 
 
 async def play_seat(port: int, game: Game, seat: int, rng: random.Random, think: float) -> None:
-    url = f"ws://127.0.0.1:{port}/ws/matches/{game.match}?token={game.tokens[seat]}"
+    url = f"ws://127.0.0.1:{port}/ws/matches/{game.match}?auth=message"
     async with websockets.connect(url, max_size=2**22) as ws:
+        # the seat's token as the first message, as the page sends it (never in the address)
+        await ws.send(json.dumps({"type": "hello", "token": game.tokens[seat]}))
         acted = -1
         previous = (-1, ())
         while not game.done.is_set():
@@ -129,7 +133,9 @@ async def play_seat(port: int, game: Game, seat: int, rng: random.Random, think:
                 continue
             event = message["event"]
             connected = tuple(s["connected"] for s in message["seats"])
-            if all(connected):
+            if previous[0] == -1:  # this seat's first state (other processes' seats are
+                game.opened += 1  # not marked connected here: count the sockets instead)
+            if all(connected) or game.opened == len(game.tokens):
                 game.ready.set()
             if (event, connected) == previous:
                 game.note_received(seat, event, event)  # the same state again

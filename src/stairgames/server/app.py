@@ -49,6 +49,8 @@ from stairgames.server.card_files import (
 from stairgames.server.chat import add_chat_routes, start_chat
 from stairgames.server.clocks import requested_time_control
 from stairgames.server.computer import ComputerPool
+from stairgames.server.fanout import start_fanout
+from stairgames.server.health import add_health_routes, start_health
 from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
     ANALYSES_RATE,
@@ -123,8 +125,10 @@ class Settings:
     shared_database: bool | None = None
     """Whether other server processes write to the same database (``None``: yes for
     PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
-    events, and watched matches are checked every ``follow_seconds`` for events written
-    elsewhere. (Either way, two writes of the same event collide and one is refused.)"""
+    events, and the events other processes commit reach this one's watchers through the
+    fan-out (:mod:`stairgames.server.fanout`: PostgreSQL's LISTEN/NOTIFY; polling every
+    ``follow_seconds`` while its connection is lost, or on another database). (Either
+    way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
     idle_seconds: float = 600.0
     """A match nobody watches or uses for this long is dropped from memory (it stays in
@@ -221,8 +225,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             loop.create_task(hub.sweep_every(settings.sweep_seconds, settings.idle_seconds)),
             loop.create_task(lobby.sweep_every(settings.lobby_sweep_seconds)),
         ]
-        if settings.shared() and settings.follow_seconds > 0:
-            background.append(loop.create_task(hub.follow_other_processes(settings.follow_seconds)))
+        background += start_fanout(app, engine, hub, settings)  # other processes' events
+        start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/health.py)
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
         start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
@@ -251,6 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_static(app, settings.static_dir)
     _require_content_types(app)
     _refuse_cross_site_websockets(app)
+    add_health_routes(app)  # /healthz, /readyz, /metrics; counts every request below
     _add_security_headers(app)  # last: the outermost, so every other answer has them too
     return app
 

@@ -128,6 +128,8 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self.after_change: list[Callable[[Match], None]] = []
         """Called with each match after a commit (:meth:`changed`), before it is announced."""
+        self.after_announce: list[Callable[[Match], None]] = []
+        """Called with each match once :meth:`changed` announced it (the metrics)."""
         self.seat_names: Callable[[str], dict[int, str]] = lambda _match_id: {}
         """The names of the players holding a match's seats (the lobby's), for the views."""
 
@@ -326,16 +328,20 @@ class Hub:
         except Exception:  # a closed socket: its own handler removes it
             log.debug("send failed", exc_info=True)
 
-    async def changed(self, match: Match) -> None:
+    async def changed(self, match: Match, *, think: bool = True) -> None:
         """After a commit: tell :attr:`after_change` (the lobby's ratings), start the
-        computer if it is to act, then announce."""
+        computer if it is to act (``think``: not for another process's commit, which
+        that process's computers answer), then announce."""
         for listener in self.after_change:
             try:
                 listener(match)
             except Exception:  # a listener's failure must not stop the match
                 log.exception("after-change listener failed for %s", match.id)
-        self.start_computer(match)
+        if think:
+            self.start_computer(match)
         await self.announce(match)
+        for listener in self.after_announce:
+            listener(match)
 
     # ----- the computer ---------------------------------------------------------
 
@@ -389,6 +395,15 @@ class Hub:
             if current is match and match.event == job.started:
                 try:
                     self.service.computer_move(match, job.seat, move)
+                except ServerError as exc:
+                    if exc.status != 409:
+                        log.exception("computer move %r refused in %s", move, where)
+                        self._remember_failure(match.id, job.started, _failed(player))
+                        await self.announce(match)
+                        return
+                    # another process committed first: its event stands, its computers go on
+                    await self.changed(self.service.get(match.id), think=False)
+                    return
                 except Exception:
                     log.exception("computer move %r refused in %s", move, where)
                     self._remember_failure(match.id, job.started, _failed(player))
@@ -418,18 +433,28 @@ class Hub:
             except Exception:
                 log.exception("reading other processes' events failed")
 
+    async def catch_up(self) -> None:
+        """Announce every match someone watches here that another server process changed
+        (one query for all: the fan-out's fallback, and its catch-up after a gap)."""
+        await self._announce_changed_elsewhere()
+
     async def _announce_changed_elsewhere(self) -> None:
         watched = list(self._watchers)
         known = {i: self.service.cached_event(i) for i in watched}
         latest = self.service.store.last_events(watched)
         for match_id in watched:
-            if latest.get(match_id, 0) == known[match_id]:
-                continue
-            async with self.lock(match_id):
-                match = self.service.get(match_id)
-                fresh = self.service.refresh(match)
-                if fresh is not match:
-                    await self.changed(fresh)
+            if latest.get(match_id, 0) != known[match_id]:
+                await self.follow(match_id)
+
+    async def follow(self, match_id: str) -> None:
+        """Read the events another server process committed to ``match_id`` and announce
+        them (the fan-out's callback, :mod:`stairgames.server.fanout`); that process's
+        computers answer them, not this one's."""
+        async with self.lock(match_id):
+            match = self.service.get(match_id)
+            fresh = self.service.follow(match)
+            if fresh is not match:
+                await self.changed(fresh, think=False)
 
     # ----- memory ----------------------------------------------------------------
 

@@ -107,6 +107,9 @@ class MatchService:
         self.computer_players = tuple(p.strip().lower() for p in computer_players)
         """The players a computer seat may be given (``Settings.computer_players``)."""
         self._matches: dict[str, Match] = {}
+        self.committed: list[Callable[[Match, Sequence[EventRecord]], None]] = []
+        """Told each match and the events just committed to it, by this process (the
+        fan-out's publish and the metrics: :mod:`stairgames.server.fanout`)."""
 
     # ----- creating and finding ------------------------------------------------
 
@@ -202,6 +205,25 @@ class MatchService:
         self._matches.pop(match.id, None)
         return self.get(match.id)
 
+    def follow(self, match: Match) -> Match:
+        """The match with the events other server processes committed since, read in one
+        query and folded into a copy of it (``match`` itself is left as it was, so a new
+        object means a change, as with :meth:`refresh`); the fan-out's way, which does not
+        replay the whole match for each event (:mod:`stairgames.server.fanout`)."""
+        events = self.store.events_after(match.id, match.event)
+        if not events:
+            return match
+        try:
+            fresh = _copy_of(match)
+            for record in events:
+                fresh.apply_event(record)
+        except Exception:  # not what the events say: read the whole match again
+            self._matches.pop(match.id, None)
+            return self.get(match.id)
+        if self._matches.get(match.id) is match:
+            self._matches[match.id] = fresh
+        return fresh
+
     # ----- committing ----------------------------------------------------------
 
     def commit(
@@ -234,6 +256,8 @@ class MatchService:
         for record in records:
             match.apply_event(record)
         self.store.summarize(match.id, match.event, match.summary(), at if match.over else None)
+        for listener in self.committed:
+            listener(match, records)
 
     def _numbered_with_chance(
         self, match: Match, events: list[tuple[str, int | None, dict[str, Any]]], at: float
@@ -464,6 +488,17 @@ class MatchService:
             raise ServerError(403, N_("spectators cannot play; join a free seat to play"))
         if seat in match.left:
             raise ServerError(403, N_("you resigned this game; you can watch it"))
+
+
+def _copy_of(match: Match) -> Match:
+    """A copy of ``match`` that events may be folded into without changing it."""
+    copied = Match.__new__(Match)
+    copied.__dict__.update(match.__dict__)
+    copied.state = match.state.clone()
+    copied.movers = list(match.movers)
+    copied.seats = [dataclasses.replace(seat) for seat in match.seats]
+    copied.clock = copy.deepcopy(match.clock)
+    return copied
 
 
 __all__ = [

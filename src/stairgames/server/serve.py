@@ -18,6 +18,42 @@ if TYPE_CHECKING:
 
 
 def serve(argv: Sequence[str]) -> int:
+    parser = serve_parser()
+    args = parser.parse_args(argv)
+    settings = serve_settings(args, parser)
+    if args.workers > 1:  # N processes on one port (server/workers.py)
+        from stairgames.server.workers import serve_workers
+
+        return serve_workers(argv, args, parser, settings)
+
+    from stairgames.server.app import create_app
+
+    config = uvicorn_config(
+        create_app(settings),
+        args.host,
+        args.port,
+        settings,
+        log_format=args.log_format,
+        access_log=args.access_log,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
+    _announcing_server(config, announce_line(args)).run()
+    return 0
+
+
+def announce_line(args: argparse.Namespace) -> str:
+    """What ``stairgames serve`` prints once it listens (a JSON line with
+    ``--log-format json``)."""
+    announce = _("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port)
+    if args.log_format == "json":
+        from stairgames.server.logs import json_line
+
+        return json_line(announce)
+    return announce
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    """``stairgames serve``'s options (each worker process reads them again)."""
     parser = argparse.ArgumentParser(
         prog="stairgames serve", description=_("Play in the browser: run the web app.")
     )
@@ -38,12 +74,19 @@ def serve(argv: Sequence[str]) -> int:
             "connections): for load tests from one machine, never for a public server"
         ),
     )
-    from stairgames.server.mail import add_mail_arguments, mail_settings_of
+    from stairgames.server.mail import add_mail_arguments
 
     add_mail_arguments(parser)  # --smtp-url, --mail-from, --public-url (server/mail.py)
-    args = parser.parse_args(argv)
+    from stairgames.server.workers import add_deployment_arguments
 
-    from stairgames.server.app import Settings, create_app
+    add_deployment_arguments(parser)  # --workers, --log-format, ... (server/workers.py)
+    return parser
+
+
+def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Settings:
+    """The app's settings that ``stairgames serve``'s options ask for."""
+    from stairgames.server.app import Settings
+    from stairgames.server.mail import mail_settings_of
 
     settings = Settings(
         data_dir=Path(args.data_dir),
@@ -52,11 +95,7 @@ def serve(argv: Sequence[str]) -> int:
     )
     if args.no_client_limits:
         settings = without_client_limits(settings)
-    settings = dataclasses.replace(settings, mail=mail_settings_of(args, parser))
-    config = uvicorn_config(create_app(settings), args.host, args.port, settings)
-    announce = _("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port)
-    _announcing_server(config, announce).run()
-    return 0
+    return dataclasses.replace(settings, mail=mail_settings_of(args, parser))
 
 
 def _announcing_server(config: uvicorn.Config, announce: str) -> uvicorn.Server:
@@ -133,23 +172,47 @@ def without_client_limits(settings: Settings) -> Settings:
     )
 
 
-def uvicorn_config(app: Any, host: str, port: int, settings: Settings) -> uvicorn.Config:
-    """How ``stairgames serve`` runs ``app`` on uvicorn (the tests serve it the same way)."""
+def uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    settings: Settings,
+    *,
+    log_format: str | None = None,
+    access_log: bool = False,
+    forwarded_allow_ips: str | None = None,
+    **more: Any,
+) -> uvicorn.Config:
+    """How ``stairgames serve`` runs ``app`` on uvicorn (the tests serve it the same way).
+
+    ``log_format``: ``text`` or ``json`` (:func:`stairgames.server.logs.log_config`;
+    ``None``, for tests: uvicorn's own set-up, warnings only); ``access_log``: a line for
+    every request; ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (``None``: no one's). ``more``: other options of
+    ``uvicorn.Config`` (the workers')."""
     import uvicorn
 
     from stairgames.server import logs
     from stairgames.server.limits import header_timeout_protocol
 
+    logging: dict[str, Any] = {"log_level": "warning"}
+    if log_format is not None:
+        logging = {"log_config": logs.log_config(log_format, access_log=access_log)}
+    more.setdefault("http", header_timeout_protocol(settings.header_timeout_seconds))
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level="warning",
-        http=header_timeout_protocol(settings.header_timeout_seconds),
         ws_max_size=64 * 1024,  # larger frames are cut off before they are read
         # The views are a few kilobytes: compressing every one of them cost the server
         # (and each browser) more time than the bytes it saved on a link.
         ws_per_message_deflate=False,
+        access_log=access_log,
+        # X-Forwarded-* from the configured proxies only (uvicorn's default: 127.0.0.1)
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=forwarded_allow_ips or None,
+        **logging,
+        **more,
     )
     logs.install()  # no seat token in the access log (after uvicorn set its loggers up)
     return config

@@ -507,6 +507,23 @@ class Store(Repository):
             )
             return int(number or 0)
 
+    def events_after(self, match_id: str, number: int) -> list[EventRecord]:
+        """The match's events numbered after ``number``, in order (one query: what another
+        server process committed since; :meth:`MatchService.follow`)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    EventRow.number,
+                    EventRow.kind,
+                    EventRow.seat,
+                    EventRow.data,
+                    EventRow.created_at,
+                )
+                .where(EventRow.match_id == match_id, EventRow.number > number)
+                .order_by(EventRow.number)
+            ).all()
+        return [EventRecord(n, k, s, json.loads(d), _epoch(at)) for n, k, s, d, at in rows]
+
     def last_events(self, match_ids: Sequence[str]) -> dict[str, int]:
         """:meth:`last_event` of several matches in one query (matches without events
         are left out)."""

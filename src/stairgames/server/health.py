@@ -1,0 +1,324 @@
+"""Health and metrics: ``GET /healthz``, ``GET /readyz``, ``GET /metrics``.
+
+- ``/healthz``: the process is up and its event loop answers: ``200 {"ok": true}``.
+- ``/readyz``: it can serve: the database answers, its schema is at the newest migration,
+  and (on PostgreSQL) the fan-out's listening connection is open. ``200 {"ok": true,
+  "checks": {...}}``, or ``503`` with ``"failed"``: the checks that did not pass. A load
+  balancer sends requests only to a ready process.
+- ``/metrics``: Prometheus's text format (``prometheus-client``), one registry per app
+  (tests make many apps in one process). What it counts carries no secret, no player and
+  no match id: labels are games, levels, routes (their templates, ``/api/matches/{match_id}``),
+  methods, status codes and error classes.
+
+======================================== ===================================================
+metric                                   what
+======================================== ===================================================
+``stairgames_http_requests_total``       HTTP requests answered, by method, route, status
+``stairgames_moves_total``               moves committed by this process, by game
+``stairgames_move_announce_seconds``     from a move accepted to its views sent to this
+                                         process's watchers, by game and ``origin``:
+                                         ``here`` (committed by this process: from the
+                                         commit) or ``elsewhere`` (from the fan-out's
+                                         notification to this process)
+``stairgames_websocket_connections``     open WebSockets, by ``viewer`` (seat, spectator)
+``stairgames_matches_in_memory``         matches held in memory
+``stairgames_computer_jobs``             computer moves being thought of or waiting for a
+                                         worker (the queue)
+``stairgames_computer_workers``          the pool's worker processes
+``stairgames_computer_thinking_seconds`` a computer move's time (waiting for a worker
+                                         included), by game and player
+``stairgames_database_errors_total``     errors raised by the database, by class
+``stairgames_fanout_connected``          1 while the fan-out listens (PostgreSQL)
+``stairgames_fanout_connections_total``  times its listening connection was opened
+``stairgames_fanout_notifications_total`` notifications it received
+======================================== ===================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
+from sqlalchemy import event, text
+
+from stairgames.server.fanout import PostgresFanOut
+from stairgames.server.match import Match
+from stairgames.server.store import EventRecord
+
+if TYPE_CHECKING:
+    from prometheus_client.metrics_core import Metric
+    from sqlalchemy.engine import Engine
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from stairgames.server.hub import Hub
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+READY_SECONDS = 5.0
+"""How long ``/readyz`` waits for the database before it says it is not ready."""
+MAX_TIMED = 100_000
+"""Moves whose announcement is waited for, at most (then the oldest are forgotten)."""
+
+
+class Metrics:
+    """The app's metrics, in a registry of its own."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "stairgames_http_requests",
+            "HTTP requests answered",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.moves = Counter(
+            "stairgames_moves", "Moves committed by this process", ["game"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "stairgames_move_announce_seconds",
+            "From a move accepted to its views sent to this process's watchers",
+            ["game", "origin"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.thinking = Histogram(
+            "stairgames_computer_thinking_seconds",
+            "A computer move's time, waiting for a worker included",
+            ["game", "player"],
+            buckets=THINKING_BUCKETS,
+            registry=self.registry,
+        )
+        self.database_errors = Counter(
+            "stairgames_database_errors",
+            "Errors raised by the database",
+            ["error"],
+            registry=self.registry,
+        )
+        self._gauges: _Gauges | None = None
+        self._accepted: dict[str, tuple[float, str]] = {}
+        """Matches with a move not announced yet: when it was accepted, and where."""
+
+    # ----- moves: accepted, then announced -------------------------------------------
+
+    def committed(self, match: Match, records: Sequence[EventRecord]) -> None:
+        """A :attr:`MatchService.committed` listener."""
+        moves = sum(1 for r in records if r.kind == "move" and r.seat is not None)
+        if moves:
+            self.moves.labels(match.game_name).inc(moves)
+            self._accept(match.id, "here")
+
+    def notified(self, match_id: str) -> None:
+        """The fan-out heard of another process's event to a match watched here."""
+        self._accept(match_id, "elsewhere")
+
+    def _accept(self, match_id: str, origin: str) -> None:
+        self._accepted.setdefault(match_id, (time.perf_counter(), origin))
+        if len(self._accepted) > MAX_TIMED:
+            del self._accepted[next(iter(self._accepted))]
+
+    def announced(self, match: Match) -> None:
+        """A :attr:`Hub.after_announce` listener."""
+        accepted = self._accepted.pop(match.id, None)
+        if accepted is not None:
+            since, origin = accepted
+            self.latency.labels(match.game_name, origin).observe(time.perf_counter() - since)
+
+    # ----- the rest ----------------------------------------------------------------
+
+    def watch_database(self, engine: Engine) -> None:
+        """Count the errors ``engine`` raises (a conflict of two writers included)."""
+
+        def handle_error(context: Any) -> None:
+            error = context.original_exception
+            self.database_errors.labels(type(error).__name__).inc()
+
+        event.listen(engine, "handle_error", handle_error)
+
+    def time_computers(self, hub: Hub) -> None:
+        """Time every computer move ``hub``'s pool is asked for."""
+        computers = hub.computers
+        choose = computers.choose
+        histogram = self.thinking
+
+        async def timed(
+            game: str,
+            options: dict[str, Any],
+            player: str,
+            seat: int,
+            moves: list[str],
+            seed: int,
+            **more: Any,  # start_position, for a match started from a position
+        ) -> str:
+            started = time.perf_counter()
+            try:
+                return await choose(game, options, player, seat, moves, seed, **more)
+            finally:
+                histogram.labels(game, player).observe(time.perf_counter() - started)
+
+        computers.choose = timed  # type: ignore[assignment]
+
+    def follow(self, hub: Hub, fanout: Any) -> None:
+        """Gauges read from ``hub`` (and the fan-out) when scraped (those of the app's
+        last start: a test may start one app twice)."""
+        if self._gauges is not None:
+            self.registry.unregister(self._gauges)
+        self._gauges = _Gauges(hub, fanout)
+        self.registry.register(self._gauges)
+
+
+class _Gauges(Collector):
+    """What the process holds now, read at each scrape."""
+
+    def __init__(self, hub: Hub, fanout: Any) -> None:
+        self.hub = hub
+        self.fanout = fanout
+
+    def collect(self) -> Iterator[Metric]:
+        counts = self.hub.counts()
+        sockets = GaugeMetricFamily(
+            "stairgames_websocket_connections", "Open WebSockets", labels=["viewer"]
+        )
+        sockets.add_metric(["seat"], counts["seats"])
+        sockets.add_metric(["spectator"], counts["spectators"])
+        yield sockets
+        yield GaugeMetricFamily(
+            "stairgames_matches_in_memory", "Matches held in memory", value=counts["matches"]
+        )
+        yield GaugeMetricFamily(
+            "stairgames_computer_jobs",
+            "Computer moves being thought of or waiting for a worker",
+            value=counts["computers"],
+        )
+        yield GaugeMetricFamily(
+            "stairgames_computer_workers",
+            "The computer players' worker processes",
+            value=self.hub.computers.workers,
+        )
+        fanout = self.fanout
+        if isinstance(fanout, PostgresFanOut):
+            yield GaugeMetricFamily(
+                "stairgames_fanout_connected",
+                "1 while the fan-out listens",
+                value=1 if fanout.connected else 0,
+            )
+            yield CounterMetricFamily(
+                "stairgames_fanout_connections",
+                "Times the fan-out's listening connection was opened",
+                value=fanout.connections,
+            )
+            yield CounterMetricFamily(
+                "stairgames_fanout_notifications",
+                "Notifications the fan-out received",
+                value=fanout.received,
+            )
+
+
+class CountRequests:
+    """ASGI middleware: every HTTP request answered, by method, route template, status."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "other"
+            method = str(scope.get("method", ""))[:10]
+            self.metrics.requests.labels(method, template, str(status)).inc()
+
+
+# ----- the routes ------------------------------------------------------------------
+
+
+def add_health_routes(app: FastAPI) -> None:
+    """``/healthz``, ``/readyz``, ``/metrics``, and the count of requests (call it just
+    before the outermost middleware is added, so refused requests are counted too)."""
+    metrics = app.state.metrics = Metrics()
+    app.add_middleware(CountRequests, metrics=metrics)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> Response:
+        checks = await readiness(request.app)
+        failed = [name for name, ok in checks.items() if not ok]
+        body = {"ok": not failed, "checks": checks}
+        if failed:
+            body["failed"] = failed
+        return JSONResponse(body, status_code=503 if failed else 200)
+
+    @app.get("/metrics")
+    async def metrics_text() -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+async def readiness(app: FastAPI) -> dict[str, bool]:
+    """Each check of ``/readyz``: ``database``, ``migrations``, and ``fanout`` on
+    PostgreSQL."""
+    engine: Engine | None = getattr(app.state, "engine", None)
+    checks = {"database": False, "migrations": False}
+    if engine is not None:
+        try:
+            revision = await asyncio.wait_for(asyncio.to_thread(_revision, engine), READY_SECONDS)
+        except Exception:
+            revision = None
+        else:
+            checks["database"] = True
+        from stairgames.server.migrations import HEAD
+
+        checks["migrations"] = revision == HEAD
+    fanout = getattr(app.state, "fanout", None)
+    if isinstance(fanout, PostgresFanOut):
+        checks["fanout"] = fanout.connected
+    return checks
+
+
+def _revision(engine: Engine) -> str | None:
+    """The database's migration revision (it answers: the database check)."""
+    with engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
+    from stairgames.server.migrations import current_revision
+
+    return current_revision(engine)
+
+
+def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
+    """When the app starts: what ``/readyz`` checks and ``/metrics`` counts (after the
+    fan-out is made: :func:`stairgames.server.fanout.start_fanout`)."""
+    app.state.engine = engine
+    metrics: Metrics = app.state.metrics
+    metrics.watch_database(engine)
+    metrics.time_computers(hub)
+    hub.service.committed.append(metrics.committed)
+    hub.after_announce.append(metrics.announced)
+    fanout = getattr(app.state, "fanout", None)
+    if isinstance(fanout, PostgresFanOut):
+        fanout.notified.append(metrics.notified)
+    metrics.follow(hub, fanout)
+
+
+__all__ = ["Metrics", "add_health_routes", "readiness", "start_health"]

@@ -1,0 +1,128 @@
+"""Issue 33: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus's text format).
+
+The fan-out's part of readiness (PostgreSQL) is in ``test_server_fanout_postgresql.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import text
+
+from stairgames.server.store import EventConflictError, EventRecord
+from tests.server_helpers import (
+    JSON,
+    connect,
+    new_match,
+    receive_until,
+    running,
+    seat_get,
+    state_at_rest,
+    token_of,
+)
+
+
+def samples(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of ``/metrics``: (name, sorted labels) -> value."""
+    reply = client.get("/metrics")
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("text/plain")
+    found = {}
+    for family in text_string_to_metric_families(reply.text):
+        for sample in family.samples:
+            found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return found
+
+
+def value(
+    found: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str
+) -> float:
+    return found.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_healthz_and_readyz_on_sqlite(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        assert client.get("/healthz").json() == {"ok": True}
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json() == {"ok": True, "checks": {"database": True, "migrations": True}}
+
+
+def test_readyz_says_which_check_failed(tmp_path: Path) -> None:
+    """A database whose schema is not the server's newest is not ready (503)."""
+    with running(tmp_path) as client:
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+        with engine.begin() as connection:
+            old = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            connection.execute(text("UPDATE alembic_version SET version_num = 'old'"))
+        try:
+            ready = client.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.json() == {
+                "ok": False,
+                "checks": {"database": True, "migrations": False},
+                "failed": ["migrations"],
+            }
+            assert client.get("/healthz").status_code == 200  # the process is up all the same
+        finally:
+            with engine.begin() as connection:
+                connection.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": old})
+        assert client.get("/readyz").status_code == 200
+
+
+def test_metrics_count_requests_moves_sockets_and_computers_and_name_no_one(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "computer:random"])
+        match, token = created["match"], token_of(created, 0)
+        assert seat_get(client, f"/api/matches/{match}?token={token}").status_code == 200
+        assert client.get("/api/matches/nosuchmatch").status_code == 404
+        with connect(client, f"/ws/matches/{match}?token={token}") as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m["event"] >= 2)
+            during = samples(client)
+            exposition = client.get("/metrics").text
+        after = samples(client)
+    requests = "stairgames_http_requests_total"
+    assert value(during, requests, method="POST", route="/api/matches", status="200") == 1
+    assert value(during, requests, method="GET", route="/api/matches/{match_id}", status="200") == 1
+    assert value(during, requests, method="GET", route="/api/matches/{match_id}", status="404") == 1
+    assert (
+        value(during, "stairgames_moves_total", game="stairs") == 2
+    )  # the person's, the computer's
+    assert value(during, "stairgames_websocket_connections", viewer="seat") == 1
+    assert value(during, "stairgames_websocket_connections", viewer="spectator") == 0
+    assert value(after, "stairgames_websocket_connections", viewer="seat") == 0
+    assert value(during, "stairgames_matches_in_memory") == 1
+    assert value(during, "stairgames_computer_jobs") == 0
+    announced = "stairgames_move_announce_seconds_count"
+    assert value(during, announced, game="stairs", origin="here") == 2
+    thinking = "stairgames_computer_thinking_seconds_count"
+    assert value(during, thinking, game="stairs", player="random") == 1
+    assert match not in exposition and token not in exposition  # no ids, no secrets
+
+
+def test_database_errors_are_counted(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        created = new_match(client, "stairs", ["human", "online"])
+        client.post(f"/api/matches/{created['match']}/join", headers=JSON)
+        store = client.app.state.hub.service.store  # type: ignore[attr-defined]
+        with pytest.raises(EventConflictError):  # event 1 is the join: taken
+            store.append_events(created["match"], [EventRecord(1, "move", 0, {"move": "x"})])
+        found = samples(client)
+    assert value(found, "stairgames_database_errors_total", error="IntegrityError") == 1
+
+
+def test_each_app_has_its_own_registry(tmp_path: Path) -> None:
+    with running(tmp_path / "a") as first, running(tmp_path / "b") as second:
+        first.get("/healthz")
+        found = samples(second)
+    assert (
+        value(found, "stairgames_http_requests_total", method="GET", route="/healthz", status="200")
+        == 0
+    )
