@@ -9,23 +9,30 @@ from typing import Any
 import pytest
 from benchmarks.strength import (
     LoadCheck,
+    bot_budget,
     busy_between,
     choose_cores,
     cpu_model,
     format_cores,
     format_table,
+    game_key,
     interleave,
     load_limit,
     load_reported,
+    match_key,
     one_thread_per_core,
+    ours_budget,
     over_budget,
     parse_cores,
     parse_game_counts,
+    parse_per_game,
     parse_proc_stat,
     read_lines,
     shared_physical_cores,
     summarize,
 )
+
+import stairgames
 
 
 def game_line(
@@ -184,3 +191,64 @@ def test_summary_by_seat_from_checkpoint_lines(tmp_path):
     unknown = game_line(1003, first=True, score=1.0) | {"load_known": False, "cpu": 1.0}
     table = format_table(summarize([unknown]))
     assert "load unknown (1 games); CPU 40.0% of wall, 1 games under 90% |" in table
+
+
+def test_a_number_per_game_for_the_bot_simulations():
+    names = ["stairs", "twenty_seven"]
+    assert parse_per_game("1669,3457", names, "--bot-simulations", 1) == {
+        "stairs": 1669,
+        "twenty_seven": 3457,
+    }
+    assert parse_per_game("500", names, "--bot-simulations", 1) == {
+        "stairs": 500,
+        "twenty_seven": 500,
+    }
+    with pytest.raises(ValueError, match="at least 1"):
+        parse_per_game("0,5", names, "--bot-simulations", 1)
+    with pytest.raises(ValueError, match="--bot-simulations x"):
+        parse_per_game("x", names, "--bot-simulations", 1)
+
+
+def test_fixed_budgets_make_matches_of_their_own_and_read_in_the_table():
+    timed = game_line(1000, first=True, score=1.0)
+    fixed = game_line(1000, first=True, score=0.0) | {
+        "time": None,
+        "ours_iterations": 12000,
+        "bot_time": None,
+        "bot_fixed_simulations": 3457,
+        "moves": ["d3-c4"],
+    }
+    # a line written before the fixed budgets existed is the timed match
+    assert match_key(timed) == ("stairs", "mcts", 0.1, None, 1.0, None)
+    assert match_key(fixed) == ("stairs", "mcts", None, 12000, None, 3457)
+    assert game_key(timed) != game_key(fixed)
+    assert ours_budget(timed) == "0.1 s"
+    assert ours_budget(fixed) == "12,000 iterations"
+    assert bot_budget(timed) == "1 s"
+    assert bot_budget(fixed) == "3,457 simulations"
+    rows = summarize([timed, fixed])
+    assert [row["all"]["games"] for row in rows] == [1, 1]
+    assert rows[1]["all"]["ours"]["over_budget"] == 0  # no time budget on either side
+    table = format_table(rows)
+    assert "| stairs | `mcts` 0.1 s | MCTSBot 1 s | first | 1 | 100.0% |" in table
+    assert (
+        "| stairs | `mcts` 12,000 iterations | MCTSBot 3,457 simulations | first | 1 | 0.0% |"
+    ) in table
+    assert "| — of 2 / — of 2 |" in table
+
+
+def test_our_player_text_takes_seconds_or_iterations():
+    pytest.importorskip("open_spiel")
+    from benchmarks.players_openspiel import our_player, rescaled
+
+    game = stairgames.load("twenty_seven")
+    assert our_player("mcts:c=0.7,endgame=0.3", game, 0.1) == "mcts:c=0.7,endgame=0.3,time=0.1"
+    assert (
+        our_player("mcts:c=0.7,time=5,endgame=0.3", game, None, 12000)
+        == "mcts:c=0.7,endgame=0.3,iterations=12000"
+    )
+    assert our_player("expert", game, 0.5).startswith("alphabeta:")
+    # the bot's simulations follow its time: scaled, at most doubled, at least 10
+    assert rescaled(1000, 1.0, 2.0) == 500
+    assert rescaled(1000, 1.0, 0.1) == 2000
+    assert rescaled(15, 1.0, 10.0) == 10

@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 
 import stairgames
 from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
-from stairgames.agents.endgame import NODES_PER_ITERATION, EndgameProbe
+from stairgames.agents.endgame import (
+    NODES_PER_COMPILED_ITERATION,
+    NODES_PER_ITERATION,
+    EndgameProbe,
+)
 from stairgames.agents.levels import level_player
 from stairgames.core.endgame import INITIAL_SPEED, Clock
 from stairgames.core.errors import InvalidOptionError
@@ -248,8 +252,14 @@ def test_mcts_never_plays_an_action_the_endgame_solver_proved_lost(seed):
     checked = 0
     for state in late_states(seed, 16):
         seat = state.current_player()
-        # what mcts:iterations=100,endgame=1.0 asks of a fresh solver
-        _, losing = EndgameProbe(1.0).prove(state, started=0.0, seconds=None, iterations=100)
+        # what mcts:iterations=100,endgame=1.0 asks of a fresh solver (on the compiled search)
+        _, losing = EndgameProbe(1.0).prove(
+            state,
+            started=0.0,
+            seconds=None,
+            iterations=100,
+            nodes_per_iteration=NODES_PER_COMPILED_ITERATION,
+        )
         lost = set(losing)
         if not lost or len(lost) == len(state.legal_actions()):
             continue

@@ -22,7 +22,15 @@ NODES_PER_ITERATION = 400
 """Solver positions allowed per iteration (or node) of the share under a budget
 counted in iterations instead of seconds, so that a seed still repeats every
 choice (the compiled Stairs solver searches some 400 positions in the time of
-one ``mcts`` iteration)."""
+one ``mcts`` iteration through the protocol, or one ``alphabeta`` node)."""
+
+NODES_PER_COMPILED_ITERATION = 6
+"""The same for an iteration of a game's compiled tree search (:mod:`stairgames.core.uct`),
+some 60 times faster than one through the protocol: the compiled 27 solver searches
+4-6 positions in the time of one such iteration in an open position (0.7-1.5 million
+positions against 150,000-300,000 iterations a second), the Stairs one about 10-15.
+So ``mcts:iterations=N,endgame=F`` gives its solver about the share of the work that
+``mcts:time=T,endgame=F`` does where T seconds buy N iterations."""
 
 
 TRIAL_SHARE = 0.1
@@ -57,13 +65,20 @@ class EndgameProbe:
         return [hooks.warm_up]
 
     def prove(
-        self, state: State, *, started: float, seconds: float | None, iterations: int | None
+        self,
+        state: State,
+        *,
+        started: float,
+        seconds: float | None,
+        iterations: int | None,
+        nodes_per_iteration: int = NODES_PER_ITERATION,
     ) -> tuple[int | None, dict[int, list[float]]]:
         """A winning action proven within the share of the budget (else ``None``), and
         the actions proven to lose, each with the returns it leads to.
 
         ``seconds`` and ``iterations`` are the player's whole budget for the move
-        (either may be ``None``); the solver gets ``share`` of each.
+        (either may be ``None``); the solver gets ``share`` of each, an iteration
+        counting as ``nodes_per_iteration`` of its positions.
         """
         game = state.get_game()
         if not self.applies_to(game):
@@ -78,7 +93,7 @@ class EndgameProbe:
         proven: dict[int, list[float]] = {}
         for share in (min(TRIAL_SHARE, self.share), self.share):
             deadline = None if seconds is None else started + share * seconds
-            nodes = None if iterations is None else int(share * iterations * NODES_PER_ITERATION)
+            nodes = None if iterations is None else int(share * iterations * nodes_per_iteration)
             proven = solver.prove(state.clone(), nodes=nodes, deadline=deadline)
             if not proven:
                 break  # nothing is within reach yet: leave the time to the search

@@ -22,6 +22,7 @@ __all__ = [
     "evaluator_for",
     "find_endgame_solver",
     "find_evaluator",
+    "find_opening",
     "find_playout",
     "scaled_return",
     "terminal_value",
@@ -67,6 +68,12 @@ def find_endgame_solver(game_name: str) -> Callable[[], EndgameSolver] | None:
     search the rest of a game to the end faster than a player could through the
     protocol; one solver serves one player through one game, keeping what it proved."""
     return player_hooks(game_name).endgame_solver
+
+
+def find_opening(game_name: str) -> Callable[[State], int | None] | None:
+    """A game's opening book (``PlayerHooks.opening``: its move for a state it covers,
+    ``None`` elsewhere), or ``None`` when the game has none."""
+    return player_hooks(game_name).opening
 
 
 def evaluator_for(game: Game) -> Evaluator:

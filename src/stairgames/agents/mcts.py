@@ -34,7 +34,10 @@ Settings (``mcts:time=0.5,c=1.0``):
   exact endgame solver, where the game offers one (Stairs and 27; warmed up when
   the player is prepared for the game). When it proves a winning move in time, that
   move is played; otherwise the search runs on the rest of the budget without the
-  moves proven to lose (:mod:`stairgames.agents.endgame`). Default 0: off.
+  moves proven to lose (:mod:`stairgames.agents.endgame`). Default 0: off;
+- ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
+  27 has one for the first player's first moves, built offline with its exact solver)
+  without searching, where the book covers the position; ``0`` (default) does not.
 
 Settings once offered and dropped because they measured no stronger
 (``docs/agents.md``): ``prior``, ``reuse``, ``rave`` and ``implicit``.
@@ -55,8 +58,12 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.determinise import Determiniser
-from stairgames.agents.endgame import EndgameProbe
-from stairgames.agents.evaluation import evaluator_for, find_playout
+from stairgames.agents.endgame import (
+    NODES_PER_COMPILED_ITERATION,
+    NODES_PER_ITERATION,
+    EndgameProbe,
+)
+from stairgames.agents.evaluation import evaluator_for, find_opening, find_playout
 from stairgames.agents.uct import Node, ProtocolSearch
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
@@ -76,6 +83,7 @@ SETTINGS = {
     "solver": "1 to prove wins and losses in the tree (games without chance or hidden cards)",
     "fast": "1 to use the game's compiled search or fast playout where it has them",
     "endgame": "share (0-1) of the budget for the game's exact endgame solver first (0: off)",
+    "book": "1 to play the game's opening book move where it has one",
 }
 
 CHUNK_SECONDS = 0.004
@@ -99,6 +107,7 @@ class MctsAgent(Agent):
         solver: bool = True,
         fast: bool = True,
         endgame: float = 0.0,
+        book: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -111,6 +120,7 @@ class MctsAgent(Agent):
         self.solver = solver
         self.fast = fast
         self.endgame = endgame
+        self.book = book
         self._endgame = EndgameProbe(endgame)
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
@@ -128,6 +138,8 @@ class MctsAgent(Agent):
             settings["cutoff"] = self.cutoff
         if self.endgame:
             settings["endgame"] = self.endgame
+        if self.book:
+            settings["book"] = 1
         return format_settings(self.name, settings)
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
@@ -158,15 +170,26 @@ class MctsAgent(Agent):
             winning = self._winning_action(worlds.sample(self.rng), legal)
             if winning is not None:
                 return winning
+        if self.book and not worlds.hidden:
+            opening = find_opening(state.get_game().name)
+            move = None if opening is None else opening(state)
+            if move is not None and move in legal:
+                return move
         losing: dict[int, list[float]] = {}
+        compiled = self._compiled_search(state, worlds)
         if self.endgame and not worlds.hidden:
             winning, losing = self._endgame.prove(
-                state, started=started, seconds=self.time_limit, iterations=self.iterations
+                state,
+                started=started,
+                seconds=self.time_limit,
+                iterations=self.iterations,
+                nodes_per_iteration=(
+                    NODES_PER_ITERATION if compiled is None else NODES_PER_COMPILED_ITERATION
+                ),
             )
             if winning is not None:
                 return winning
         deadline = None if self.time_limit is None else started + self.time_limit
-        compiled = self._compiled_search(state, worlds)
         if compiled is not None:
             self.last_compiled = True
             return self._search_compiled(compiled, losing, deadline)
@@ -266,6 +289,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         solver=int_setting(settings, "solver", 1) != 0,
         fast=int_setting(settings, "fast", 1) != 0,
         endgame=float_setting(settings, "endgame", 0.0, minimum=0.0, maximum=1.0),
+        book=int_setting(settings, "book", 0) != 0,
     )
 
 

@@ -3,7 +3,8 @@
 A game's registration (:class:`stairgames.core.registry.GameSpec`) names, in
 ``player_hooks``, a :class:`PlayerHooks` by a lazy ``"module:attribute"`` reference:
 the game's evaluation, its own fast playout, its exact endgame solver, its level
-configurations, and the warm-up of its compiled code. Every field is optional. The
+configurations, the warm-up of its compiled code and its opening book. Every field is
+optional. The
 registry imports the game's player module (``play/evaluate.py``) only on first need, so
 loading a game and playing it through the protocol imports no player code and no
 numba (``tests/test_hooks.py``). Nothing here is found by a module's name or an
@@ -132,6 +133,10 @@ class PlayerHooks:
     warm_up: WarmUp | None = None
     """The warm-up of the compiled code that :attr:`endgame_solver` and :attr:`playout`
     use."""
+    opening: Callable[[State], int | None] | None = None
+    """The game's opening book: its move for a state it covers (an action of the state),
+    ``None`` for any other state. Players that take the setting ``book=1`` play it
+    without searching (27 offers one for the first player's first moves)."""
 
     def __post_init__(self) -> None:
         # a read-only copy, so that nobody changes a game's levels behind its back

@@ -65,6 +65,7 @@ HOOKS: Final = PlayerHooks(
     levels=LEVELS,
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.twenty_seven.research.table_play:perfect_play"),
+    opening=on_first_use("stairgames.games.twenty_seven.research.opening:book_move"),
     warm_up=compiled_warm_up(
         f"{_PLAYOUT}:warm_up",
         f"{_ENDGAME}:warm_up",
@@ -76,5 +77,7 @@ compiled parts imported on first use (numba with them): the playout above, the c
 tree search of a state (:func:`.playout.tree_search`), the endgame solver, and the
 solved tables of 27's basic game (:func:`.table_play.perfect_play`: refuses other
 variants, and a machine without a table, saying how to solve; a state outside the
-tables is refused when its values are asked for). The warm-up compiles or loads the
-playout first, then the solver, whose warm-up records the kernel warm."""
+tables is refused when its values are asked for), and the opening book of the first
+player's first moves (:func:`.opening.book_move`, for ``mcts:book=1``). The warm-up
+compiles or loads the playout first, then the solver, whose warm-up records the kernel
+warm."""

@@ -29,6 +29,7 @@ from stairgames.games.twenty_seven.game import (
 )
 from stairgames.games.twenty_seven.notation import decode_move
 from stairgames.games.twenty_seven.research import endgame_kernel as kernel
+from stairgames.games.twenty_seven.research import opening
 from stairgames.games.twenty_seven.research.endgame_kernel import Array
 
 
@@ -102,13 +103,17 @@ class EndgameSolver:
         The actions are tried in passes (:func:`stairgames.core.endgame.prove_actions`),
         the moves carrying the most discs first, until one proves a win for the seat
         to move (it is the last one added), all are proven, or ``nodes`` (in all) or
-        ``deadline`` is reached.
+        ``deadline`` is reached. A position of the opening book (:mod:`.opening`) is
+        answered with what the book proved, without searching.
         """
         assert isinstance(state, TwentySevenState)
         self.nodes = 0
         if state.is_terminal():
             return {}
         seat = state.current_player()
+        known = opening.proven_results(state)
+        if known is not None:  # proven offline with far more positions than a move has
+            return {action: _returns(seat, result) for action, result in known.items()}
         line, variant = state.line, state.variant
 
         def result_after(action: int, budget: int) -> int | None:

@@ -1,0 +1,157 @@
+"""27's opening book (``stairgames.games.twenty_seven.research.opening``): the shipped
+book, how players reach it (the ``opening`` hook, ``mcts:book=1``, the endgame solver),
+and its builder on small budgets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import stairgames
+from stairgames.agents import MctsAgent, make_agent
+from stairgames.agents.endgame import NODES_PER_COMPILED_ITERATION, TRIAL_SHARE
+from stairgames.games.twenty_seven.game import TwentySevenState
+from stairgames.games.twenty_seven.play.evaluate import HOOKS
+from stairgames.games.twenty_seven.research import opening
+from stairgames.games.twenty_seven.research.endgame import (
+    WARM_UP_POSITION,
+    EndgameSolver,
+    Solver,
+)
+
+START = "RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W"
+
+
+def basic_state(moves: str = "") -> TwentySevenState:
+    state = stairgames.load("twenty_seven").new_initial_state()
+    for move in moves.split():
+        state.apply_move(move)
+    assert isinstance(state, TwentySevenState)
+    return state
+
+
+def test_the_shipped_book_opens_with_0_1_and_follows_every_reply():
+    book = opening.shipped_book()
+    assert book[START].move == "0:1"
+    plies = json.loads(opening.BOOK_FILE.read_text(encoding="utf-8"))["built_with"]["plies"]
+    game = stairgames.load("twenty_seven")
+    for position, entry in book.items():
+        state = game.state_from_position(position)
+        assert state.current_player() == 0  # white's positions only
+        legal = {state.action_to_string(action) for action in state.legal_actions()}
+        assert set(entry.proven) <= legal
+        assert set(entry.proven.values()) <= {-1, 0, 1}
+        assert entry.move is None or entry.move in legal
+        assert entry.proven.get(entry.move or "", 0) != -1  # never a move it proved lost
+    # from the start, every reply of black's to a book move leads into the book
+    reached = set()
+    frontier = [basic_state()]
+    while frontier:
+        state = frontier.pop()
+        entry = book[state.position()]
+        reached.add(state.position())
+        if entry.move is None:
+            continue
+        after = state.clone()
+        after.apply_move(entry.move)
+        for reply in after.legal_actions():
+            child = after.clone()
+            child.apply_action(reply)
+            if (
+                not child.is_terminal()
+                and child.current_player() == 0
+                and len(child.history()) < plies
+            ):
+                assert isinstance(child, TwentySevenState)
+                frontier.append(child)
+    assert reached == set(book)  # and nothing else
+
+
+def test_the_book_move_reaches_players_through_the_hook():
+    assert HOOKS.opening is not None
+    state = basic_state()
+    move = HOOKS.opening(state)
+    assert move is not None
+    assert state.action_to_string(move) == "0:1"
+    assert HOOKS.opening(basic_state("0:2 8:1")) is None  # outside the book
+    advanced = stairgames.load("twenty_seven", variant="advanced").new_initial_state()
+    assert HOOKS.opening(advanced) is None  # the book is of the basic game
+
+
+def test_mcts_plays_the_book_move_without_searching_only_with_book_1():
+    state = basic_state()
+    booked = make_agent("mcts:iterations=500,book=1", 0, seed=3)
+    assert isinstance(booked, MctsAgent)
+    assert state.action_to_string(booked.act(state)) == "0:1"
+    assert booked.last_iterations == 0
+    assert booked.describe() == "mcts:iterations=500,c=1.0,book=1"
+    plain = make_agent("mcts:iterations=500", 0, seed=3)
+    assert isinstance(plain, MctsAgent)
+    plain.act(state)
+    assert plain.last_iterations == 500
+
+
+def test_the_endgame_solver_answers_a_book_position_from_the_book(monkeypatch):
+    state = stairgames.load("twenty_seven").state_from_position(WARM_UP_POSITION)
+    legal = [state.action_to_string(action) for action in state.legal_actions()]
+    book = {WARM_UP_POSITION: opening.BookEntry(None, {legal[0]: -1})}
+    monkeypatch.setattr(opening, "shipped_book", lambda: book)
+    solver = EndgameSolver()
+    assert solver.prove(state) == {state.string_to_action(legal[0]): [-1.0, 1.0]}
+    assert solver.nodes == 0  # no search
+
+
+def test_read_book_takes_its_own_format_only(tmp_path):
+    path = tmp_path / "book.json"
+    assert opening.read_book(path) == {}
+    path.write_text(json.dumps({"format": 99, "variant": "basic", "positions": {}}))
+    with pytest.raises(ValueError, match="not an opening book"):
+        opening.read_book(path)
+    path.write_text(
+        json.dumps(
+            {
+                "format": opening.FORMAT,
+                "variant": "basic",
+                "positions": {START: {"move": "0:1", "proven": {"0:9": -1}}},
+            }
+        )
+    )
+    book = opening.read_book(path)
+    assert book[START] == opening.BookEntry("0:1", {"0:9": -1})
+    assert opening.entry_of(basic_state(), book) == book[START]
+
+
+def test_the_builder_takes_a_proven_win_and_records_proven_moves():
+    state = stairgames.load("twenty_seven").state_from_position(WARM_UP_POSITION)
+    assert isinstance(state, TwentySevenState)
+    budgets = opening.Budgets(prove_nodes=200_000, reply_nodes=1_000, search_iterations=200)
+    entry = opening.choose(state, opening._Prover(), budgets)
+    assert entry.move is not None
+    assert entry.proven[entry.move] == 1
+    child = state.clone()
+    child.apply_move(entry.move)
+    assert isinstance(child, TwentySevenState)
+    assert child.is_terminal() or Solver().result(child.line, "basic") == -1
+
+
+def test_the_builder_follows_every_reply_to_the_book_moves():
+    budgets = opening.Budgets(prove_nodes=300, reply_nodes=30, search_iterations=64)
+    book = opening.build(first="0:1", plies=3, budgets=budgets)
+    positions = book["positions"]
+    assert positions[START]["move"] == "0:1"
+    # the start and white's 9 positions after 0:1 and each of black's 9 first moves
+    assert len(positions) == 10
+    assert all(basic_state(f"0:1 8:{k}").position() in positions for k in range(1, 10))
+    assert book["built_with"]["first"] == "0:1"
+
+
+def test_an_iteration_budget_gives_the_solver_what_the_compiled_search_would_take():
+    """Under ``iterations=N`` on the compiled search the solver's trial gets
+    N * share * NODES_PER_COMPILED_ITERATION positions (about its share of the time)."""
+    state = basic_state("0:2 8:1")  # in the opening, outside the book: nothing proven
+    agent = MctsAgent(0, seed=0, time_limit=None, iterations=1000, endgame=1.0)
+    agent.act(state)
+    solver = next(iter(agent._endgame._solvers.values()))
+    assert solver.nodes <= TRIAL_SHARE * 1000 * NODES_PER_COMPILED_ITERATION + 1
+    assert agent.last_iterations == 1000
