@@ -5,19 +5,13 @@ why, where those are missing."""
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.postgresql_helpers import postgresql_server
 from tests.server_helpers import (
     JSON,
     connect,
@@ -32,51 +26,10 @@ from tests.server_helpers import (
 from tests.test_server import STALE
 
 
-def _postgres_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def postgresql_url() -> Iterator[str]:
-    bin_dir = _postgres_bin()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (apt-get install -y postgresql): skipped")
-    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install psycopg[binary])")
-    as_user: list[str] = []
-    folder = Path(tempfile.mkdtemp(prefix="stairgames-pg-"))
-    if os.geteuid() == 0:  # initdb refuses root: run the server as the postgres user
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user: skipped")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
-    subprocess.run(
-        [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F"
-    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
-    subprocess.run(
-        [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*pg_ctl, "-m", "immediate", "stop"], check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with postgresql_server() as database:
+        yield database.url
 
 
 @contextlib.contextmanager
