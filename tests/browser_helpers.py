@@ -138,3 +138,17 @@ def watch_content_security_policy(context: Any, violations: list[str]) -> None:
             violations.append(f"console: {message.text}")
 
     context.on("console", console)
+
+
+@contextlib.contextmanager
+def checked_page(browser: Any, base_url: str, *, height: int = 800) -> Iterator[Any]:
+    """A page of a new English context at ``base_url`` (1100 wide): the test fails if a
+    script of the page raised an error meanwhile."""
+    context = browser.new_context(viewport={"width": 1100, "height": height}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.base_url = base_url
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"

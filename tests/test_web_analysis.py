@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import expect, serving, shot
+from tests.browser_helpers import checked_page, expect, serving, shot
 
 
 @pytest.fixture(scope="module")
@@ -45,14 +45,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-GB")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.base_url = server
-    yield page
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+    with checked_page(browser, server, height=900) as opened:
+        yield opened
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import stairgames
 from stairgames.core.game import State
 from stairgames.core.registry import game_names, get_spec
 from stairgames.web.messages import BROWSER_MESSAGES
-from tests.browser_helpers import expect, serving, shot
+from tests.browser_helpers import checked_page, expect, serving, shot
 
 PACKAGE = Path(stairgames.__file__).parent
 STATIC = PACKAGE / "web" / "static"
@@ -88,14 +88,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-GB")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.base_url = server
-    yield page
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+    with checked_page(browser, server, height=800) as opened:
+        yield opened
 
 
 def start(page: Any, game_title: str, opponent: str = "The computer") -> None:
