@@ -34,7 +34,7 @@ def basic_state(moves: str = "") -> TwentySevenState:
 def test_the_shipped_book_opens_with_0_1_and_follows_every_reply():
     book = opening.shipped_book()
     assert book[START].move == "0:1"
-    plies = json.loads(opening.BOOK_FILE.read_text(encoding="utf-8"))["built_with"]["plies"]
+    built = json.loads(opening.BOOK_FILE.read_text(encoding="utf-8"))["built_with"]
     game = stairgames.load("twenty_seven")
     for position, entry in book.items():
         state = game.state_from_position(position)
@@ -58,10 +58,12 @@ def test_the_shipped_book_opens_with_0_1_and_follows_every_reply():
         for reply in after.legal_actions():
             child = after.clone()
             child.apply_action(reply)
+            ply = len(state.history())
+            last = built["plies"] if ply < built["move_plies"] else built["deep_plies"]
             if (
                 not child.is_terminal()
                 and child.current_player() == 0
-                and len(child.history()) < plies
+                and len(child.history()) < last
             ):
                 assert isinstance(child, TwentySevenState)
                 frontier.append(child)

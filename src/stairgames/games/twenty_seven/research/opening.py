@@ -71,7 +71,16 @@ BOOK_FILE: Final = Path(__file__).with_name("opening_book.json")
 PLIES: Final = 5
 """The book covers white's positions at plies 0, 2 and 4 (those before ply 5)."""
 MOVE_PLIES: Final = 3
-"""It gives a move at plies 0 and 2 (before ply 3); at ply 4 only what it proved."""
+"""It gives a move at plies 0 and 2 (before ply 3); later only where it proved one
+winning or where the moves not proven lost are few (:data:`NARROW`)."""
+NARROW: Final = 2
+"""From ply :data:`MOVE_PLIES` on, a position where at most 2 moves are not proven lost
+gets the book's move, and the book follows it deeper: there a player must find the one
+or two moves that do not lose, which its own solver, at some 50,000 positions a move,
+often cannot tell from the losing ones."""
+DEEP_PLIES: Final = 9
+"""How far the book follows such moves (and moves proven to win): positions before
+ply 9."""
 PROVE_NODES: Final = 1_500_000
 REPLY_NODES: Final = 200_000
 SEARCH_ITERATIONS: Final = 12_000
@@ -233,9 +242,12 @@ def choose(
     *,
     first: str | None = None,
     pick: bool = True,
+    narrow: int = 0,
 ) -> BookEntry:
-    """The book's entry for ``state`` (module docstring): the moves proven, and (where
-    ``pick``) the book's move; ``first`` is the move to take whatever the search says
+    """The book's entry for ``state`` (module docstring): the moves proven, and the
+    book's move where one is proven to win, where ``pick``, or where at least one and at
+    most ``narrow`` moves are not proven lost (where every move is, the player's own
+    search chooses how to lose); ``first`` is the move to take whatever the search says
     (the root's)."""
     legal = state.legal_actions()
     proven: dict[int, int] = {}
@@ -267,7 +279,7 @@ def choose(
         move = state.string_to_action(first)
     elif winning:
         move = winning[0]
-    elif pick:
+    elif pick or 0 < len(legal) - list(proven.values()).count(-1) <= narrow:
         lost = {action for action, found in proven.items() if found == -1}
         open_ = [action for action in legal if action not in lost] or legal
         chosen = {action: 0 for action in open_}
@@ -291,13 +303,17 @@ def build(
     first: str | None,
     plies: int = PLIES,
     move_plies: int = MOVE_PLIES,
+    narrow: int = NARROW,
+    deep_plies: int = DEEP_PLIES,
     budgets: Budgets = Budgets(),
     report: Callable[[str], None] | None = None,
     command: str = "",
 ) -> dict[str, Any]:
     """The book from the start of the basic game (its JSON form): white's positions
     before ``plies`` along the book's moves and every reply of black's, with a book
-    move before ``move_plies``; ``command`` is kept in it (the command line that built
+    move before ``move_plies``; from there on, before ``deep_plies``, it goes on only
+    where it has a move: one proven to win, or the search's where at most ``narrow``
+    moves are not proven lost. ``command`` is kept in it (the command line that built
     it)."""
     prover = _Prover()
     started = time.perf_counter()
@@ -317,6 +333,7 @@ def build(
             budgets,
             first=first if not ply else None,
             pick=ply < move_plies,
+            narrow=narrow,
         )
         positions[state.position()] = {"move": entry.move, "proven": dict(entry.proven)}
         if report is not None:
@@ -330,11 +347,8 @@ def build(
         after = _child(state, state.string_to_action(entry.move))
         for reply in [] if after.is_terminal() else after.legal_actions():
             child = _child(after, reply)
-            if (
-                not child.is_terminal()
-                and child.current_player() == 0
-                and len(child.history()) < plies
-            ):
+            deeper = len(child.history()) < (plies if ply < move_plies else deep_plies)
+            if not child.is_terminal() and child.current_player() == 0 and deeper:
                 frontier.append(child)
     return {
         "format": FORMAT,
@@ -344,6 +358,8 @@ def build(
             "first": first,
             "plies": plies,
             "move_plies": move_plies,
+            "narrow": narrow,
+            "deep_plies": deep_plies,
             **dataclasses.asdict(budgets),
             "positions_searched": prover.nodes,
             "seconds": round(time.perf_counter() - started, 1),
@@ -351,6 +367,20 @@ def build(
         },
         "positions": positions,
     }
+
+
+def dump_book(book: Mapping[str, Any]) -> str:
+    """The book's JSON text: its fields, then one position a line (readable, and a
+    rebuild's changes show line by line)."""
+    head = {key: value for key, value in book.items() if key != "positions"}
+    lines = [json.dumps(head, separators=(",", ":"))[:-1] + ',"positions":{']
+    entries = [
+        json.dumps(position) + ":" + json.dumps(entry, separators=(",", ":"))
+        for position, entry in book["positions"].items()
+    ]
+    lines.append(",\n".join(entries))
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -362,6 +392,8 @@ def command_line(args: argparse.Namespace) -> str:
     for flag, value, default in (
         ("--plies", args.plies, PLIES),
         ("--move-plies", args.move_plies, MOVE_PLIES),
+        ("--narrow", args.narrow, NARROW),
+        ("--deep-plies", args.deep_plies, DEEP_PLIES),
         ("--prove-nodes", args.prove_nodes, PROVE_NODES),
         ("--reply-nodes", args.reply_nodes, REPLY_NODES),
         ("--search-iterations", args.search_iterations, SEARCH_ITERATIONS),
@@ -381,6 +413,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--move-plies", type=int, default=MOVE_PLIES, help="a book move before this ply"
     )
+    parser.add_argument(
+        "--narrow", type=int, default=NARROW, help="later, a move where this few are open"
+    )
+    parser.add_argument(
+        "--deep-plies", type=int, default=DEEP_PLIES, help="such lines followed before this ply"
+    )
     parser.add_argument("--prove-nodes", type=int, default=PROVE_NODES)
     parser.add_argument("--reply-nodes", type=int, default=REPLY_NODES)
     parser.add_argument("--search-iterations", type=int, default=SEARCH_ITERATIONS)
@@ -391,13 +429,15 @@ def main(argv: list[str] | None = None) -> int:
         first=args.first,
         plies=args.plies,
         move_plies=args.move_plies,
+        narrow=args.narrow,
+        deep_plies=args.deep_plies,
         budgets=Budgets(
             args.prove_nodes, args.reply_nodes, args.search_iterations, args.search_runs
         ),
         report=lambda line: print(line, flush=True),
         command=command_line(args),
     )
-    args.out.write_text(json.dumps(book, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    args.out.write_text(dump_book(book), encoding="utf-8")
     print(f"{len(book['positions'])} positions in {args.out}")
     return 0
 
