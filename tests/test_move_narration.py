@@ -120,3 +120,27 @@ def test_a_view_holds_the_narration_made_for_its_viewer(tmp_path: Path) -> None:
     assert len(view["narration"]) == len(view["history"]) > 0
     assert "{name} is dealt a departure card, face down." in ids(view["narration"])
     assert plain["narration"] is None
+
+
+def test_ishigaki_moves_are_told_from_the_position_a_game_began_from() -> None:
+    """A match started from a position text (the analysis board's "play on") tells its
+    moves from that position, not from the game's start."""
+    game = stairgames.load("ishigaki_race", players=2)
+    middle = played("ishigaki_race", 7, stop=lambda state: len(state.history()) >= 12, players=2)
+    start = middle.position()
+    state = game.state_from_position(start)
+    rng = random.Random(3)
+    history = []
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = rng.choice([a for a, _p in state.chance_outcomes()])
+        else:
+            action = rng.choice(state.legal_actions())
+        history.append(state.action_to_string(action))
+        state.apply_action(action)
+    narrate = get_spec("ishigaki_race").narrate_moves
+    assert narrate is not None
+    told = narrate(game, history, start)
+    assert len(told) == len(history) and all(told)

@@ -5,6 +5,7 @@ and its builder on small budgets."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,48 @@ def test_an_iteration_budget_gives_the_solver_what_the_compiled_search_would_tak
     solver = next(iter(agent._endgame._solvers.values()))
     assert solver.nodes <= TRIAL_SHARE * 1000 * NODES_PER_COMPILED_ITERATION + 1
     assert agent.last_iterations == 1000
+
+
+def test_back_up_learns_a_move_lost_from_a_deeper_position_where_every_move_is_lost():
+    """The refuted line the book kept playing: after ``0:1 8:8 0:7 7:1 2:1 7:1``, white's
+    ``2:1`` meets ``7:1`` and a position where all of white's moves are proven lost, so
+    ``2:1`` is lost too, though no search proved it."""
+    shipped = json.loads(opening.BOOK_FILE.read_text(encoding="utf-8"))["positions"]
+    parent = basic_state("0:1 8:8 0:7 7:1 2:1 7:1").position()
+    child = basic_state("0:1 8:8 0:7 7:1 2:1 7:1 2:1 7:1")
+    legal = [child.action_to_string(action) for action in child.legal_actions()]
+    unproven = {move: found for move, found in shipped[parent]["proven"].items() if move != "2:1"}
+    lost: dict[str, int] = dict.fromkeys(legal, -1)
+    positions: dict[str, dict[str, Any]] = {
+        parent: {"move": "2:1", "proven": unproven},
+        child.position(): {"move": None, "proven": lost},
+    }
+    assert opening.back_up(positions) == {parent: {"2:1": -1}}
+    lost[legal[0]] = 0  # one move no longer lost
+    assert opening.back_up(positions) == {}
+
+
+def test_back_up_learns_a_move_won_when_every_reply_reaches_a_won_position():
+    state = basic_state("0:1 8:8")
+    after = state.clone()
+    after.apply_move("0:7")
+    positions: dict[str, dict[str, Any]] = {state.position(): {"move": "0:7", "proven": {}}}
+    for reply in after.legal_actions():
+        child = after.clone()
+        child.apply_action(reply)
+        move = child.action_to_string(child.legal_actions()[0])
+        positions[child.position()] = {"move": move, "proven": {move: 1}}
+    learned = opening.back_up(positions)
+    assert learned[state.position()] == {"0:7": 1}
+
+
+def test_a_resumed_build_chooses_again_only_where_it_learned_something():
+    budgets = opening.Budgets(prove_nodes=300, reply_nodes=30, search_iterations=64)
+    first = opening.build(first="0:1", plies=3, budgets=budgets)
+    start = {
+        position: opening.BookEntry(entry["move"], entry["proven"])
+        for position, entry in first["positions"].items()
+    }
+    again = opening.build(first="0:1", plies=3, budgets=budgets, start=start)
+    assert again["positions"] == first["positions"]
+    assert again["built_with"]["positions_searched"] == 0  # nothing searched again

@@ -41,12 +41,19 @@ class Renderer(Protocol):
 Narrator = Callable[[State, int, State], list[str]]
 """``narrate(before, action, after)``: sentences telling people what an action did."""
 
-MoveNarrator = Callable[[Game, Sequence[str]], list[list[Any]]]
-"""``narrate_moves(game, history)``: for each move of ``history``, a history as one seat
-may know it (``history_strings(seat)``, or ``public_history_strings()``), its short
-account as JSON-ready texts a client translates (the shapes of
-:func:`stairgames.i18n.text_json`); made from that history alone, so it tells nothing
-the seat may not know."""
+
+class MoveNarrator(Protocol):
+    """``narrate_moves(game, history, start)``: for each move of ``history``, a history as
+    one seat may know it (``history_strings(seat)``, or ``public_history_strings()``),
+    its short account as JSON-ready texts a client translates (the shapes of
+    :func:`stairgames.i18n.text_json`); made from that history alone, so it tells
+    nothing the seat may not know. ``start``: the position text the game began from
+    (a game started from a position), ``None`` for the game's start."""
+
+    def __call__(
+        self, game: Game, history: Sequence[str], start: str | None = None
+    ) -> list[list[Any]]: ...
+
 
 WebView = Callable[[State, int | None], dict[str, Any]]
 """``board_view(state, viewer)``: JSON-ready drawing data for the browser's ``board.js``,

@@ -430,7 +430,7 @@ class Match:
         if key not in cache:
             if len(cache) > 8:  # a history for each seat and the spectators, kept per event
                 cache.clear()
-            cache[key] = narrate_moves(self.game, history)
+            cache[key] = narrate_moves(self.game, history, self.start_position)
         return cache[key]
 
     def _seat_json(self, seat: Seat, viewer: int | None, connected: set[int]) -> dict[str, Any]:

@@ -6,7 +6,9 @@
 // the moves that lost much (?! inaccuracy, ? mistake, ?? blunder); for the move shown the
 // panel says what it cost, the engine's better move and its best line, and the board
 // draws the better move (the `hint` option of the games' board.js: Stairs and 27 draw an
-// arrow; Ishigaki Race and City of Stairs show it as text only).
+// arrow; Ishigaki Race a badge "better" by the dice and, for stopping, an arrow to where
+// the ninja would land; City of Stairs a ghost of the card on its cell or the stroll's
+// button, tagged "better").
 //
 // Everything the server sent is put in the page as text (textContent), never as markup.
 // app.js calls initAnalysis once, renderAnalysis with every render, analysisMessage for

@@ -3,7 +3,15 @@
 // as SVG from the board view of games/city_of_stairs/view/board.py.
 //
 // draw(svg, board, ui): ui = {legal: [move texts], lastMove, play(move), t(msgid, args),
-//   memory: {} kept between draws, you: seat | null, animate: bool}.
+//   memory: {} kept between draws, you: seat | null, animate: bool,
+//   hint: {move, instead: bool, board} | null: the engine's move, marked "better": a
+//   placement ("P03@c2") as a ghost of the card on its cell (with a dashed arrow from the
+//   stock while the card is there), a stroll choice ("nw", "ne", "turn", "on") as its
+//   button ringed where the walker stands (a ghost of the button where it stood, once
+//   it has walked on). With instead it is the better move in the position before
+//   ui.lastMove (the analysis of a finished game), hint.board that position's drawing
+//   data (the card's face, where the walker stood); else a move of the position drawn
+//   (the analysis board)}.
 // Building: a click on a stock card selects it and rings the cells its legal moves reach
 // ("P03@c2" puts P03 on c2); a click on a ringed cell plays the move. Strolling: the
 // choices open to the walker ("nw", "ne", "turn", "on") are buttons on the card it
@@ -553,9 +561,132 @@ export function draw(svg, board, ui) {
   drawStock(svg, board, full, state);
   drawSeats(svg, board, full);
   drawChoices(svg, board, full, state);
+  drawHint(svg, board, full);
   if (focusKey) {
     const again = svg.querySelector(`[data-cell="${focusKey}"], [data-stock="${focusKey}"], ` +
       `[data-choice="${focusKey}"]`);
     if (again) again.focus();
   }
+}
+
+// ----- the engine's move (the computer's analysis) ------------------------------------
+
+const PLACEMENT = /^([A-Za-z0-9][A-Za-z0-9_-]*)@([a-g][1-4])$/;
+
+// A "better" tag: a green pill centred on (x, y) over the hint, "better" in the page's
+// language.
+function betterTag(group, x, y, t) {
+  const label = t("better");
+  const width = tagWidth(t);
+  el("rect", { x: x - width / 2, y: y - 10, width, height: 20, rx: 10, class: "cos-hint-tag" },
+    group);
+  text(group, x, y + 4.5, label, { "text-anchor": "middle", class: "cos-hint-tag-text" });
+}
+
+function tagWidth(t) {
+  return labelWidth(t("better")) + 14;
+}
+
+// The tag beside a row of a stroll's buttons (from x = first to last, from y, size
+// high): to its right, or to its left at the city's right edge; clear of the seaside
+// above, the stock below and the other buttons.
+function tagBeside(group, first, last, y, size, t) {
+  const width = tagWidth(t);
+  const right = last + 8 + width <= WIDTH - M;
+  betterTag(group, right ? last + 8 + width / 2 : first - 8 - width / 2, y + size / 2, t);
+}
+
+function hintGroup(svg, move, label) {
+  const group = el("g", { class: "hint cos-hint-move", "pointer-events": "none",
+    "data-hint": move, role: "img", "aria-label": label }, svg);
+  el("title", {}, group).textContent = label;
+  return group;
+}
+
+function drawHint(svg, board, ui) {
+  const hint = ui.hint;
+  const move = hint && typeof hint.move === "string" ? hint.move : null;
+  if (!move) return;
+  const t = ui.t;
+  const before = hint.instead ? hint.board : board;
+  const placement = PLACEMENT.exec(move);
+  if (placement) drawPlacementHint(svg, board, before, move, placement[1], placement[2], t);
+  else if (move in CHOICE_NAMES) drawChoiceHint(svg, board, before, move, t);
+}
+
+// A placement: the card's ghost on its cell, ringed, tagged "better"; while the card is
+// in the stock drawn, a dashed arrow from it to the cell.
+function drawPlacementHint(svg, board, before, move, id, cell, t) {
+  const find = (stock) => (stock || []).find((card) => card && card.id === id) || null;
+  const card = find(before && before.stock) || find(board.stock);
+  const label = t("Better: {move}", { move });
+  const group = hintGroup(svg, move, label);
+  const { column, row } = cellAt(cell);
+  const x = cellX(column);
+  const y = cellY(row);
+  el("rect", { x, y, width: CW, height: CH, rx: 7, class: "cos-hint-backing" }, group);
+  const ghost = el("g", { class: "cos-hint-ghost" }, group);
+  if (card) drawCard(ghost, card, x, y, t);
+  else {
+    text(ghost, x + CW / 2, y + CH / 2 + 5, id, { "text-anchor": "middle", class: "cos-label" });
+  }
+  el("rect", { x: x - 1, y: y - 1, width: CW + 2, height: CH + 2, rx: 8,
+    class: "hint-from cos-hint-ring" }, group);
+  const slot = (board.stock || []).findIndex((c) => c && c.id === id);
+  if (slot >= 0) drawStockArrow(svg, group, slot, x, y);
+  // on the cell's foot, clear of its icons' middle (and over the arrow's shaft)
+  betterTag(group, x + CW / 2, y + CH + 1, t);
+}
+
+// From the stock card (ringed) to the middle of its cell: a dashed arrow.
+function drawStockArrow(svg, group, slot, x, y) {
+  // the stock card as drawStock places it
+  const sx = cellX(slot) + slot * 8;
+  el("rect", { x: sx - 3, y: STOCK_TOP - 3, width: CW + 6, height: CH + 6, rx: 9,
+    class: "hint-from cos-hint-ring" }, group);
+  const head = `hint-head-${svg.id || "city"}`;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
+    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
+  const [x0, y0] = [sx + CW / 2, STOCK_TOP - 4];
+  const [x1, y1] = [x + CW / 2, y + CH / 2 + 6];
+  const bend = (x0 + x1) / 2 + (x1 >= x0 ? -40 : 40);
+  const d = `M ${x0} ${y0} Q ${bend} ${(y0 + y1) / 2} ${x1} ${y1}`;
+  el("path", { d, class: "cos-hint-arrow-under" }, group);
+  el("path", { d, class: "hint-arrow", "marker-end": `url(#${head})` }, group);
+}
+
+// A stroll choice: its button where the walker stands ringed (the analysis board draws
+// the buttons), or, once the walker has walked on, a ghost of the button where it stood.
+function drawChoiceHint(svg, board, before, move, t) {
+  const label = t("Better: {move}", { move: t(CHOICE_NAMES[move]) });
+  const shown = svg.querySelector(`.cos-choice[data-choice="${move}"] rect`);
+  if (shown) {
+    const x = Number(shown.getAttribute("x"));
+    const y = Number(shown.getAttribute("y"));
+    const size = Number(shown.getAttribute("width"));
+    const group = hintGroup(svg, move, label);
+    el("rect", { x: x - 5, y: y - 5, width: size + 10, height: size + 10, rx: 13,
+      class: "hint-from cos-hint-ring" }, group);
+    const row = [...svg.querySelectorAll(".cos-choice rect")]
+      .map((rect) => Number(rect.getAttribute("x")));
+    tagBeside(group, Math.min(...row), Math.max(...row) + size, y, size, t);
+    return;
+  }
+  if (!before || before.walker === null || before.walker === undefined) return;
+  const walker = before.seats[before.walker];
+  const point = walker ? markerPoint(before, walker) : null;
+  if (!point) return;
+  const size = 40;
+  const x = Math.max(M, Math.min(WIDTH - M - size, point[0] - size / 2));
+  const y = point[1] + 14;
+  const group = hintGroup(svg, move, label);
+  el("rect", { x, y, width: size, height: size, rx: 10, fill: colourOf(walker.colour),
+    class: "cos-hint-choice" }, group);
+  text(group, x + size / 2, y + 29, GLYPH[move], { "text-anchor": "middle",
+    "font-size": 26, "font-weight": 700, fill: "#fff" });
+  el("rect", { x: x - 5, y: y - 5, width: size + 10, height: size + 10, rx: 13,
+    class: "hint-from cos-hint-ring" }, group);
+  tagBeside(group, x, x + size, y, size, t);
 }

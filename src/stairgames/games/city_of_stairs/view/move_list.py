@@ -22,12 +22,13 @@ from stairgames.games.city_of_stairs.view.narrate import CHOSEN_MOVES, END_REASO
 from stairgames.i18n import N_, Count, Names, Text, text_json
 
 
-def narrate_moves(game: Game, history: Sequence[str]) -> list[list[Any]]:
+def narrate_moves(game: Game, history: Sequence[str], start: str | None = None) -> list[list[Any]]:
     """Each move of ``history`` told in a sentence or two (:func:`stairgames.i18n.text_json`
-    shapes), from that history alone."""
+    shapes), from that history alone (and ``start``, the position text the game began
+    from, if it did not begin at the start)."""
     from stairgames.games.city_of_stairs.game import CityOfStairsState
 
-    state = game.new_initial_state()
+    state = game.new_initial_state() if start is None else game.state_from_position(start)
     assert isinstance(state, CityOfStairsState)
     known_cards = {
         int(words[1])

@@ -8,7 +8,14 @@
 // draw(svg, board, ui): ui = {legal, play(move), t(msgid, args), memory, animate,
 //   over: the game is over (a resignation ends it mid-turn: no roll in progress shown),
 //   notes: the element below the board for texts and buttons, #board-notes when not
-//   given (app.js empties it when another game's board is drawn)}.
+//   given (app.js empties it when another game's board is drawn),
+//   hint: {move: "stop" | "roll", instead: bool, board} | null: the engine's move, drawn
+//   as a badge beside the dice ("better" and what the move does) and on the wall: the
+//   ninja that decides ringed and, for "stop", a dashed arrow to where it would land (by
+//   a "−2" stone where it drops) with a ghost ninja there. With instead it is the better
+//   move in the position before ui.lastMove (the analysis of a finished game), read from
+//   hint.board, that position's drawing data; else a move of the position drawn (the
+//   analysis board, where the better of the two choice buttons is marked too)}.
 
 const NS = "http://www.w3.org/2000/svg";
 const N_ = (id) => id; // marks a message id translated later with t()
@@ -311,10 +318,17 @@ function drawChoice(box, board, ui, t) {
   const row = html("div", { class: "choices", role: "group",
     "aria-label": t("{name} rolled {value}: stop or roll?", { name: who, value: choice.first }) },
   box);
-  choiceButton(row, "choice-stop", stopHead, stopDetail, chanceOf("stop"),
+  const stopButton = choiceButton(row, "choice-stop", stopHead, stopDetail, chanceOf("stop"),
     () => ui.play(stop.move));
-  choiceButton(row, "choice-roll", t("Roll the second die"), rollDetail, chanceOf("roll"),
-    () => ui.play(choice.roll.move));
+  const rollButton = choiceButton(row, "choice-roll", t("Roll the second die"), rollDetail,
+    chanceOf("roll"), () => ui.play(choice.roll.move));
+  // the engine's move of this position (the analysis board): its button marked "better"
+  const best = ui.hint && !ui.hint.instead ? ui.hint.move : null;
+  for (const [button, move] of [[stopButton, stop.move], [rollButton, choice.roll.move]]) {
+    if (move !== best) continue;
+    button.classList.add("choice-better");
+    html("span", { class: "choice-better-tag" }, button, t("better"));
+  }
   if (board.ninjas.length === 2) {
     const toggle = html("button", { type: "button", class: "chances-toggle",
       "aria-pressed": String(Boolean(ui.memory.showChances)) }, box, t("Winning chances"));
@@ -382,6 +396,127 @@ export function draw(svg, board, ui) {
   const over = Boolean(ui.over);
   if (narrow) drawDice(svg, board, t, WALL_X, wallHeight + 4, true, memory, ui.animate, over);
   else drawDice(svg, board, t, wallWidth + 6, TOP - 12, false, memory, ui.animate, over);
+  const hint = hintOf(board, ui.hint);
+  if (hint) {
+    drawHintOnWall(svg, hint, t, rows);
+    // the badge: under the dice at the right, or under the dice row on a narrow screen
+    const x = narrow ? WALL_X : wallWidth + 6;
+    const y = narrow ? height + 4 : Math.max(height - BADGE_H - 10, TOP + 132);
+    drawHintBadge(svg, hint, t, x, y, narrow ? wallWidth - 2 * WALL_X : 138);
+    const bottom = y + BADGE_H + 10;
+    if (bottom > height) {
+      svg.setAttribute("viewBox", `0 0 ${width} ${bottom}`);
+      svg.querySelector(".board-frame").setAttribute("height", String(bottom));
+    }
+  }
   const notes = ui.notes || document.getElementById("board-notes");
   drawNotes(notes, board, { ...ui, notes });
+}
+
+// ----- the engine's move (the computer's analysis) ------------------------------------
+
+const BADGE_H = 46;
+
+// What the hint's move does: {move, seat, colour, choice (the board's), from (its step
+// then), now (its step in the board drawn), path: the steps a "stop" passes by to where
+// it ends}, or null for no decision. The position is the one before the move shown
+// (hint.board) with instead, else the board drawn; without its choice (a board not at
+// hand) the badge still says the move.
+function hintOf(board, hint) {
+  const move = hint && (hint.move === "stop" || hint.move === "roll") ? hint.move : null;
+  if (!move) return null;
+  const before = hint.instead ? hint.board : board;
+  const choice = before && before.choice;
+  if (!choice) return { move, seat: null, from: null, path: [], colour: null, choice: null };
+  const seat = choice.seat;
+  const ninja = (before.ninjas || []).find((n) => n.seat === seat);
+  const from = ninja ? ninja.step : null;
+  const stop = choice.stop || {};
+  let path = [];
+  if (move === "stop" && !choice.rolloff && from !== null && stop.to !== undefined) {
+    path = stop.crumbles_at !== undefined ? [from, stop.crumbles_at, stop.to] : [from, stop.to];
+  }
+  const drawn = (board.ninjas || []).find((n) => n.seat === seat);
+  return { move, seat, from, path, colour: ninja ? ninja.colour : null, choice,
+    now: drawn ? drawn.step : null };
+}
+
+// The badge's words: what the move does, as its choice button says it.
+function hintWords(hint, t) {
+  const choice = hint.choice;
+  if (hint.move === "roll") return t("Roll the second die");
+  if (!choice || !choice.stop) return hint.move;
+  if (choice.rolloff) return t("Stop: score {score}", { score: choice.stop.score });
+  return t("Stop: climb {steps}", { steps: choice.stop.climb });
+}
+
+function stoneCentre(step, rows) {
+  const { x, y } = stonePlace(step, rows);
+  return [x + STONE_W / 2, y + STONE_H / 2 + 4];
+}
+
+// On the wall: the deciding ninja's stone ringed; for "stop" a dashed arrow from it (by
+// the "−2" stone it lands on first) to the stone where it ends, and a ghost ninja there.
+function drawHintOnWall(svg, hint, t, rows) {
+  if (hint.from === null) return;
+  const group = el("g", { class: "hint hint-wall", "pointer-events": "none",
+    "aria-hidden": "true" }, svg);
+  const ring = (step, className) => {
+    const { x, y } = stonePlace(step, rows);
+    el("rect", { x: x + 1, y: y + 1, width: STONE_W - 2, height: STONE_H - 2, rx: 10,
+      class: className }, group);
+  };
+  ring(hint.from, "hint-from");
+  // a ninja that has moved on since (the move shown) leaves a ghost where it decided
+  if (hint.now !== hint.from) ghost(group, stoneCentre(hint.from, rows), hint.colour);
+  const path = hint.path.filter((step, i) => i === 0 || step !== hint.path[i - 1]);
+  if (path.length < 2) return;
+  const end = path[path.length - 1];
+  ring(end, "hint-from hint-to");
+  const head = `hint-head-${svg.id || "wall"}`;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
+    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
+  // each leg bends upward a little, clear of the ninjas standing in the middle
+  const points = path.map((step) => stoneCentre(step, rows));
+  let d = `M ${points[0][0]} ${points[0][1]}`;
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const last = i === points.length - 1;
+    const length = Math.hypot(x1 - x0, y1 - y0) || 1;
+    const trim = last ? 16 : 0; // the head stops short of the ghost's middle
+    const ex = x1 - ((x1 - x0) / length) * trim;
+    const ey = y1 - ((y1 - y0) / length) * trim;
+    d += ` Q ${(x0 + ex) / 2} ${Math.min(y0, ey) - 22} ${ex} ${ey}`;
+  }
+  el("path", { d, class: "hint-arrow-under" }, group);
+  el("path", { d, class: "hint-arrow", "marker-end": `url(#${head})` }, group);
+  ghost(group, points[points.length - 1], hint.colour);
+}
+
+function ghost(group, [cx, cy], colour) {
+  el("circle", { cx, cy, r: 12, fill: COLOURS[colour] || "#777", class: "hint-ghost" }, group);
+}
+
+// Beside the dice: a badge like the choice's button, "better" over what the move does,
+// named for assistive technology ("Better: Roll the second die").
+function drawHintBadge(svg, hint, t, x, y, width) {
+  const words = hintWords(hint, t);
+  const label = t("Better: {move}", { move: words });
+  const group = el("g", { class: "hint hint-badge", "data-hint": hint.move, role: "img",
+    "aria-label": label }, svg);
+  el("title", {}, group).textContent = label;
+  el("rect", { x, y, width, height: BADGE_H, rx: 8, class: "hint-badge-face" }, group);
+  el("text", { x: x + 9, y: y + 16, class: "hint-badge-caption" }, group)
+    .textContent = t("better");
+  const line = el("text", { x: x + 9, y: y + 36, class: "hint-badge-move" }, group);
+  line.textContent = words;
+  // a long text (Japanese, or a narrow badge) is squeezed into the badge
+  const room = width - 18;
+  if (line.getComputedTextLength && line.getComputedTextLength() > room) {
+    line.setAttribute("textLength", String(room));
+    line.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }

@@ -208,14 +208,15 @@ def _account(board: Board, history: list[int], races: tuple[Race, ...]) -> list[
     return turns
 
 
-def narrate_moves(game: Game, history: Sequence[str]) -> list[list[Any]]:
+def narrate_moves(game: Game, history: Sequence[str], start: str | None = None) -> list[list[Any]]:
     """Each move of ``history`` (its notation: ``start:1``, ``die:6``, ``stop``) told as the
     terminal tells it, as JSON texts (:func:`said_json`): "Red rolls 6.", "Red stops on 6:
     climbs 2 steps." and where the ninjas went. Nothing is hidden in Ishigaki Race, so the
-    moves are replayed from the start."""
+    moves are replayed from the start (``start``'s position where the game began from
+    one)."""
     from stairgames.games.ishigaki_race.game import IshigakiRaceState
 
-    state = game.new_initial_state()
+    state = game.new_initial_state() if start is None else game.state_from_position(start)
     assert isinstance(state, IshigakiRaceState)
     told: list[list[Any]] = []
     for text in history:

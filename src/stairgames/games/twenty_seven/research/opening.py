@@ -243,15 +243,21 @@ def choose(
     first: str | None = None,
     pick: bool = True,
     narrow: int = 0,
+    known: Mapping[int, int] | None = None,
 ) -> BookEntry:
     """The book's entry for ``state`` (module docstring): the moves proven, and the
     book's move where one is proven to win, where ``pick``, or where at least one and at
     most ``narrow`` moves are not proven lost (where every move is, the player's own
     search chooses how to lose); ``first`` is the move to take whatever the search says
-    (the root's)."""
+    (the root's); ``known``: results already proven (by :func:`back_up`), not searched
+    again."""
     legal = state.legal_actions()
-    proven: dict[int, int] = {}
+    proven: dict[int, int] = dict(known or {})
     for action in legal:
+        if action in proven:
+            if proven[action] == 1:
+                break
+            continue
         found = _result_after(prover, state, action, budgets.prove_nodes)
         if found is not None:
             proven[action] = found
@@ -298,6 +304,70 @@ def choose(
     )
 
 
+def _white_value(position: str, positions: Mapping[str, Mapping[str, Any]]) -> int | None:
+    """The result for white of a book position, where its proven moves settle it: 1 if
+    a move is proven to win, -1 if every legal move is proven lost, else ``None``."""
+    entry = positions.get(position)
+    if entry is None:
+        return None
+    proven = entry["proven"]
+    if 1 in proven.values():
+        return 1
+    state = TwentySevenGame(TwentySevenOptions()).state_from_position(position)
+    legal = [state.action_to_string(action) for action in state.legal_actions()]
+    return -1 if all(proven.get(move) == -1 for move in legal) else None
+
+
+def _move_result(
+    state: State, action: int, positions: Mapping[str, Mapping[str, Any]]
+) -> int | None:
+    """White's result of ``action`` in ``state`` from the book's deeper positions: -1
+    if a reply of black's leads to a lost position (or wins), 1 if every reply leads to
+    a won one (or loses), else ``None``."""
+    after = _child(state, action)
+    if after.is_terminal():
+        return None  # proven when the book was built
+    values: list[int | None] = []
+    for reply in after.legal_actions():
+        child = _child(after, reply)
+        if child.is_terminal():
+            returns = child.returns()
+            values.append((returns[0] > returns[1]) - (returns[0] < returns[1]))
+        elif child.current_player() == 0:
+            values.append(_white_value(child.position(), positions))
+        else:
+            values.append(None)
+        if values[-1] == -1:
+            return -1
+    return 1 if all(value == 1 for value in values) else None
+
+
+def back_up(positions: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """The results the book's positions learn from its deeper ones (minimax over the
+    book, to a fixed point): a move is lost if one of black's replies reaches a book
+    position where every move is proven lost, won if every reply reaches one with a move
+    proven to win. By position, the moves newly proven and their results."""
+    table = {position: dict(entry["proven"]) for position, entry in positions.items()}
+    current = {position: {"proven": proven} for position, proven in table.items()}
+    learned: dict[str, dict[str, int]] = {}
+    game = TwentySevenGame(TwentySevenOptions())
+    changed = True
+    while changed:
+        changed = False
+        for position, proven in table.items():
+            state = game.state_from_position(position)
+            for action in state.legal_actions():
+                move = state.action_to_string(action)
+                if move in proven:
+                    continue
+                found = _move_result(state, action, current)
+                if found is not None:
+                    proven[move] = found
+                    learned.setdefault(position, {})[move] = found
+                    changed = True
+    return learned
+
+
 def build(
     *,
     first: str | None,
@@ -308,48 +378,73 @@ def build(
     budgets: Budgets = Budgets(),
     report: Callable[[str], None] | None = None,
     command: str = "",
+    start: Mapping[str, BookEntry] | None = None,
 ) -> dict[str, Any]:
     """The book from the start of the basic game (its JSON form): white's positions
     before ``plies`` along the book's moves and every reply of black's, with a book
     move before ``move_plies``; from there on, before ``deep_plies``, it goes on only
     where it has a move: one proven to win, or the search's where at most ``narrow``
-    moves are not proven lost. ``command`` is kept in it (the command line that built
-    it)."""
+    moves are not proven lost. Then the results of the book's deeper positions are
+    backed up (:func:`back_up`) and the positions that learned one are chosen again,
+    until nothing changes. ``command`` is kept in it (the command line that built it);
+    ``start``: the entries of an earlier build with the same budgets (a book file), not
+    computed again."""
     prover = _Prover()
     started = time.perf_counter()
-    positions: dict[str, dict[str, Any]] = {}
-    frontier: list[TwentySevenState] = []
-    initial = TwentySevenGame(TwentySevenOptions()).new_initial_state()
-    assert isinstance(initial, TwentySevenState)
-    frontier.append(initial)
-    while frontier:
-        state = frontier.pop(0)
-        if state.position() in positions:
-            continue
-        ply = len(state.history())
-        entry = choose(
-            state,
-            prover,
-            budgets,
-            first=first if not ply else None,
-            pick=ply < move_plies,
-            narrow=narrow,
-        )
-        positions[state.position()] = {"move": entry.move, "proven": dict(entry.proven)}
+    made: dict[str, tuple[frozenset[tuple[str, int]], BookEntry]] = {
+        position: (frozenset(), entry) for position, entry in (start or {}).items()
+    }
+    known: dict[str, dict[str, int]] = {}
+    passes = 0
+    while True:
+        passes += 1
+        positions: dict[str, dict[str, Any]] = {}
+        frontier: list[TwentySevenState] = []
+        initial = TwentySevenGame(TwentySevenOptions()).new_initial_state()
+        assert isinstance(initial, TwentySevenState)
+        frontier.append(initial)
+        while frontier:
+            state = frontier.pop(0)
+            position = state.position()
+            if position in positions:
+                continue
+            ply = len(state.history())
+            given = frozenset(known.get(position, {}).items())
+            if position in made and made[position][0] == given:
+                entry = made[position][1]
+            else:
+                entry = choose(
+                    state,
+                    prover,
+                    budgets,
+                    first=first if not ply else None,
+                    pick=ply < move_plies,
+                    narrow=narrow,
+                    known={state.string_to_action(move): found for move, found in given},
+                )
+                made[position] = (given, entry)
+                if report is not None:
+                    report(
+                        f"pass {passes} ply {ply} {position}: {entry.move}, proven "
+                        f"{dict(entry.proven)} ({prover.nodes:,} positions, "
+                        f"{time.perf_counter() - started:.0f} s)"
+                    )
+            positions[position] = {"move": entry.move, "proven": dict(entry.proven)}
+            if entry.move is None:
+                continue
+            after = _child(state, state.string_to_action(entry.move))
+            for reply in [] if after.is_terminal() else after.legal_actions():
+                child = _child(after, reply)
+                deeper = len(child.history()) < (plies if ply < move_plies else deep_plies)
+                if not child.is_terminal() and child.current_player() == 0 and deeper:
+                    frontier.append(child)
+        learned = back_up(positions)
+        if not learned:
+            break
+        for position, results in learned.items():
+            known.setdefault(position, dict(positions[position]["proven"])).update(results)
         if report is not None:
-            report(
-                f"ply {ply} {state.position()}: {entry.move}, proven "
-                f"{dict(entry.proven)} ({prover.nodes:,} positions, "
-                f"{time.perf_counter() - started:.0f} s)"
-            )
-        if entry.move is None:
-            continue
-        after = _child(state, state.string_to_action(entry.move))
-        for reply in [] if after.is_terminal() else after.legal_actions():
-            child = _child(after, reply)
-            deeper = len(child.history()) < (plies if ply < move_plies else deep_plies)
-            if not child.is_terminal() and child.current_player() == 0 and deeper:
-                frontier.append(child)
+            report(f"pass {passes}: {len(learned)} positions learned results from deeper ones")
     return {
         "format": FORMAT,
         "game": "twenty_seven",
@@ -362,6 +457,7 @@ def build(
             "deep_plies": deep_plies,
             **dataclasses.asdict(budgets),
             "positions_searched": prover.nodes,
+            "passes": passes,
             "seconds": round(time.perf_counter() - started, 1),
             "command": command,
         },
@@ -424,6 +520,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search-iterations", type=int, default=SEARCH_ITERATIONS)
     parser.add_argument("--search-runs", type=int, default=SEARCH_RUNS)
     parser.add_argument("--out", type=Path, default=BOOK_FILE, help="the book's file")
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        help="an earlier book built with the same options: its positions are not searched again",
+    )
     args = parser.parse_args(argv)
     book = build(
         first=args.first,
@@ -436,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         report=lambda line: print(line, flush=True),
         command=command_line(args),
+        start=None if args.resume is None else read_book(args.resume),
     )
     args.out.write_text(dump_book(book), encoding="utf-8")
     print(f"{len(book['positions'])} positions in {args.out}")
