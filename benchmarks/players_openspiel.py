@@ -183,17 +183,25 @@ def calibrate(name: str, seconds: float) -> int:
     return max(10, int(done / spent * seconds))
 
 
+UNTIMED_KINDS = ("random", "greedy")
+"""Players that take no budget (they answer at once: City of Stairs' ``hard`` is
+``greedy``); they play as they are, whatever ``--time``."""
+
+
 def our_player(spec: str, game: Any, seconds: float | None, iterations: int | None = None) -> str:
     """The text form of our player with its budget set: ``time`` to ``seconds``, or,
     where ``iterations`` is given, ``iterations`` to it and no time at all.
 
     ``spec`` is a player (``mcts``, ``alphabeta:depth=9``) or a level (``expert``),
-    which stands for its configuration in this game.
+    which stands for its configuration in this game; a player of :data:`UNTIMED_KINDS`
+    keeps no budget.
     """
     if spec in LEVEL_NAMES:
         spec = level_player(spec, game)
     kind, settings = parse_player_spec(spec)
     settings = {key: value for key, value in settings.items() if key not in ("time", "iterations")}
+    if kind in UNTIMED_KINDS:
+        return format_settings(kind, settings)
     if iterations is not None:
         return format_settings(kind, {**settings, "iterations": iterations})
     return format_settings(kind, {**settings, "time": seconds})

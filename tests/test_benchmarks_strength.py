@@ -252,3 +252,15 @@ def test_our_player_text_takes_seconds_or_iterations():
     assert rescaled(1000, 1.0, 2.0) == 500
     assert rescaled(1000, 1.0, 0.1) == 2000
     assert rescaled(15, 1.0, 10.0) == 10
+
+
+def test_a_player_that_takes_no_budget_is_measured_as_it_is():
+    """City of Stairs' ``hard`` is ``greedy``, which takes no ``time``: the benchmarks
+    leave its settings as they are instead of refusing it."""
+    from benchmarks.players_openspiel import our_player
+
+    city = stairgames.load("city_of_stairs")
+    assert our_player("hard", city, 0.25) == "greedy"
+    assert our_player("greedy:noise=0.5", city, 0.25) == "greedy:noise=0.5"
+    assert our_player("mcts:c=0.7", city, 0.25).startswith("mcts:")
+    assert "time=0.25" in our_player("mcts:c=0.7", city, 0.25)
