@@ -6,7 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # One stamp per set of packages: playing needs only the game's own dependencies,
-# testing adds the dev tools (pytest, hypothesis, mypy, ruff, OpenSpiel).
+# testing adds the dev tools (pytest, hypothesis, mypy, ruff, OpenSpiel). Playing does
+# not compile the computer players when it installs: the first game compiles them in the
+# background while the board is read, the computer playing a plain-Python search until
+# then (docs/agents.md, "The first move"); `stairgames prepare` compiles them ahead.
 PLAY_STAMP := $(VENV)/.installed-play
 DEV_STAMP := $(VENV)/.installed-dev
 # Every package at the version the lock names (pip-compile's output, used as constraints:
@@ -23,14 +26,13 @@ $(PLAY_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c $(LOCK) -e .
-	$(BIN)/stairgames prepare  # compile the computer players once, so no first game waits
 	touch $(PLAY_STAMP)
 
 $(DEV_STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
-	$(BIN)/stairgames prepare
+	$(BIN)/stairgames prepare  # the tests' computer players find their compiled code ready
 	touch $(PLAY_STAMP) $(DEV_STAMP)
 
 serve: $(PLAY_STAMP)

@@ -631,7 +631,9 @@ def _solve(argv: Sequence[str]) -> int:
 
 def _prepare(argv: Sequence[str]) -> int:
     """``stairgames prepare [GAME ...]``: compile every level's fast code now (``make
-    serve`` and ``make play`` do it when they install), so no first game waits for it."""
+    test`` does it when it installs), so that no first game plays its fallback while it
+    is compiled in the background (:mod:`stairgames.agents.warming`); every compiling
+    warm-up takes the lock of :func:`stairgames.agents.warming.lock`."""
     names = [game["name"] for game in list_games()]
     parser = argparse.ArgumentParser(
         prog="stairgames prepare",
@@ -649,6 +651,7 @@ def _prepare(argv: Sequence[str]) -> int:
         started = time.perf_counter()
         for level in LEVEL_NAMES:
             make_agent(level, 0, game=game)
+        _warm_game(game.name)  # code its default options' levels leave out (3-ninja Ishigaki)
         print(
             _("{game}: the computer players are ready ({seconds} s)").format(
                 game=_(game.info().title), seconds=f"{time.perf_counter() - started:.1f}"
@@ -656,6 +659,15 @@ def _prepare(argv: Sequence[str]) -> int:
             flush=True,
         )
     return 0
+
+
+def _warm_game(name: str) -> None:
+    """The game's own warm-up (``PlayerHooks.warm_up``), under the lock of compiling."""
+    from stairgames.agents.warming import game_warm_up, run_locked
+
+    warm_up = game_warm_up(name)
+    if warm_up is not None:
+        run_locked(warm_up)
 
 
 def _serve(argv: Sequence[str]) -> int:
@@ -703,7 +715,7 @@ commands:
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
   ratings rebuild           recompute the web app's ratings from its rated games
   prepare [GAME]            compile the computer players now (once per installation;
-                            make serve and make play do it)
+                            else the first game compiles them in the background)
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")
 

@@ -201,8 +201,14 @@ class TerminalSession:
         input_fn: Callable[[str], str] = input,
         output: TextIO | None = None,
         hint_budget: Budget = HINT_BUDGET,
+        background: bool | None = None,
     ) -> None:
         self.game = game
+        self.background = background
+        """Whether computer players compile their code in the background, playing a
+        plain-Python fallback meanwhile (:meth:`stairgames.agents.Agent.prepare`);
+        ``None``: when a person watches (the output is a terminal), so that scripted
+        play repeats its seed's games exactly."""
         self.hint_budget = hint_budget
         """What the ``hint`` command may think (:func:`stairgames.analysis.review.hint`)."""
         self._reviewer: Reviewer | None = None
@@ -245,7 +251,12 @@ class TerminalSession:
 
     def _prepare_players(self) -> None:
         """Check every computer player against the game and warm its compiled code,
-        before anything is dealt or timed (:meth:`stairgames.agents.Agent.prepare`)."""
+        before anything is dealt or timed (:meth:`stairgames.agents.Agent.prepare`):
+        with a person watching, code still to compile is compiled in the background
+        while the board is read, and the computer plays a plain-Python search until
+        it is ready (and says so); otherwise here, with a progress line."""
+        background = self._is_tty() if self.background is None else self.background
+        told: set[int] = set()
         for agent in self.agents.values():
             progress: list[ThinkingIndicator] = []
 
@@ -253,7 +264,18 @@ class TerminalSession:
                 indicator = ThinkingIndicator(self.output, self._preparing_message())
                 progress.append(indicator.__enter__())
 
-            agent.prepare(self.game, on_compiling=compiling)
+            agent.prepare(self.game, on_compiling=compiling, background=background)
+            handle = agent.warming
+            if handle is not None and id(handle) not in told:
+                told.add(id(handle))
+                self.tell(
+                    _(
+                        "The computer player's fast code is being compiled in the background "
+                        "(first time only: 10 to 60 seconds, by the machine). Until it is "
+                        "ready the computer plays a plain-Python search in the same time, "
+                        "which is weaker."
+                    )
+                )
             for indicator in progress:
                 indicator.__exit__(None, None, None)
                 self.tell(
@@ -450,16 +472,30 @@ class TerminalSession:
         if not self._has_human():
             self._apply(agent.act(self.state))
             return
+        warming = agent.warming
         with ThinkingIndicator(
             self.output, _("{player} is thinking").format(player=label)
         ) as thinking:
             action = agent.act(self.state)
+        if warming is not None and agent.warming is None:
+            self.tell(
+                _(
+                    "The computer player's fast code is ready (compiled in {seconds} s): "
+                    "it plays at full strength from now on."
+                ).format(seconds=f"{warming.elapsed():.0f}")
+            )
         text = self.state.action_to_string(action)
         self.tell(
             _("{player} plays {move} ({seconds} s)").format(
                 player=label, move=text, seconds=f"{thinking.seconds:.1f}"
             )
         )
+        if agent.last_fallback and warming is not None:
+            self.tell(
+                _(
+                    "(a plain-Python search: the fast code has been compiling for {seconds} s)"
+                ).format(seconds=f"{warming.elapsed():.0f}")
+            )
         self._apply(action)
 
     def _has_human(self) -> bool:

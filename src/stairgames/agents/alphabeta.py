@@ -103,6 +103,17 @@ class AlphaBetaAgent(Agent):
     def warm_ups(self, game: Game) -> list[WarmUp]:
         return self._endgame.warm_ups(game) if self.time_limit is not None else []
 
+    def fallback(self, game: Game) -> Agent | None:
+        """The same search without the endgame solver (compiled), with the same time."""
+        if not self.warm_ups(game):
+            return None
+        return AlphaBetaAgent(
+            self.seat,
+            seed=self.rng.randrange(2**32),
+            time_limit=self.time_limit,
+            max_depth=self.max_depth,
+        )
+
     def step(self, state: State) -> int:
         self.ensure_prepared(state.get_game())
         started = time.perf_counter()

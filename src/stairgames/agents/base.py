@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from stairgames.agents.agreement import answer_offer
+from stairgames.agents.warming import BackgroundWarmUp, Launcher, game_warm_up, run_locked, start
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import AgreementOffer, Game, State
 from stairgames.core.hooks import WarmUp
@@ -36,12 +37,17 @@ class Agent(abc.ABC):
     depends on the machine's speed).
 
     Before a game's first move a driver calls :meth:`prepare` (outside any clock),
-    which refuses a game the player cannot play and gets its compiled code ready.
+    which refuses a game the player cannot play and gets its compiled code ready
+    (or, for a person waiting, starts compiling it in the background and plays its
+    :meth:`fallback` meanwhile: :mod:`stairgames.agents.warming`).
     """
 
     name: str = "agent"
     prepared_for: Game | None = None
     """The game :meth:`prepare` last got this player ready for."""
+    _warming: BackgroundWarmUp | None = None
+    _fallback: Agent | None = None
+    _last_fallback: bool = False
 
     def __init__(self, seat: int, *, seed: int | None = None) -> None:
         self.seat = seat
@@ -66,10 +72,15 @@ class Agent(abc.ABC):
             )
         view = seat_view(state, self.seat, self.rng)
         offer = state.agreement_offer()
-        if offer is not None:
+        if offer is not None and self.compiling():
+            # the solver that would prove an answer is still being compiled: decline
+            # anything short of the best result, as an unproven answer does
+            best = view.get_game().info().max_utility
+            action = offer.accept if offer.returns[self.seat] >= best else offer.decline
+        elif offer is not None:
             action = self.answer_offer(view, offer)
         else:
-            action = self.step(view.without_agreement())
+            action = self.choose(view.without_agreement())
         if not state.is_legal(action):
             raise IllegalMoveError(
                 f"{self.describe()} (seat {self.seat}) chose {action!r}, which is not legal "
@@ -88,11 +99,66 @@ class Agent(abc.ABC):
         """The action this player takes in ``state``, its seat's view (its seat is to
         act). Drivers call :meth:`act`, which makes the view."""
 
+    def choose(self, view: State) -> int:
+        """:meth:`step`, or, while this player's compiled code is being compiled in the
+        background, its :meth:`fallback`'s; the first move after the compiling ended
+        loads the compiled code (from disk, about a second) before it searches, and
+        plays as configured from then on (:attr:`last_fallback` says which played)."""
+        self._last_fallback = False
+        if self._warming is not None:
+            if self._warming.running():
+                assert self._fallback is not None
+                self._last_fallback = True
+                return self._fallback.step(view)
+            self._finish_warming(view.get_game())
+        return self.step(view)
+
+    @property
+    def warming(self) -> BackgroundWarmUp | None:
+        """The background compiling of this player's code (:meth:`prepare` with
+        ``background``), until a move after its end has loaded what it compiled."""
+        return self._warming
+
+    @property
+    def last_fallback(self) -> bool:
+        """Whether the last move was chosen by the :meth:`fallback`, the compiled code
+        being still compiled in the background."""
+        return self._last_fallback
+
+    def compiling(self) -> bool:
+        """Whether this player's compiled code is being compiled in the background now
+        (it plays its :meth:`fallback` meanwhile)."""
+        found = self.warming
+        return found is not None and found.running()
+
+    def fallback(self, game: Game) -> Agent | None:
+        """The player that plays for this one while its compiled code is compiled in the
+        background: the same search with the same budget and nothing compiled (so
+        weaker), or ``None`` (the default: nothing to fall back on, so :meth:`prepare`
+        waits for the compiling)."""
+        del game
+        return None
+
+    def _finish_warming(self, game: Game) -> None:
+        """Load what the background process compiled (or, had it failed, compile it now),
+        and stop playing the fallback."""
+        self._warming = None
+        self._fallback = None
+        for warm_up in self.warm_ups(game):
+            run_locked(warm_up)
+
     def restart(self) -> None:
         """Forget anything learned during a game (called between games)."""
         return None
 
-    def prepare(self, game: Game, *, on_compiling: Callable[[], None] | None = None) -> None:
+    def prepare(
+        self,
+        game: Game,
+        *,
+        on_compiling: Callable[[], None] | None = None,
+        background: bool = False,
+        launcher: Launcher | None = None,
+    ) -> None:
         """Get ready to play ``game``, before its first move and outside any move's clock.
 
         Refuses a game this player cannot play (:meth:`check_game`), loads what the
@@ -103,21 +169,61 @@ class Agent(abc.ABC):
         terminal, the arena, benchmarks) call it before a game starts; a player
         asked for a move without it prepares itself before its clock starts.
 
+        With ``background`` (drivers with a person waiting), a warm-up that has to
+        compile is started in a process of its own instead (``launcher``, for tests:
+        :func:`stairgames.agents.warming.start`) and the player plays its
+        :meth:`fallback` until it has ended (:attr:`warming` is set meanwhile); a
+        player without a fallback compiles here, as without ``background``. Its moves
+        then depend on when the compiling ends, so drivers that must repeat a seed's
+        games (the arena, benchmarks, scripted play) leave it off.
+
         :raises InvalidOptionError: this player cannot play ``game``; the message says why.
         """
         self.check_game(game)
         player_hooks(game.name)
-        for warm_up in self.warm_ups(game):
+        if self._warming is not None and self._warming.game_name == game.name:
+            # compiling in the background already (the game's code serves all its
+            # options: searches prepare again for their views, played without offers)
+            assert self._fallback is not None
+            self._fallback.prepare(game)
+            self.prepared_for = game
+            return
+        self._warming = None
+        self._fallback = None
+        warm_ups = self.warm_ups(game)
+        if background and self._warm_in_background(game, warm_ups, launcher):
+            self.prepared_for = game
+            return
+        for warm_up in warm_ups:
             if on_compiling is not None and warm_up.cold():
                 on_compiling()
-            warm_up.run()
+            run_locked(warm_up)
         self.prepared_for = game
 
-    def ensure_prepared(self, game: Game) -> None:
+    def _warm_in_background(
+        self, game: Game, warm_ups: list[WarmUp], launcher: Launcher | None
+    ) -> bool:
+        """Start compiling in the background and take the :meth:`fallback`, if that is
+        possible: something has to compile, it is the game's own warm-up (which a
+        process of its own can run by the game's name), and there is a fallback that
+        needs nothing compiled."""
+        if not any(warm_up.cold() for warm_up in warm_ups):
+            return False
+        if any(warm_up is not game_warm_up(game.name) for warm_up in warm_ups):
+            return False
+        fallback = self.fallback(game)
+        if fallback is None or fallback.warm_ups(game):
+            return False
+        fallback.prepare(game)
+        self._fallback = fallback
+        self._warming = start(game.name, launcher=launcher)
+        return True
+
+    def ensure_prepared(self, game: Game, *, background: bool = False) -> None:
         """:meth:`prepare` for ``game`` unless already done for it (or the same game
         with the same options)."""
         if self.prepared_for != game:  # Game equality: the same game, equal options
-            self.prepare(game)
+            self.prepare(game, background=background)
 
     def check_game(self, game: Game) -> None:
         """Refuse a game this player cannot play.

@@ -40,14 +40,27 @@ the time is better spent by the search)."""
 
 
 class EndgameProbe:
-    """A player's access to the game's endgame solver."""
+    """A player's access to the game's endgame solver.
 
-    def __init__(self, share: float) -> None:
+    ``hold``: once the solver has proven some action in a game, every later move of
+    that game gives it the whole share at once, without the trial first (the trial
+    gauges whether the end is in reach; once it is, it stays so, while a trial that
+    proves nothing in an open position would leave the search without the solver).
+    """
+
+    def __init__(self, share: float, *, hold: bool = False) -> None:
         self.share = share
+        self.hold = hold
         self._solvers: dict[str, EndgameSolver] = {}
+        self._reached: set[str] = set()
+        """The games in which the solver has proven some action (for ``hold``)."""
+        self.nodes = 0
+        """Positions the solver searched in the last :meth:`prove` (its trial and the
+        rest of its share together)."""
 
     def restart(self) -> None:
         self._solvers.clear()
+        self._reached.clear()
 
     def applies_to(self, game: Game) -> bool:
         """Whether this probe asks ``game``'s solver anything: a share is set, and the
@@ -81,6 +94,7 @@ class EndgameProbe:
         counting as ``nodes_per_iteration`` of its positions.
         """
         game = state.get_game()
+        self.nodes = 0
         if not self.applies_to(game):
             return None, {}
         solver = self._solvers.get(game.name)
@@ -91,14 +105,24 @@ class EndgameProbe:
             solver = self._solvers[game.name] = make_solver()
         seat = state.current_player()
         proven: dict[int, list[float]] = {}
-        for share in (min(TRIAL_SHARE, self.share), self.share):
+        for share in self._shares(game.name):
             deadline = None if seconds is None else started + share * seconds
             nodes = None if iterations is None else int(share * iterations * nodes_per_iteration)
             proven = solver.prove(state.clone(), nodes=nodes, deadline=deadline)
+            self.nodes += solver.nodes
             if not proven:
                 break  # nothing is within reach yet: leave the time to the search
+            self._reached.add(game.name)
         losing = {
             action: returns for action, returns in proven.items() if returns[seat] < max(returns)
         }
         winning = [action for action, returns in proven.items() if returns[seat] > min(returns)]
         return (winning[0] if winning else None), losing
+
+    def _shares(self, name: str) -> tuple[float, ...]:
+        """The shares of the budget the solver gets one after the other: a trial, then
+        the whole share if the trial proved something; the whole share at once where
+        ``hold`` and the solver has proven something in this game already."""
+        if self.hold and name in self._reached:
+            return (self.share,)
+        return (min(TRIAL_SHARE, self.share), self.share)

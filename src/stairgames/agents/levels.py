@@ -25,6 +25,7 @@ from stairgames.agents.base import (
     make_agent,
     register_agent,
 )
+from stairgames.agents.warming import BackgroundWarmUp, Launcher
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import player_hooks
@@ -88,9 +89,34 @@ class LevelAgent(Agent):
             self.inner_kind = kind
         return self.inner
 
-    def prepare(self, game: Game, *, on_compiling: Callable[[], None] | None = None) -> None:
-        self.player_for(game).prepare(game, on_compiling=on_compiling)
+    def prepare(
+        self,
+        game: Game,
+        *,
+        on_compiling: Callable[[], None] | None = None,
+        background: bool = False,
+        launcher: Launcher | None = None,
+    ) -> None:
+        self.player_for(game).prepare(
+            game, on_compiling=on_compiling, background=background, launcher=launcher
+        )
         self.prepared_for = game
+
+    @property
+    def warming(self) -> BackgroundWarmUp | None:
+        return None if self.inner is None else self.inner.warming
+
+    @property
+    def last_fallback(self) -> bool:
+        return self.inner is not None and self.inner.last_fallback
+
+    def fallback(self, game: Game) -> Agent | None:
+        return self.player_for(game).fallback(game)
+
+    def choose(self, view: State) -> int:
+        self.ensure_prepared(view.get_game())
+        assert self.inner is not None
+        return self.inner.choose(view)
 
     def check_game(self, game: Game) -> None:
         self.player_for(game).check_game(game)

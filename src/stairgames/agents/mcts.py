@@ -35,6 +35,17 @@ Settings (``mcts:time=0.5,c=1.0``):
   the player is prepared for the game). When it proves a winning move in time, that
   move is played; otherwise the search runs on the rest of the budget without the
   moves proven to lose (:mod:`stairgames.agents.endgame`). Default 0: off;
+- ``endgame_rate``: under an iteration budget, the endgame solver's positions that
+  one iteration buys, paid out of the search's iterations as a time budget would
+  pay them (``iterations=11000,endgame=0.3,endgame_rate=15``: the solver may search
+  up to 0.3 × 11,000 × 15 positions, and the search gets 11,000 iterations less one
+  for every 15 positions the solver searched). Default 0: the solver gets a fixed
+  number of positions an iteration (:data:`.endgame.NODES_PER_COMPILED_ITERATION`)
+  on top of the whole iteration budget;
+- ``endgame_hold``: ``1`` gives the endgame solver its whole share at once on every
+  move after the first on which it proved some action (no trial tenth first; the
+  trial of an open position often proves nothing even late in a game), ``0``
+  (default) tries it first on every move;
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
   27 has one for the first player's first moves, built offline with its exact solver)
   without searching, where the book covers the position; ``0`` (default) does not.
@@ -84,6 +95,8 @@ SETTINGS = {
     "fast": "1 to use the game's compiled search or fast playout where it has them",
     "endgame": "share (0-1) of the budget for the game's exact endgame solver first (0: off)",
     "book": "1 to play the game's opening book move where it has one",
+    "endgame_rate": "solver positions an iteration buys, paid from the iterations (0: free)",
+    "endgame_hold": "1 to give the solver its whole share, no trial, once it has proven a move",
 }
 
 CHUNK_SECONDS = 0.004
@@ -108,6 +121,8 @@ class MctsAgent(Agent):
         fast: bool = True,
         endgame: float = 0.0,
         book: bool = False,
+        endgame_rate: int = 0,
+        endgame_hold: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -121,7 +136,9 @@ class MctsAgent(Agent):
         self.fast = fast
         self.endgame = endgame
         self.book = book
-        self._endgame = EndgameProbe(endgame)
+        self.endgame_rate = endgame_rate
+        self.endgame_hold = endgame_hold
+        self._endgame = EndgameProbe(endgame, hold=endgame_hold)
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
         self.last_compiled = False
@@ -140,6 +157,10 @@ class MctsAgent(Agent):
             settings["endgame"] = self.endgame
         if self.book:
             settings["book"] = 1
+        if self.endgame_rate:
+            settings["endgame_rate"] = self.endgame_rate
+        if self.endgame_hold:
+            settings["endgame_hold"] = 1
         return format_settings(self.name, settings)
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
@@ -151,6 +172,25 @@ class MctsAgent(Agent):
         if self.fast and compiled and hooks.warm_up is not None and hooks.warm_up not in found:
             found = [*found, hooks.warm_up]
         return found
+
+    def fallback(self, game: Game) -> Agent | None:
+        """The same search through the protocol (``fast=0``, no endgame solver), with
+        the same budget: the plain-Python search, weaker for the same time."""
+        if not self.warm_ups(game):
+            return None
+        return MctsAgent(
+            self.seat,
+            seed=self.rng.randrange(2**32),
+            time_limit=self.time_limit,
+            iterations=self.iterations,
+            exploration=self.exploration,
+            cutoff=self.cutoff,
+            decisive=self.decisive,
+            solver=self.solver,
+            fast=False,
+            endgame=0.0,
+            book=self.book,
+        )
 
     def restart(self) -> None:
         self._endgame.restart()
@@ -177,23 +217,37 @@ class MctsAgent(Agent):
                 return move
         losing: dict[int, list[float]] = {}
         compiled = self._compiled_search(state, worlds)
+        iterations = self.iterations
         if self.endgame and not worlds.hidden:
             winning, losing = self._endgame.prove(
                 state,
                 started=started,
                 seconds=self.time_limit,
                 iterations=self.iterations,
-                nodes_per_iteration=(
-                    NODES_PER_ITERATION if compiled is None else NODES_PER_COMPILED_ITERATION
-                ),
+                nodes_per_iteration=self._solver_positions_an_iteration(compiled is not None),
             )
             if winning is not None:
                 return winning
+            iterations = self._iterations_left_after_solver()
         deadline = None if self.time_limit is None else started + self.time_limit
         if compiled is not None:
             self.last_compiled = True
-            return self._search_compiled(compiled, losing, deadline)
-        return self._search_protocol(state, worlds, legal, losing, deadline)
+            return self._search_compiled(compiled, losing, deadline, iterations)
+        return self._search_protocol(state, worlds, legal, losing, deadline, iterations)
+
+    def _solver_positions_an_iteration(self, compiled: bool) -> int:
+        """What one iteration of the budget buys the endgame solver."""
+        if self.endgame_rate:
+            return self.endgame_rate
+        return NODES_PER_COMPILED_ITERATION if compiled else NODES_PER_ITERATION
+
+    def _iterations_left_after_solver(self) -> int | None:
+        """The search's iterations once the solver has been paid (``endgame_rate``):
+        at least one, so that a move is still chosen by the search."""
+        if self.iterations is None or not self.endgame_rate:
+            return self.iterations
+        paid = -(-self._endgame.nodes // self.endgame_rate)
+        return max(1, self.iterations - paid)
 
     def _compiled_search(self, state: State, worlds: Determiniser) -> TreeSearch | None:
         """The game's compiled search of ``state``, where it offers one that does what
@@ -204,19 +258,23 @@ class MctsAgent(Agent):
         return make(state)
 
     def _search_compiled(
-        self, search: TreeSearch, losing: dict[int, list[float]], deadline: float | None
+        self,
+        search: TreeSearch,
+        losing: dict[int, list[float]],
+        deadline: float | None,
+        iterations: int | None,
     ) -> int:
         """Runs the compiled search in calls of about :data:`CHUNK_SECONDS` until the
-        budget is spent or the root is proven; its best move."""
+        budget (``deadline``, ``iterations``) is spent or the root is proven; its best move."""
         if losing:
             search.expand_root(self.rng.getrandbits(62))
             search.mark_lost(set(losing))
         chunk = 32
-        while self.iterations is None or search.iterations < self.iterations:
-            if self.iterations is not None and deadline is None:
-                chunk = self.iterations - search.iterations
-            elif self.iterations is not None:
-                chunk = min(chunk, self.iterations - search.iterations)
+        while iterations is None or search.iterations < iterations:
+            if iterations is not None and deadline is None:
+                chunk = iterations - search.iterations
+            elif iterations is not None:
+                chunk = min(chunk, iterations - search.iterations)
             clock = time.perf_counter()
             done = search.run(chunk, self.exploration, self.rng.getrandbits(62))
             if done < chunk or (deadline is not None and time.perf_counter() >= deadline):
@@ -233,6 +291,7 @@ class MctsAgent(Agent):
         legal: list[int],
         losing: dict[int, list[float]],
         deadline: float | None,
+        iterations: int | None,
     ) -> int:
         game = state.get_game()
         root = Node(game.num_players())
@@ -249,7 +308,7 @@ class MctsAgent(Agent):
         if losing and len(losing) < len(legal):
             search.mark_lost(state, losing)
         done = 0
-        while self.iterations is None or done < self.iterations:
+        while iterations is None or done < iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             search.iterate(worlds.sample(self.rng))
@@ -290,6 +349,8 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         fast=int_setting(settings, "fast", 1) != 0,
         endgame=float_setting(settings, "endgame", 0.0, minimum=0.0, maximum=1.0),
         book=int_setting(settings, "book", 0) != 0,
+        endgame_rate=int_setting(settings, "endgame_rate", 0, minimum=0),
+        endgame_hold=int_setting(settings, "endgame_hold", 0) != 0,
     )
 
 

@@ -6,7 +6,9 @@ A worker receives everything it needs as plain data (game, options, player, seat
 moves so far in full notation, a seed), rebuilds the true state and asks the player
 through :meth:`Agent.act`, which hands the player its seat's view only, and answers
 offers to end by agreement itself. Players are kept per worker process, so a level's
-compiled code is got ready once per process.
+compiled code is got ready once per process; where it is not compiled yet (the first
+games after an install), it is compiled in the background while the player plays a
+plain-Python fallback (:func:`choose_move`), so no move waits for it.
 
 Every move has a deadline that the pool enforces, not the player: a worker first says
 when its player is prepared (the first time in a process that may compile code for
@@ -65,6 +67,7 @@ def choose_move(
     start_position: str | None = None,
     *,
     on_prepared: Callable[[], None] | None = None,
+    background: bool = False,
 ) -> str:
     """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``
     (from ``start_position``, a match started from a position; ``None``: the start);
@@ -72,7 +75,11 @@ def choose_move(
     search starts).
 
     The player's generator is reseeded from ``seed`` at every call, so a move does not
-    depend on which worker thought of it.
+    depend on which worker thought of it. With ``background`` (the workers), a player
+    whose compiled code is not on disk yet (the first games after an install) has it
+    compiled in a process of its own and plays its plain-Python fallback until then
+    (:mod:`stairgames.agents.warming`), so that no move waits for compiling; those
+    few moves depend on when the compiling ends.
     """
     game = load(game_name, **options)
     state = (
@@ -86,7 +93,7 @@ def choose_move(
     agent = _AGENTS.get(key)
     if agent is None:
         agent = _AGENTS[key] = make_agent(player, seat, seed)
-    agent.ensure_prepared(game)
+    agent.ensure_prepared(game, background=background)
     if on_prepared is not None:
         on_prepared()
     agent.rng.seed(seed)
@@ -169,7 +176,9 @@ def _work(connection: Connection, parent: int) -> None:
             _work_on_task(connection, job)
             continue
         try:
-            move = choose_move(*job, on_prepared=lambda: connection.send(("prepared",)))
+            move = choose_move(
+                *job, on_prepared=lambda: connection.send(("prepared",)), background=True
+            )
         except Exception as exc:
             summary = f"{type(exc).__name__}: {exc}"[:1000]
             connection.send(("error", summary, traceback.format_exc()[-8000:]))

@@ -1,0 +1,163 @@
+"""Getting a game's compiled code ready in the background, so that nobody waits for it.
+
+A game's compiled code (numba: the Stairs and 27 tree searches, playouts and endgame
+solvers, :class:`stairgames.core.hooks.WarmUp`) is compiled once per installation and
+kept on disk beside the sources; compiling it takes 5 to 50 seconds on a 2-core
+machine (by its load), loading it later about a second. Drivers that have a person
+waiting (the terminal, the web server's workers) prepare players with
+``prepare(game, background=True)``: when the warm-up is cold, it is run here, in a
+process of its own (:func:`start`), on another core, while the person reads the board;
+until it is done the player plays its *fallback* (:meth:`stairgames.agents.Agent.
+fallback`: the same search without compiled parts, with the same time, weaker), and at
+its first move after the process ended it loads the compiled code (from disk, about a
+second) and plays as configured from then on.
+
+A process compiling holds a lock (:func:`lock`: a file in the temporary folder, one per
+installation and numba cache folder), so that two processes never compile at once: a
+second one waits for the first and then loads what it compiled. One lock for all games,
+not one each: the games' kernels share compiled functions (:mod:`stairgames.core.uct`),
+and numba rewrites a function's cache index whole, so two processes compiling two
+games at once could each drop the other's entry, leaving a signature to compile in a
+move. (So ``stairgames prepare`` compiles one game after the other, under the same lock.)
+
+Run as ``python -m stairgames.agents.warming GAME``: the warm-up of ``GAME``'s compiled
+code under its lock (what :func:`start` runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from stairgames.core.hooks import WarmUp
+from stairgames.core.registry import player_hooks
+
+Launcher = Callable[[str], "subprocess.Popen[bytes]"]
+"""How a background warm-up's process is started for a game (tests give their own)."""
+
+
+def _package_root() -> Path:
+    """The folder that holds the ``stairgames`` package (for the child's ``PYTHONPATH``)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def lock_path() -> Path:
+    """The lock file of compiling: one per installation (the package's folder) and
+    numba cache folder (``NUMBA_CACHE_DIR``)."""
+    key = f"{_package_root()}\0{os.environ.get('NUMBA_CACHE_DIR', '')}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"stairgames-compiling-{digest}.lock"
+
+
+@contextlib.contextmanager
+def lock() -> Iterator[None]:
+    """Hold the lock of compiling (waiting while another process holds it); without a
+    usable lock file, nothing is locked."""
+    try:
+        handle = open(lock_path(), "a+b")  # noqa: SIM115 - held for the block
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def game_warm_up(game_name: str) -> WarmUp | None:
+    """The warm-up of ``game_name``'s compiled code (its hooks' ``warm_up``), if any."""
+    return player_hooks(game_name).warm_up
+
+
+def run_locked(warm_up: WarmUp) -> None:
+    """Run ``warm_up``, under the lock when it has to compile, so that no other process
+    compiles meanwhile (after waiting for one, it loads what that one compiled)."""
+    if warm_up.cold():
+        with lock():
+            warm_up.run()
+    else:
+        warm_up.run()
+
+
+def launch(game_name: str) -> subprocess.Popen[bytes]:
+    """Start ``python -m stairgames.agents.warming GAME`` (the default :data:`Launcher`):
+    quiet, in a session of its own (a Ctrl-C at the terminal does not stop it half-way),
+    with this package importable."""
+    environment = dict(os.environ)
+    paths = [str(_package_root()), environment.get("PYTHONPATH", "")]
+    environment["PYTHONPATH"] = os.pathsep.join(path for path in paths if path)
+    return subprocess.Popen(
+        [sys.executable, "-m", __name__, game_name],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        start_new_session=True,
+    )
+
+
+class BackgroundWarmUp:
+    """A game's warm-up running in a process of its own (:func:`start`)."""
+
+    def __init__(self, game_name: str, process: subprocess.Popen[bytes]) -> None:
+        self.game_name = game_name
+        self.process = process
+        self.started = time.perf_counter()
+        self.seconds: float | None = None
+        """How long the process ran, once it has ended."""
+
+    def running(self) -> bool:
+        """Whether the process is still compiling."""
+        if self.seconds is not None:
+            return False
+        if self.process.poll() is None:
+            return True
+        self.seconds = time.perf_counter() - self.started
+        return False
+
+    def succeeded(self) -> bool:
+        """Whether the process ended having compiled everything (otherwise the player's
+        own warm-up compiles in the foreground, and says why if it fails)."""
+        return not self.running() and self.process.returncode == 0
+
+    def elapsed(self) -> float:
+        """Seconds since the process started (until it ended)."""
+        return self.seconds if self.seconds is not None else time.perf_counter() - self.started
+
+
+_RUNNING: dict[str, BackgroundWarmUp] = {}
+"""The background warm-up of each game started by this process (one for all its players)."""
+
+
+def start(game_name: str, *, launcher: Launcher | None = None) -> BackgroundWarmUp:
+    """The background warm-up of ``game_name``'s compiled code, started now unless one
+    is already running for this process."""
+    found = _RUNNING.get(game_name)
+    if found is not None and found.running():
+        return found
+    handle = BackgroundWarmUp(game_name, (launcher or launch)(game_name))
+    _RUNNING[game_name] = handle
+    return handle
+
+
+def main(argv: Sequence[str]) -> int:
+    """The background process: the warm-up of each game named, under its lock."""
+    for name in argv:
+        warm_up = game_warm_up(name)
+        if warm_up is not None:
+            run_locked(warm_up)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
