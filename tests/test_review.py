@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -120,6 +121,44 @@ def test_a_5x5_review_proves_the_end_and_each_proven_number_is_the_solved_value(
         assert move.after == stairs_share(solver, after, move.mover, nodes=10**8)
         assert move.before == stairs_share(solver, before, move.mover, nodes=10**8)
     assert all(0.0 <= move.before <= 1.0 and 0.0 <= move.after <= 1.0 for move in reviews)
+
+
+FIVE_WINNING_FIRST_MOVES: Final = frozenset(
+    [
+        "b1-b2",
+        "d1-d2",
+        "a2-b2",
+        "e2-d2",
+        "a4-b4",
+        "e4-d4",
+        "b5-b4",
+        "d5-d4",
+        "c2-c3",
+        "b3-c3",
+        "d3-c3",
+        "c4-c3",
+    ]
+)
+"""Light's 12 winning first moves on 5×5 as the solve recorded them (docs/analysis.md)."""
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23, 24, 25])
+def test_every_proven_number_of_5x5_reviews_is_the_value_of_a_separate_search(seed: int):
+    """Issue 31: on 5×5, each proven before and after is the solved value, by a search run
+    apart from the review's (its own table, the board as it is rather than up to its
+    symmetries), and a proven first move agrees with the recorded first moves."""
+    record = random_record("stairs", seed, size=5, agreement=False)
+    states = states_of(record)
+    reviews = review(record, budget=Budget(seconds=None, iterations=40), seed=seed)
+    separate = BoardSolver(5, table_bits=20, symmetric=False)
+    proven = [move for move in reviews if move.proven]
+    assert len(proven) >= 5 and reviews[-1].proven
+    for move in proven:
+        before, after = states[move.ply - 1], states[move.ply]
+        assert move.after == stairs_share(separate, after, move.mover, nodes=10**7), move
+        assert move.before == stairs_share(separate, before, move.mover, nodes=10**7), move
+        if move.ply == 1:
+            assert move.after == float(move.move in FIVE_WINNING_FIRST_MOVES)
 
 
 def test_a_lost_win_on_4x4_is_a_blunder_with_a_winning_better_move():

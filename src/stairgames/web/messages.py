@@ -268,6 +268,10 @@ SHARED_MESSAGES: Final = (
     N_("A draw with perfect play, with {move} (proven)"),
     N_("{name} wins in {plies} with {move} (proven)"),
     N_("{name} wins in {plies}, whatever {other} plays (proven)"),
+    N_("{name} wins in at most {plies} with {move} (proven)"),
+    N_("{name} wins in at most {plies}, whatever {other} plays (proven)"),
+    N_("{name} wins with {move} (proven)"),
+    N_("{name} wins, whatever {other} plays (proven)"),
     N_("better"),
 )
 """The message ids of the shared pages (``web/static``), and the level names the

@@ -3,8 +3,8 @@
 // legal moves, the chance outcomes too, come from the server's engine), with the
 // engine's evaluation, its move (drawn on the board: the `hint` option of the games'
 // board.js) and best line, proven values where the game's exact means reach (Stairs on
-// small boards: "light wins in 14 with b1-b2"; Ishigaki Race: the chance after stopping
-// and after rolling), all updating as they go. The address always holds the position and
+// small boards: "light wins in 14 with b1-b2", the quickest win; Ishigaki Race: the
+// chance after stopping and after rolling), all updating as they go. The address always holds the position and
 // the moves explored, so it can be shared; a position text can be pasted; "Play on
 // against the computer" starts a match from the position shown (games without hidden
 // cards). Every text the server sent is put in the page with textContent.
@@ -270,19 +270,31 @@ function renderEvaluation(answer) {
   box.replaceChildren(...lines);
 }
 
-// "light wins in 14 with b1-b2": the length of the engine's perfect line, not always the
-// quickest win.
+// "light wins in 14 with b1-b2": the distance to the win under best play (the winner's
+// quickest win, the loser's longest defence). Where the server's search could not settle
+// it within its budget: "wins in at most 22" (a bound from above), or no number at all.
 function perfectText(answer, found, perfect) {
   if (perfect.winner === null || perfect.winner === undefined) {
     return t("A draw with perfect play, with {move} (proven)", { move: found.best });
   }
   const name = seatName(answer, perfect.winner);
-  if (perfect.winner === answer.to_act) {
-    return t("{name} wins in {plies} with {move} (proven)",
-      { name, plies: perfect.plies, move: found.best });
+  const other = seatName(answer, answer.to_act);
+  const move = found.best;
+  const moves = perfect.winner === answer.to_act;
+  if (Number.isInteger(perfect.plies)) {
+    const plies = perfect.plies;
+    return moves ? t("{name} wins in {plies} with {move} (proven)", { name, plies, move })
+      : t("{name} wins in {plies}, whatever {other} plays (proven)", { name, plies, other });
   }
-  return t("{name} wins in {plies}, whatever {other} plays (proven)",
-    { name, plies: perfect.plies, other: seatName(answer, answer.to_act) });
+  if (Number.isInteger(perfect.plies_at_most)) {
+    const plies = perfect.plies_at_most;
+    return moves
+      ? t("{name} wins in at most {plies} with {move} (proven)", { name, plies, move })
+      : t("{name} wins in at most {plies}, whatever {other} plays (proven)",
+        { name, plies, other });
+  }
+  return moves ? t("{name} wins with {move} (proven)", { name, move })
+    : t("{name} wins, whatever {other} plays (proven)", { name, other });
 }
 
 function wordOf(move) {
