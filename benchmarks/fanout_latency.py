@@ -21,11 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import glob
-import os
-import pwd
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -33,8 +29,8 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
+from benchmarks.postgresql import PostgreSQLMissingError, postgresql_server
 from benchmarks.web_load import HEADER, Game, Run, free_port, play_seat, post
 
 
@@ -42,44 +38,11 @@ from benchmarks.web_load import HEADER, Game, Run, free_port, play_seat, post
 def temporary_postgresql(settings: list[str]) -> Iterator[str]:
     """A PostgreSQL server in a temporary folder on loopback, with ``settings``
     (``name=value``, its ``-c`` options): its URL."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    if not found:
-        raise SystemExit("PostgreSQL is not installed: give --database-url")
-    bin_dir = Path(found[-1]).parent
-    folder = Path(tempfile.mkdtemp(prefix="stairgames-bench-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root
-        user = pwd.getpwnam("postgres")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-    subprocess.run(
-        [
-            *as_user,
-            str(bin_dir / "initdb"),
-            "-D",
-            str(folder / "data"),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(folder / "data")]
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-    options += "".join(f" -c {setting}" for setting in settings)
-    subprocess.run(
-        [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*pg_ctl, "-m", "fast", "stop"], check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        with postgresql_server(settings) as server:
+            yield server.libpq
+    except PostgreSQLMissingError as exc:
+        raise SystemExit(f"{exc}: give --database-url") from None
 
 
 def start_server(port: int, database_url: str, data_dir: str) -> subprocess.Popen[bytes]:

@@ -1,106 +1,57 @@
 """A PostgreSQL server of the tests' own, and reading WebSockets with a deadline.
 
 :func:`postgresql_server` starts Debian's PostgreSQL (initdb and pg_ctl under
-/usr/lib/postgresql/*/bin) in a temporary folder, listening on loopback, as
-``tests/test_server_postgresql.py`` does; a test module makes a fixture of it. It skips,
-saying why, where the binaries or psycopg are missing.
+/usr/lib/postgresql/*/bin) in a temporary folder, listening on loopback, with the
+benchmarks' start-up (:mod:`benchmarks.postgresql`); a test module makes a fixture of
+it. It skips, saying why, where the binaries or psycopg are missing. :func:`two_servers`
+runs two apps on one such database, as two server processes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError, free_port
+from benchmarks.postgresql import postgresql_server as _postgresql_server
+from fastapi.testclient import TestClient
 
+from stairgames.server.fanout import PostgresFanOut
+from tests.server_helpers import running
 
-def postgres_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    return Path(found[-1]).parent if found else None
+__all__ = [
+    "AN_HOUR",
+    "DEADLINE",
+    "PostgreSQL",
+    "cut_listening",
+    "fanout_of",
+    "free_port",
+    "postgresql_server",
+    "receive_json_within",
+    "two_servers",
+    "wait_for",
+]
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass(frozen=True)
-class PostgreSQL:
-    """A running server: its SQLAlchemy URL (psycopg 3), and how to stop and start it."""
-
-    url: str
-    pg_ctl: list[str]
-    options: str
-    log: Path
-
-    @property
-    def libpq(self) -> str:
-        """The URI psycopg takes (no SQLAlchemy driver name)."""
-        return self.url.replace("postgresql+psycopg://", "postgresql://")
-
-    def execute(self, statement: str, *args: Any) -> list[tuple[Any, ...]]:
-        import psycopg
-
-        with psycopg.connect(self.libpq, autocommit=True) as connection:
-            cursor = connection.execute(statement, args or None)
-            return list(cursor.fetchall()) if cursor.description else []
-
-    def restart(self) -> None:
-        subprocess.run([*self.pg_ctl, "-m", "immediate", "stop"], check=True, capture_output=True)
-        subprocess.run(
-            [*self.pg_ctl, "-o", self.options, "-l", str(self.log), "-w", "start"],
-            check=True,
-            capture_output=True,
-        )
+AN_HOUR = 3600.0
+DEADLINE = 20.0
+"""Seconds a message may take before a test fails (a hung test otherwise)."""
 
 
 @contextlib.contextmanager
 def postgresql_server() -> Iterator[PostgreSQL]:
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (apt-get install -y postgresql): skipped")
+    """:func:`benchmarks.postgresql.postgresql_server` without flushing to disk (a test
+    needs no durability), or the test skipped, saying why."""
     pytest.importorskip("psycopg", reason="psycopg is not installed (pip install psycopg[binary])")
-    as_user: list[str] = []
-    folder = Path(tempfile.mkdtemp(prefix="stairgames-pg-"))
-    if os.geteuid() == 0:  # initdb refuses root: run the server as the postgres user
+    with contextlib.ExitStack() as stack:
         try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user: skipped")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", free_port()
-    subprocess.run(
-        [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F"
-    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
-    log = folder / "log"
-    subprocess.run(
-        [*pg_ctl, "-o", options, "-l", str(log), "-w", "start"], check=True, capture_output=True
-    )
-    try:
-        yield PostgreSQL(
-            f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", pg_ctl, options, log
-        )
-    finally:
-        subprocess.run([*pg_ctl, "-m", "immediate", "stop"], check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+            server = stack.enter_context(_postgresql_server(fsync=False))
+        except PostgreSQLMissingError as exc:
+            pytest.skip(f"{exc}: skipped")
+        yield server
 
 
 def receive_json_within(ws: Any, seconds: float) -> dict[str, Any]:
@@ -144,3 +95,37 @@ def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {seconds} s")
         time.sleep(0.02)
+
+
+def cut_listening(postgresql: PostgreSQL, fanout: PostgresFanOut) -> None:
+    """End ``fanout``'s listening connection from the database's side (as a restart of
+    PostgreSQL or a network fault would), and wait until it has noticed."""
+    ended = postgresql.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+        f"{fanout.name}-listen",
+    )
+    assert ended == [(True,)]
+    wait_for(lambda: not fanout.connected, DEADLINE, "the lost connection noticed")
+
+
+def fanout_of(client: TestClient) -> PostgresFanOut:
+    fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    assert isinstance(fanout, PostgresFanOut)
+    return fanout
+
+
+@contextlib.contextmanager
+def two_servers(
+    tmp_path: Path, url: str, **settings: Any
+) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps on the database at ``url``, as two server processes, once both listen
+    (their fan-outs connected); polling is set to an hour (``follow_seconds``) unless
+    told, so what reaches the other app comes through ``LISTEN``/``NOTIFY``."""
+    settings.setdefault("follow_seconds", AN_HOUR)  # polling delivers nothing in a test
+    with (
+        running(tmp_path / "a", database_url=url, **settings) as first,
+        running(tmp_path / "b", database_url=url, **settings) as second,
+    ):
+        wait_for(lambda: fanout_of(first).connected, DEADLINE, "the first listening")
+        wait_for(lambda: fanout_of(second).connected, DEADLINE, "the second listening")
+        yield first, second

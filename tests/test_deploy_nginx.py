@@ -1,129 +1,37 @@
 """Issue 33: the nginx configuration of ``docs/deploy.md`` in front of two servers.
 
 Debian's nginx runs ``docs/deploy/nginx-stairgames.conf`` itself from a temporary folder
-on loopback (its ports, a self-signed certificate and its log's path replaced), in front
-of two ``stairgames serve`` processes sharing one PostgreSQL database. Skipped, saying
-why, without nginx, openssl or PostgreSQL.
+on loopback (its ports, a self-signed certificate and its log's path replaced, as
+:func:`benchmarks.site.nginx` does), with one worker process, in front of two
+``stairgames serve`` processes sharing one PostgreSQL database. Skipped, saying why,
+without nginx, openssl or PostgreSQL.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import shutil
 import signal
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from benchmarks.site import SiteMissingError, nginx, require_nginx
 
-from tests.postgresql_helpers import PostgreSQL, free_port, postgresql_server, wait_for
+from tests.postgresql_helpers import PostgreSQL, free_port, postgresql_server
 from tests.serve_helpers import Served, get, play_online_game, request, serving
 
-ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "docs" / "deploy" / "nginx-stairgames.conf"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 SECRET = "mailLinkS3cretValue"
-
-WRAPPER = """\
-{user}
-worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    access_log {folder}/other.access.log;
-    include {folder}/stairgames.conf;
-}}
-"""
-"""What Debian's /etc/nginx/nginx.conf gives the site's file, in the test's folder."""
-
-
-@dataclass(frozen=True)
-class Proxy:
-    https: int
-    http: int
-    access_log: Path
-
-    @property
-    def url(self) -> str:
-        return f"https://127.0.0.1:{self.https}"
 
 
 @pytest.fixture(scope="module")
 def postgresql() -> Iterator[PostgreSQL]:
-    if not Path(NGINX).is_file():
-        pytest.skip("nginx is not installed (apt-get install -y nginx): skipped")
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is not installed: skipped")
+    try:
+        require_nginx()
+    except SiteMissingError as exc:
+        pytest.skip(f"{exc}: skipped")
     with postgresql_server() as server:
         yield server
-
-
-def site_config(folder: Path, backends: list[int], https: int, http: int) -> str:
-    """The documented site, with this test's ports, certificate and log."""
-    text = SITE.read_text()
-    replacements = {
-        "server 127.0.0.1:8001 ": f"server 127.0.0.1:{backends[0]} ",
-        "server 127.0.0.1:8002 ": f"server 127.0.0.1:{backends[1]} ",
-        "listen 443 ssl;": f"listen 127.0.0.1:{https} ssl;",
-        "listen 80;": f"listen 127.0.0.1:{http};",
-        "/etc/letsencrypt/live/games.example.org/fullchain.pem": str(folder / "cert.pem"),
-        "/etc/letsencrypt/live/games.example.org/privkey.pem": str(folder / "key.pem"),
-        "/var/log/nginx/stairgames.access.log": str(folder / "access.log"),
-    }
-    for old, new in replacements.items():
-        assert old in text, f"{SITE.name} no longer has {old!r}: update this test"
-        text = text.replace(old, new)
-    return text
-
-
-@contextlib.contextmanager
-def nginx(folder: Path, backends: list[int]) -> Iterator[Proxy]:
-    folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
-            *("-subj", "/CN=127.0.0.1", "-keyout", str(folder / "key.pem")),
-            *("-out", str(folder / "cert.pem")),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    https, http = free_port(), free_port()
-    (folder / "stairgames.conf").write_text(site_config(folder, backends, https, http))
-    user = "user root;" if os.geteuid() == 0 else ""
-    (folder / "nginx.conf").write_text(WRAPPER.format(folder=folder, user=user))
-    command = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")]
-    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
-    process = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.PIPE)
-    proxy = Proxy(https, http, folder / "access.log")
-    try:
-        wait_for(lambda: _answers(f"{proxy.url}/healthz"), 30, "nginx answering")
-        yield proxy
-    finally:
-        process.send_signal(signal.SIGQUIT)  # nginx's graceful stop
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _answers(url: str) -> bool:
-    try:
-        return get(url, timeout=2)[0] == 200
-    except OSError:
-        return False
 
 
 @contextlib.contextmanager
@@ -156,7 +64,7 @@ def test_two_servers_behind_nginx_play_over_tls_and_log_no_secret(
     tokens: list[str] = []
     with (
         two_backends(tmp_path, postgresql.libpq) as backends,
-        nginx(tmp_path / "nginx", [b.port for b in backends]) as proxy,
+        nginx(tmp_path / "nginx", [b.port for b in backends], processes=1) as proxy,
     ):
         wss = f"wss://127.0.0.1:{proxy.https}"
         final = play_online_game(proxy.url, wss, 6, tokens)
@@ -209,7 +117,7 @@ def test_nginx_sends_new_games_to_the_survivor_when_a_backend_dies(
 ) -> None:
     with (
         two_backends(tmp_path, postgresql.libpq) as backends,
-        nginx(tmp_path / "nginx", [b.port for b in backends]) as proxy,
+        nginx(tmp_path / "nginx", [b.port for b in backends], processes=1) as proxy,
     ):
         wss = f"wss://127.0.0.1:{proxy.https}"
         play_online_game(proxy.url, wss, 2)

@@ -10,7 +10,6 @@ fresh install would say.
 from __future__ import annotations
 
 import io
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,33 +23,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.terminal import TerminalSession
-
-
-class FakeProcess:
-    """Stands for the compiling process: running until :meth:`end`."""
-
-    def __init__(self) -> None:
-        self.returncode: int | None = None
-
-    def poll(self) -> int | None:
-        return self.returncode
-
-    def end(self, code: int = 0) -> None:
-        self.returncode = code
-
-
-class Launches:
-    """A :data:`stairgames.agents.warming.Launcher` that records the games launched."""
-
-    def __init__(self) -> None:
-        self.games: list[str] = []
-        self.processes: list[FakeProcess] = []
-
-    def __call__(self, game_name: str) -> subprocess.Popen[bytes]:
-        self.games.append(game_name)
-        process = FakeProcess()
-        self.processes.append(process)
-        return process  # type: ignore[return-value]
+from tests.first_move_helpers import Launches
 
 
 @pytest.fixture
@@ -87,7 +60,7 @@ def test_a_cold_player_plays_its_fallback_until_the_compiling_ends_then_the_comp
     launches = Launches()
     agent = make_agent(level, 1, seed=3)
     agent.prepare(game, background=True, launcher=launches)
-    assert launches.games == ["stairs"] and cold == []  # nothing compiled here
+    assert launches.started == ["stairs"] and cold == []  # nothing compiled here
     assert agent.warming is not None and agent.compiling()
     state = _after_one_move(game)
     for _ in range(2):  # still compiling: legal moves from the fallback
@@ -98,7 +71,7 @@ def test_a_cold_player_plays_its_fallback_until_the_compiling_ends_then_the_comp
     action = agent.act(state)  # loads what was compiled, then searches compiled
     assert state.is_legal(action)
     assert not agent.last_fallback and agent.warming is None and cold == ["run"]
-    assert len(launches.games) == 1
+    assert len(launches.started) == 1
 
 
 def test_the_fallback_is_the_same_search_without_compiled_parts_and_the_same_time() -> None:
@@ -123,7 +96,7 @@ def test_players_of_one_game_share_one_background_compiling(cold: list[str]) -> 
     first, second = make_agent("medium", 0, seed=1), make_agent("expert", 1, seed=2)
     first.prepare(game, background=True, launcher=launches)
     second.prepare(game, background=True, launcher=launches)
-    assert launches.games == ["stairs"] and first.warming is second.warming
+    assert launches.started == ["stairs"] and first.warming is second.warming
 
 
 def test_a_failed_background_compiling_compiles_in_the_foreground(cold: list[str]) -> None:
@@ -154,7 +127,7 @@ def test_a_warm_player_does_not_compile_in_the_background(cold: list[str]) -> No
     launches = Launches()
     agent = make_agent("hard", 1, seed=3)
     agent.prepare(game, background=True, launcher=launches)
-    assert launches.games == [] and agent.warming is None
+    assert launches.started == [] and agent.warming is None
 
 
 def test_an_offer_while_compiling_is_answered_without_the_solver(cold: list[str]) -> None:
@@ -212,7 +185,7 @@ def test_the_terminal_says_the_computer_plays_a_weaker_search_while_compiling_th
     assert "compiled in the background (first time only" in said
     assert "plain-Python search in the same time, which is weaker" in said
     assert "Preparing the computer player" not in said  # nothing waited for
-    assert launches.games == ["stairs"] and cold == []
+    assert launches.started == ["stairs"] and cold == []
     session.state.apply_move(opening)
     session._computer_turn(1)
     assert "(a plain-Python search: the fast code has been compiling for" in out.getvalue()
@@ -233,9 +206,9 @@ def test_the_terminal_compiles_in_the_background_only_where_a_person_watches(
     launches = Launches()
     monkeypatch.setattr(warming, "launch", launches)
     _session(launches, tmp_path, [], output=Terminal())
-    assert launches.games == ["stairs"]
+    assert launches.started == ["stairs"]
     monkeypatch.setattr(warming, "_RUNNING", {})
     cold.clear()
     _, out = _session(launches, tmp_path, [])
-    assert launches.games == ["stairs"] and cold == ["run"]
+    assert launches.started == ["stairs"] and cold == ["run"]
     assert "Preparing the computer player" in out.getvalue()

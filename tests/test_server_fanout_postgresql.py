@@ -8,7 +8,6 @@ test asserts on a duration.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,46 +15,25 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.fanout import PostgresFanOut
 from stairgames.server.match import Match
 from tests.postgresql_helpers import (
+    DEADLINE,
     PostgreSQL,
+    cut_listening,
+    fanout_of,
     free_port,
     postgresql_server,
     receive_until_within,
+    two_servers,
     wait_for,
 )
-from tests.server_helpers import JSON, connect, new_match, running, token_of
-
-AN_HOUR = 3600.0
-DEADLINE = 20.0
-"""Seconds a message may take before a test fails (a hung test otherwise)."""
+from tests.server_helpers import JSON, connect, new_match, token_of
 
 
 @pytest.fixture(scope="module")
 def postgresql() -> Iterator[PostgreSQL]:
     with postgresql_server() as server:
         yield server
-
-
-def fanout_of(client: TestClient) -> PostgresFanOut:
-    fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    assert isinstance(fanout, PostgresFanOut)
-    return fanout
-
-
-@contextlib.contextmanager
-def two_servers(
-    tmp_path: Path, url: str, **settings: Any
-) -> Iterator[tuple[TestClient, TestClient]]:
-    settings.setdefault("follow_seconds", AN_HOUR)  # polling delivers nothing in a test
-    with (
-        running(tmp_path / "a", database_url=url, **settings) as first,
-        running(tmp_path / "b", database_url=url, **settings) as second,
-    ):
-        wait_for(lambda: fanout_of(first).connected, DEADLINE, "the first listening")
-        wait_for(lambda: fanout_of(second).connected, DEADLINE, "the second listening")
-        yield first, second
 
 
 def wait_until_listening_and_ready(client: TestClient) -> None:
@@ -130,13 +108,7 @@ def test_a_lost_listening_connection_is_opened_again_and_catches_up(
         ):
             view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
             receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
-            ended = postgresql.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name = %s",
-                f"{listener.name}-listen",
-            )
-            assert ended == [(True,)]
-            wait_for(lambda: not listener.connected, DEADLINE, "the lost connection noticed")
+            cut_listening(postgresql, listener)
             play(light, view)  # committed while the second server does not listen
             mine = receive_until_within(light, moved(view["event"]), DEADLINE)
             theirs = receive_until_within(dark, moved(view["event"]), DEADLINE)
@@ -166,12 +138,7 @@ def test_polling_stands_in_while_the_database_cannot_be_listened_to(
         ):
             view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
             receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
-            postgresql.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name = %s",
-                f"{listener.name}-listen",
-            )
-            wait_for(lambda: not listener.connected, DEADLINE, "the lost connection noticed")
+            cut_listening(postgresql, listener)
             play(light, view)
             mine = receive_until_within(light, moved(view["event"]), DEADLINE)
             theirs = receive_until_within(dark, moved(view["event"]), DEADLINE)

@@ -76,9 +76,17 @@ def find_opening(game_name: str) -> Callable[[State], int | None] | None:
     return player_hooks(game_name).opening
 
 
-def evaluator_for(game: Game) -> Evaluator:
-    """An evaluation for ``game`` that knows the end: returns when over, heuristic before."""
+def evaluator_for(game: Game, *, estimate: bool = False) -> Evaluator:
+    """An evaluation for ``game`` that knows the end: returns when over, heuristic before.
+
+    ``estimate``: the game's evaluation that runs no compiled code, where its own would
+    run some for these options (``PlayerHooks.estimate``: what players play with while
+    that code is compiled in the background)."""
     heuristic = find_evaluator(game.name)
+    hook = player_hooks(game.name).estimate if estimate else None
+    quick = hook(game) if hook is not None else None
+    if quick is not None:
+        heuristic = quick
     if heuristic is None:
         return terminal_value
 

@@ -10,6 +10,11 @@ redrawn consistently with what it has seen.
 
 Settings: ``noise`` (0 to 1, default 0): the share of moves played at random,
 used by the ``easy`` level.
+
+Where the game's evaluation runs compiled code for its options (Ishigaki Race for three
+players: the max^n solution, ``PlayerHooks.estimate``), the player gets that code ready
+when prepared (the game's warm-up), and its :meth:`~GreedyAgent.fallback`, while it is
+compiled in the background, is the same player on the game's estimate instead (weaker).
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from stairgames.agents.base import (
 from stairgames.agents.determinise import Determiniser
 from stairgames.agents.evaluation import evaluator_for
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.game import State
+from stairgames.core.game import Game, State
+from stairgames.core.hooks import WarmUp
+from stairgames.core.registry import player_hooks
 from stairgames.i18n import N_
 
 _EPSILON = 1e-9
@@ -34,7 +41,9 @@ _EPSILON = 1e-9
 class GreedyAgent(Agent):
     name = "greedy"
 
-    def __init__(self, seat: int, *, seed: int | None = None, noise: float = 0.0) -> None:
+    def __init__(
+        self, seat: int, *, seed: int | None = None, noise: float = 0.0, estimate: bool = False
+    ) -> None:
         super().__init__(seat, seed=seed)
         if not 0.0 <= noise <= 1.0:
             raise InvalidOptionError(
@@ -42,9 +51,28 @@ class GreedyAgent(Agent):
                 arguments={"noise": noise},
             )
         self.noise = noise
+        self.estimate = estimate
+        """Whether it evaluates with the game's estimate that runs no compiled code (the
+        :meth:`fallback`)."""
 
     def describe(self) -> str:
         return format_settings(self.name, {"noise": self.noise} if self.noise else {})
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        """The game's warm-up where its evaluation runs compiled code for these options
+        (it offers an ``estimate`` that runs none)."""
+        hooks = player_hooks(game.name)
+        if self.estimate or hooks.warm_up is None or hooks.estimate is None:
+            return []
+        return [hooks.warm_up] if hooks.estimate(game) is not None else []
+
+    def fallback(self, game: Game) -> Agent | None:
+        """The same player on the game's estimate (no compiled code; weaker)."""
+        if not self.warm_ups(game):
+            return None
+        return GreedyAgent(
+            self.seat, seed=self.rng.randrange(2**32), noise=self.noise, estimate=True
+        )
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
@@ -53,7 +81,7 @@ class GreedyAgent(Agent):
         if self.noise and self.rng.random() < self.noise:
             return self.rng.choice(legal)
         world = Determiniser(state, self.seat).sample(self.rng)
-        evaluate = evaluator_for(state.get_game())
+        evaluate = evaluator_for(state.get_game(), estimate=self.estimate)
         best: list[int] = []
         best_value = -float("inf")
         for action in legal:

@@ -21,7 +21,9 @@ games at once could each drop the other's entry, leaving a signature to compile 
 move. (So ``stairgames prepare`` compiles one game after the other, under the same lock.)
 
 Run as ``python -m stairgames.agents.warming GAME``: the warm-up of ``GAME``'s compiled
-code under its lock (what :func:`start` runs).
+code under its lock (what :func:`start` runs); ``python -m stairgames.agents.warming
+--cold GAME ...``: the warm-ups of those games that still have to compile, one after the
+other (what :func:`start_every_game` runs when ``stairgames serve`` starts).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from stairgames.core.hooks import WarmUp
-from stairgames.core.registry import player_hooks
+from stairgames.core.registry import game_names, player_hooks
 
 Launcher = Callable[[str], "subprocess.Popen[bytes]"]
 """How a background warm-up's process is started for a game (tests give their own)."""
@@ -89,15 +91,24 @@ def run_locked(warm_up: WarmUp) -> None:
         warm_up.run()
 
 
+COLD_ONLY = "--cold"
+"""The background process's flag: only the warm-ups that have to compile."""
+
+
 def launch(game_name: str) -> subprocess.Popen[bytes]:
-    """Start ``python -m stairgames.agents.warming GAME`` (the default :data:`Launcher`):
-    quiet, in a session of its own (a Ctrl-C at the terminal does not stop it half-way),
-    with this package importable."""
+    """Start ``python -m stairgames.agents.warming GAME`` (the default :data:`Launcher`)."""
+    return launch_arguments([game_name])
+
+
+def launch_arguments(arguments: Sequence[str]) -> subprocess.Popen[bytes]:
+    """Start ``python -m stairgames.agents.warming ARGUMENTS``: quiet, in a session of its
+    own (a Ctrl-C at the terminal does not stop it half-way), with this package
+    importable."""
     environment = dict(os.environ)
     paths = [str(_package_root()), environment.get("PYTHONPATH", "")]
     environment["PYTHONPATH"] = os.pathsep.join(path for path in paths if path)
     return subprocess.Popen(
-        [sys.executable, "-m", __name__, game_name],
+        [sys.executable, "-m", __name__, *arguments],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -150,13 +161,35 @@ def start(game_name: str, *, launcher: Launcher | None = None) -> BackgroundWarm
     return handle
 
 
+def start_every_game(
+    *, launcher: Callable[[Sequence[str]], subprocess.Popen[bytes]] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start one process that compiles every game's code still to compile, one game after
+    the other under the lock (``stairgames serve`` when it starts, so that the site's
+    first games usually find it ready). It checks what is cold itself, so the caller
+    waits for nothing. A player prepared meanwhile in the background (a worker's) starts
+    its own warm-up, which waits for the lock and then loads what this one compiled."""
+    return (launcher or launch_arguments)([COLD_ONLY, *game_names()])
+
+
 def main(argv: Sequence[str]) -> int:
-    """The background process: the warm-up of each game named, under its lock."""
+    """The background process: the warm-up of each game named, under its lock (with
+    :data:`COLD_ONLY`, only those that have to compile); 1 if one failed (the others are
+    still run)."""
+    cold_only = COLD_ONLY in argv
+    failed = False
     for name in argv:
-        warm_up = game_warm_up(name)
-        if warm_up is not None:
-            run_locked(warm_up)
-    return 0
+        if name == COLD_ONLY:
+            continue
+        try:
+            warm_up = game_warm_up(name)
+            if warm_up is not None and (not cold_only or warm_up.cold()):
+                run_locked(warm_up)
+        except Exception:
+            if not cold_only:
+                raise
+            failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

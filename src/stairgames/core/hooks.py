@@ -3,7 +3,8 @@
 A game's registration (:class:`stairgames.core.registry.GameSpec`) names, in
 ``player_hooks``, a :class:`PlayerHooks` by a lazy ``"module:attribute"`` reference:
 the game's evaluation, its own fast playout, its exact endgame solver, its level
-configurations, the warm-up of its compiled code and its opening book. Every field is
+configurations, the warm-up of its compiled code (and an evaluation that needs none)
+and its opening book. Every field is
 optional. The
 registry imports the game's player module (``play/evaluate.py``) only on first need, so
 loading a game and playing it through the protocol imports no player code and no
@@ -132,7 +133,12 @@ class PlayerHooks:
     player)."""
     warm_up: WarmUp | None = None
     """The warm-up of the compiled code that :attr:`endgame_solver` and :attr:`playout`
-    use."""
+    use (and :attr:`evaluate`, for the options :attr:`estimate` names)."""
+    estimate: Callable[[Game], Evaluator | None] | None = None
+    """For a game (its options) whose :attr:`evaluate` runs the compiled code of
+    :attr:`warm_up`: an evaluation that runs none (weaker: an estimate where the other is
+    exact), which players that evaluate play with while that code is compiled in the
+    background; ``None`` for options whose evaluation runs no compiled code."""
     opening: Callable[[State], int | None] | None = None
     """The game's opening book: its move for a state it covers (an action of the state),
     ``None`` for any other state. Players that take the setting ``book=1`` play it

@@ -13,7 +13,10 @@ table). Its progress reaches the match's watchers over their WebSockets, ``{"typ
 "analysis", "match", "status": "done", "done", "total", "analysis"}`` (or ``"status":
 "failed"`` with ``"error"``); ``GET /api/matches/{id}/analysis`` answers the same shapes
 (``"status": "none"`` before anyone asked). The record download carries it as
-``"analysis"`` once made.
+``"analysis"`` once made. The watchers on every server process of the database hear it:
+each message goes out on the fan-out's ``analysis`` topic (the result itself too large
+for it: ``"done"`` says only that it is stored, and each process reads it there), and
+each process sends it to its own watchers of the match (:meth:`Analyses.share_through`).
 
 Nothing hidden can leak: it is made only once the game is over, from the record every
 viewer may download then (full: every move as it was).
@@ -53,6 +56,7 @@ from stairgames.i18n import N_, Text
 from stairgames.server.card_files import resolve_cards_option
 from stairgames.server.computer import ComputerError, ComputerTimeoutError
 from stairgames.server.errors import ServerError, error_json
+from stairgames.server.fanout import FanOut
 from stairgames.server.hub import Hub
 from stairgames.server.match import Match, public_options
 from stairgames.server.matches import MAX_POSITION_LENGTH
@@ -76,6 +80,10 @@ POSITION_BODY_BYTES: Final = 32_768
 MAX_MOVES: Final = 1000
 """The most moves an analysis board's request may play from its position."""
 ANALYSIS_SUFFIX: Final = "/analysis"
+ANALYSIS_TOPIC: Final = "analysis"
+"""The fan-out's topic of analyses: ``{"match", "status": "running", "done", "total"}``,
+``{"match", "status": "done"}`` (read it from the database) or ``{"match", "status":
+"failed", "error"}``."""
 
 
 def is_analysis_route(path: str) -> bool:
@@ -203,6 +211,9 @@ class Analyses:
         self._runs: dict[str, _Run] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         """The messages of progress being sent."""
+        self._fanout: FanOut | None = None
+        self._heard: dict[str, tuple[int, int]] = {}
+        """The progress other processes told of the analyses they make (done, total)."""
 
     def budget(self) -> dict[str, Any]:
         from stairgames.analysis.explore import budget_json  # (light: no search code)
@@ -226,7 +237,8 @@ class Analyses:
                 **self._counts(stored.data),
                 "analysis": stored.data,
             }
-        return {"match": match_id, "status": RUNNING, "done": None, "total": None}
+        done, total = self._heard.get(match_id, (None, None))
+        return {"match": match_id, "status": RUNNING, "done": done, "total": total}
 
     def stored(self, match_id: str) -> dict[str, Any] | None:
         """The match's analysis if it is done (for its record), else ``None``."""
@@ -327,9 +339,7 @@ class Analyses:
             await self._failed(run, exc)
             return
         self._runs.pop(match.id, None)
-        count = self._counts(data)
-        message = {"type": "analysis", "match": match.id, "status": DONE, **count, "analysis": data}
-        await self.hub.tell(match.id, json.dumps(message), lambda _seat: True)
+        await self._announce({"match": match.id, "status": DONE})
 
     async def _failed(self, run: _Run, exc: BaseException) -> None:
         self._runs.pop(run.match_id, None)
@@ -342,18 +352,57 @@ class Analyses:
             )
         else:
             error = ServerError(500, N_("the analysis failed; try again later"))
-        message = {
-            "type": "analysis",
-            "match": run.match_id,
-            "status": FAILED,
-            "error": error_json(error),
-        }
-        await self.hub.tell(run.match_id, json.dumps(message), lambda _seat: True)
+        await self._announce({"match": run.match_id, "status": FAILED, "error": error_json(error)})
 
     async def _tell(self, run: _Run) -> None:
         run.told_at = time.monotonic()
-        message = {"type": "analysis", **self._progress(run)}
-        await self.hub.tell(run.match_id, json.dumps(message), lambda _seat: True)
+        await self._announce(self._progress(run))
+
+    # ----- the watchers on every server process -------------------------------------
+
+    def share_through(self, fanout: FanOut) -> None:
+        """Tell every server process's watchers of the analyses made here, and this
+        process's watchers of those made elsewhere (through ``fanout``)."""
+        self._fanout = fanout
+        fanout.subscribe(ANALYSIS_TOPIC, self._heard_of)
+
+    async def _announce(self, told: dict[str, Any]) -> None:
+        """Tell the match's watchers, on every process, what ``told`` says (the
+        progress, the end, the failure: no analysis, which is read where needed)."""
+        if self._fanout is None:
+            await self._tell_watchers(told)
+        else:
+            self._fanout.broadcast(ANALYSIS_TOPIC, told)
+
+    async def _heard_of(self, told: dict[str, Any]) -> None:
+        match_id, status = told.get("match"), told.get("status")
+        if not isinstance(match_id, str) or status not in (RUNNING, DONE, FAILED):
+            return
+        self._note_progress(match_id, told)
+        if self.hub.watches(match_id):
+            await self._tell_watchers(told)
+
+    def _note_progress(self, match_id: str, told: dict[str, Any]) -> None:
+        """Keep what another process told of its analysis (for ``GET .../analysis``)."""
+        done, total = told.get("done"), told.get("total")
+        if told["status"] == RUNNING and type(done) is int and type(total) is int:
+            if len(self._heard) > 10_000:
+                self._heard.clear()
+            self._heard[match_id] = (done, total)
+        else:
+            self._heard.pop(match_id, None)
+
+    async def _tell_watchers(self, told: dict[str, Any]) -> None:
+        """Send this process's watchers of the match ``{"type": "analysis", ...}``; the
+        end with the analysis, read from the database."""
+        match_id = str(told["match"])
+        message = {"type": "analysis", **told}
+        if told["status"] == DONE:
+            found = self.status(match_id)
+            if found is None or found["status"] != DONE:
+                return
+            message = {"type": "analysis", **found}
+        await self.hub.tell(match_id, json.dumps(message), lambda _seat: True)
 
     async def close(self) -> None:
         tasks = [run.task for run in self._runs.values() if run.task is not None]
@@ -521,8 +570,12 @@ def analyses_of(request: Request) -> Analyses:
 
 
 def start_analysis(app: FastAPI, engine: Engine, hub: Hub, settings: Settings) -> None:
-    """Give ``app`` its analyses (``app.state.analyses``), when it starts."""
-    app.state.analyses = Analyses(AnalysisStore(engine), hub, settings)
+    """Give ``app`` its analyses (``app.state.analyses``), when it starts (told to every
+    server process through ``app.state.fanout``, when it has one)."""
+    analyses = app.state.analyses = Analyses(AnalysisStore(engine), hub, settings)
+    fanout = getattr(app.state, "fanout", None)
+    if fanout is not None:
+        analyses.share_through(fanout)
 
 
 def add_analysis_routes(

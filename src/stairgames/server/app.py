@@ -49,7 +49,7 @@ from stairgames.server.card_files import (
 from stairgames.server.chat import add_chat_routes, start_chat
 from stairgames.server.clocks import requested_time_control
 from stairgames.server.computer import ComputerPool
-from stairgames.server.fanout import start_fanout
+from stairgames.server.fanout import FanOut, start_fanout
 from stairgames.server.health import add_health_routes, start_health
 from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
@@ -64,6 +64,8 @@ from stairgames.server.limits import (
     Rate,
     RequestLimits,
     Route,
+    shared_allowances,
+    start_shared_limits,
     too_large,
 )
 from stairgames.server.lobby import Lobby, LobbyStore, add_lobby_routes
@@ -106,6 +108,12 @@ class Settings:
     computer_prepare_seconds: float = 180.0
     """The most a worker may take to start and prepare a player before its move's clock
     starts (the first time on a machine, compiling a level's code takes tens of seconds)."""
+    warm_computers: bool = False
+    """Whether ``stairgames serve`` starts compiling every game's computer players' code
+    in the background as it starts (one process, under the lock of compiling:
+    :func:`stairgames.agents.warming.start_every_game`), so that the site's first games
+    usually find it ready; ``stairgames serve`` turns it on unless ``--no-warm-up``. Off
+    for apps made otherwise (tests)."""
     static_dir: Path = STATIC_DIR
     max_message_bytes: int = 4096
     """The largest WebSocket message or request body accepted."""
@@ -208,6 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
         app.state.players = PlayerStore(engine, clock=settings.clock)
+        app.state.players.login_rates.shared = shared_allowances(engine, settings.shared())
         app.state.ratings = RatingStore(engine)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
         lobby = app.state.lobby = Lobby(
@@ -226,6 +235,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             loop.create_task(lobby.sweep_every(settings.lobby_sweep_seconds)),
         ]
         background += start_fanout(app, engine, hub, settings)  # other processes' events
+        background += _share_across_processes(app, engine, hub, referee, settings)
         start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/health.py)
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
@@ -235,6 +245,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             for task in background:
                 task.cancel()
+            await app.state.fanout.close()
             await app.state.analyses.close()
             await hub.close()
             computers.shutdown()
@@ -258,6 +269,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_health_routes(app)  # /healthz, /readyz, /metrics; counts every request below
     _add_security_headers(app)  # last: the outermost, so every other answer has them too
     return app
+
+
+def _share_across_processes(
+    app: FastAPI, engine: Any, hub: Hub, referee: Referee, settings: Settings
+) -> list[asyncio.Task[None]]:
+    """What must hold over every server process of the database (issue 33): the lobby's
+    list, who is connected (``server/hub.py``), the per-client limits
+    (``server/limits.py``); the tasks that keep them."""
+    fanout = app.state.fanout
+    app.state.lobby.share_through(fanout)
+    tasks = start_shared_limits(app, engine, settings)
+    if settings.shared():
+        hub.live_processes = app.state.processes
+        app.state.processes.after_read.append(hub.forget_processes_gone)
+        hub.share_presence(fanout, referee.process)
+    return tasks
 
 
 def _limits(settings: Settings) -> Limits:
@@ -400,6 +427,7 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
         },
         clock=settings.clock,
     )
+    app.state.rates = rates  # shared with the other processes once started (limits.py)
     app.add_middleware(RequestLimits, route_of=route_of, rates=rates)
 
 
@@ -806,8 +834,8 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
             event=match.event,
         )
     service = hub.service
-    if kind == "move":
-        service.move(match, seat, message.get("move"))
+    if kind == "move":  # every move: its commit off the event loop
+        await service.move_async(match, seat, message.get("move"))
     elif kind == "undo":
         service.undo(match, seat)
     elif kind == "takeback":
@@ -827,6 +855,39 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
     return match
 
 
+async def _opened_match(hub: Hub, fanout: FanOut, match_id: str) -> Match:
+    """The match a socket opens on (under its lock), up to date, its database reads off
+    the event loop (:func:`_told_unheard` tells what this process had not announced)."""
+    heard = hub.service.cached_event(match_id)
+    await hub.service.get_async(match_id)
+    match = await hub.service.follow_async(hub.load(match_id))
+    await _told_unheard(hub, fanout, match, heard)
+    return match
+
+
+async def _current_match(hub: Hub, fanout: FanOut, match_id: str, *, shared: bool) -> Match:
+    """The match a request is carried out on (under its lock): with other processes on
+    the database (``shared``), with their new events, read off the event loop."""
+    heard = hub.service.cached_event(match_id)
+    known = await hub.service.get_async(match_id)
+    match = await hub.service.follow_async(known) if shared else known
+    await _told_unheard(hub, fanout, match, heard)
+    return match
+
+
+async def _told_unheard(hub: Hub, fanout: FanOut, match: Match, heard: int) -> None:
+    """Announce ``match`` to this process's watchers, and publish it again, when it is
+    past ``heard``, the event this process had (-1: not in memory): another process
+    committed events this one was not told of (it may have died between its commit and
+    its notification: the socket opening here is likely its player's, come back), or
+    a commit here failed without knowing whether it went through. (Publishing again is
+    only a hint: a process that knows the event already ignores it.)"""
+    if match.event > heard:
+        hub.start_computer(match)
+        await hub.announce(match)
+        fanout.publish(match.id, match.event)
+
+
 def _add_websocket(app: FastAPI, settings: Settings) -> None:
     @app.websocket("/ws/matches/{match_id}")
     async def play(
@@ -842,7 +903,7 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
         try:
             said = await _first_message_token(websocket) if auth == "message" else None
             async with hub.lock(match_id):
-                match = hub.service.refresh(hub.load(match_id))
+                match = await _opened_match(hub, websocket.app.state.fanout, match_id)
                 viewer = (
                     match.seat_of(said)
                     if said is not None and token is None
@@ -876,11 +937,8 @@ async def _serve_messages(
         if raw is None:
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
-            known = hub.service.get(match_id)
-            match = hub.service.refresh(known) if settings.shared() else known
-            if match is not known:  # another server process changed it
-                hub.start_computer(match)
-                await hub.announce(match)
+            fanout = websocket.app.state.fanout
+            match = await _current_match(hub, fanout, match_id, shared=settings.shared())
             try:
                 if not connection.may_send():
                     raise ServerError(429, N_("too many messages; wait a moment"))

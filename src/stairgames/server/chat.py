@@ -25,7 +25,12 @@ a seat may not know.
 ``{"phrase": ...}``), and the match's WebSockets get each new message as ``{"type":
 "chat", "match", "message"}``: the players' room's on every connection, the spectators'
 on the spectators' only. With several server processes on one database, each delivers
-the messages the others took to its own watchers (:meth:`Chat.follow_other_processes`).
+the messages the others took to its own watchers: told of each on the fan-out's ``chat``
+topic (``{"match", "message": id}``; the process reads the message from the database,
+:meth:`Chat.share_through`), and, while the fan-out does not carry topics (polling, or
+PostgreSQL's listening connection lost), by reading the new messages every
+``follow_seconds`` (:meth:`Chat.follow_other_processes`). A player's allowance is shared
+by the processes on PostgreSQL (:class:`stairgames.server.limits.SharedAllowances`).
 """
 
 from __future__ import annotations
@@ -46,8 +51,9 @@ from sqlalchemy.engine import Engine
 
 from stairgames.i18n import N_
 from stairgames.server.errors import ServerError
+from stairgames.server.fanout import RESYNC, FanOut
 from stairgames.server.hub import Hub
-from stairgames.server.limits import Bucket, Clock, Rate
+from stairgames.server.limits import ClientRates, Clock, Rate, shared_allowances
 from stairgames.server.lobby import lobby_of
 from stairgames.server.match import Match
 from stairgames.server.players import Player, current_player
@@ -87,6 +93,8 @@ scripts need, are let through)."""
 _REMEMBERED: Final = 10_000
 """Messages (by id) remembered as delivered, so that none is delivered twice."""
 _LOOK_BACK: Final = 100
+CHAT_TOPIC: Final = "chat"
+"""The fan-out's topic of the chat: ``{"match", "message": id}``, a message taken."""
 """How far before the newest message seen the following of other processes reads again
 (a message numbered earlier may be committed later)."""
 
@@ -190,6 +198,11 @@ class ChatStore(Repository):
         with self._session() as session:
             return int(session.scalar(select(func.max(ChatMessageRow.id))) or 0)
 
+    def get(self, message_id: int) -> ChatMessage | None:
+        with self._session() as session:
+            row = session.get(ChatMessageRow, message_id)
+            return None if row is None else _message(row)
+
     def since(self, after: int, match_ids: Sequence[str]) -> tuple[ChatMessage, ...]:
         """The messages numbered after ``after`` of the matches ``match_ids``, in order."""
         if not match_ids:
@@ -274,7 +287,9 @@ class Chat:
         self.store = store
         self.hub = hub
         self.clock = clock
-        self._buckets: dict[str, Bucket] = {}
+        self.rates = ClientRates({"chat": CHAT_RATE}, clock)
+        """Each writer's allowance (shared with the other processes where they can)."""
+        self._fanout: FanOut | None = None
         self._delivered: dict[int, None] = {}
         """The messages delivered here lately (oldest first), by id."""
         self._seen = 0
@@ -356,16 +371,12 @@ class Chat:
                 move=match.state.move_number(),
             )
             await self.deliver(match, message)
+        if self._fanout is not None:  # (here it is delivered already)
+            self._fanout.broadcast(CHAT_TOPIC, {"match": match.id, "message": message.id})
         return message
 
     def _spend(self, key: str) -> None:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) > 10_000:
-                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
-            rate = CHAT_RATE
-            bucket = self._buckets[key] = Bucket(rate.per_minute / 60.0, rate.burst, self.clock)
-        if bucket.take() > 0:
+        if self.rates.take("chat", key) > 0:
             raise ServerError(429, N_("you are sending messages too quickly; wait a few seconds"))
 
     async def deliver(self, match: Match, message: ChatMessage) -> None:
@@ -380,12 +391,45 @@ class Chat:
 
     # ----- several server processes on one database ---------------------------------
 
+    def share_through(self, fanout: FanOut) -> None:
+        """Tell the other server processes of each message taken here, through
+        ``fanout``, and deliver theirs here; after a gap in it, read what was missed."""
+        self._fanout = fanout
+        self._seen = self._seen or self.store.newest_id()  # (what was said before: not news)
+        fanout.subscribe(CHAT_TOPIC, self._said_somewhere)
+        fanout.subscribe(RESYNC, self._missed_somewhere)
+
+    async def _said_somewhere(self, data: dict[str, Any]) -> None:
+        """A message taken by some process: deliver it here (once)."""
+        match_id, message_id = data.get("match"), data.get("message")
+        if not isinstance(match_id, str) or type(message_id) is not int:
+            return
+        if message_id in self._delivered or not self.hub.watches(match_id):
+            return
+        message = self.store.get(message_id)
+        if message is None or message.match_id != match_id:
+            return
+        async with self.hub.lock(match_id):
+            await self.deliver(self.hub.service.get(match_id), message)
+
+    async def _missed_somewhere(self, _data: dict[str, Any]) -> None:
+        try:
+            await self.deliver_said_elsewhere()
+        except Exception:
+            log.exception("reading other processes' chat messages failed")
+
+    def _hears_others(self) -> bool:
+        """Whether the fan-out tells this process of the others' messages now."""
+        return self._fanout is not None and self._fanout.hears_topics
+
     async def follow_other_processes(self, seconds: float) -> None:
-        """Every ``seconds``, deliver to the watchers here the messages other server
-        processes took; runs until cancelled."""
+        """Every ``seconds`` while the fan-out does not tell of them, deliver to the
+        watchers here the messages other server processes took; runs until cancelled."""
         self._seen = self.store.newest_id()
         while True:
             await asyncio.sleep(seconds)
+            if self._hears_others():
+                continue
             try:
                 await self.deliver_said_elsewhere()
             except Exception:
@@ -416,6 +460,10 @@ def start_chat(
     """Give ``app`` its chat (``app.state.chat``), when it starts; the tasks it runs in
     the background (reading other server processes' messages, on a shared database)."""
     chat = app.state.chat = Chat(ChatStore(engine), hub, settings.clock)
+    chat.rates.shared = shared_allowances(engine, settings.shared())
+    fanout = getattr(app.state, "fanout", None)
+    if fanout is not None:
+        chat.share_through(fanout)
     if not settings.shared() or settings.follow_seconds <= 0:
         return []
     loop = asyncio.get_running_loop()

@@ -50,6 +50,10 @@ from stairgames.core.registry import load
 
 _AGENTS: dict[tuple[str, str, str, int], Agent] = {}
 
+WARMING = "warming"
+"""The note of a move that the player's fallback chose, its compiled code being compiled
+in the background (:meth:`Agent.compiling`): the match view's ``computer_note``."""
+
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option (``<linux/prctl.h>``): the signal a process gets when its parent dies."""
 
@@ -68,6 +72,7 @@ def choose_move(
     *,
     on_prepared: Callable[[], None] | None = None,
     background: bool = False,
+    on_note: Callable[[str | None], None] | None = None,
 ) -> str:
     """The move (full notation) that ``player`` at ``seat`` chooses after ``moves``
     (from ``start_position``, a match started from a position; ``None``: the start);
@@ -79,7 +84,8 @@ def choose_move(
     whose compiled code is not on disk yet (the first games after an install) has it
     compiled in a process of its own and plays its plain-Python fallback until then
     (:mod:`stairgames.agents.warming`), so that no move waits for compiling; those
-    few moves depend on when the compiling ends.
+    few moves depend on when the compiling ends. ``on_note(note)`` is told, after the
+    move, :data:`WARMING` if the fallback chose it, else ``None``.
     """
     game = load(game_name, **options)
     state = (
@@ -98,6 +104,8 @@ def choose_move(
         on_prepared()
     agent.rng.seed(seed)
     action = agent.act(state)
+    if on_note is not None:
+        on_note(WARMING if agent.last_fallback else None)
     return state.action_to_string(action)
 
 
@@ -163,8 +171,9 @@ def _watch_parent(parent: int) -> None:
 
 def _work(connection: Connection, parent: int) -> None:
     """A worker's life: answer each job ``(game, options, player, seat, moves, seed)``
-    with ``("prepared",)`` once its player is ready and then ``("move", move)``, or
-    ``("error", summary, traceback)``; ends when the server closes the connection."""
+    with ``("prepared",)`` once its player is ready and then ``("move", move, note)``
+    (``note``: :data:`WARMING` or ``None``, :func:`choose_move`), or ``("error",
+    summary, traceback)``; ends when the server closes the connection."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which kills us
     while True:
@@ -175,15 +184,19 @@ def _work(connection: Connection, parent: int) -> None:
         if isinstance(job, dict):  # a task: {"task", "arguments", "progress"}
             _work_on_task(connection, job)
             continue
+        notes: list[str | None] = [None]
         try:
             move = choose_move(
-                *job, on_prepared=lambda: connection.send(("prepared",)), background=True
+                *job,
+                on_prepared=lambda: connection.send(("prepared",)),
+                background=True,
+                on_note=notes.append,
             )
         except Exception as exc:
             summary = f"{type(exc).__name__}: {exc}"[:1000]
             connection.send(("error", summary, traceback.format_exc()[-8000:]))
         else:
-            connection.send(("move", move))
+            connection.send(("move", move, notes[-1]))
 
 
 def _work_on_task(connection: Connection, job: dict[str, Any]) -> None:
@@ -200,6 +213,10 @@ def _work_on_task(connection: Connection, job: dict[str, Any]) -> None:
         connection.send(("error", summary, traceback.format_exc()[-8000:]))
     else:
         connection.send(("done", result))
+
+
+def _note_key(game_name: str, options: Mapping[str, Any], player: str) -> tuple[str, str, str]:
+    return game_name, repr(sorted(options.items())), player
 
 
 @dataclasses.dataclass(eq=False)
@@ -250,6 +267,25 @@ class ComputerPool:
         self._idle: list[_Worker] = []
         self._turns: asyncio.Semaphore | None = None
         """One turn per worker (per thread in thread mode), made on first use."""
+        self._notes: dict[tuple[str, str, str], str] = {}
+        """What the last move of each game (options) and player was noted with
+        (:meth:`note`)."""
+
+    def note(self, game_name: str, options: Mapping[str, Any], player: str) -> str | None:
+        """How ``player``'s last move in ``game_name`` with ``options`` was chosen, if not
+        as configured: :data:`WARMING`, by its fallback while its compiled code is
+        compiled in the background (``None``: as configured, or no move yet)."""
+        return self._notes.get(_note_key(game_name, options, player))
+
+    def _noted(
+        self, game_name: str, options: Mapping[str, Any], player: str, reply: tuple[Any, ...]
+    ) -> None:
+        key = _note_key(game_name, options, player)
+        note = reply[2] if len(reply) > 2 else None
+        if isinstance(note, str):
+            self._notes[key] = note
+        else:
+            self._notes.pop(key, None)
 
     def pids(self) -> list[int]:
         """The process ids of the live workers (none in thread mode)."""
@@ -290,6 +326,7 @@ class ComputerPool:
             self._idle.append(worker)
         if reply[0] == "error":
             raise ComputerError(reply[1], reply[2])
+        self._noted(game_name, options, player, reply)
         move: str = reply[1]
         return move
 

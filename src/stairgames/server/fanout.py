@@ -29,16 +29,46 @@ messages are being received now (``GET /readyz``); while it is false, poll
 (``hub.catch_up()`` every ``follow_seconds``). A message is only a hint: the events
 themselves are always read from the database, so a duplicated, reordered or late
 message does no harm, and a lost one is made good by the next event or the catch-up.
+
+**Topics**: besides the events, a process tells the others of things no event records
+(the lobby's list changed, who is connected to a match, an analysis's progress, a chat
+message taken): ``broadcast(topic, data)``, ``data`` a small JSON object, reaches every
+handler ``subscribe(topic, handler)`` registered for ``topic``, in every process, this
+one included (here at once, without a round trip), each process's deliveries one at a
+time in the order received (:class:`Topics`). It never blocks or raises. Delivery is
+at most once and best effort: a message lost in a gap is not sent again, so after a
+gap (``run()`` listening again, and when it first listens) each process delivers a
+:data:`RESYNC` message to its own handlers, which read again what they keep (the
+lobby's list, the chat) or ask the others to tell it again (presence).
+``hears_topics`` says whether the others' messages reach this process now; while it is
+false, a subscriber that must not miss them polls (the chat reads new messages every
+``follow_seconds``). The data is visible to every process of the database (and to
+anyone who may ``LISTEN`` on it): never a secret nor anything hidden from a seat, and
+small: at most :data:`MAX_TOPIC_BYTES` once encoded (PostgreSQL's ``NOTIFY`` takes
+8000 bytes), a larger one reaching this process only. A handler gets the data as sent
+(it reads the rest from the database, where it is always the truth) and validates it.
+
+- :class:`LocalFanOut` delivers to this process's handlers (there is nobody else);
+- :class:`PollingFanOut` the same: topics do not cross processes there
+  (``hears_topics`` is false: the lobby's list is read again at its sweep, the chat
+  polls, presence and analysis progress stay per process);
+- :class:`PostgresFanOut` sends ``pg_notify('stairgames_topics', '{"from", "topic",
+  "data"}')`` from its publishing connection and listens on that channel too, with the
+  same listening connection; it skips its own messages (delivered here already).
+
+A Redis implementation would publish to one channel a database and subscribe to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from stairgames.server.match import Match
@@ -54,6 +84,17 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "stairgames_events"
 """The PostgreSQL channel every server process of one database listens on."""
+TOPICS_CHANNEL = "stairgames_topics"
+"""The channel of the topics' messages (:meth:`FanOut.broadcast`)."""
+MAX_TOPIC_BYTES = 7900
+"""The most bytes a topic's message may take once encoded (``NOTIFY``: under 8000)."""
+RESYNC = "fanout.resync"
+"""The topic each process delivers to its own handlers after a gap in delivery."""
+QUEUED_AT_MOST = 10_000
+"""Topic messages waiting to be delivered (or sent) beyond which the oldest are dropped."""
+
+TopicHandler = Callable[[dict[str, Any]], Awaitable[None]]
+"""Told each message of a topic it subscribed to: ``await handler(data)``."""
 
 
 class FanOut(Protocol):
@@ -76,44 +117,144 @@ class FanOut(Protocol):
         """Give back its connections."""
         ...
 
+    @property
+    def hears_topics(self) -> bool:
+        """Whether the other processes' topic messages reach this one now."""
+        ...
+
+    def broadcast(self, topic: str, data: dict[str, Any]) -> None:
+        """Deliver ``data`` to ``topic``'s handlers in every process (never blocks or
+        raises; see the module's text for what may be sent)."""
+        ...
+
+    def subscribe(self, topic: str, handler: TopicHandler) -> None:
+        """Have ``handler`` told each message of ``topic`` (from any process)."""
+        ...
+
+
+class Topics:
+    """The handlers of each topic in one process, and the delivery to them: one message
+    at a time, in the order given, from one task started when there is something to
+    deliver. A message given again while the same one still waits is delivered once
+    (a burst of "the lobby changed" reads the lobby once)."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, list[TopicHandler]] = defaultdict(list)
+        self._waiting: deque[tuple[str, dict[str, Any]]] = deque()
+        self._task: asyncio.Task[None] | None = None
+
+    def subscribe(self, topic: str, handler: TopicHandler) -> None:
+        self.handlers[topic].append(handler)
+
+    def deliver(self, topic: str, data: dict[str, Any]) -> None:
+        """Hand ``data`` to ``topic``'s handlers soon (in a task of the running loop)."""
+        if not self.handlers.get(topic) or (topic, data) in self._waiting:
+            return
+        if len(self._waiting) >= QUEUED_AT_MOST:
+            log.warning("too many topic messages waiting; the oldest is dropped")
+            self._waiting.popleft()
+        self._waiting.append((topic, data))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._deliver_waiting())
+
+    async def _deliver_waiting(self) -> None:
+        while self._waiting:
+            topic, data = self._waiting.popleft()
+            for handler in list(self.handlers.get(topic, ())):
+                try:
+                    await handler(data)
+                except Exception:
+                    log.exception("a handler of topic %s failed", topic)
+
+    async def close(self) -> None:
+        """Stop delivering (what waits is dropped)."""
+        self._waiting.clear()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+
+def encode_topic(origin: str, topic: str, data: dict[str, Any], number: int = 0) -> str | None:
+    """The ``NOTIFY`` payload of a topic's message; ``None`` (logged) when it is larger
+    than :data:`MAX_TOPIC_BYTES` or not JSON. ``number`` makes each of a process's
+    payloads unique: PostgreSQL delivers only one of identical payloads sent in one
+    transaction, which would lose the last of "connected", "left", "connected"."""
+    try:
+        payload = json.dumps(
+            {"from": origin, "n": number, "topic": topic, "data": data},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+    except (TypeError, ValueError):
+        log.error("topic %s: a message that is not JSON, not sent", topic)
+        return None
+    if len(payload.encode("utf-8")) > MAX_TOPIC_BYTES:
+        log.error("topic %s: a message of %d characters, too large to send", topic, len(payload))
+        return None
+    return payload
+
+
+def decode_topic(payload: str) -> tuple[str, str, dict[str, Any]] | None:
+    """(origin, topic, data) of a ``NOTIFY`` payload; ``None`` for one not of this server."""
+    try:
+        message = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(message, dict):
+        return None
+    origin, topic, data = message.get("from"), message.get("topic"), message.get("data")
+    if not isinstance(origin, str) or not isinstance(topic, str) or not isinstance(data, dict):
+        return None
+    return origin, topic, data
+
 
 class LocalFanOut:
-    """One server process on its database (SQLite): there is nobody to tell."""
+    """One server process on its database (SQLite): there is nobody to tell; topics
+    reach this process's handlers."""
 
     connected = True
+    hears_topics = True
+    """(There are no others to hear.)"""
+
+    def __init__(self) -> None:
+        self.topics = Topics()
 
     def publish(self, match_id: str, event: int) -> None:
         pass
+
+    def broadcast(self, topic: str, data: dict[str, Any]) -> None:
+        self.topics.deliver(topic, data)
+
+    def subscribe(self, topic: str, handler: TopicHandler) -> None:
+        self.topics.subscribe(topic, handler)
 
     async def run(self) -> None:
         return
 
     async def close(self) -> None:
-        pass
+        await self.topics.close()
 
 
-class PollingFanOut:
+class PollingFanOut(LocalFanOut):
     """Several processes on a database without notifications: each reads the newest
-    event numbers of the matches it watches every ``seconds``."""
+    event numbers of the matches it watches every ``seconds``. Topics reach this
+    process's handlers only (``hears_topics`` is false)."""
 
-    connected = True
+    hears_topics = False
 
     def __init__(self, hub: Hub, seconds: float) -> None:
+        super().__init__()
         self.hub = hub
         self.seconds = seconds
-
-    def publish(self, match_id: str, event: int) -> None:
-        pass
 
     async def run(self) -> None:
         await self.hub.follow_other_processes(self.seconds)
 
-    async def close(self) -> None:
-        pass
-
 
 class PostgresFanOut:
-    """``LISTEN``/``NOTIFY`` on one channel (see the module's text).
+    """``LISTEN``/``NOTIFY`` on two channels, the events' and the topics' (see the
+    module's text).
 
     ``dsn``: a libpq connection string or URI (psycopg 3). ``poll_seconds``: how often to
     poll while the listening connection is lost (``0``: not at all, only the catch-up
@@ -128,6 +269,7 @@ class PostgresFanOut:
         hub: Hub,
         *,
         channel: str = CHANNEL,
+        topics_channel: str = TOPICS_CHANNEL,
         poll_seconds: float = 1.0,
         backoff: tuple[float, float] = (0.1, 5.0),
         check_seconds: float = 10.0,
@@ -136,6 +278,7 @@ class PostgresFanOut:
         self.dsn = dsn
         self.hub = hub
         self.channel = channel
+        self.topics_channel = topics_channel
         self.poll_seconds = poll_seconds
         self.backoff = backoff
         self.check_seconds = check_seconds
@@ -147,9 +290,16 @@ class PostgresFanOut:
         """How many times the listening connection was opened (reconnections + 1)."""
         self.received = 0
         """Notifications received (this process's own included)."""
+        self.origin = secrets.token_hex(8)
+        """This process in its topic messages (it skips its own)."""
+        self._said = 0
+        """Topic messages sent (numbers them)."""
+        self.topics = Topics()
         self._connected = False
         self._pending: dict[str, int] = {}
         """Matches committed here and not yet published: their newest event."""
+        self._outbox: deque[str] = deque()
+        """Topic messages not yet sent (their payloads), oldest first."""
         self._wake = asyncio.Event()
         self._following: dict[str, int] = {}
         """Matches being read after a notification, and the newest event announced."""
@@ -161,6 +311,36 @@ class PostgresFanOut:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def hears_topics(self) -> bool:
+        return self._connected
+
+    # ----- topics ----------------------------------------------------------------
+
+    def broadcast(self, topic: str, data: dict[str, Any]) -> None:
+        self.topics.deliver(topic, data)
+        self._said += 1
+        payload = encode_topic(self.origin, topic, data, self._said)
+        if payload is None:
+            return
+        if len(self._outbox) >= QUEUED_AT_MOST:
+            log.warning("too many topic messages not sent; the oldest is dropped")
+            self._outbox.popleft()
+        self._outbox.append(payload)
+        self._wake.set()
+
+    def subscribe(self, topic: str, handler: TopicHandler) -> None:
+        self.topics.subscribe(topic, handler)
+
+    def _topic_notified(self, payload: str) -> None:
+        message = decode_topic(payload)
+        if message is None:
+            log.warning("a topic message not of this server: %r", payload[:100])
+            return
+        origin, topic, data = message
+        if origin != self.origin:  # this process's own were delivered when sent
+            self.topics.deliver(topic, data)
 
     # ----- publishing ------------------------------------------------------------
 
@@ -182,26 +362,40 @@ class PostgresFanOut:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._pending:
+            while self._pending or self._outbox:
                 batch, self._pending = self._pending, {}
+                said = list(self._outbox)
+                self._outbox.clear()
                 try:
                     await self._notify(batch)
+                    await self._notify_topics(said)
                     delay = low
                 except Exception as exc:
                     log.warning("publishing %d events failed (%s); again soon", len(batch), exc)
                     await self._close_publisher()
                     for match_id, event in batch.items():  # newer ones queued meanwhile win
                         self.publish(match_id, event)
+                    self._outbox.extendleft(reversed(said))  # (sent again: at most twice)
                     await asyncio.sleep(delay)
                     delay = min(high, delay * 2)
 
     async def _notify(self, batch: dict[str, int]) -> None:
+        payloads = [f"{match_id}:{event}" for match_id, event in batch.items()]
+        await self._notify_on(self.channel, payloads)
+
+    async def _notify_topics(self, payloads: list[str]) -> None:
+        await self._notify_on(self.topics_channel, payloads)
+
+    async def _notify_on(self, channel: str, payloads: list[str]) -> None:
+        """``pg_notify`` each payload on ``channel``, in order, in one statement."""
+        if not payloads:
+            return
         if self._publisher is None or self._publisher.closed:
             self._publisher = await self._connect("publish")
-        payloads = [f"{match_id}:{event}" for match_id, event in batch.items()]
         await self._publisher.execute(
-            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload",
-            (self.channel, payloads),
+            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) WITH ORDINALITY "
+            "AS sent(payload, n) ORDER BY n",
+            (channel, payloads),
         )
 
     async def _close_publisher(self) -> None:
@@ -250,21 +444,27 @@ class PostgresFanOut:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._close_publisher()
+        await self.topics.close()
 
     async def _listen(self) -> None:
         from psycopg import sql
 
         async with await self._connect() as connection:
-            await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+            for channel in (self.channel, self.topics_channel):
+                await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             self._connected = True
             self.connections += 1
             if self.connections > 1:
                 log.info("the fan-out listens again; catching up")
             await self.catch_up()  # what was committed while nobody listened here
+            self.topics.deliver(RESYNC, {})  # and what was said meanwhile
             while True:
                 async for notification in connection.notifies(timeout=self.check_seconds):
                     self.received += 1
-                    self._notified(notification.payload)
+                    if notification.channel == self.topics_channel:
+                        self._topic_notified(notification.payload)
+                    else:
+                        self._notified(notification.payload)
                 await connection.execute("SELECT 1")  # still there?
 
     async def _poll_for(self, seconds: float) -> None:
@@ -348,19 +548,28 @@ def start_fanout(
     fanout = app.state.fanout = make_fanout(
         engine, hub, shared=settings.shared(), follow_seconds=settings.follow_seconds
     )
+    if isinstance(fanout, PollingFanOut):
+        return [] if settings.follow_seconds <= 0 else [_create_task(fanout.run())]
     if isinstance(fanout, LocalFanOut):
         return []
-    if isinstance(fanout, PollingFanOut) and settings.follow_seconds <= 0:
-        return []
-    return [asyncio.get_running_loop().create_task(fanout.run())]
+    return [_create_task(fanout.run())]
+
+
+def _create_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    return asyncio.get_running_loop().create_task(run)
 
 
 __all__ = [
     "CHANNEL",
+    "MAX_TOPIC_BYTES",
+    "RESYNC",
+    "TOPICS_CHANNEL",
     "FanOut",
     "LocalFanOut",
     "PollingFanOut",
     "PostgresFanOut",
+    "TopicHandler",
+    "Topics",
     "make_fanout",
     "postgres_dsn",
     "start_fanout",

@@ -14,6 +14,13 @@ connected reaches the others as a small ``presence`` message, one per match ever
 ``presence_seconds`` at most, never a view. Each client (an address) may hold
 ``connections_per_client`` connections and send ``messages_per_second`` over all of them
 together; a match takes ``spectators_per_match`` spectators (seats are always let in).
+
+With several server processes on one database (:meth:`Hub.share_presence`), presence is
+the sum of every process's: each tells the others, on the fan-out's ``presence`` topic,
+who is connected to a match here whenever that changes (the same gathered change that
+makes its presence message), and merges what the others told it; a process that stops
+beating (``server_heartbeats``) stops counting. The per-client limits are then each
+process's share: the limit divided by the server processes alive.
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
 from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
-from stairgames.server.limits import Bucket
+from stairgames.server.fanout import RESYNC, FanOut
+from stairgames.server.limits import Bucket, LiveProcesses
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
+from stairgames.server.seats import COMPUTER
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +70,26 @@ class _Client:
 
 Presence = tuple[tuple[int, ...], int]
 """Who is connected to a match: its seats held by a connection, and its spectators."""
+NOBODY: Final[Presence] = ((), 0)
+PRESENCE_TOPIC: Final = "presence"
+"""The fan-out's topic of presence: ``{"from": process, "matches": {match: [[seats],
+spectators]}, "ask"?: true}`` (``ask``: a process that may have missed some asks every
+other to tell it all theirs again)."""
+PRESENCE_SHARED_AT_ONCE: Final = 40
+"""Matches told in one presence message (well under the fan-out's message size)."""
+
+
+def read_presence(entry: object) -> Presence | None:
+    """A presence as another process sent it, ``[[seats], spectators]``; ``None`` if
+    malformed."""
+    if not isinstance(entry, list) or len(entry) != 2:
+        return None
+    seats, spectators = entry
+    if not isinstance(seats, list) or not all(type(seat) is int for seat in seats):
+        return None
+    if type(spectators) is not int or spectators < 0:
+        return None
+    return tuple(sorted(set(seats))), spectators
 
 
 @dataclasses.dataclass(eq=False)
@@ -132,6 +161,15 @@ class Hub:
         """Called with each match once :meth:`changed` announced it (the metrics)."""
         self.seat_names: Callable[[str], dict[int, str]] = lambda _match_id: {}
         """The names of the players holding a match's seats (the lobby's), for the views."""
+        self.origin = ""
+        """This process among those sharing the database (its heartbeat's name)."""
+        self.live_processes: LiveProcesses | None = None
+        """The server processes alive on the database (``None``: this one alone)."""
+        self._fanout: FanOut | None = None
+        self._elsewhere: dict[str, dict[str, Presence]] = {}
+        """Who is connected to each match on the other processes (by process)."""
+        self._shared: dict[str, Presence] = {}
+        """What this process last told the others of each match's presence here."""
 
     def lock(self, match_id: str) -> asyncio.Lock:
         self._used[match_id] = time.monotonic()
@@ -148,14 +186,40 @@ class Hub:
     # ----- views ---------------------------------------------------------------
 
     def connected_seats(self, match_id: str) -> set[int]:
-        present = self._present.get(match_id)
-        if present is None:
-            return set()
-        return {seat for seat, count in present.items() if seat is not None and count}
+        """The seats held by a connection, on any server process."""
+        return set(self.presence(match_id)[0])
 
     def presence(self, match_id: str) -> Presence:
-        spectators = self._present[match_id][None] if match_id in self._present else 0
-        return tuple(sorted(self.connected_seats(match_id))), spectators
+        """Who is connected to the match, on every server process."""
+        seats, spectators = self._presence_here(match_id)
+        elsewhere = self._presence_elsewhere(match_id)
+        if not elsewhere:
+            return seats, spectators
+        every = set(seats).union(*(theirs for theirs, _ in elsewhere))
+        return tuple(sorted(every)), spectators + sum(count for _, count in elsewhere)
+
+    def _presence_here(self, match_id: str) -> Presence:
+        present = self._present.get(match_id)
+        if present is None:
+            return NOBODY
+        seats = tuple(sorted(s for s, count in present.items() if s is not None and count))
+        return seats, present[None]
+
+    def _presence_elsewhere(self, match_id: str) -> list[Presence]:
+        """What the other processes told of the match (those gone left out)."""
+        theirs = self._elsewhere.get(match_id)
+        if not theirs:
+            return []
+        gone = self._gone()
+        return [presence for origin, presence in theirs.items() if origin not in gone]
+
+    def _gone(self) -> frozenset[str]:
+        """The processes that stopped beating (their presence no longer counts)."""
+        return frozenset() if self.live_processes is None else self.live_processes.gone
+
+    def _processes(self) -> int:
+        """How many server processes share the per-client limits (at least one)."""
+        return 1 if self.live_processes is None else self.live_processes.count()
 
     def thinking(self, match: Match) -> bool:
         return match.id in self._thinking and match.computer_to_act() is not None
@@ -166,6 +230,20 @@ class Hub:
         failed = self._failed.get(match.id)
         return failed[1] if failed is not None and failed[0] == match.event else None
 
+    def computer_note(self, match: Match) -> str | None:
+        """``"warming"`` while a computer of the match plays its weaker stand-in, its
+        compiled code being compiled in the background (what the workers said of its
+        player's last move: :meth:`ComputerPool.note`); ``None`` otherwise."""
+        if match.over:
+            return None
+        for seat in match.seats:
+            if seat.kind == COMPUTER:
+                player = seat.player or "medium"
+                note = self.computers.note(match.game_name, match.options, player)
+                if note is not None:
+                    return note
+        return None
+
     def view(self, match: Match, seat: int | None) -> dict[str, Any]:
         view = match.view(
             seat,
@@ -174,6 +252,7 @@ class Hub:
             computer_error=self.computer_error(match),
             now=self.service.clock(),
         )
+        view["computer_note"] = self.computer_note(match)
         view["spectators"] = self.presence(match.id)[1]
         names = self.seat_names(match.id)
         entries: list[dict[str, Any]] = view["seats"]
@@ -189,15 +268,17 @@ class Hub:
             a spectator of a match with as many spectators as it takes.
         """
         limits = self.limits
+        processes = self._processes()
         client = self._clients.get(connection.client)
         if client is None:
             bucket = Bucket(limits.messages_per_second, limits.message_burst)
             client = self._clients[connection.client] = _Client(bucket)
-        if client.connections >= limits.connections_per_client:
+        client.bucket.rate = limits.messages_per_second / processes  # this process's share
+        client.bucket.burst = max(1.0, limits.message_burst / processes)
+        most = max(1, limits.connections_per_client // processes)
+        if client.connections >= most:
             raise ServerError(
-                429,
-                N_("too many connections from your address (at most {limit})"),
-                limit=limits.connections_per_client,
+                429, N_("too many connections from your address (at most {limit})"), limit=most
             )
         if connection.seat is None and self.presence(match_id)[1] >= limits.spectators_per_match:
             raise ServerError(
@@ -301,8 +382,10 @@ class Hub:
 
     async def _send_presence(self, match_id: str) -> None:
         """``{"type": "presence", "match", "event", "connected": [seats], "spectators"}``
-        to the match's connections that have not been told it; no view is made."""
+        to the match's connections that have not been told it; no view is made. The
+        other processes are told what changed here."""
         self._presence_due.pop(match_id, None)
+        self._share_presence(match_id)
         if match_id not in self._watchers:
             return
         async with self.lock(match_id):
@@ -321,6 +404,83 @@ class Hub:
             for connection in targets:
                 connection.told = presence
             await asyncio.gather(*(self._send(c, text) for c in targets), return_exceptions=True)
+
+    # ----- presence on the other server processes ---------------------------------
+
+    def share_presence(self, fanout: FanOut, origin: str) -> None:
+        """Tell the other server processes who is connected here and hear who is
+        there (through ``fanout``'s :data:`PRESENCE_TOPIC`); ``origin`` names this
+        process, as its heartbeat does."""
+        self._fanout, self.origin = fanout, origin
+        fanout.subscribe(PRESENCE_TOPIC, self._presence_heard)
+        fanout.subscribe(RESYNC, self._presence_asked_again)
+
+    def _share_presence(self, match_id: str) -> None:
+        """Tell the others the match's presence here, if it changed since last told."""
+        here = self._presence_here(match_id)
+        if self._fanout is None or self._shared.get(match_id, NOBODY) == here:
+            return
+        if here == NOBODY:
+            del self._shared[match_id]
+        else:
+            self._shared[match_id] = here
+        self._broadcast_presence({match_id: here})
+
+    def _broadcast_presence(self, told: dict[str, Presence], *, ask: bool = False) -> None:
+        if self._fanout is None:
+            return
+        entries = {match_id: [list(seats), n] for match_id, (seats, n) in told.items()}
+        data: dict[str, Any] = {"from": self.origin, "matches": entries}
+        if ask:
+            data["ask"] = True
+        self._fanout.broadcast(PRESENCE_TOPIC, data)
+
+    def _tell_all_presence(self, *, ask: bool = False) -> None:
+        """Tell the others every presence here (a few matches a message)."""
+        told = list(self._shared.items())
+        if ask:
+            self._broadcast_presence({}, ask=True)
+        for start in range(0, len(told), PRESENCE_SHARED_AT_ONCE):
+            self._broadcast_presence(dict(told[start : start + PRESENCE_SHARED_AT_ONCE]))
+
+    async def _presence_asked_again(self, _data: dict[str, Any]) -> None:
+        """After a gap in the fan-out: ask the others for all theirs (and tell ours)."""
+        self._tell_all_presence(ask=True)
+
+    async def _presence_heard(self, data: dict[str, Any]) -> None:
+        """Another process told of presence there: merge it, and tell the watchers here."""
+        origin, matches = data.get("from"), data.get("matches")
+        if not isinstance(origin, str) or origin == self.origin or not isinstance(matches, dict):
+            return
+        if data.get("ask") is True:
+            self._tell_all_presence()
+        for match_id, entry in matches.items():
+            presence = read_presence(entry)
+            if presence is None or not isinstance(match_id, str):
+                continue
+            self._note_presence_elsewhere(match_id, origin, presence)
+            if match_id in self._watchers:
+                self._presence_changed(match_id)
+
+    def _note_presence_elsewhere(self, match_id: str, origin: str, presence: Presence) -> None:
+        theirs = self._elsewhere.setdefault(match_id, {})
+        if presence == NOBODY:
+            theirs.pop(origin, None)
+        else:
+            theirs[origin] = presence
+        if not theirs:
+            del self._elsewhere[match_id]
+
+    def forget_processes_gone(self) -> None:
+        """Forget what processes that stopped beating told (the watchers here are told);
+        a :attr:`LiveProcesses.after_read` listener."""
+        gone_now = self._gone()
+        for match_id, theirs in list(self._elsewhere.items()):
+            gone = [origin for origin in theirs if origin in gone_now]
+            for origin in gone:
+                self._note_presence_elsewhere(match_id, origin, NOBODY)
+            if gone and match_id in self._watchers:
+                self._presence_changed(match_id)
 
     async def _send(self, connection: Connection, text: str) -> None:
         try:
@@ -452,7 +612,7 @@ class Hub:
         computers answer them, not this one's."""
         async with self.lock(match_id):
             match = self.service.get(match_id)
-            fresh = self.service.follow(match)
+            fresh = await self.service.follow_async(match)  # its query off the event loop
             if fresh is not match:
                 await self.changed(fresh, think=False)
 

@@ -12,20 +12,46 @@ match creations and card uploads per minute, and a deadline for a request's head
 
 A client is its address (``scope["client"]``); behind a proxy every client has the
 proxy's address, so the proxy must apply its own limits.
+
+**Several server processes on one PostgreSQL database** share these allowances two ways
+(``docs/web.md``, *Limits*):
+
+- the rates of requests of a kind (match creations, logins, chat messages...): each
+  take is one atomic ``INSERT ... ON CONFLICT DO UPDATE`` on the token bucket of
+  (kind, client) in the ``client_allowances`` table (:class:`SharedAllowances`; the
+  database's clock, the client's address hashed), so a client has one allowance
+  whichever process it reaches. Only the limited kinds pay that round trip, and they
+  write to the database anyway; should it fail, the process's own bucket decides;
+- the WebSockets' messages and connections, too frequent for a round trip each: each
+  process enforces its share, the limit divided by the server processes alive
+  (:class:`LiveProcesses`, from the ``server_heartbeats`` the referee writes), so a
+  client cannot exceed the limit over all of them, but one whose sockets all land on
+  one process gets only that process's share.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
+import hashlib
 import json
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select, text
 
 from stairgames.i18n import N_
 from stairgames.server.matches import ServerError, error_json
+from stairgames.server.store import HeartbeatRow, Repository
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -111,6 +137,8 @@ class ClientRates:
         self.clock = clock
         self.keep = keep
         self._buckets: dict[tuple[str, str], Bucket] = {}
+        self.shared: SharedAllowances | None = None
+        """The buckets every server process shares (PostgreSQL), once given."""
 
     def take(self, kind: str, client: str) -> float:
         """Spend one ``kind`` request of ``client``: 0.0 when allowed, else the seconds
@@ -118,6 +146,14 @@ class ClientRates:
         rate = self.rates.get(kind)
         if rate is None:
             return 0.0
+        if self.shared is not None:
+            try:
+                return self.shared.take(kind, client, rate)
+            except Exception as exc:  # the database is away: this process's bucket decides
+                log.warning("the shared allowance of %s could not be read: %s", kind, exc)
+        return self._take_here(kind, client, rate)
+
+    def _take_here(self, kind: str, client: str, rate: Rate) -> float:
         bucket = self._buckets.get((kind, client))
         if bucket is None:
             self._forget_full_buckets()
@@ -129,6 +165,140 @@ class ClientRates:
         if len(self._buckets) >= self.keep:
             for key in [key for key, bucket in self._buckets.items() if bucket.full()]:
                 del self._buckets[key]
+
+
+_SPEND = text(
+    """
+    INSERT INTO client_allowances AS a (kind, client, allowance, at, granted)
+    VALUES (:kind, :client, :burst - 1, extract(epoch FROM clock_timestamp()), true)
+    ON CONFLICT (kind, client) DO UPDATE SET
+        allowance = CASE
+            WHEN least(:burst, a.allowance + greatest(0, excluded.at - a.at) * :rate) >= 1
+            THEN least(:burst, a.allowance + greatest(0, excluded.at - a.at) * :rate) - 1
+            ELSE least(:burst, a.allowance + greatest(0, excluded.at - a.at) * :rate)
+        END,
+        granted = least(:burst, a.allowance + greatest(0, excluded.at - a.at) * :rate) >= 1,
+        at = greatest(a.at, excluded.at)
+    RETURNING allowance, granted
+    """
+)
+_FORGET_FULL = text(
+    "DELETE FROM client_allowances WHERE at < extract(epoch FROM clock_timestamp()) - :seconds"
+)
+
+
+class SharedAllowances:
+    """Token buckets in PostgreSQL's ``client_allowances`` table, one per kind and
+    client, shared by every server process of the database (see the module's text).
+
+    A take is one statement: the bucket refilled by the database's clock since its last
+    take, spent if it holds a whole request. A client's address is kept only hashed, and
+    a bucket untouched for ``forget_seconds`` (by then full again) is deleted, every
+    ``sweep_seconds`` at most.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        forget_seconds: float = 3600.0,
+        sweep_seconds: float = 300.0,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.engine = engine
+        self.forget_seconds = forget_seconds
+        self.sweep_seconds = sweep_seconds
+        self.clock = clock
+        self._swept = clock()
+
+    def take(self, kind: str, client: str, rate: Rate) -> float:
+        """Spend one ``kind`` request of ``client``: 0.0 when allowed, else the seconds
+        until one is allowed again (nothing is spent)."""
+        per_second = rate.per_minute / 60.0
+        values = {"kind": kind, "client": _hashed(client), "burst": rate.burst}
+        with self.engine.begin() as connection:
+            allowance, granted = connection.execute(_SPEND, {**values, "rate": per_second}).one()
+            if self.clock() - self._swept >= self.sweep_seconds:
+                self._swept = self.clock()
+                connection.execute(_FORGET_FULL, {"seconds": self.forget_seconds})
+        return 0.0 if granted else (1.0 - float(allowance)) / per_second
+
+
+def _hashed(client: str) -> str:
+    return hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def shared_allowances(engine: Engine, shared: bool) -> SharedAllowances | None:
+    """The allowances to share with the other server processes: on PostgreSQL when
+    shared (another database: ``None``, each process keeps its own)."""
+    if shared and engine.dialect.name == "postgresql":
+        return SharedAllowances(engine)
+    return None
+
+
+GONE_LOOKED_AT_SECONDS = 3600.0
+"""How far back :class:`LiveProcesses` looks for processes that stopped beating."""
+
+
+class LiveProcesses(Repository):
+    """The server processes alive on the database: those whose heartbeat
+    (``server_heartbeats``, written by :class:`stairgames.server.referee.Referee` every
+    second) is under ``stale_seconds`` old, and those gone (their last beat older, within
+    the last hour), read again by :meth:`run`."""
+
+    def __init__(self, engine: Engine, clock: Clock = time.time, stale_seconds: float = 5.0):
+        super().__init__(engine)
+        self.clock = clock
+        self.stale_seconds = stale_seconds
+        self.ids: frozenset[str] = frozenset()
+        self.gone: frozenset[str] = frozenset()
+        self.after_read: list[Callable[[], None]] = []
+        """Told after each :meth:`read` (a process may have come or gone)."""
+
+    def count(self) -> int:
+        """How many are alive (at least this one)."""
+        return max(1, len(self.ids))
+
+    def read(self) -> frozenset[str]:
+        """Read the processes alive now (:attr:`ids`) and those gone (:attr:`gone`)."""
+        now = self.clock()
+        stale = datetime.datetime.fromtimestamp(now - self.stale_seconds, datetime.UTC)
+        looked = datetime.datetime.fromtimestamp(now - GONE_LOOKED_AT_SECONDS, datetime.UTC)
+        with self._session() as session:
+            rows = session.execute(
+                select(HeartbeatRow.process, HeartbeatRow.beat_at >= stale).where(
+                    HeartbeatRow.beat_at >= looked
+                )
+            ).all()
+        self.ids = frozenset(process for process, alive in rows if alive)
+        self.gone = frozenset(process for process, alive in rows if not alive)
+        for listener in self.after_read:
+            listener()
+        return self.ids
+
+    async def run(self, seconds: float) -> None:
+        """:meth:`read` every ``seconds``, until cancelled."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                self.read()
+            except Exception:
+                log.exception("reading the server processes alive failed")
+
+
+def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
+    """On a database shared with other server processes: the app's request rates
+    (``app.state.rates``) shared where the database can (:func:`shared_allowances`), and
+    ``app.state.processes``, the processes alive, read now and every two heartbeats (the
+    task returned). ``settings``: the app's :class:`stairgames.server.app.Settings`."""
+    app.state.processes = None
+    if not settings.shared():
+        return []
+    app.state.rates.shared = shared_allowances(engine, shared=True)
+    beat = settings.heartbeat_seconds
+    live = app.state.processes = LiveProcesses(engine, settings.wall_clock, 3 * beat + 2.0)
+    live.read()
+    return [asyncio.get_running_loop().create_task(live.run(2 * beat))]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,7 +14,11 @@ when its match ends, its result is rated (:mod:`.rating_store`), a resignation c
 as a loss.
 
 The list is live: ``/ws/lobby`` sends ``{"type": "lobby", "challenges": [...]}`` on
-connecting and after every change.
+connecting and after every change, made on any server process of the database: a change
+is told on the fan-out's ``lobby`` topic (:meth:`Lobby.share_through`; the message says
+only that the list changed), and each process reads the list again for its watchers.
+Where the fan-out carries no topics (polling), each process's sweep reads the list and
+sends it if it changed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
 from stairgames.server.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.errors import ServerError
+from stairgames.server.fanout import RESYNC, FanOut
 from stairgames.server.hub import Hub
 from stairgames.server.match import Match, public_options
 from stairgames.server.players import Player, PlayerStore, current_player, required_player
@@ -59,6 +64,8 @@ NAMES_KEPT_SECONDS: Final = 60.0
 SEEN_EVERY_SECONDS: Final = 30.0
 """How often a present creator's ``creator_seen_at`` is written."""
 STARTED, WITHDRAWN, EXPIRED = "started", "withdrawn", "expired"
+LOBBY_TOPIC: Final = "lobby"
+"""The fan-out's topic of the lobby: ``{}``, the list changed (read it again)."""
 Now = Callable[[], datetime.datetime]
 
 
@@ -217,6 +224,9 @@ class Lobby:
         self.now = now
         self.watchers: set[WebSocket] = set()
         self._names: dict[str, tuple[float, dict[int, str]]] = {}
+        self._fanout: FanOut | None = None
+        self._sent: dict[str, Any] | None = None
+        """The list last sent to the watchers here."""
 
     def seat_names(self, match_id: str) -> dict[int, str]:
         """Who holds each seat of the match, by name (read again after a minute, so that
@@ -388,11 +398,37 @@ class Lobby:
             try:
                 if self.sweep():
                     await self.broadcast()
+                elif self._fanout is not None and not self._fanout.hears_topics:
+                    await self.tell_watchers(only_if_changed=True)  # others' changes
             except Exception:  # a failing sweep must not end the loop
                 log.exception("the lobby's sweep failed")
 
+    def share_through(self, fanout: FanOut) -> None:
+        """Tell the lobby's changes to every server process through ``fanout`` (and
+        hear theirs); after a gap in it, read the list again."""
+        self._fanout = fanout
+        fanout.subscribe(LOBBY_TOPIC, self._changed_somewhere)
+        fanout.subscribe(RESYNC, self._changed_somewhere)
+
     async def broadcast(self) -> None:
+        """The list changed: every server process's watchers are sent it."""
+        if self._fanout is None:
+            await self.tell_watchers()
+        else:
+            self._fanout.broadcast(LOBBY_TOPIC, {})
+
+    async def _changed_somewhere(self, _data: dict[str, Any]) -> None:
+        await self.tell_watchers()
+
+    async def tell_watchers(self, *, only_if_changed: bool = False) -> None:
+        """Send the list to this process's watchers (none: nothing is read)."""
+        if not self.watchers:
+            self._sent = None
+            return
         message = {"type": "lobby", "challenges": self.listing(), "live": self.live()}
+        if only_if_changed and message == self._sent:
+            return
+        self._sent = message
         for socket in list(self.watchers):
             with contextlib.suppress(Exception):
                 await socket.send_json(message)

@@ -35,7 +35,7 @@ from starlette.requests import HTTPConnection
 from stairgames.core.registry import get_spec
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
 from stairgames.server.errors import ServerError
-from stairgames.server.limits import ClientRates, Rate
+from stairgames.server.limits import ClientRates, Rate, shared_allowances
 from stairgames.server.mail import (
     Game,
     MailSettings,
@@ -611,6 +611,7 @@ def start_mail(
         },
         clock=settings.clock,
     )
+    rates.shared = shared_allowances(engine, settings.shared())
     service = MailService(MailStore(engine), lobby.players, now, mail, rates=rates)
     app.state.mail = service
     if mail is None:

@@ -7,7 +7,12 @@ the move number (:func:`chance_seed`), so they are the same after a restart and 
 to players until the game ends (the seed is in the record only then).
 
 The service methods are synchronous; the web layer calls them under one lock per match
-and commits before it announces (:meth:`MatchService.commit`).
+and commits before it announces (:meth:`MatchService.commit`). What a person does on
+every move has an ``async`` twin whose database work runs in a thread
+(:func:`stairgames.server.store.off_loop`) while the caller holds the match's lock:
+:meth:`MatchService.move_async` and :meth:`MatchService.follow_async`. A commit is
+checked and folded into a copy of the match first; the match itself takes the copy's
+state only once the database said yes, so nobody reads an event not committed.
 """
 
 from __future__ import annotations
@@ -34,9 +39,15 @@ from stairgames.server.seats import COMPUTER, HUMAN, hash_token, parse_seat
 from stairgames.server.store import (
     EventConflictError,
     EventRecord,
+    MatchRecord,
     SeatRecord,
     Store,
+    SummaryRecord,
+    off_loop,
 )
+
+Events = list[tuple[str, int | None, dict[str, Any]]]
+"""Events to commit, not numbered yet: (kind, seat, data)."""
 
 LEVELS = LEVEL_NAMES
 
@@ -81,6 +92,16 @@ def check_start_position(game: Game, text: object) -> None:
     state = game.state_from_position(text)  # InvalidPositionError: 400 with its reason
     if state.is_terminal():
         raise ServerError(400, N_("the game is over in this position"))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Planned:
+    """A commit made ready: its numbered records, the match as they leave it (a copy),
+    and the summary stored with them."""
+
+    records: list[EventRecord]
+    after: Match
+    summary: SummaryRecord
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,11 +198,25 @@ class MatchService:
         match = self._matches.get(match_id)
         if match is not None:
             return match
-        if len(match_id) > 64:
-            raise ServerError(404, N_("no match {match!r}"), match=match_id[:64])
-        record = self.store.load_match(match_id)
+        _check_id(match_id)
+        return self._kept(match_id, self.store.load_match(match_id))
+
+    async def get_async(self, match_id: str) -> Match:
+        """:meth:`get`, the database read in a database thread (a socket opening)."""
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match
+        _check_id(match_id)
+        return self._kept(match_id, await off_loop(self.store.load_match, match_id))
+
+    def _kept(self, match_id: str, record: MatchRecord | None) -> Match:
+        """The match ``record`` makes, kept in memory (unless another request read it
+        meanwhile: that one is kept)."""
         if record is None:
             raise ServerError(404, N_("no match {match!r}"), match=match_id)
+        known = self._matches.get(match_id)
+        if known is not None:
+            return known
         match = self._matches[match_id] = Match(record)
         return match
 
@@ -210,7 +245,15 @@ class MatchService:
         query and folded into a copy of it (``match`` itself is left as it was, so a new
         object means a change, as with :meth:`refresh`); the fan-out's way, which does not
         replay the whole match for each event (:mod:`stairgames.server.fanout`)."""
-        events = self.store.events_after(match.id, match.event)
+        return self._folded(match, self.store.events_after(match.id, match.event))
+
+    async def follow_async(self, match: Match) -> Match:
+        """:meth:`follow`, its query in a database thread (the caller holds the match's
+        lock): what the fan-out and every request of a shared database do first."""
+        return self._folded(match, await off_loop(self.store.events_after, match.id, match.event))
+
+    def _folded(self, match: Match, events: Sequence[EventRecord]) -> Match:
+        """``match`` with ``events`` (read after its last one) folded into a copy."""
         if not events:
             return match
         try:
@@ -229,59 +272,73 @@ class MatchService:
     def commit(
         self,
         match: Match,
-        events: list[tuple[str, int | None, dict[str, Any]]],
+        events: Events,
         *,
         claim_seat: tuple[int, str] | None = None,
     ) -> None:
-        """Number ``events``, commit them, then fold them into ``match``; a move that
-        leads to chance nodes is followed by their outcomes, drawn from the match's
-        generator, in the same commit.
+        """Number ``events``, commit them with the match's summary, then fold them into
+        ``match``; a move that leads to chance nodes is followed by their outcomes, drawn
+        from the match's generator, in the same commit.
 
         :raises ServerError: 409, another server process changed the match first (the
             match is reloaded; nothing of this request was written).
         """
-        at = self.clock()
-        if match.game.info().chance:
-            records = self._numbered_with_chance(match, events, at)
-        else:
-            records = [
-                EventRecord(match.event + offset, kind, seat, data, at)
-                for offset, (kind, seat, data) in enumerate(events, start=1)
-            ]
+        planned = self._planned(match, events)
         try:
-            self.store.append_events(match.id, records, claim_seat=claim_seat)
+            self.store.append_events(
+                match.id, planned.records, claim_seat=claim_seat, summary=planned.summary
+            )
         except EventConflictError as exc:
-            self._matches.pop(match.id, None)
-            raise ServerError(409, N_("the match changed meanwhile; try again")) from exc
-        for record in records:
-            match.apply_event(record)
-        self.store.summarize(match.id, match.event, match.summary(), at if match.over else None)
-        for listener in self.committed:
-            listener(match, records)
+            raise self._conflict(match) from exc
+        self._committed(match, planned)
 
-    def _numbered_with_chance(
-        self, match: Match, events: list[tuple[str, int | None, dict[str, Any]]], at: float
-    ) -> list[EventRecord]:
-        probe = Match.__new__(Match)
-        probe.__dict__.update(match.__dict__)
-        probe.state = match.state.clone()
-        probe.movers = list(match.movers)
-        probe.seats = [dataclasses.replace(seat) for seat in match.seats]
-        probe.clock = copy.deepcopy(match.clock)
+    async def commit_async(self, match: Match, events: Events) -> None:
+        """:meth:`commit`, the database's part in a database thread (the caller holds
+        the match's lock: the match changes only after the commit, as one step)."""
+        planned = self._planned(match, events)
+        try:
+            await off_loop(
+                self.store.append_events, match.id, planned.records, summary=planned.summary
+            )
+        except EventConflictError as exc:
+            raise self._conflict(match) from exc
+        except BaseException:  # failed or cancelled: whether it went through is unknown
+            self.forget(match.id)
+            raise
+        self._committed(match, planned)
+
+    def _planned(self, match: Match, events: Events) -> _Planned:
+        """``events`` numbered and folded into a copy of ``match``, followed by the
+        chance outcomes they lead to (drawn from the match's generator)."""
+        at = self.clock()
+        after = _copy_of(match)
         records: list[EventRecord] = []
 
         def add(kind: str, seat: int | None, data: dict[str, Any]) -> None:
-            record = EventRecord(probe.event + 1, kind, seat, data, at)
-            probe.apply_event(record)
+            record = EventRecord(after.event + 1, kind, seat, data, at)
+            after.apply_event(record)
             records.append(record)
 
         for kind, seat, data in events:
             add(kind, seat, data)
-        while not probe.over and probe.state.is_chance_node():
-            rng = random.Random(chance_seed(probe.seed, probe.state.move_number()))
-            outcome = sample_chance_outcome(probe.state, rng)
-            add("move", None, {"move": probe.state.action_to_string(outcome)})
-        return records
+        while not after.over and after.state.is_chance_node():
+            rng = random.Random(chance_seed(after.seed, after.state.move_number()))
+            outcome = sample_chance_outcome(after.state, rng)
+            add("move", None, {"move": after.state.action_to_string(outcome)})
+        summary = SummaryRecord(after.event, after.summary(), at if after.over else None)
+        return _Planned(records, after, summary)
+
+    def _conflict(self, match: Match) -> ServerError:
+        """Another process wrote first: the match is read again on its next use."""
+        self._matches.pop(match.id, None)
+        return ServerError(409, N_("the match changed meanwhile; try again"))
+
+    def _committed(self, match: Match, planned: _Planned) -> None:
+        """The commit went through: ``match`` becomes what its events made of the copy,
+        and the :attr:`committed` listeners hear of it."""
+        match.__dict__.update(planned.after.__dict__)
+        for listener in self.committed:
+            listener(match, planned.records)
 
     # ----- requests --------------------------------------------------------------
 
@@ -308,12 +365,7 @@ class MatchService:
         :raises ServerError / IllegalMoveError: not a seat, not its turn, game over,
             malformed or illegal move (nothing changes).
         """
-        self._require_player(match, seat)
-        if not isinstance(move, str) or not move or len(move) > 200:
-            raise ServerError(400, N_("a move must be a short text in the game's notation"))
-        if match.to_act() != seat:
-            raise ServerError(409, N_("it is not your turn"))
-        self._commit_move(match, seat, move)
+        self.commit(match, self._move_events(match, seat, move))
 
     def computer_move(self, match: Match, seat: int, move: str) -> None:
         """Play the move a computer player chose for ``seat`` (checked like any move)."""
@@ -321,10 +373,22 @@ class MatchService:
             raise ServerError(409, N_("it is not your turn"))
         self._commit_move(match, seat, move)
 
+    async def move_async(self, match: Match, seat: int | None, move: Any) -> None:
+        """:meth:`move`, its commit in a database thread (:meth:`commit_async`)."""
+        await self.commit_async(match, self._move_events(match, seat, move))
+
+    def _move_events(self, match: Match, seat: int | None, move: Any) -> Events:
+        """The event of ``move`` for ``seat``, checked (see :meth:`move`)."""
+        self._require_player(match, seat)
+        if not isinstance(move, str) or not move or len(move) > 200:
+            raise ServerError(400, N_("a move must be a short text in the game's notation"))
+        if match.to_act() != seat:
+            raise ServerError(409, N_("it is not your turn"))
+        return _move_event(match, seat, move)
+
     def _commit_move(self, match: Match, seat: int | None, move: str) -> None:
         """Commit ``move`` in full notation once the rules engine has found it legal."""
-        action = match.state.string_to_action(move)  # IllegalMoveError with the engine's id
-        self.commit(match, [("move", seat, {"move": match.state.action_to_string(action)})])
+        self.commit(match, _move_event(match, seat, move))
 
     def undo(self, match: Match, seat: int | None) -> None:
         """Take back the last move of a person at this screen (and the computer's reply):
@@ -488,6 +552,21 @@ class MatchService:
             raise ServerError(403, N_("spectators cannot play; join a free seat to play"))
         if seat in match.left:
             raise ServerError(403, N_("you resigned this game; you can watch it"))
+
+
+def _check_id(match_id: str) -> None:
+    """:raises ServerError: 404, an id no match has (too long to look for)."""
+    if len(match_id) > 64:
+        raise ServerError(404, N_("no match {match!r}"), match=match_id[:64])
+
+
+def _move_event(match: Match, seat: int | None, move: str) -> Events:
+    """``move`` in full notation, once the rules engine has found it legal.
+
+    :raises IllegalMoveError: with the engine's message id.
+    """
+    action = match.state.string_to_action(move)
+    return [("move", seat, {"move": match.state.action_to_string(action)})]
 
 
 def _copy_of(match: Match) -> Match:

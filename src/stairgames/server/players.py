@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
-from stairgames.server.limits import Bucket, Clock, Rate
+from stairgames.server.limits import ClientRates, Clock, Rate
 from stairgames.server.matches import ServerError
 from stairgames.server.store import PlayerRow, PlayerSessionRow, Repository
 
@@ -145,7 +145,9 @@ class PlayerStore(Repository):
         self.hasher = hasher or PasswordHasher()
         self._dummy_hash = self.hasher.hash(secrets.token_hex(8))
         self._clock = clock or time.monotonic
-        self._login_buckets: dict[str, Bucket] = {}
+        self.login_rates = ClientRates({"login": LOGINS_PER_NAME}, clock=self._clock)
+        """Logins per name; shared by the server processes of one PostgreSQL database
+        once given its ``shared`` allowances (:func:`.limits.shared_allowances`)."""
 
     # ----- who is this browser ---------------------------------------------------------
 
@@ -291,15 +293,7 @@ class PlayerStore(Repository):
             return False
 
     def _spend_login_attempt(self, key: str) -> None:
-        bucket = self._login_buckets.get(key)
-        if bucket is None:
-            if len(self._login_buckets) > 10_000:
-                self._login_buckets = {k: b for k, b in self._login_buckets.items() if not b.full()}
-            rate = LOGINS_PER_NAME
-            bucket = Bucket(rate.per_minute / 60.0, rate.burst, self._clock)
-            self._login_buckets[key] = bucket
-        wait = bucket.take()
-        if wait > 0:
+        if self.login_rates.take("login", key) > 0:
             raise ServerError(429, N_("too many requests; wait a moment"))
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from stairgames.server.errors import ServerError
 from stairgames.server.hub import Hub
 from stairgames.server.match import Match
-from stairgames.server.store import ClockStore
+from stairgames.server.store import ClockStore, off_loop
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +139,8 @@ class Referee:
                 try:
                     await self.check()
                     now = self.now()
-                    if now - last_beat >= self.beat_seconds:
-                        self.store.beat(self.process, now)
+                    if now - last_beat >= self.beat_seconds:  # its commit off the loop
+                        await off_loop(self.store.beat, self.process, now)
                         last_beat = now
                     if now - last_scan >= self.rescan_seconds:
                         last_scan = now

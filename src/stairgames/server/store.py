@@ -64,15 +64,18 @@ SQLite (the default, in a data folder) and PostgreSQL (``--database-url``) share
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime
+import functools
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -90,7 +93,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -330,9 +333,43 @@ class MatchRecord:
     """The position text the match started from (``None``: the game's start)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class SummaryRecord:
+    """A match's stored summary (``matches.summary``) as of ``event``; ``ended``: when its
+    game ended (``None``: it goes on)."""
+
+    event: int
+    summary: dict[str, Any]
+    ended: float | None = None
+
+
 class EventConflictError(Exception):
     """Another writer committed an event with the same number first (several server
     processes on one database); the caller reloads the match and tries again."""
+
+
+DATABASE_THREADS = 8
+"""Threads the event loop hands its blocking database calls to (:func:`off_loop`); the
+engine's pool (5 connections, 10 more when busy) holds one connection for each."""
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+@functools.cache
+def _database_threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="stairgames-database")
+
+
+async def off_loop(
+    call: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs
+) -> _Result:
+    """``call(*args, **kwargs)`` in one of the database threads, awaited: a query or a
+    commit (its round trips, PostgreSQL's flush to disk) no longer stops every other
+    connection of the process meanwhile. The caller keeps the order it needs (the web
+    layer holds the match's lock while it waits)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_database_threads(), functools.partial(call, *args, **kwargs))
 
 
 def default_database_url(data_dir: str | Path) -> str:
@@ -485,19 +522,8 @@ class Store(Repository):
     ) -> None:
         """Keep the match's ``summary`` as of ``event`` (an older one never overwrites a
         newer); ``ended``: when its game ended, if it has."""
-        values: dict[str, Any] = {"summary": json.dumps(summary), "summary_event": event}
         with self.engine.begin() as connection:
-            connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.summary_event < event)
-                .values(**values)
-            )
-            if ended is not None:
-                connection.execute(
-                    update(MatchRow)
-                    .where(MatchRow.id == match_id, MatchRow.ended_at.is_(None))
-                    .values(ended_at=_moment(ended))
-                )
+            _write_summary(connection, match_id, SummaryRecord(event, summary, ended))
 
     def last_event(self, match_id: str) -> int:
         """The number of the last event of a match committed by anyone (0: none)."""
@@ -543,9 +569,12 @@ class Store(Repository):
         events: Sequence[EventRecord],
         *,
         claim_seat: tuple[int, str] | None = None,
+        summary: SummaryRecord | None = None,
     ) -> None:
         """Commit ``events`` (numbered after the last one) in one transaction; with
-        ``claim_seat`` = (seat, token hash) also give a free online seat its token.
+        ``claim_seat`` = (seat, token hash) also give a free online seat its token, with
+        ``summary`` also keep the match's summary (as :meth:`summarize`; one commit, so
+        one flush to disk, a move).
 
         :raises EventConflictError: an event number is taken already, or the seat is no
             longer free: nothing was written.
@@ -580,10 +609,28 @@ class Store(Repository):
                         raise EventConflictError(f"seat {seat} of {match_id} is taken")
                 if rows:
                     connection.execute(insert(EventRow), rows)
+                if summary is not None:
+                    _write_summary(connection, match_id, summary)
         except IntegrityError as exc:
             raise EventConflictError(
                 f"event numbers of {match_id} taken by another writer"
             ) from exc
+
+
+def _write_summary(connection: Connection, match_id: str, summary: SummaryRecord) -> None:
+    """Keep ``summary`` unless a newer one is kept already; mark the match ended."""
+    values = {"summary": json.dumps(summary.summary), "summary_event": summary.event}
+    connection.execute(
+        update(MatchRow)
+        .where(MatchRow.id == match_id, MatchRow.summary_event < summary.event)
+        .values(**values)
+    )
+    if summary.ended is not None:
+        connection.execute(
+            update(MatchRow)
+            .where(MatchRow.id == match_id, MatchRow.ended_at.is_(None))
+            .values(ended_at=_moment(summary.ended))
+        )
 
 
 class ClockStore(Repository):

@@ -126,11 +126,13 @@ def serve_workers(
 def worker_app() -> FastAPI:
     """The app of one worker process: the parent's command line read again."""
     from stairgames.server.app import create_app
-    from stairgames.server.serve import serve_parser, serve_settings
+    from stairgames.server.serve import freeze_startup_objects, serve_parser, serve_settings
 
     parser = serve_parser()
     args = parser.parse_args(json.loads(os.environ[ARGV_VARIABLE]))
-    return create_app(serve_settings(args, parser))
+    app = create_app(serve_settings(args, parser))
+    freeze_startup_objects()  # what the worker imported (its app starts after)
+    return app
 
 
 def __getattr__(name: str) -> Any:

@@ -133,6 +133,10 @@ SHARED_MESSAGES: Final = (
     N_("The computer"),
     N_("The computer ({level})"),
     N_("The computer is thinking…"),
+    N_(
+        "The computer is getting ready (compiling, first time only); until then it "
+        "plays a quicker, weaker search."
+    ),
     N_("The record could not be downloaded."),
     N_("Undo"),
     N_("Upload a card file (TOML)"),

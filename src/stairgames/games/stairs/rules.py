@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+from collections.abc import Iterable
 from typing import Final
 
 from stairgames.i18n import N_, Text
@@ -409,20 +410,40 @@ def why_stuck(board: Board, colour: str, square: int) -> Text | None:
     """Why the piece of ``colour`` on top of ``square`` cannot move now (``None``: it can,
     or it is not ``colour``'s): no stack next to it of its own height (S2), or a lower
     piece of ``colour`` can move (S3, :func:`why_illegal`'s words)."""
-    if board.top(square) != colour:
-        return None
-    moves = [m for m in movable_moves(board, colour) if m.source == square]
-    if not moves:
-        return Text(
-            N_(
-                "no stack next to {square} is {height} high; a piece must move onto a "
-                "stack of its own height"
-            ),
-            {"square": square_name(square, board.size), "height": board.height(square)},
+    return stuck_pieces(board, colour, [square]).get(square)
+
+
+def stuck_pieces(
+    board: Board, colour: str, squares: Iterable[int] | None = None
+) -> dict[int, Text]:
+    """:func:`why_stuck` of each of ``squares`` (``None``: every square) whose piece
+    cannot move, the board's moves listed once for all of them (a view asks of every
+    square after every move)."""
+    first_moves: dict[int, Move] = {}
+    for move in movable_moves(board, colour):
+        first_moves.setdefault(move.source, move)
+    free = {move.source for move in legal_moves(board, colour)}
+    reasons: dict[int, Text] = {}
+    for square in range(board.geometry.num_squares) if squares is None else squares:
+        if board.top(square) != colour or square in free:
+            continue
+        first = first_moves.get(square)
+        reasons[square] = (
+            _no_stack_of_its_height(board, square)
+            if first is None
+            else why_illegal(board, colour, first)
         )
-    if any(m.source == square for m in legal_moves(board, colour)):
-        return None
-    return why_illegal(board, colour, moves[0])
+    return reasons
+
+
+def _no_stack_of_its_height(board: Board, square: int) -> Text:
+    return Text(
+        N_(
+            "no stack next to {square} is {height} high; a piece must move onto a "
+            "stack of its own height"
+        ),
+        {"square": square_name(square, board.size), "height": board.height(square)},
+    )
 
 
 def why_illegal(board: Board, colour: str, move: Move) -> Text:

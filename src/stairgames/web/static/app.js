@@ -647,6 +647,8 @@ function renderTurn(view) {
   $("turn").textContent = text;
   $("watching").hidden = view.you !== null;
   $("thinking").hidden = !view.thinking;
+  // its compiled code still compiling (first time only), the computer plays a weaker stand-in
+  $("computer-note").hidden = view.computer_note !== "warming";
   const prompt = $("prompt");
   prompt.textContent = "";
   if (view.offer && view.offer.by !== view.you && view.legal.includes("accept")) {

@@ -23,6 +23,14 @@ plays the solved policy wherever P is exact.
 The levels (:data:`LEVELS`) are that player with a share of its decisions taken at
 random: the exact winning chances of each against the one below are in
 ``docs/rules/ishigaki_race.md`` ("Perfect play").
+
+Solving the max^n solution on demand runs compiled code (numba, :mod:`.maxn_kernel`),
+compiled the first time on a machine (8 to 35 s, by its load): :data:`HOOKS` offers its
+warm-up (:func:`stairgames.games.ishigaki_race.research.maxn.warm_up`, run by
+``stairgames prepare`` and by players prepared for three or four ninjas), and, for the
+options that need it, :func:`estimate`: the evaluation without the max^n solution (the
+estimate four players get without their table), which players play with while that code
+is compiled in the background.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import itertools
 from typing import TYPE_CHECKING, Final
 
 from stairgames.core.game import Game, State
-from stairgames.core.hooks import PerfectPlay, PlayerHooks
+from stairgames.core.hooks import Evaluator, PerfectPlay, PlayerHooks, compiled_warm_up
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.research.value_iteration import MAX_SOLVED_PLAYERS, solve
 from stairgames.games.ishigaki_race.rules import Board, Phase, Race
@@ -84,14 +92,28 @@ def chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
     - A race that no game reaches (built by hand): the height lead.
     """
     players = race.players
+    if race.phase == Phase.OVER or players <= MAX_SOLVED_PLAYERS:
+        return estimated_chance_of_winning(board, race)
+    try:
+        exact = exact_solution(board, players)
+        if exact is not None:
+            return exact.value(race)
+    except (KeyError, ValueError):
+        return _height_shares(board, race)
+    return estimated_chance_of_winning(board, race)
+
+
+@functools.lru_cache(maxsize=200_000)
+def estimated_chance_of_winning(board: Board, race: Race) -> tuple[float, ...]:
+    """:func:`chance_of_winning` without the max^n solution of three or four players
+    (so without compiled code): exact for two players and from the goal round on, the
+    pairwise estimate before it, the height lead for a race that no game reaches."""
+    players = race.players
     if race.phase == Phase.OVER:
         return tuple(1.0 if seat == race.winner else 0.0 for seat in range(players))
     try:
         if players <= MAX_SOLVED_PLAYERS:
             return solve(board, players).value(race)
-        exact = exact_solution(board, players)
-        if exact is not None:
-            return exact.value(race)
         if race.phase in (Phase.GOAL, Phase.ROLLOFF):
             return _to_the_end(board, _canonical(race), ROLLOFF_REPEATS)
         if race.phase == Phase.RACE:
@@ -204,6 +226,46 @@ def perfect_play(game: Game) -> PerfectPlay:
     return solved_play(game)
 
 
-HOOKS: Final = PlayerHooks(evaluate=evaluate, levels=LEVELS, perfect_play=perfect_play)
+def estimated(state: State, seat: int) -> float:
+    """:func:`evaluate` without the max^n solution (:func:`estimated_chance_of_winning`):
+    what players of three or four ninjas play with while its compiled code is compiled."""
+    from stairgames.games.ishigaki_race.game import IshigakiRaceState
+
+    assert isinstance(state, IshigakiRaceState)
+    return 2.0 * estimated_chance_of_winning(state.board, state.race)[seat] - 1.0
+
+
+def estimate(game: Game) -> Evaluator | None:
+    """The ``estimate`` hook: :func:`estimated` where :func:`evaluate` solves the max^n
+    solution on demand, in compiled code (three players, and four on small walls, without
+    a table built); ``None`` elsewhere (two players; a table read from disk; the estimate
+    already)."""
+    board: Board = game.board  # type: ignore[attr-defined]
+    return estimated if _solved_on_demand(board, game.num_players()) else None
+
+
+@functools.cache
+def _solved_on_demand(board: Board, players: int) -> bool:
+    """Whether :func:`exact_solution` would solve ``board`` for ``players`` now (compiled)."""
+    if players <= MAX_SOLVED_PLAYERS:
+        return False
+    from stairgames.games.ishigaki_race.research import solutions
+
+    small = board.goal**players <= solutions.ON_DEMAND_STATES
+    return small and solutions.cached(board, players) is None
+
+
+HOOKS: Final = PlayerHooks(
+    evaluate=evaluate,
+    levels=LEVELS,
+    perfect_play=perfect_play,
+    warm_up=compiled_warm_up(
+        "stairgames.games.ishigaki_race.research.maxn:warm_up",
+        kernel="stairgames.games.ishigaki_race.research.maxn_kernel:KERNEL",
+    ),
+    estimate=estimate,
+)
 """What Ishigaki Race offers computer players (its registration loads it on a
-player's first need)."""
+player's first need): the evaluation, the levels, the solved game, and the warm-up of
+the max^n solver's compiled code with the estimate that players use while it compiles
+(:func:`estimate`)."""

@@ -216,6 +216,21 @@ def compute(board: Board, players: int) -> Solved:
     )
 
 
+WARM_UP_BOARD: Final = Board(goal=4, crumbling=frozenset({2}))
+"""A wall small enough to solve at once, whose solution calls every compiled function
+that :func:`compute` calls on any wall (the same compiled code serves every board and
+number of players)."""
+
+
+def warm_up() -> None:
+    """Compile (the first time on a machine) or load every compiled function that a
+    player's evaluation calls (:func:`compute`), by solving :data:`WARM_UP_BOARD` for
+    three players (a few milliseconds once compiled); recorded, so that
+    ``kernel.KERNEL.cold()`` is false from then on."""
+    compute(WARM_UP_BOARD, 3)
+    kernel.KERNEL.warmed()
+
+
 @functools.cache
 def race_successors(board: Board, players: int) -> IntArray:
     """(race turn start, stop or roll) -> the next turn start (:mod:`.kernel`)."""
@@ -258,4 +273,5 @@ __all__ = [
     "roll_table",
     "rolloff_chances",
     "settle_table",
+    "warm_up",
 ]

@@ -15,7 +15,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from stairgames.core.game import State
-from stairgames.games.stairs.rules import Board, square_name, why_stuck
+from stairgames.games.stairs.rules import Board, square_name, stuck_pieces
 from stairgames.i18n import text_json
 
 WEB_ASSETS: Traversable = files("stairgames.games.stairs.view")
@@ -60,9 +60,7 @@ def board_view(state: State, viewer: int | None) -> dict[str, Any]:
 
 def stuck_reasons(board: Board) -> dict[str, Any]:
     """Why each piece of the colour to move that cannot move cannot (by square name)."""
-    reasons: dict[str, Any] = {}
-    for square in range(board.geometry.num_squares):
-        reason = why_stuck(board, board.to_move, square)
-        if reason is not None:
-            reasons[square_name(square, board.size)] = text_json(reason)
-    return reasons
+    return {
+        square_name(square, board.size): text_json(reason)
+        for square, reason in stuck_pieces(board, board.to_move).items()
+    }

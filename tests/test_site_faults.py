@@ -1,0 +1,117 @@
+"""Issue 33: a server process killed (SIGKILL) while games are played through nginx; a
+move committed by a process that died before its notification went out.
+
+The whole site as ``docs/deploy.md`` deploys it (:mod:`benchmarks.site`): PostgreSQL,
+two ``stairgames serve`` processes, nginx with ``docs/deploy/nginx-stairgames.conf`` in
+front; ten Stairs games played over ``wss`` by clients that connect again when their
+socket closes, as the page does (:mod:`benchmarks.site_load`). Every game moves twice
+and waits; one server is killed; the games go on. Skipped, saying why, without nginx,
+openssl, PostgreSQL or psycopg.
+
+A process may die between a commit and its ``NOTIFY``: the move is stored, but the
+other processes never hear of it. The player's socket, opening again elsewhere, makes
+it known (``app._opened_match``): two or three apps on one PostgreSQL database, the
+commit made with the fan-out's publishing left out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError
+from benchmarks.site import Site, SiteMissingError, running_site
+from benchmarks.site_load import FIRST_MOVES, Plan, run, summarize
+from fastapi.testclient import TestClient
+
+from tests.postgresql_helpers import (
+    AN_HOUR,
+    DEADLINE,
+    fanout_of,
+    postgresql_server,
+    receive_until_within,
+    two_servers,
+)
+from tests.server_helpers import connect, running
+from tests.test_server_fanout_postgresql import moved, online_game
+
+GAMES = 10
+MOVES = 8
+
+
+@contextlib.contextmanager
+def site_or_skip(folder: Path) -> Iterator[Site]:
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install psycopg[binary])")
+    with contextlib.ExitStack() as stack:
+        try:
+            site = stack.enter_context(running_site(folder, servers=2, workers=1, fsync=False))
+        except (PostgreSQLMissingError, SiteMissingError) as exc:
+            pytest.skip(f"{exc}: skipped")
+        yield site
+
+
+def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
+    tmp_path: Path,
+) -> None:
+    with site_or_skip(tmp_path) as site:
+        # think 0: each player moves as soon as it may, but no game moves past its
+        # second move before the kill (the run holds them), so every game is under way
+        games, _ = run(site, GAMES, MOVES, Plan(think=0.0, fault="kill-worker"), hold=True)
+        killed = site.servers[0]
+        assert killed.process.poll() is not None  # it is gone (no supervisor starts it)
+    result = summarize(games, 1.0)
+    assert result.unfinished == 0
+    assert result.moves == GAMES * MOVES
+    assert result.lost == 0 and result.duplicated == 0
+    # the seats whose socket was on the killed server connected again, through nginx,
+    # to the survivor, were sent the game as it was and went on
+    assert result.reconnections > 0
+    assert len(result.resumed) == result.reconnections
+    assert result.still_cut == 0
+    assert all(len(game.history) == MOVES for game in games)
+    assert all(len(game.history) > FIRST_MOVES for game in games)
+
+
+@pytest.fixture(scope="module")
+def postgresql() -> Iterator[PostgreSQL]:
+    with postgresql_server() as server:
+        yield server
+
+
+def commit_untold(client: TestClient, match_id: str, seat: int) -> int:
+    """A move of ``seat`` committed by ``client``'s process with no notification sent
+    (as if it died right after the commit): the new event."""
+    service = client.app.state.hub.service  # type: ignore[attr-defined]
+    publish = fanout_of(client).published
+    service.committed.remove(publish)
+    try:
+        match = service.follow(service.get(match_id))  # the join made on the other
+        state = match.state
+        service.move(match, seat, state.action_to_string(state.legal_actions()[0]))
+    finally:
+        service.committed.append(publish)
+    return int(match.event)
+
+
+@pytest.mark.parametrize("back_on", ["the survivor", "a new process"])
+def test_a_move_whose_notification_was_lost_reaches_the_opponent_once_its_player_is_back(
+    tmp_path: Path, postgresql: PostgreSQL, back_on: str
+) -> None:
+    with two_servers(tmp_path, postgresql.url) as (first, second):
+        match, light_token, dark_token = online_game(first, second)
+        with connect(second, f"/ws/matches/{match}?token={dark_token}") as dark:
+            before = receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+            event = commit_untold(first, match, 0)  # light's move; then "first" dies
+            with contextlib.ExitStack() as stack:
+                where = second
+                if back_on == "a new process":
+                    where = stack.enter_context(
+                        running(tmp_path / "c", database_url=postgresql.url, follow_seconds=AN_HOUR)
+                    )
+                with connect(where, f"/ws/matches/{match}?token={light_token}") as light:
+                    mine = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
+                    assert mine["event"] == event and mine["to_act"] == 1
+                    theirs = receive_until_within(dark, moved(before["event"]), DEADLINE)
+                    assert theirs["event"] == event and theirs["history"] == mine["history"]
