@@ -259,8 +259,11 @@ class PostgresFanOut:
     ``dsn``: a libpq connection string or URI (psycopg 3). ``poll_seconds``: how often to
     poll while the listening connection is lost (``0``: not at all, only the catch-up
     once listening again). ``backoff``: the first and the longest wait between two
-    attempts to connect. ``check_seconds``: with no notification for this long, the
-    listening connection is checked with a query (a connection cut silently is found).
+    attempts to connect (at most a second by default: an attempt a second against a
+    database that is away costs little, and a longer wait kept the process not ready,
+    and its watchers unserved, seconds after the database was back). ``check_seconds``:
+    with no notification for this long, the listening connection is checked with a query
+    (a connection cut silently is found).
     """
 
     def __init__(
@@ -271,7 +274,7 @@ class PostgresFanOut:
         channel: str = CHANNEL,
         topics_channel: str = TOPICS_CHANNEL,
         poll_seconds: float = 1.0,
-        backoff: tuple[float, float] = (0.1, 5.0),
+        backoff: tuple[float, float] = (0.1, 1.0),
         check_seconds: float = 10.0,
         connect_seconds: float = 5.0,
     ) -> None:
