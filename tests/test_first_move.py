@@ -183,12 +183,12 @@ def test_the_terminal_says_the_computer_plays_a_weaker_search_while_compiling_th
     session, out = _session(launches, tmp_path, [], background=True)
     said = out.getvalue()
     assert "compiled in the background (first time only" in said
-    assert "plain-Python search in the same time, which is weaker" in said
+    assert "plays a stand-in without the fast code" in said and "which is weaker" in said
     assert "Preparing the computer player" not in said  # nothing waited for
     assert launches.started == ["stairs"] and cold == []
     session.state.apply_move(opening)
     session._computer_turn(1)
-    assert "(a plain-Python search: the fast code has been compiling for" in out.getvalue()
+    assert "(the weaker stand-in: the fast code has been compiling for" in out.getvalue()
     launches.processes[0].end()
     session.state.apply_action(session.state.legal_actions()[0])
     session._computer_turn(1)

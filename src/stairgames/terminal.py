@@ -272,8 +272,9 @@ class TerminalSession:
                     _(
                         "The computer player's fast code is being compiled in the background "
                         "(first time only: 10 to 60 seconds, by the machine). Until it is "
-                        "ready the computer plays a plain-Python search in the same time, "
-                        "which is weaker."
+                        "ready the computer plays a stand-in without the fast code (a "
+                        "plain-Python search in the same time, or the game's quicker "
+                        "estimate), which is weaker."
                     )
                 )
             for indicator in progress:
@@ -492,9 +493,9 @@ class TerminalSession:
         )
         if agent.last_fallback and warming is not None:
             self.tell(
-                _(
-                    "(a plain-Python search: the fast code has been compiling for {seconds} s)"
-                ).format(seconds=f"{warming.elapsed():.0f}")
+                _("(the weaker stand-in: the fast code has been compiling for {seconds} s)").format(
+                    seconds=f"{warming.elapsed():.0f}"
+                )
             )
         self._apply(action)
 
