@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,17 +88,7 @@ async def run_games(ports: tuple[int, int], games: list[Game], seed: int, think:
 def measure(name: str, ports: tuple[int, int], args: argparse.Namespace, think: float) -> Run:
     games = new_games(ports, args.games, args.moves)
     seconds = asyncio.run(run_games(ports, games, args.seed, think))
-    latencies = sorted(x for g in games for x in g.latencies)
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    return Run(
-        name=name,
-        moves=sum(g.sent for g in games),
-        seconds=seconds,
-        median_ms=statistics.median(latencies) * 1000,
-        p99_ms=p99 * 1000,
-        lost=sum(g.missing() for g in games),
-        duplicated=sum(g.duplicated for g in games),
-    )
+    return Run.of(name, games, seconds)
 
 
 def main() -> None:

@@ -48,6 +48,7 @@ from typing import Any
 import websockets
 
 from benchmarks.site import UNVERIFIED, Site, answers, running_site
+from benchmarks.web_load import median_p99_ms
 
 ADDRESSES = 250
 """Loopback addresses the clients come from (127.0.0.2 and on): nginx's 20 sockets per
@@ -409,11 +410,7 @@ def run(
 
 
 def _median_p99_ms(latencies: list[float]) -> tuple[float, float]:
-    if not latencies:
-        return 0.0, 0.0
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return statistics.median(ordered) * 1000, p99 * 1000
+    return median_p99_ms(latencies) if latencies else (0.0, 0.0)
 
 
 def summarize(games: list[Game], seconds: float) -> Result:

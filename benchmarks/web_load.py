@@ -202,6 +202,13 @@ class Kind:
         return f"{self.game}:{self.seats}"
 
 
+def median_p99_ms(latencies: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of ``latencies`` (seconds), in milliseconds."""
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return statistics.median(ordered) * 1000, p99 * 1000
+
+
 @dataclass(frozen=True)
 class Run:
     name: str
@@ -211,6 +218,20 @@ class Run:
     p99_ms: float
     lost: int
     duplicated: int
+
+    @classmethod
+    def of(cls, name: str, games: list[Game], seconds: float) -> Run:
+        """The figures of ``games`` played in ``seconds``."""
+        median_ms, p99_ms = median_p99_ms([x for g in games for x in g.latencies])
+        return cls(
+            name=name,
+            moves=sum(g.sent for g in games),
+            seconds=seconds,
+            median_ms=median_ms,
+            p99_ms=p99_ms,
+            lost=sum(g.missing() for g in games),
+            duplicated=sum(g.duplicated for g in games),
+        )
 
     def row(self) -> str:
         return (
@@ -231,17 +252,7 @@ HEADER = (
 def measure(name: str, port: int, args: argparse.Namespace, kind: Kind, think: float) -> Run:
     games = new_games(port, kind, args.games, args.moves)
     seconds = asyncio.run(run_games(port, games, args.seed, think))
-    latencies = sorted(x for g in games for x in g.latencies)
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
-    return Run(
-        name=name,
-        moves=sum(g.sent for g in games),
-        seconds=seconds,
-        median_ms=statistics.median(latencies) * 1000,
-        p99_ms=p99 * 1000,
-        lost=sum(g.missing() for g in games),
-        duplicated=sum(g.duplicated for g in games),
-    )
+    return Run.of(name, games, seconds)
 
 
 def main() -> None:
