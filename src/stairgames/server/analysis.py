@@ -58,7 +58,7 @@ from stairgames.server.computer import ComputerError, ComputerTimeoutError
 from stairgames.server.errors import ServerError, error_json
 from stairgames.server.fanout import FanOut
 from stairgames.server.hub import Hub
-from stairgames.server.match import Match, public_options
+from stairgames.server.match import Match, outcome_json, public_options
 from stairgames.server.matches import MAX_POSITION_LENGTH
 from stairgames.server.store import AnalysisRow, Repository
 
@@ -440,7 +440,7 @@ class Analyses:
             "to_act": to_act,
             "chance": chance,
             "over": over,
-            "result": _result(state),
+            "result": outcome_json(state),
             "legal": []
             if over or chance
             else [state.action_to_string(a) for a in state.legal_actions()],
@@ -543,22 +543,6 @@ def _position_text(state: State) -> str | None:
         return state.position()
     except (StairgamesError, ValueError, NotImplementedError):
         return None
-
-
-def _result(state: State) -> dict[str, Any] | None:
-    outcome = state.outcome()
-    if outcome is None:
-        return None
-    from stairgames.i18n import arguments_json
-
-    text = outcome.text
-    return {
-        "returns": list(outcome.returns),
-        "winners": list(outcome.winners),
-        "reason": outcome.reason,
-        "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
-        "reason_args": arguments_json(text.arguments) if text is not None else {},
-    }
 
 
 # ----- set-up and routes ------------------------------------------------------------------

@@ -36,6 +36,22 @@ from stairgames.server.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
 from stairgames.server.store import EventRecord, MatchRecord
 
 
+def outcome_json(state: State) -> dict[str, Any] | None:
+    """How the game of ``state`` ended by its rules, ``None`` while it goes on (the shape
+    of :meth:`Match.result`)."""
+    outcome = state.outcome()
+    if outcome is None:
+        return None
+    text = outcome.text
+    return {
+        "returns": list(outcome.returns),
+        "winners": list(outcome.winners),
+        "reason": outcome.reason,
+        "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
+        "reason_args": arguments_json(text.arguments) if text is not None else {},
+    }
+
+
 class Match:
     """One match in memory: its seats and the state its events give."""
 
@@ -308,17 +324,7 @@ class Match:
                 "reason_id": N_("{name} runs out of time") if on_time else N_("{name} resigns"),
                 "reason_args": arguments_json({"name": Text(name)}),
             }
-        outcome = self.state.outcome()
-        if outcome is None:
-            return None
-        text = outcome.text
-        return {
-            "returns": list(outcome.returns),
-            "winners": list(outcome.winners),
-            "reason": outcome.reason,
-            "reason_id": text.message_id if isinstance(text, Text) else outcome.reason,
-            "reason_args": arguments_json(text.arguments) if text is not None else {},
-        }
+        return outcome_json(self.state)
 
     def summary(self) -> dict[str, Any]:
         """What a list of games shows of the match as it is: ``to_act``, ``over``, the
