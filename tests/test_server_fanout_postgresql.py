@@ -8,6 +8,7 @@ test asserts on a duration.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,21 @@ def online_game(first: TestClient, second: TestClient) -> tuple[str, str, str]:
     return match, token_of(created, 0), joined["token"]
 
 
+@contextlib.contextmanager
+def seated(
+    first: TestClient, second: TestClient, match: str, light_token: str, dark_token: str
+) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """Light's WebSocket on ``first`` and dark's on ``second``, each past its first view;
+    with light's view."""
+    with (
+        connect(first, f"/ws/matches/{match}?token={light_token}") as light,
+        connect(second, f"/ws/matches/{match}?token={dark_token}") as dark,
+    ):
+        view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
+        receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+        yield light, dark, view
+
+
 def moved(after: int) -> Any:
     return lambda m: m["type"] == "state" and m["event"] > after
 
@@ -63,12 +79,7 @@ def test_moves_made_through_one_server_reach_a_player_on_the_other_in_order(
 ) -> None:
     with two_servers(tmp_path, postgresql.url) as (first, second):
         match, light_token, dark_token = online_game(first, second)
-        with (
-            connect(first, f"/ws/matches/{match}?token={light_token}") as light,
-            connect(second, f"/ws/matches/{match}?token={dark_token}") as dark,
-        ):
-            view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
-            receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+        with seated(first, second, match, light_token, dark_token) as (light, dark, view):
             seen_by = {0: [view["event"]], 1: []}
             players = [light, dark]
             for turn in range(6):  # light on the first server, dark on the second, in turn
@@ -102,12 +113,7 @@ def test_a_lost_listening_connection_is_opened_again_and_catches_up(
         match, light_token, dark_token = online_game(first, second)
         listener = fanout_of(second)
         listener.backoff = (0.5, 0.5)
-        with (
-            connect(first, f"/ws/matches/{match}?token={light_token}") as light,
-            connect(second, f"/ws/matches/{match}?token={dark_token}") as dark,
-        ):
-            view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
-            receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+        with seated(first, second, match, light_token, dark_token) as (light, dark, view):
             cut_listening(postgresql, listener)
             play(light, view)  # committed while the second server does not listen
             mine = receive_until_within(light, moved(view["event"]), DEADLINE)
@@ -132,12 +138,7 @@ def test_polling_stands_in_while_the_database_cannot_be_listened_to(
         listener.dsn = good.replace(good.rsplit(":", 1)[1].split("/")[0], str(free_port()))
         listener.poll_seconds = 0.05
         listener.backoff = (0.2, 0.2)
-        with (
-            connect(first, f"/ws/matches/{match}?token={light_token}") as light,
-            connect(second, f"/ws/matches/{match}?token={dark_token}") as dark,
-        ):
-            view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
-            receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+        with seated(first, second, match, light_token, dark_token) as (light, dark, view):
             cut_listening(postgresql, listener)
             play(light, view)
             mine = receive_until_within(light, moved(view["event"]), DEADLINE)
@@ -160,12 +161,7 @@ def test_after_postgresql_restarts_the_servers_are_ready_again_and_lose_nothing(
     across the two with every event kept."""
     with two_servers(tmp_path, postgresql.url) as (first, second):
         match, light_token, dark_token = online_game(first, second)
-        with (
-            connect(first, f"/ws/matches/{match}?token={light_token}") as light,
-            connect(second, f"/ws/matches/{match}?token={dark_token}") as dark,
-        ):
-            view = receive_until_within(light, lambda m: m["type"] == "state", DEADLINE)
-            receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+        with seated(first, second, match, light_token, dark_token) as (light, dark, view):
             play(light, view)
             view = receive_until_within(dark, moved(view["event"]), DEADLINE)
             postgresql.restart()
