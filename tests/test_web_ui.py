@@ -436,6 +436,29 @@ def test_spectators_watch_without_controls(page, browser):
     watcher_context.close()
 
 
+def test_a_board_whose_script_loads_while_someone_comes_in_is_still_drawn(page, browser):
+    """Who is connected arrives as a presence message, which replaces the page's view
+    with a copy and draws no board: a render waiting for the board's script then still
+    draws (it once gave up, leaving an empty board, when a spectator came in meanwhile)."""
+    start(page, "Stairs", opponent="A friend online (invite link)")
+    link = page.get_by_label("Invite link", exact=True)
+    link.wait_for()
+    friend_context = browser.new_context(locale="en-GB")
+    friend = friend_context.new_page()
+    held: list[Any] = []
+    friend.route("**/games/stairs/board.js", lambda route: held.append(route))  # held
+    friend.goto(link.input_value())
+    friend.locator("#seats li").nth(1).wait_for()
+    watcher_context = browser.new_context()
+    watcher_context.new_page().goto(page.url)
+    friend.get_by_text("Spectators: 1").wait_for()
+    assert held and friend.locator("#board > *").count() == 0
+    held[0].continue_()
+    friend.locator("#board [aria-label=a1]").wait_for()
+    watcher_context.close()
+    friend_context.close()
+
+
 def test_placeholders_are_filled_as_python_formats_them(page):
     page.goto(page.base_url + "/")
     page.locator("#game-list label").first.wait_for()

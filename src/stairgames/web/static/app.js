@@ -26,7 +26,8 @@ const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
 
 const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, held: [],
   memory: {},
-  boards: [], boardsKey: null, replayAt: null, draw: null, lastEvent: -1, retry: 0 };
+  boards: [], boardsKey: null, replayAt: null, draw: null, lastEvent: -1, retry: 0,
+  renders: 0 };
 
 // ----- home -----------------------------------------------------------------------
 
@@ -544,6 +545,7 @@ function waitingForMe(view) {
 async function render(animate) {
   const view = app.view;
   if (!view) return;
+  const turn = ++app.renders;
   if (coverFor(view)) return;
   document.title = waitingForMe(view) ? `${t("(1) Your turn")} · ${t(view.title)}`
     : `${t(view.title)} · stairgames`;
@@ -563,8 +565,9 @@ async function render(animate) {
   chatView(view, { query: seatQuery(view.you), headers: seatHeaders(view.you) },
     view.result === null ? null : app.replayAt);
   const draw = await loadBoardScript(view.game);
-  // A newer view may have come while the board's script loaded: only its render draws.
-  if (app.view !== view) return;
+  // A newer render may have begun while the board's script loaded: only it draws. (A
+  // presence message replaces app.view with a copy and draws no board: not a newer one.)
+  if (app.renders !== turn) return;
   const replaying = app.replayAt !== null;
   const board = replaying ? app.boards[app.replayAt] : view.board;
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
