@@ -10,6 +10,7 @@ fresh install would say.
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,71 @@ def test_a_warm_player_does_not_compile_in_the_background(cold: list[str]) -> No
     agent = make_agent("hard", 1, seed=3)
     agent.prepare(game, background=True, launcher=launches)
     assert launches.started == [] and agent.warming is None
+
+
+class _Loading(base.Agent):
+    """A player whose compiled code is on disk already: its warm-up (loading it) waits
+    for the test's gate, and records the thread it ran in."""
+
+    def __init__(self, gate: threading.Event, fails: int = 0) -> None:
+        super().__init__(1)
+        self.gate = gate
+        self.fails = fails
+        self.loaded: list[str] = []
+
+    def load(self) -> None:
+        if not self.gate.wait(timeout=10):  # loaded before the gate opened: in prepare
+            raise AssertionError("the code was loaded before the board was shown")
+        if self.fails:
+            self.fails -= 1
+            raise RuntimeError("loading failed")
+        self.loaded.append(threading.current_thread().name)
+
+    def warm_ups(self, game: Game) -> list[WarmUp]:
+        return [WarmUp(run=self.load, cold=lambda: False)]
+
+    def step(self, state: State) -> int:
+        assert self.loaded, "searched before the compiled code was loaded"
+        return state.legal_actions()[0]
+
+
+def test_a_warm_player_loads_its_compiled_code_while_the_board_is_read() -> None:
+    """Compiled already (a later start): preparing with a person waiting returns before
+    the code is loaded, which a thread does meanwhile; the first move waits for it."""
+    game = stairgames.load("stairs")
+    gate = threading.Event()
+    agent = _Loading(gate)
+    launches = Launches()
+    agent.prepare(game, background=True, launcher=launches)
+    assert agent.loaded == [] and launches.started == [] and agent.warming is None
+    gate.set()
+    state = _after_one_move(game)
+    assert state.is_legal(agent.act(state))
+    assert agent.loaded == ["stairgames-load"] and not agent.last_fallback
+
+
+def test_a_failed_load_in_the_thread_is_done_again_at_the_first_move() -> None:
+    game = stairgames.load("stairs")
+    gate = threading.Event()
+    gate.set()
+    agent = _Loading(gate, fails=1)
+    agent.prepare(game, background=True)
+    state = _after_one_move(game)
+    assert state.is_legal(agent.act(state))
+    assert agent.loaded == [threading.current_thread().name]
+    failing = _Loading(gate, fails=2)  # fails again in the foreground: the error is raised
+    failing.prepare(game, background=True)
+    with pytest.raises(RuntimeError, match="loading failed"):
+        failing.act(state)
+
+
+def test_without_background_a_warm_player_loads_before_preparing_returns() -> None:
+    game = stairgames.load("stairs")
+    gate = threading.Event()
+    gate.set()
+    agent = _Loading(gate)
+    agent.prepare(game)
+    assert agent.loaded == [threading.current_thread().name]
 
 
 def test_an_offer_while_compiling_is_answered_without_the_solver(cold: list[str]) -> None:

@@ -13,7 +13,14 @@ import random
 from collections.abc import Callable, Mapping
 
 from stairgames.agents.agreement import answer_offer
-from stairgames.agents.warming import BackgroundWarmUp, Launcher, game_warm_up, run_locked, start
+from stairgames.agents.warming import (
+    BackgroundLoad,
+    BackgroundWarmUp,
+    Launcher,
+    game_warm_up,
+    run_locked,
+    start,
+)
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import AgreementOffer, Game, State
 from stairgames.core.hooks import WarmUp
@@ -48,6 +55,7 @@ class Agent(abc.ABC):
     _warming: BackgroundWarmUp | None = None
     _fallback: Agent | None = None
     _last_fallback: bool = False
+    _loading: BackgroundLoad | None = None
 
     def __init__(self, seat: int, *, seed: int | None = None) -> None:
         self.seat = seat
@@ -70,6 +78,7 @@ class Agent(abc.ABC):
                 f"{self.describe()} plays seat {self.seat}, but after move "
                 f"{state.move_number()} the player to act is {state.current_player()}"
             )
+        self._finish_loading()
         view = seat_view(state, self.seat, self.rng)
         offer = state.agreement_offer()
         if offer is not None and self.compiling():
@@ -105,6 +114,7 @@ class Agent(abc.ABC):
         loads the compiled code (from disk, about a second) before it searches, and
         plays as configured from then on (:attr:`last_fallback` says which played)."""
         self._last_fallback = False
+        self._finish_loading()
         if self._warming is not None:
             if self._warming.running():
                 assert self._fallback is not None
@@ -139,6 +149,13 @@ class Agent(abc.ABC):
         del game
         return None
 
+    def _finish_loading(self) -> None:
+        """Wait for the compiled code being loaded in a thread (:meth:`prepare` with
+        ``background`` on a warm installation), if it is."""
+        if self._loading is not None:
+            self._loading.wait()
+            self._loading = None
+
     def _finish_warming(self, game: Game) -> None:
         """Load what the background process compiled (or, had it failed, compile it now),
         and stop playing the fallback."""
@@ -169,7 +186,9 @@ class Agent(abc.ABC):
         terminal, the arena, benchmarks) call it before a game starts; a player
         asked for a move without it prepares itself before its clock starts.
 
-        With ``background`` (drivers with a person waiting), a warm-up that has to
+        With ``background`` (drivers with a person waiting), code compiled already is
+        loaded in a thread while the board is read (:class:`stairgames.agents.warming.
+        BackgroundLoad`; the first move waits for it), and a warm-up that has to
         compile is started in a process of its own instead (``launcher``, for tests:
         :func:`stairgames.agents.warming.start`) and the player plays its
         :meth:`fallback` until it has ended (:attr:`warming` is set meanwhile); a
@@ -190,8 +209,13 @@ class Agent(abc.ABC):
             return
         self._warming = None
         self._fallback = None
+        self._finish_loading()
         warm_ups = self.warm_ups(game)
         if background and self._warm_in_background(game, warm_ups, launcher):
+            self.prepared_for = game
+            return
+        if background and warm_ups and not any(warm_up.cold() for warm_up in warm_ups):
+            self._loading = BackgroundLoad(warm_ups, run_locked)  # compiled: loaded meanwhile
             self.prepared_for = game
             return
         for warm_up in warm_ups:

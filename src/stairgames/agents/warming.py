@@ -35,6 +35,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -144,6 +145,38 @@ class BackgroundWarmUp:
     def elapsed(self) -> float:
         """Seconds since the process started (until it ended)."""
         return self.seconds if self.seconds is not None else time.perf_counter() - self.started
+
+
+class BackgroundLoad:
+    """Compiled code that is already on disk, loaded in a thread of this process while
+    the person reads the board (about a second; :meth:`wait` before the first search).
+    Loading does not compile, so it needs no process of its own; should a warm-up fail
+    in the thread, :meth:`wait` runs them all again in the caller's thread, where the
+    error is raised as the foreground warm-up raises it."""
+
+    def __init__(
+        self, warm_ups: Sequence[WarmUp], run: Callable[[WarmUp], None] = run_locked
+    ) -> None:
+        self.warm_ups = list(warm_ups)
+        self._run = run
+        self._failed = False
+        self._thread = threading.Thread(target=self._load, name="stairgames-load", daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        try:
+            for warm_up in self.warm_ups:
+                self._run(warm_up)
+        except Exception:  # raised again by wait(), in the caller's thread
+            self._failed = True
+
+    def wait(self) -> None:
+        """Wait until the code is loaded (at once when it already is)."""
+        self._thread.join()
+        if self._failed:
+            for warm_up in self.warm_ups:
+                self._run(warm_up)
+            self._failed = False
 
 
 _RUNNING: dict[str, BackgroundWarmUp] = {}
