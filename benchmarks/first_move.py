@@ -74,6 +74,9 @@ DEFAULT_WHEELHOUSE = Path.home() / ".cache" / "stairgames-bench" / "wheels"
 PROMPT = r"\(human\)> "
 REPLY = re.compile(r"plays (\S+) \(\d+\.\d s\)")
 READY = "full strength"
+STAND_IN = "the fast code has been compiling for"
+"""What the terminal says after a move of the weaker stand-in (READY: once it is ready;
+``tests/test_first_move.py`` checks both against the terminal's sentences)."""
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("stairs", {}),
@@ -260,7 +263,7 @@ def play_once(folder: Path, env: dict[str, str], follow: float, think: float) ->
             except EOFError:  # the game is over
                 break
             said = pty.text[start : pty.mark]  # from the human's move to the next prompt
-            row["fallback_moves"] += "plain-Python search: the fast code" in said
+            row["fallback_moves"] += STAND_IN in said
             if len(moves) == 2:
                 row["first_fallback"] = bool(row["fallback_moves"])
             if READY in said:

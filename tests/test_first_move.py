@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks import first_move as first_move_benchmark
 
 import stairgames
 from stairgames.agents import base, make_agent, warming
@@ -255,12 +256,14 @@ def test_the_terminal_says_the_computer_plays_a_weaker_search_while_compiling_th
     session.state.apply_move(opening)
     session._computer_turn(1)
     assert "(the weaker stand-in: the fast code has been compiling for" in out.getvalue()
+    assert first_move_benchmark.STAND_IN in out.getvalue()  # what the benchmark counts
     launches.processes[0].end()
     session.state.apply_action(session.state.legal_actions()[0])
     session._computer_turn(1)
     text = out.getvalue()
     assert "The computer player's fast code is ready (compiled in" in text
     assert "it plays at full strength from now on." in text
+    assert first_move_benchmark.READY in text.split("fast code is ready")[1]
     assert cold == ["run"]
 
 
