@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 34's match as the issue states it, on a borrowed many-core machine with no
+# network: ours at 0.1 s a move against OpenSpiel's MCTSBot at 1.0 s a move (not held to
+# a number of simulations), seats alternating (seeds from 1000), one game per dedicated
+# core, 200 games of Stairs and then 200 of 27 (basic):
+#
+#   bash benchmarks/device_timed.sh STAIRS_DEADLINE TWENTY_SEVEN_DEADLINE [JOBS]
+#
+# Each DEADLINE: seconds from the start of that game's run after which it starts no game
+# (its running games finish: about 15 s more); 0 leaves that game out. On 15 cores
+# each run needs about 150 s for its 200 games (Stairs about 11 s a game and 27 about
+# 10 s at these budgets, measured on the borrowed machine with the bot at its mean
+# simulations). Players: Stairs `mcts:c=0.7,endgame=0.6,endgame_hold=1` (STAIRS to
+# change), 27 `mcts:c=0.7,endgame=0.3,book=1` (TWENTY_SEVEN); docs/agents.md says why
+# each. Writes to $OUT (or /tmp/strength): timed-{stairs,twenty_seven}.jsonl (every
+# game with its moves, both sides' simulations and seconds per move, each run's
+# conditions), timed-*.json (the tables) and timed.log. GAMES=2 ARGS=--allow-load
+# tries the script on a busy machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stairs_deadline=${1:?usage: device_timed.sh STAIRS_DEADLINE TWENTY_SEVEN_DEADLINE [JOBS]}
+twenty_seven_deadline=${2:?usage: device_timed.sh STAIRS_DEADLINE TWENTY_SEVEN_DEADLINE [JOBS]}
+python=${PYTHON:-python3}
+jobs=${3:-$(($("$python" -c 'import os; print(len(os.sched_getaffinity(0)))') - 1))}
+games=${GAMES:-200}
+out=${OUT:-/tmp/strength}
+mkdir -p "$out"
+log=$out/timed.log
+source benchmarks/device_env.sh
+
+run() {  # GAME DEADLINE PLAYER: one game's 200 games, kept in its checkpoint
+    local game=$1 deadline=$2 player=$3
+    [ "$deadline" = 0 ] && return 0
+    "$python" -c "import stairgames; from stairgames.agents import make_agent
+make_agent('$player', 0, game=stairgames.load('$game'))" 2>&1 | tee -a "$log"  # compiled once
+    "$python" -m benchmarks.players_openspiel --game "$game" --games "$games" --first-seed 1000 \
+        --time 0.1 --bot-time 1 --ours "$player" --jobs "$jobs" --deadline "$deadline" \
+        --record-moves --checkpoint "$out/timed-$game.jsonl" --out "$out/timed-$game.json" \
+        ${ARGS:-} 2>&1 | tee -a "$log" || true
+}
+
+run stairs "$stairs_deadline" "${STAIRS:-mcts:c=0.7,endgame=0.6,endgame_hold=1}"
+run twenty_seven "$twenty_seven_deadline" "${TWENTY_SEVEN:-mcts:c=0.7,endgame=0.3,book=1}"
