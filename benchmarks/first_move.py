@@ -262,7 +262,9 @@ def play_once(folder: Path, env: dict[str, str], follow: float, think: float) ->
                 after, _ = pty.expect(PROMPT, 120)
             except EOFError:  # the game is over
                 break
-            said = pty.text[start : pty.mark]  # from the human's move to the next prompt
+            # from the human's move to the next prompt, lines joined (the terminal breaks
+            # long sentences to its width)
+            said = " ".join(pty.text[start : pty.mark].split())
             row["fallback_moves"] += STAND_IN in said
             if len(moves) == 2:
                 row["first_fallback"] = bool(row["fallback_moves"])

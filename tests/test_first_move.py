@@ -239,6 +239,12 @@ def _session(
     return session, out
 
 
+def _unwrapped(out: io.StringIO) -> str:
+    """What the terminal said, its sentences joined again where it broke them to the
+    screen's width."""
+    return " ".join(out.getvalue().split())
+
+
 def test_the_terminal_says_the_computer_plays_a_weaker_search_while_compiling_then_ready(
     cold: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -248,19 +254,19 @@ def test_the_terminal_says_the_computer_plays_a_weaker_search_while_compiling_th
     first = game.new_initial_state()
     opening = first.action_to_string(first.legal_actions()[0])
     session, out = _session(launches, tmp_path, [], background=True)
-    said = out.getvalue()
+    said = _unwrapped(out)
     assert "compiled in the background (first time only" in said
     assert "plays a stand-in without the fast code" in said and "which is weaker" in said
     assert "Preparing the computer player" not in said  # nothing waited for
     assert launches.started == ["stairs"] and cold == []
     session.state.apply_move(opening)
     session._computer_turn(1)
-    assert "(the weaker stand-in: the fast code has been compiling for" in out.getvalue()
-    assert first_move_benchmark.STAND_IN in out.getvalue()  # what the benchmark counts
+    assert "(the weaker stand-in: the fast code has been compiling for" in _unwrapped(out)
+    assert first_move_benchmark.STAND_IN in _unwrapped(out)  # what the benchmark counts
     launches.processes[0].end()
     session.state.apply_action(session.state.legal_actions()[0])
     session._computer_turn(1)
-    text = out.getvalue()
+    text = _unwrapped(out)
     assert "The computer player's fast code is ready (compiled in" in text
     assert "it plays at full strength from now on." in text
     assert first_move_benchmark.READY in text.split("fast code is ready")[1]

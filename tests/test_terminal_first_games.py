@@ -208,3 +208,33 @@ def test_help_and_every_games_notation_fit_80_columns(language):
     for name in game_names():
         text = help_text() + "\n" + _(get_spec(name).help)
         assert max(display_width(line) for line in text.splitlines()) <= 80, text
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_what_the_table_is_told_is_broken_at_words_to_80_columns(language, tmp_path):
+    """The terminal breaks a long sentence it tells (the computer compiling, a result)
+    at spaces, or between Japanese characters, instead of letting the terminal cut a
+    word at column 80; lines already short are kept as they are."""
+    from stairgames.i18n import _, display_width, set_language
+
+    set_language(language)
+    try:
+        play, out = session("stairs", [], tmp_path)
+        sentence = _(
+            "The computer player's fast code is being compiled in the background "
+            "(first time only: 10 to 60 seconds, by the machine). Until it is "
+            "ready the computer plays a stand-in without the fast code (a "
+            "plain-Python search in the same time, or the game's quicker "
+            "estimate), which is weaker."
+        )
+        out.truncate(0)
+        out.seek(0)
+        play.tell(sentence + "\nshort line")
+    finally:
+        set_language("en")
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 3 and lines[-1] == "short line"
+    assert max(display_width(line) for line in lines) <= 80
+    joiner = " " if language == "en" else ""
+    assert joiner.join(lines[:-1]) == sentence
+    assert play.account[-len(lines) :] == lines  # the next person's screen shows the same

@@ -299,9 +299,12 @@ class TerminalSession:
         print(text, file=self.output)
 
     def tell(self, text: str) -> None:
-        """Say what happened at the table, and keep it for the next person's screen."""
-        self.say(text)
-        self.account.extend(text.split("\n"))
+        """Say what happened at the table, and keep it for the next person's screen: each
+        line broken at spaces (or between wide characters) to the screen's width, so that
+        a long sentence is not cut mid-word by the terminal."""
+        lines = [part for line in text.split("\n") for part in wrap(line, SCREEN_WIDTH) or [""]]
+        self.say("\n".join(lines))
+        self.account.extend(lines)
 
     def _is_tty(self) -> bool:
         return bool(getattr(self.output, "isatty", lambda: False)())
