@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import platform
 import random
@@ -84,8 +83,9 @@ from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from benchmarks.output import save_json
 from benchmarks.strength import (
-    LoadCheck,
+    append_line,
     busy_between,
+    check_load,
     choose_cores,
     command_line,
     cpu_model,
@@ -96,11 +96,11 @@ from benchmarks.strength import (
     game_key,
     git_commit,
     interleave,
-    load_reported,
     match_key,
     one_thread_per_core,
     parse_game_counts,
     parse_per_game,
+    pin,
     print_summary,
     read_lines,
     shared_physical_cores,
@@ -125,9 +125,6 @@ THREAD_VARIABLES = (
 SEAT_NAMES = {True: "first", False: "second"}
 """``--ours-seat``'s name of the games where ours is first (seeds ``--first-seed`` + an
 even number) or second."""
-
-LOAD_SAMPLE_SECONDS = 2.0
-"""How long ``/proc/stat`` is watched before the run, to confirm a high load average."""
 
 
 def make_bot(game: Any, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
@@ -472,54 +469,6 @@ def run_games(
                 links.pop(link).join()
     progress.not_started = len(pending)
     return progress
-
-
-def pin(cores: set[int]) -> bool:
-    """Run this process on ``cores`` only; whether the system agreed (each game line
-    records whether its worker was pinned)."""
-    try:
-        os.sched_setaffinity(0, cores)
-    except OSError:
-        return False
-    return True
-
-
-def append_line(path: str, record: dict[str, Any]) -> None:
-    """Append ``record`` to ``path`` as one JSON line, flushed at once."""
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def check_load(jobs: int, allowed: set[int]) -> tuple[LoadCheck, dict[str, Any]]:
-    """The load check before a run, and the figures it saw (for the JSON)."""
-    load = os.getloadavg()
-    try:
-        reported = load_reported(Path("/proc/loadavg").read_text(encoding="ascii"))
-    except OSError:
-        reported = True  # no /proc: os.getloadavg() asked the kernel itself
-    before = cpu_times()
-    time.sleep(LOAD_SAMPLE_SECONDS if before else 0)
-    shares = busy_between(before, cpu_times(), allowed)
-    check = LoadCheck(
-        load1=load[0],
-        busy=sum(shares.values()) if shares else None,
-        cpus=os.cpu_count() or len(allowed),
-        allowed=len(allowed),
-        jobs=jobs,
-        reported=reported,
-    )
-    figures = {
-        "load_average": [round(value, 2) for value in load],
-        "busy_cores_sampled": None if check.busy is None else round(check.busy, 2),
-        "limit": check.limit,
-        "load_reported": check.reported,
-        "known": check.known,
-        "loaded": check.loaded,
-        "describe": check.describe(),
-    }
-    return check, figures
 
 
 def reproducing_arguments(

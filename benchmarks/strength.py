@@ -30,6 +30,7 @@ import platform
 import shlex
 import subprocess
 import sys
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -159,6 +160,58 @@ def busy_between(
             if total > 0:
                 shares[cpu] = busy / total
     return shares
+
+
+LOAD_SAMPLE_SECONDS = 2.0
+"""How long ``/proc/stat`` is watched before the run, to confirm a high load average."""
+
+
+def pin(cores: set[int]) -> bool:
+    """Run this process on ``cores`` only; whether the system agreed (each game line
+    records whether its worker was pinned)."""
+    try:
+        os.sched_setaffinity(0, cores)
+    except OSError:
+        return False
+    return True
+
+
+def append_line(path: str, record: dict[str, Any]) -> None:
+    """Append ``record`` to ``path`` as one JSON line, flushed at once."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def check_load(jobs: int, allowed: set[int]) -> tuple[LoadCheck, dict[str, Any]]:
+    """The load check before a run, and the figures it saw (for the JSON)."""
+    load = os.getloadavg()
+    try:
+        reported = load_reported(Path("/proc/loadavg").read_text(encoding="ascii"))
+    except OSError:
+        reported = True  # no /proc: os.getloadavg() asked the kernel itself
+    before = cpu_times()
+    time.sleep(LOAD_SAMPLE_SECONDS if before else 0)
+    shares = busy_between(before, cpu_times(), allowed)
+    check = LoadCheck(
+        load1=load[0],
+        busy=sum(shares.values()) if shares else None,
+        cpus=os.cpu_count() or len(allowed),
+        allowed=len(allowed),
+        jobs=jobs,
+        reported=reported,
+    )
+    figures = {
+        "load_average": [round(value, 2) for value in load],
+        "busy_cores_sampled": None if check.busy is None else round(check.busy, 2),
+        "limit": check.limit,
+        "load_reported": check.reported,
+        "known": check.known,
+        "loaded": check.loaded,
+        "describe": check.describe(),
+    }
+    return check, figures
 
 
 # ----- cores ------------------------------------------------------------------
