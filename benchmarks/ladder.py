@@ -39,41 +39,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
+import functools
 import os
-import platform
 import random
 import signal
 import sys
 import time
-import traceback
-from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
-from multiprocessing import connection, get_context
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks import pinned, strength
 from benchmarks.output import save_json
-from benchmarks.strength import (
-    CPU_SHARE,
-    OVER_BUDGET,
-    append_line,
-    busy_between,
-    check_load,
-    choose_cores,
-    command_line,
-    cpu_model,
-    cpu_times,
-    format_cores,
-    format_run,
-    git_commit,
-    one_thread_per_core,
-    over_budget,
-    pin,
-    shared_physical_cores,
-    thread_siblings,
-    versions,
-)
 from stairgames.agents import (
     LEVEL_NAMES,
     Agent,
@@ -84,7 +61,6 @@ from stairgames.agents import (
     make_agent,
     parse_player_spec,
 )
-from stairgames.arena.ratings import wilson_interval
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game
@@ -103,14 +79,6 @@ PLAYERS = ("random", *LEVEL_NAMES)
 """What a step may name: ``random`` (the floor) and the levels."""
 
 SIDES = ("stronger", "weaker")
-
-THREAD_VARIABLES = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMBA_NUM_THREADS",
-)
-"""Thread pools kept to one thread in the workers (each has one core)."""
 
 Options = tuple[tuple[str, str], ...]
 """A game's options as text, sorted by name (hashable, and what a game line keeps)."""
@@ -364,231 +332,51 @@ def warm_up(plays: Sequence[tuple[str, Options, str]]) -> float:
     return time.perf_counter() - started
 
 
-def worker(core: int, link: connection.Connection, plays: list[tuple[str, Options, str]]) -> None:
-    """A worker pinned to ``core``: warms up, says so, then plays each task it is sent
-    (``None``: stop) and sends back its game line (or the error)."""
-    try:
-        pin({core})
-        link.send({"kind": "ready", "core": core, "warm_up": warm_up(plays)})
-    except Exception:
-        link.send({"kind": "error", "core": core, "fatal": True, "error": traceback.format_exc()})
-        link.close()
-        return
-    while (task := link.recv()) is not None:
-        try:
-            record = play(task)
-            record["core"] = core
-            record["pinned"] = sorted(os.sched_getaffinity(0)) == [core]
-            link.send({"kind": "game", "record": record})
-        except Exception:
-            link.send(
-                {"kind": "error", "core": core, "fatal": False, "error": traceback.format_exc()}
-            )
-    link.close()
-
-
-@dataclasses.dataclass
-class Progress:
-    """What the games of a run came to, as they end."""
-
-    records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    errors: list[str] = dataclasses.field(default_factory=list)
-    not_started: int = 0
-    max_load1: float = 0.0
-    warm_up: list[float] = dataclasses.field(default_factory=list)
-
-
 def describe_game(record: Mapping[str, Any], done: int, total: int) -> str:
     """A line of progress for one finished game."""
-    result = {1.0: "won", 0.5: "drew", 0.0: "lost"}[record["score"]]
     seat = "first" if record["stronger_first"] else "second"
-    plies = len(record["stronger_seconds"]) + len(record["weaker_seconds"])
-    return (
-        f"[{done}/{total}] {record['game']} seed {record['seed']}: {record['stronger']} "
-        f"({seat}) {result} against {record['weaker']} in {plies} plies, "
-        f"{record['wall']:.1f} s, core {record['core']}"
-    )
-
-
-def start_workers(
-    cores: Sequence[int], plays: list[tuple[str, Options, str]]
-) -> dict[connection.Connection, Any]:
-    """One spawned worker process per core; the links to them."""
-    context = get_context("spawn")
-    links: dict[connection.Connection, Any] = {}
-    for core in cores:
-        ours, theirs = context.Pipe()
-        process = context.Process(target=worker, args=(core, theirs, plays), daemon=True)
-        process.start()
-        theirs.close()
-        links[ours] = process
-    return links
-
-
-def receive(
-    message: dict[str, Any],
-    progress: Progress,
-    total: int,
-    checkpoint: str | None,
-) -> bool:
-    """Take in one message of a worker; whether the worker goes on."""
-    if message["kind"] == "error":
-        progress.errors.append(message["error"])
-        print(f"core {message['core']}: {message['error']}", file=sys.stderr, flush=True)
-        return not message["fatal"]
-    if message["kind"] == "ready":
-        progress.warm_up.append(message["warm_up"])
-        return True
-    record = message["record"]
-    progress.records.append(record)
-    if checkpoint is not None:
-        append_line(checkpoint, record)
-    print(describe_game(record, len(progress.records), total), flush=True)
-    return True
-
-
-def run_games(
-    tasks: list[Task],
-    cores: list[int],
-    plays: list[tuple[str, Options, str]],
-    deadline: float | None,
-    checkpoint: str | None,
-) -> Progress:
-    """Play ``tasks`` on one pinned worker per core, handing each idle worker the next
-    task until none is left or ``deadline`` (a :func:`time.monotonic`) has passed."""
-    progress = Progress()
-    pending = deque(tasks)
-    links = start_workers(cores, plays)
-    spare = set(os.sched_getaffinity(0)) - set(cores)
-    if spare:  # this process waits on the cores the games leave free
-        pin(spare)
-    running: dict[connection.Connection, Task] = {}
-    sampled = 0.0
-    while links:
-        if time.monotonic() - sampled >= 10:
-            sampled = time.monotonic()
-            progress.max_load1 = max(progress.max_load1, os.getloadavg()[0])
-        for link in connection.wait(list(links), timeout=10):
-            assert isinstance(link, connection.Connection)
-            try:
-                message = link.recv()
-            except EOFError:
-                lost = running.pop(link, None)
-                if lost is not None:
-                    progress.errors.append(f"a worker ended during {lost}")
-                links.pop(link).join()
-                continue
-            running.pop(link, None)
-            if not receive(message, progress, len(tasks), checkpoint):
-                links.pop(link).join()
-                continue
-            if (
-                pending
-                and not progress.errors
-                and (deadline is None or time.monotonic() < deadline)
-            ):
-                running[link] = pending.popleft()
-                link.send(running[link])
-            else:
-                link.send(None)
-                links.pop(link).join()
-    progress.not_started = len(pending)
-    return progress
+    result = pinned.RESULTS[record["score"]]
+    middle = f": {record['stronger']} ({seat}) {result} against {record['weaker']}"
+    return pinned.progress_line(record, done, total, middle, SIDES)
 
 
 # ----- the summary -------------------------------------------------------------------
 
 
 def read_lines(paths: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """The run lines (each with its ``run_end`` figures as its conditions'
-    ``load_after``), the game lines (a game kept once, as first seen) and how many lines
-    could not be read (cut off when a run was stopped while writing)."""
-    runs: list[dict[str, Any]] = []
-    games: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    broken = 0
-    for path in paths:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                broken += 1
-                continue
-            if record.get("kind") == "run":
-                runs.append(record)
-            elif record.get("kind") == "run_end":
-                for run in runs:
-                    if run.get("run") == record.get("run"):
-                        run.setdefault("conditions", {})["load_after"] = record
-            elif record.get("kind") == "game" and game_key(record) not in seen:
-                seen.add(game_key(record))
-                games.append(record)
-    return runs, games, broken
+    """:func:`benchmarks.strength.read_lines` with the ladder's :func:`game_key`: the
+    run lines, the game lines (a game kept once) and how many lines could not be read."""
+    return strength.read_lines(paths, game_key)
 
 
 def side_figures(games: Sequence[Mapping[str, Any]], side: str) -> dict[str, Any]:
-    """One side's seconds a move, simulations a searched move (one with more than one
-    legal move) and moves over :data:`~benchmarks.strength.OVER_BUDGET` times its
-    budget."""
-    seconds = [spent for game in games for spent in game[f"{side}_seconds"]]
-    searched = [
-        ran
-        for game in games
-        for ran, choices in zip(game[f"{side}_simulations"], game[f"{side}_choices"], strict=True)
-        if choices > 1
-    ]
+    """One side's budget (its seconds a move, from the games' lines) and
+    :func:`benchmarks.strength.side_figures` without the simulations a second."""
     budget = games[0].get(f"{side}_budget") if games else None
-    return {
-        "budget": budget,
-        "moves": len(seconds),
-        "seconds_per_move": sum(seconds) / max(1, len(seconds)),
-        "max_seconds": max(seconds, default=0.0),
-        "searched_moves": len(searched),
-        "simulations_per_searched_move": sum(searched) / max(1, len(searched)),
-        "over_budget": over_budget(seconds, budget),
-    }
-
-
-def short_of_cpu(game: Mapping[str, Any]) -> bool:
-    """Whether the game's process got less than :data:`CPU_SHARE` of its wall time."""
-    return float(game["cpu"]) < CPU_SHARE * float(game["wall"])
+    return {"budget": budget, **strength.side_figures(games, side, budget, per_second=False)}
 
 
 def step_summary(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The figures of the games of one step: the stronger level's score with its Wilson
     95% interval, whether the step is ordered, each side's figures and the conditions."""
-    total = sum(float(game["score"]) for game in games)
-    low, high = wilson_interval(total, len(games))
-    wall = sum(float(game["wall"]) for game in games)
+    scored = strength.score_figures(games)
+    low, _ = scored["ci95"]
     return {
-        "games": len(games),
-        "wins": sum(1 for game in games if game["score"] == 1.0),
-        "draws": sum(1 for game in games if game["score"] == 0.5),
-        "losses": sum(1 for game in games if game["score"] == 0.0),
-        "score": total / max(1, len(games)),
-        "ci95": [low, high],
+        **scored,
         "ordered": bool(games) and low > 0.5,
         "plies_per_game": sum(
             len(game["stronger_seconds"]) + len(game["weaker_seconds"]) for game in games
         )
         / max(1, len(games)),
         "sides": {side: side_figures(games, side) for side in SIDES},
-        "loaded_games": sum(1 for game in games if game.get("loaded")),
-        "load_unknown_games": sum(1 for game in games if not game.get("load_known", True)),
-        "cpu_share": sum(float(game["cpu"]) for game in games) / max(1e-9, wall),
-        "games_short_of_cpu": sum(1 for game in games if short_of_cpu(game)),
+        **strength.load_figures(games),
     }
 
 
 def summarize(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per game and step (:func:`match_key`), in the order first played."""
-    matches: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    for game in games:
-        matches.setdefault(match_key(game), []).append(game)
     rows = []
-    for key, played in matches.items():
+    for key, played in strength.group_by(games, match_key).items():
         name, options, weaker, stronger, weaker_player, stronger_player = key
         rows.append(
             {
@@ -631,26 +419,13 @@ def _over(figures: Mapping[str, Any]) -> str:
     return f"{figures['over_budget']} of {figures['moves']}"
 
 
-def _conditions(row: Mapping[str, Any]) -> str:
-    if row["loaded_games"]:
-        text = f"LOADED ({row['loaded_games']} games)"
-    elif row["load_unknown_games"]:
-        text = f"load unknown ({row['load_unknown_games']} games)"
-    else:
-        text = "not loaded at start"
-    text += f"; CPU {_percent(row['cpu_share'])} of wall"
-    if row["games_short_of_cpu"]:
-        text += f", {row['games_short_of_cpu']} games under {CPU_SHARE:.0%}"
-    return text
-
-
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The rows of :func:`summarize` as a Markdown table, then a line per game saying
     whether every step measured is ordered."""
     lines = [
         "| game | weaker | stronger | games | stronger scored | 95% interval | ordered "
         "| s/move stronger / weaker | simulations a searched move stronger / weaker "
-        f"| moves over {OVER_BUDGET}× budget stronger / weaker | conditions |",
+        f"| moves over {strength.OVER_BUDGET}× budget stronger / weaker | conditions |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
@@ -664,7 +439,7 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
             f"| {stronger['seconds_per_move']:.3f} / {weaker['seconds_per_move']:.3f} "
             f"| {stronger['simulations_per_searched_move']:,.0f} / "
             f"{weaker['simulations_per_searched_move']:,.0f} "
-            f"| {_over(stronger)} / {_over(weaker)} | {_conditions(row)} |"
+            f"| {_over(stronger)} / {_over(weaker)} | {strength.format_conditions(row)} |"
         )
     lines.append("")
     for title, unordered in verdicts(rows).items():
@@ -680,15 +455,7 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
 def print_summary(paths: Sequence[str], out: str | None) -> int:
     """Print the runs and the table of the games in checkpoint files ``paths``, and save
     them as JSON to ``out`` (where given)."""
-    runs, games, broken = read_lines(paths)
-    for run in runs:
-        print(format_run(run))
-    rows = summarize(games)
-    print(format_table(rows))
-    if broken:
-        print(f"({broken} lines could not be read: cut off while written)")
-    save_json(out, {"runs": runs, "rows": rows, "unreadable_lines": broken})
-    return 0
+    return strength.print_summary(paths, out, game_key, summarize, format_table)
 
 
 # ----- the command --------------------------------------------------------------------
@@ -701,16 +468,8 @@ def reproducing_arguments(
     arguments = [argument for name in names for argument in ("--game", name)]
     arguments += [argument for pair in args.option or [] for argument in ("--option", pair)]
     arguments += ["--steps", args.steps, "--games", str(args.games)]
-    arguments += ["--first-seed", str(args.first_seed), "--cores", format_cores(cores)]
-    for flag, value in (
-        ("--deadline", args.deadline),
-        ("--checkpoint", args.checkpoint),
-        ("--out", args.out),
-    ):
-        if value is not None:
-            arguments += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    if args.allow_load:
-        arguments.append("--allow-load")
+    arguments += ["--first-seed", str(args.first_seed), "--cores", strength.format_cores(cores)]
+    arguments += strength.run_arguments(args)
     return arguments
 
 
@@ -727,23 +486,8 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument("--steps", default=STEPS, help="WEAKER:STRONGER levels, comma-separated")
     made.add_argument("--games", type=int, default=100, help="games of each step in each game")
     made.add_argument("--first-seed", type=int, default=1000, help="seed of the first game")
-    made.add_argument(
-        "--jobs", type=int, default=2, help="games at once, one per core: the first N cores"
-    )
-    made.add_argument("--cores", help="the cores to use instead (0-7,12): one game on each")
-    made.add_argument(
-        "--physical-cores",
-        action="store_true",
-        help="with --jobs: one hardware thread of each physical core (no two games share one)",
-    )
-    made.add_argument(
-        "--allow-load", action="store_true", help="run on a loaded machine (the run is marked)"
-    )
-    made.add_argument("--deadline", type=float, help="start no game after these seconds")
-    made.add_argument("--checkpoint", help="append each game to this file (JSON lines)")
-    made.add_argument(
-        "--summarize", nargs="+", metavar="FILE", help="print the table of checkpoint files"
-    )
+    strength.add_core_arguments(made)
+    strength.add_run_arguments(made)
     made.add_argument("--out", help="save the command, the runs' conditions and the rows as JSON")
     return made
 
@@ -768,10 +512,8 @@ def setup(args: argparse.Namespace, allowed: set[int]) -> Setup:
     steps = parse_steps(args.steps)
     names = list(dict.fromkeys(args.game or GAMES))
     options = check_games(names, parse_options(args.option or []))
-    usable = (
-        one_thread_per_core(allowed, thread_siblings(allowed)) if args.physical_cores else allowed
-    )
-    return Setup(names, options, steps, choose_cores(args.jobs, args.cores, usable))
+    cores = strength.cores_to_use(args.jobs, args.cores, args.physical_cores, allowed)
+    return Setup(names, options, steps, cores)
 
 
 def warm_plays(chosen: Setup) -> list[tuple[str, Options, str]]:
@@ -793,49 +535,10 @@ def conditions_before(
     chosen: Setup, allowed: set[int], load_before: dict[str, Any], games: int, done: int
 ) -> dict[str, Any]:
     """The conditions a run starts under (a run line keeps them)."""
-    siblings = thread_siblings(chosen.cores)
     return {
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "commit": git_commit(),
-        "cores": chosen.cores,
-        "cpus": os.cpu_count(),
-        "usable_cpus": sorted(allowed),
-        "shared_physical_cores": (
-            shared_physical_cores(siblings, chosen.cores) if siblings else None
-        ),
-        "kernel": platform.release(),
-        "cpu_model": cpu_model(),
-        "versions": versions(),
-        "load_before": load_before,
+        **strength.machine_conditions(chosen.cores, allowed, load_before),
         "games_planned": games,
         "games_already_in_checkpoint": done,
-    }
-
-
-def conditions_after(
-    progress: Progress,
-    times_before: Mapping[int, tuple[int, int]],
-    cores: Sequence[int],
-    allowed: Iterable[int],
-    started: float,
-) -> dict[str, Any]:
-    """The conditions a run ended under (its ``run_end`` line)."""
-    shares = busy_between(times_before, cpu_times(), allowed)
-    others = [share for cpu, share in shares.items() if cpu not in cores]
-    return {
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "max_load1_during": round(progress.max_load1, 2),
-        "ours_busy": (
-            round(sum(shares[core] for core in cores) / len(cores), 3)
-            if all(core in shares for core in cores)
-            else None
-        ),
-        "others_busy": round(sum(others), 2) if others else None,
-        "warm_up_seconds_max": round(max(progress.warm_up, default=0.0), 2),
-        "games_played": len(progress.records),
-        "games_not_started": progress.not_started,
-        "errors": len(progress.errors),
-        "wall_seconds": round(time.monotonic() - started, 1),
     }
 
 
@@ -850,19 +553,14 @@ def main(argv: list[str] | None = None) -> int:
         chosen = setup(args, allowed)
     except ValueError as error:
         command_parser.error(str(error))
-    check, load_before = check_load(len(chosen.cores), allowed)
-    print(check.describe(), flush=True)
-    if check.loaded and not args.allow_load:
-        print(
-            "The machine is loaded: not started (--allow-load runs anyway, marked as loaded).",
-            file=sys.stderr,
-        )
+    check, load_before = strength.check_load(len(chosen.cores), allowed)
+    if pinned.load_refused(check, args.allow_load):
         return 2
     previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # end the workers too
     try:
         return measure(args, chosen, allowed, check.loaded, check.known, load_before, started)
     finally:
-        pin(allowed)  # as it was (a caller in this process is not left on one core)
+        strength.pin(allowed)  # as it was (a caller in this process is not left on one core)
         signal.signal(signal.SIGTERM, previous)
 
 
@@ -876,8 +574,7 @@ def measure(
     started: float,
 ) -> int:
     """Play the run's games not yet in the checkpoint; print and save the table."""
-    for variable in THREAD_VARIABLES:
-        os.environ.setdefault(variable, "1")
+    pinned.one_thread_pools()
     planned = plan(chosen.options, chosen.steps, args.games, args.first_seed)
     done: set[tuple[Any, ...]] = set()
     if args.checkpoint is not None and Path(args.checkpoint).exists():
@@ -889,45 +586,24 @@ def measure(
     ]
     plays = warm_plays(chosen)
     spare = sorted(allowed - set(chosen.cores))
-    pin({spare[0]} if spare else {chosen.cores[0]})  # compile on a core of its own
+    strength.pin({spare[0]} if spare else {chosen.cores[0]})  # compile on a core of its own
     compiled = compile_once(plays)
-    pin(allowed)  # the workers start from it, then pin themselves
-    command = command_line(MODULE, reproducing_arguments(args, chosen.names, chosen.cores))
+    strength.pin(allowed)  # the workers start from it, then pin themselves
+    command = strength.command_line(MODULE, reproducing_arguments(args, chosen.names, chosen.cores))
     conditions = conditions_before(chosen, allowed, load_before, len(planned), len(done))
     conditions["compile_or_load_seconds"] = round(compiled, 2)
-    run_id = f"{conditions['started']}-{os.getpid()}"
-    run_line = {
-        "kind": "run",
-        "run": run_id,
-        "command": command,
-        "argv": sys.argv,
-        "loaded": loaded,
-        "conditions": conditions,
-    }
-    if args.checkpoint is not None:
-        append_line(args.checkpoint, run_line)
-    print(format_run(run_line), flush=True)
-    if done:
-        print(f"{len(done)} games already in {args.checkpoint}: not played again", flush=True)
-    times_before = cpu_times()
+    run_line = pinned.open_run(command, loaded, conditions, args.checkpoint, len(done))
+    times_before = strength.cpu_times()
     deadline = None if args.deadline is None else started + args.deadline
-    progress = (
-        run_games(tasks, chosen.cores, plays, deadline, args.checkpoint) if tasks else Progress()
+    warm = functools.partial(warm_up, plays)
+    progress = pinned.run_games(
+        tasks, chosen.cores, warm, play, deadline, args.checkpoint, describe_game
     )
-    conditions["load_after"] = conditions_after(
-        progress, times_before, chosen.cores, allowed, started
-    )
-    if args.checkpoint is not None:
-        append_line(args.checkpoint, {"kind": "run_end", "run": run_id, **conditions["load_after"]})
-        runs, games, _ = read_lines([args.checkpoint])
-    else:
-        runs, games = [run_line], progress.records
+    after = pinned.conditions_after(progress, times_before, chosen.cores, allowed, started)
+    runs, games = pinned.close_run(run_line, progress, after, args.checkpoint, game_key)
     steps = {match_key(task_record(task)) for task in planned}
     rows = summarize([game for game in games if match_key(game) in steps])
-    print(format_run(run_line))
-    print(format_table(rows), flush=True)
-    if progress.not_started:
-        print(f"{progress.not_started} games not started: the deadline had passed", flush=True)
+    pinned.print_results(run_line, format_table(rows), progress)
     print(f"to reproduce: {command}", flush=True)
     save_json(args.out, {"command": command, "runs": runs, "rows": rows})
     return 1 if progress.errors else 0

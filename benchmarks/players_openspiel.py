@@ -66,15 +66,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
-import platform
 import random
 import signal
 import sys
 import time
-import traceback
-from collections import deque
-from multiprocessing import connection, get_context
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -82,45 +80,46 @@ import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from benchmarks.output import save_json
+from benchmarks.pinned import (
+    RESULTS,
+    close_run,
+    conditions_after,
+    load_refused,
+    one_thread_pools,
+    open_run,
+    print_results,
+    progress_line,
+    run_games,
+)
 from benchmarks.strength import (
-    append_line,
-    busy_between,
+    add_core_arguments,
+    add_run_arguments,
     check_load,
-    choose_cores,
     command_line,
-    cpu_model,
+    cores_to_use,
     cpu_times,
     format_cores,
-    format_run,
     format_table,
     game_key,
-    git_commit,
     interleave,
+    machine_conditions,
     match_key,
-    one_thread_per_core,
     parse_game_counts,
     parse_per_game,
     pin,
     print_summary,
     read_lines,
-    shared_physical_cores,
+    run_arguments,
     summarize,
-    thread_siblings,
-    versions,
+)
+from benchmarks.strength import (
+    append_line as append_line,  # kept importable from here (the tests read it)
 )
 from stairgames.agents import LEVEL_NAMES, MctsAgent, level_player, make_agent, parse_player_spec
 from stairgames.agents.base import format_settings
 from stairgames.interop import openspiel as bridge
 
 MODULE = "benchmarks.players_openspiel"
-
-THREAD_VARIABLES = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMBA_NUM_THREADS",
-)
-"""Thread pools kept to one thread in the workers (each has one core)."""
 
 SEAT_NAMES = {True: "first", False: "second"}
 """``--ours-seat``'s name of the games where ours is first (seeds ``--first-seed`` + an
@@ -348,127 +347,20 @@ def warm_up(names: list[str], ours: str, seconds: float | None, iterations: int 
     return time.perf_counter() - started
 
 
-def worker(
-    core: int,
-    link: connection.Connection,
-    names: list[str],
-    ours: str,
-    seconds: float | None,
-    iterations: int | None,
-) -> None:
-    """A worker pinned to ``core``: warms up, says so, then plays each task it is sent
-    (``None``: stop) and sends back its game line (or the error)."""
-    try:
-        pin({core})
-        bridge.register_all()
-        link.send(
-            {"kind": "ready", "core": core, "warm_up": warm_up(names, ours, seconds, iterations)}
-        )
-    except Exception:
-        link.send({"kind": "error", "core": core, "fatal": True, "error": traceback.format_exc()})
-        link.close()
-        return
-    while (task := link.recv()) is not None:
-        try:
-            record = play(task)
-            record["core"] = core
-            record["pinned"] = sorted(os.sched_getaffinity(0)) == [core]
-            link.send({"kind": "game", "record": record})
-        except Exception:
-            link.send(
-                {"kind": "error", "core": core, "fatal": False, "error": traceback.format_exc()}
-            )
-    link.close()
+def prepare_worker(
+    names: list[str], ours: str, seconds: float | None, iterations: int | None
+) -> float:
+    """A worker's start, once pinned: OpenSpiel's games registered, then
+    :func:`warm_up`. Its seconds."""
+    bridge.register_all()
+    return warm_up(names, ours, seconds, iterations)
 
 
-@dataclasses.dataclass
-class Progress:
-    """What the games of a run came to, as they end."""
-
-    records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    errors: list[str] = dataclasses.field(default_factory=list)
-    not_started: int = 0
-    max_load1: float = 0.0
-    warm_up: list[float] = dataclasses.field(default_factory=list)
-
-
-def run_games(
-    tasks: list[Task],
-    cores: list[int],
-    names: list[str],
-    ours: str,
-    seconds: float | None,
-    iterations: int | None,
-    deadline: float | None,
-    checkpoint: str | None,
-) -> Progress:
-    """Play ``tasks`` on one pinned worker per core, handing each idle worker the next
-    task until none is left or ``deadline`` (a :func:`time.monotonic`) has passed."""
-    progress = Progress()
-    pending = deque(tasks)
-    context = get_context("spawn")
-    links: dict[connection.Connection, Any] = {}
-    for core in cores:
-        ours_end, theirs = context.Pipe()
-        process = context.Process(
-            target=worker, args=(core, theirs, names, ours, seconds, iterations), daemon=True
-        )
-        process.start()
-        theirs.close()
-        links[ours_end] = process
-    spare = set(os.sched_getaffinity(0)) - set(cores)
-    if spare:  # this process waits on the cores the games leave free
-        pin(spare)
-    running: dict[connection.Connection, Task] = {}
-    sampled = 0.0
-    while links:
-        if time.monotonic() - sampled >= 10:
-            sampled = time.monotonic()
-            progress.max_load1 = max(progress.max_load1, os.getloadavg()[0])
-        for link in connection.wait(list(links), timeout=10):
-            assert isinstance(link, connection.Connection)
-            try:
-                message = link.recv()
-            except EOFError:
-                lost = running.pop(link, None)
-                if lost is not None:
-                    progress.errors.append(f"a worker ended during {lost}")
-                links.pop(link).join()
-                continue
-            running.pop(link, None)
-            if message["kind"] == "error":
-                progress.errors.append(message["error"])
-                print(f"core {message['core']}: {message['error']}", file=sys.stderr, flush=True)
-                if message["fatal"]:
-                    links.pop(link).join()
-                    continue
-            elif message["kind"] == "ready":
-                progress.warm_up.append(message["warm_up"])
-            else:
-                record = message["record"]
-                progress.records.append(record)
-                if checkpoint is not None:
-                    append_line(checkpoint, record)
-                print(
-                    f"[{len(progress.records)}/{len(tasks)}] {record['game']} seed {record['seed']}"
-                    f" ours {'first' if record['ours_first'] else 'second'}: "
-                    f"{ {1.0: 'won', 0.5: 'drew', 0.0: 'lost'}[record['score']] } in "
-                    f"{len(record['ours_seconds']) + len(record['bot_seconds'])} plies, "
-                    f"{record['wall']:.1f} s, core {record['core']}",
-                    flush=True,
-                )
-            if (
-                pending
-                and not progress.errors
-                and (deadline is None or time.monotonic() < deadline)
-            ):
-                running[link] = pending.popleft()
-                link.send(running[link])
-            else:
-                link.send(None)
-                links.pop(link).join()
-    progress.not_started = len(pending)
-    return progress
+def describe_game(record: Mapping[str, Any], done: int, total: int) -> str:
+    """A line of progress for one finished game."""
+    seat = "first" if record["ours_first"] else "second"
+    middle = f" ours {seat}: {RESULTS[record['score']]}"
+    return progress_line(record, done, total, middle, ("ours", "bot"))
 
 
 def reproducing_arguments(
@@ -488,15 +380,7 @@ def reproducing_arguments(
     else:
         arguments += ["--bot-time", f"{args.bot_time:g}"]
     arguments += ["--ours", args.ours, "--cores", format_cores(cores)]
-    for flag, value in (
-        ("--deadline", args.deadline),
-        ("--checkpoint", args.checkpoint),
-        ("--out", args.out),
-    ):
-        if value is not None:
-            arguments += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    if args.allow_load:
-        arguments.append("--allow-load")
+    arguments += run_arguments(args)
     if args.record_moves:
         arguments.append("--record-moves")
     if args.ours_seat != "both":
@@ -540,28 +424,13 @@ def main(argv: list[str] | None = None) -> int:
         default="both",
         help="play only the games (of the --games seeds) where ours has this seat",
     )
-    parser.add_argument(
-        "--jobs", type=int, default=2, help="games at once, one per core: the first N cores"
-    )
-    parser.add_argument("--cores", help="the cores to use instead (0-7,12): one game on each")
-    parser.add_argument(
-        "--physical-cores",
-        action="store_true",
-        help="with --jobs: one hardware thread of each physical core (no two games share one)",
-    )
+    add_core_arguments(parser)
     parser.add_argument(
         "--ours",
         default="mcts",
         help="our player, with settings or a level (expert); its time is set to --time",
     )
-    parser.add_argument(
-        "--allow-load", action="store_true", help="run on a loaded machine (the run is marked)"
-    )
-    parser.add_argument("--deadline", type=float, help="start no game after these seconds")
-    parser.add_argument("--checkpoint", help="append each game to this file (JSON lines)")
-    parser.add_argument(
-        "--summarize", nargs="+", metavar="FILE", help="print the table of checkpoint files"
-    )
+    add_run_arguments(parser)
     parser.add_argument("--out", help="save the conditions and the figures as JSON")
     args = parser.parse_args(argv)
     if args.summarize:
@@ -578,24 +447,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.ours_iterations is not None and args.ours_iterations < 1:
             raise ValueError(f"--ours-iterations {args.ours_iterations}: at least 1")
-        usable = (
-            one_thread_per_core(allowed, thread_siblings(allowed))
-            if args.physical_cores
-            else allowed
-        )
-        cores = choose_cores(args.jobs, args.cores, usable)
+        cores = cores_to_use(args.jobs, args.cores, args.physical_cores, allowed)
     except ValueError as error:
         parser.error(str(error))
     check, load_before = check_load(len(cores), allowed)
-    print(check.describe(), flush=True)
-    if check.loaded and not args.allow_load:
-        print(
-            "The machine is loaded: not started (--allow-load runs anyway, marked as loaded).",
-            file=sys.stderr,
-        )
+    if load_refused(check, args.allow_load):
         return 2
-    for variable in THREAD_VARIABLES:
-        os.environ.setdefault(variable, "1")
+    one_thread_pools()
     bridge.register_all()
     done: set[tuple[Any, ...]] = set()
     if args.checkpoint is not None and Path(args.checkpoint).exists():
@@ -635,83 +493,25 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [task for task in tasks if args.ours_seat in ("both", SEAT_NAMES[task.ours_first])]
     plan = tasks
     tasks = [task for task in tasks if task_key(task) not in done]
-    siblings = thread_siblings(cores)
     command = command_line(MODULE, reproducing_arguments(args, names, counts, cores))
     conditions: dict[str, Any] = {
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "commit": git_commit(),
-        "cores": cores,
-        "cpus": os.cpu_count(),
-        "usable_cpus": sorted(allowed),
-        "shared_physical_cores": shared_physical_cores(siblings, cores) if siblings else None,
-        "kernel": platform.release(),
-        "cpu_model": cpu_model(),
-        "versions": versions(),
-        "load_before": load_before,
+        **machine_conditions(cores, allowed, load_before),
         "compile_or_load_seconds": round(compiled, 2),
         "bot_simulations_calibrated" if fixed is None else "bot_simulations_fixed": calibrated,
         "games_planned": counts,
         "games_already_in_checkpoint": len(done),
     }
-    run_id = f"{conditions['started']}-{os.getpid()}"
-    run_line = {
-        "kind": "run",
-        "run": run_id,
-        "command": command,
-        "argv": sys.argv,
-        "loaded": check.loaded,
-        "conditions": conditions,
-    }
-    if args.checkpoint is not None:
-        append_line(args.checkpoint, run_line)
-    print(format_run(run_line), flush=True)
-    if done:
-        print(f"{len(done)} games already in {args.checkpoint}: not played again", flush=True)
+    run_line = open_run(command, check.loaded, conditions, args.checkpoint, len(done))
     times_before = cpu_times()
     deadline = None if args.deadline is None else started + args.deadline
-    progress = (
-        run_games(
-            tasks,
-            cores,
-            names,
-            args.ours,
-            seconds,
-            args.ours_iterations,
-            deadline,
-            args.checkpoint,
-        )
-        if tasks
-        else Progress()
-    )
-    shares = busy_between(times_before, cpu_times(), allowed)
-    others = [share for cpu, share in shares.items() if cpu not in cores]
-    conditions["load_after"] = {
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "max_load1_during": round(progress.max_load1, 2),
-        "ours_busy": (
-            round(sum(shares[core] for core in cores) / len(cores), 3)
-            if all(core in shares for core in cores)
-            else None
-        ),
-        "others_busy": round(sum(others), 2) if others else None,
-        "warm_up_seconds_max": round(max(progress.warm_up, default=0.0), 2),
-        "games_played": len(progress.records),
-        "games_not_started": progress.not_started,
-        "errors": len(progress.errors),
-        "wall_seconds": round(time.monotonic() - started, 1),
-    }
-    if args.checkpoint is not None:
-        append_line(args.checkpoint, {"kind": "run_end", "run": run_id, **conditions["load_after"]})
-        runs, games, _ = read_lines([args.checkpoint])
-    else:
-        runs, games = [run_line], progress.records
+    warm = functools.partial(prepare_worker, names, args.ours, seconds, args.ours_iterations)
+    progress = run_games(tasks, cores, warm, play, deadline, args.checkpoint, describe_game)
+    after = conditions_after(progress, times_before, cores, allowed, started)
+    runs, games = close_run(run_line, progress, after, args.checkpoint, game_key)
     matches = {match_key(budgets(task) | {"game": task.game, "ours": task.ours}) for task in plan}
     games = [game for game in games if match_key(game) in matches]
     rows = summarize(games)
-    print(format_run(run_line))
-    print(format_table(rows), flush=True)
-    if progress.not_started:
-        print(f"{progress.not_started} games not started: the deadline had passed", flush=True)
+    print_results(run_line, format_table(rows), progress)
     save_json(args.out, {"command": command, "runs": runs, "rows": rows})
     return 1 if progress.errors else 0
 

@@ -31,7 +31,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -361,6 +361,78 @@ def git_commit() -> str | None:
     return commit + ("+dirty" if dirty else "")
 
 
+def machine_conditions(
+    cores: list[int], allowed: set[int], load_before: dict[str, Any]
+) -> dict[str, Any]:
+    """The machine a run starts on: when, the commit, the cores (``cores`` of the
+    ``allowed``, those sharing a physical core), the kernel, CPU and versions, and the
+    load before (:func:`check_load`)."""
+    siblings = thread_siblings(cores)
+    return {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": git_commit(),
+        "cores": cores,
+        "cpus": os.cpu_count(),
+        "usable_cpus": sorted(allowed),
+        "shared_physical_cores": shared_physical_cores(siblings, cores) if siblings else None,
+        "kernel": platform.release(),
+        "cpu_model": cpu_model(),
+        "versions": versions(),
+        "load_before": load_before,
+    }
+
+
+def cores_to_use(jobs: int, cores: str | None, physical: bool, allowed: set[int]) -> list[int]:
+    """The cores of ``--jobs``/``--cores`` among ``allowed`` (with ``physical``: one
+    hardware thread of each physical core).
+
+    :raises ValueError: as :func:`choose_cores`.
+    """
+    usable = one_thread_per_core(allowed, thread_siblings(allowed)) if physical else allowed
+    return choose_cores(jobs, cores, usable)
+
+
+def run_arguments(args: argparse.Namespace) -> list[str]:
+    """The arguments of :func:`add_run_arguments` (but ``--summarize``) and ``--out``
+    that a run was given, as the command that reproduces it spells them."""
+    arguments: list[str] = []
+    for flag, value in (
+        ("--deadline", args.deadline),
+        ("--checkpoint", args.checkpoint),
+        ("--out", args.out),
+    ):
+        if value is not None:
+            arguments += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    if args.allow_load:
+        arguments.append("--allow-load")
+    return arguments
+
+
+def add_core_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs``, ``--cores`` and ``--physical-cores``: where the games are played."""
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="games at once, one per core: the first N cores"
+    )
+    parser.add_argument("--cores", help="the cores to use instead (0-7,12): one game on each")
+    parser.add_argument(
+        "--physical-cores",
+        action="store_true",
+        help="with --jobs: one hardware thread of each physical core (no two games share one)",
+    )
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--allow-load``, ``--deadline``, ``--checkpoint`` and ``--summarize``."""
+    parser.add_argument(
+        "--allow-load", action="store_true", help="run on a loaded machine (the run is marked)"
+    )
+    parser.add_argument("--deadline", type=float, help="start no game after these seconds")
+    parser.add_argument("--checkpoint", help="append each game to this file (JSON lines)")
+    parser.add_argument(
+        "--summarize", nargs="+", metavar="FILE", help="print the table of checkpoint files"
+    )
+
+
 def command_line(module: str, arguments: Sequence[str]) -> str:
     """The shell command that runs ``python -m module`` with ``arguments``."""
     return shlex.join(["python", "-m", module, *arguments])
@@ -450,14 +522,16 @@ def bot_budget(record: Mapping[str, Any]) -> str:
     return f"{float(record['bot_time']):g} s"
 
 
-def read_lines(paths: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+def read_lines(
+    paths: Sequence[str], key: Callable[[Mapping[str, Any]], Hashable] = game_key
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
     """The run lines (each with the figures of its ``run_end`` line as its conditions'
     ``load_after``, where the run got that far) and the game lines of checkpoint files
-    (a game played twice is kept once, as first seen), and how many lines could not be
-    read (a line cut off when a run was stopped while writing it)."""
+    (a game played twice, by ``key``, is kept once, as first seen), and how many lines
+    could not be read (a line cut off when a run was stopped while writing it)."""
     runs: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[Hashable] = set()
     broken = 0
     for path in paths:
         with open(path, encoding="utf-8") as handle:
@@ -472,13 +546,18 @@ def read_lines(paths: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[st
                 if record.get("kind") == "run":
                     runs.append(record)
                 elif record.get("kind") == "run_end":
-                    for run in runs:
-                        if run.get("run") == record.get("run"):
-                            run.setdefault("conditions", {})["load_after"] = record
-                elif record.get("kind") == "game" and game_key(record) not in seen:
-                    seen.add(game_key(record))
+                    end_run(runs, record)
+                elif record.get("kind") == "game" and key(record) not in seen:
+                    seen.add(key(record))
                     games.append(record)
     return runs, games, broken
+
+
+def end_run(runs: Sequence[dict[str, Any]], end: dict[str, Any]) -> None:
+    """Keep the figures of a ``run_end`` line as its run's conditions' ``load_after``."""
+    for run in runs:
+        if run.get("run") == end.get("run"):
+            run.setdefault("conditions", {})["load_after"] = end
 
 
 # ----- the summary ---------------------------------------------------------------
@@ -492,7 +571,12 @@ def over_budget(seconds: Iterable[float], budget: float | None, factor: float = 
     return sum(1 for spent in seconds if spent > factor * budget)
 
 
-def _side(games: Sequence[Mapping[str, Any]], side: str, budget: float | None) -> dict[str, Any]:
+def side_figures(
+    games: Sequence[Mapping[str, Any]], side: str, budget: float | None, *, per_second: bool = True
+) -> dict[str, Any]:
+    """One side's moves, seconds a move, simulations a searched move (one with more than
+    one legal move), simulations a second of search (with ``per_second``) and moves over
+    :data:`OVER_BUDGET` times ``budget``."""
     seconds = [spent for game in games for spent in game[f"{side}_seconds"]]
     searched = [
         (spent, ran)
@@ -507,15 +591,17 @@ def _side(games: Sequence[Mapping[str, Any]], side: str, budget: float | None) -
     ]
     search_time = sum(spent for spent, _ in searched)
     simulations = sum(ran for _, ran in searched)
-    return {
+    figures: dict[str, Any] = {
         "moves": len(seconds),
         "seconds_per_move": sum(seconds) / max(1, len(seconds)),
         "max_seconds": max(seconds, default=0.0),
         "searched_moves": len(searched),
         "simulations_per_searched_move": simulations / max(1, len(searched)),
-        "simulations_per_second": simulations / max(1e-9, search_time),
-        "over_budget": over_budget(seconds, budget),
     }
+    if per_second:
+        figures["simulations_per_second"] = simulations / max(1e-9, search_time)
+    figures["over_budget"] = over_budget(seconds, budget)
+    return figures
 
 
 CPU_SHARE = 0.9
@@ -527,18 +613,11 @@ def _short_of_cpu(game: Mapping[str, Any]) -> bool:
     return "cpu" in game and float(game["cpu"]) < CPU_SHARE * float(game["wall"])
 
 
-def seat_summary(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The figures of some games of one match: our score with its Wilson 95% interval,
-    plies a game, each side's seconds, simulations and moves over budget, and the
-    share of the wall time the games' processes got on the CPU."""
+def score_figures(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The games, wins, draws and losses of the side scored, its score and the score's
+    Wilson 95% interval."""
     score = sum(float(game["score"]) for game in games)
     low, high = wilson_interval(score, len(games))
-    budget = _number(games[0]["time"]) if games else None
-    bot_seconds = (
-        _number(games[0]["bot_time"])
-        if games and games[0].get("bot_fixed_simulations") is None
-        else None
-    )
     return {
         "games": len(games),
         "wins": sum(1 for game in games if game["score"] == 1.0),
@@ -546,14 +625,13 @@ def seat_summary(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "losses": sum(1 for game in games if game["score"] == 0.0),
         "score": score / max(1, len(games)),
         "ci95": [low, high],
-        "plies_per_game": sum(
-            len(game["ours_seconds"]) + len(game["bot_seconds"]) for game in games
-        )
-        / max(1, len(games)),
-        "seconds_per_game": sum(float(game.get("wall", 0.0)) for game in games)
-        / max(1, len(games)),
-        "ours": _side(games, "ours", budget),
-        "bot": _side(games, "bot", bot_seconds),
+    }
+
+
+def load_figures(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The games played loaded or with the load unknown, the share of the wall time the
+    games' processes got on the CPU, and the games that got less than :data:`CPU_SHARE`."""
+    return {
         "loaded_games": sum(1 for game in games if game.get("loaded")),
         "load_unknown_games": sum(1 for game in games if not game.get("load_known", True)),
         "cpu_share": sum(float(game.get("cpu", 0.0)) for game in games)
@@ -562,15 +640,46 @@ def seat_summary(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def seat_summary(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The figures of some games of one match: our score with its Wilson 95% interval,
+    plies a game, each side's seconds, simulations and moves over budget, and the
+    share of the wall time the games' processes got on the CPU."""
+    budget = _number(games[0]["time"]) if games else None
+    bot_seconds = (
+        _number(games[0]["bot_time"])
+        if games and games[0].get("bot_fixed_simulations") is None
+        else None
+    )
+    return {
+        **score_figures(games),
+        "plies_per_game": sum(
+            len(game["ours_seconds"]) + len(game["bot_seconds"]) for game in games
+        )
+        / max(1, len(games)),
+        "seconds_per_game": sum(float(game.get("wall", 0.0)) for game in games)
+        / max(1, len(games)),
+        "ours": side_figures(games, "ours", budget),
+        "bot": side_figures(games, "bot", bot_seconds),
+        **load_figures(games),
+    }
+
+
+def group_by(
+    games: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+) -> dict[tuple[Any, ...], list[Mapping[str, Any]]]:
+    """``games`` grouped by ``key``, the groups and their games in the order first seen."""
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    for game in games:
+        groups.setdefault(key(game), []).append(game)
+    return groups
+
+
 def summarize(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per match (:func:`match_key`: game, our player, both budgets) in the
     order first played, with :func:`seat_summary` of the games where we were first,
     second, and all."""
-    matches: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    for game in games:
-        matches.setdefault(match_key(game), []).append(game)
     rows = []
-    for key, played in matches.items():
+    for key, played in group_by(games, match_key).items():
         name, ours, seconds, iterations, bot_seconds, bot_simulations = key
         seated = {
             "first": [game for game in played if game["ours_first"]],
@@ -597,6 +706,20 @@ def _percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
+def format_conditions(figures: Mapping[str, Any]) -> str:
+    """The conditions of some games (:func:`load_figures`) as the tables write them."""
+    if figures["loaded_games"]:
+        text = f"LOADED ({figures['loaded_games']} games)"
+    elif figures["load_unknown_games"]:
+        text = f"load unknown ({figures['load_unknown_games']} games)"
+    else:
+        text = "not loaded at start"
+    text += f"; CPU {_percent(figures['cpu_share'])} of wall"
+    if figures["games_short_of_cpu"]:
+        text += f", {figures['games_short_of_cpu']} games under {CPU_SHARE:.0%}"
+    return text
+
+
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The rows of :func:`summarize` as a Markdown table, a line per match and seat
     (a seat without games left out)."""
@@ -620,15 +743,7 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
                     (bot, row.get("bot_fixed_simulations") is None),
                 )
             ]
-            if figures["loaded_games"]:
-                loaded = f"LOADED ({figures['loaded_games']} games)"
-            elif figures["load_unknown_games"]:
-                loaded = f"load unknown ({figures['load_unknown_games']} games)"
-            else:
-                loaded = "not loaded at start"
-            loaded += f"; CPU {_percent(figures['cpu_share'])} of wall"
-            if figures["games_short_of_cpu"]:
-                loaded += f", {figures['games_short_of_cpu']} games under {CPU_SHARE:.0%}"
+            loaded = format_conditions(figures)
             lines.append(
                 f"| {row['game']} | `{row['ours']}` {ours_budget(row)} | MCTSBot "
                 f"{bot_budget(row)} | {seat} | {figures['games']} "
@@ -684,14 +799,21 @@ def main(argv: list[str] | None = None) -> int:
     return print_summary(args.files, args.out)
 
 
-def print_summary(paths: Sequence[str], out: str | None) -> int:
+def print_summary(
+    paths: Sequence[str],
+    out: str | None,
+    key: Callable[[Mapping[str, Any]], Hashable] = game_key,
+    rows_of: Callable[[Sequence[Mapping[str, Any]]], list[dict[str, Any]]] = summarize,
+    table: Callable[[Sequence[Mapping[str, Any]]], str] = format_table,
+) -> int:
     """Print the runs and the table of the games in checkpoint files ``paths``, and save
-    them as JSON to ``out`` (where given)."""
-    runs, games, broken = read_lines(paths)
+    them as JSON to ``out`` (where given); games told apart by ``key``, summarized into
+    rows by ``rows_of`` and printed by ``table``."""
+    runs, games, broken = read_lines(paths, key)
     for run in runs:
         print(format_run(run))
-    rows = summarize(games)
-    print(format_table(rows))
+    rows = rows_of(games)
+    print(table(rows))
     if broken:
         print(f"({broken} lines could not be read: cut off while written)")
     save_json(out, {"runs": runs, "rows": rows, "unreadable_lines": broken})
