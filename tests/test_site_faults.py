@@ -59,6 +59,11 @@ def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
         # think 0: each player moves as soon as it may, but no game moves past its
         # second move before the kill (the run holds them), so every game is under way
         games, _ = run(site, GAMES, MOVES, Plan(think=0.0, fault="kill-worker"), hold=True)
+        # (the run gives up on a game that never makes its first moves, and then kills
+        # nothing: say so, with how far each game came, rather than fail on the poll)
+        assert games[0].fault.at is not None, (
+            f"no worker was killed: moves per game {[len(game.history) for game in games]}"
+        )
         killed = site.servers[0]
         assert killed.process.poll() is not None  # it is gone (no supervisor starts it)
     result = summarize(games, 1.0)
