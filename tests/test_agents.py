@@ -388,7 +388,7 @@ def test_mcts_chooses_the_same_with_and_without_the_fast_playout(monkeypatch):
     assert not fast.last_compiled
 
 
-@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4", "prior=3", "reuse=1"])
+@pytest.mark.parametrize("setting", ["rave=100", "implicit=0.4", "prior=3"])
 def test_mcts_settings_that_measured_no_stronger_are_gone(setting):
     with pytest.raises(InvalidOptionError, match=setting.split("=")[0]):
         make_agent(f"mcts:{setting}", 0)

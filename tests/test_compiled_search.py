@@ -205,3 +205,88 @@ def test_growing_the_arrays_keeps_the_tree(monkeypatch):
     assert small.start.shape[0] > 1 << 12 and used == int(small._used[0])
     for mine, theirs in zip(small._arrays(), big._arrays(), strict=True):
         assert np.array_equal(mine[:used], theirs[:used])
+
+
+def subtree(search: uct.TreeSearch, node: int) -> list[tuple[int, int, int, float, float]]:
+    """The subtree of ``node`` breadth first: (move, mover, proven, visits, totals)
+    per node, the children of each in their order."""
+    order, rows = [node], []
+    while order:
+        here = order.pop(0)
+        rows.append(
+            (
+                int(search.move[here]),
+                int(search.mover[here]) if search.start[here] >= 0 else -1,
+                int(search.proven[here]),
+                float(search.visits[here]),
+                float(search.totals[here]),
+            )
+        )
+        if search.start[here] >= 0:
+            first = int(search.start[here])
+            order.extend(range(first, first + int(search.width[here])))
+    return rows
+
+
+@pytest.mark.parametrize(("name", "options"), [GAMES[0], GAMES[2]])
+def test_a_search_takes_over_the_subtree_of_the_position_reached(name, options):
+    """``adopt``: the subtree below the two moves played becomes the new tree, node for
+    node (moves, proven results, visits, values), and searching goes on from it."""
+    state = random_position(name, options, 6, 6)
+    earlier = tree_search(state)
+    assert earlier is not None
+    earlier.run(20000, 0.7, 3)
+    ours = earlier.best_action()
+    ours_child = next(c for c in children(earlier) if earlier.action(c) == ours)
+    first = int(earlier.start[ours_child])
+    replies = range(first, first + int(earlier.width[ours_child]))
+    reply_node = max(replies, key=lambda node: earlier.visits[node])
+    state.apply_action(ours)
+    reply = earlier.action(reply_node)
+    state.apply_action(reply)
+    later = tree_search(state)
+    assert later is not None
+    moves = [int(earlier.move[ours_child]), int(earlier.move[reply_node])]
+    taken = later.adopt(earlier, moves)
+    assert taken == earlier.visits[reply_node] > 10
+    assert subtree(later, 0)[1:] == subtree(earlier, reply_node)[1:]
+    assert sorted(later.action(c) for c in children(later)) == sorted(state.legal_actions())
+    later.run(500, 0.7, 4)
+    assert later.visits[0] == taken + 500 or later.proven[0] != uct.UNKNOWN
+
+
+def test_a_search_takes_over_nothing_from_a_position_it_never_reached():
+    state = random_position("stairs", {"agreement": False}, 7, 4)
+    earlier = tree_search(state)
+    assert earlier is not None
+    earlier.run(50, 1.0, 0)
+    later = tree_search(state)
+    assert later is not None
+    missing = max(int(earlier.move[c]) for c in children(earlier)) + 1
+    assert later.adopt(earlier, [missing]) == 0
+    assert int(later._used[0]) == 1 and later.start[0] < 0
+
+
+def test_mcts_with_reuse_carries_its_tree_over_and_forgets_it_on_restart():
+    """``reuse=1``: the next move's search starts from the visits the last one gave the
+    position reached; a restart (a new game) starts afresh; ``reuse=0`` never carries."""
+    game = stairgames.load("stairs", agreement=False)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(10):
+        state.apply_action(rng.choice(state.legal_actions()))
+    mover = state.current_player()
+    keeps = make_agent("mcts:iterations=20000,c=0.35,reuse=1", mover, seed=3, game=game)
+    fresh = make_agent("mcts:iterations=20000,c=0.35", mover, seed=3, game=game)
+    assert isinstance(keeps, MctsAgent) and isinstance(fresh, MctsAgent)
+    first = keeps.act(state)
+    assert fresh.act(state) == first and keeps.last_reused == 0
+    state.apply_action(first)
+    state.apply_action(rng.choice(state.legal_actions()))
+    keeps.act(state)
+    fresh.act(state)
+    assert keeps.last_reused > 0 and fresh.last_reused == 0
+    keeps.restart()
+    keeps.act(state)
+    assert keeps.last_reused == 0
+    assert "reuse=1" in keeps.describe()

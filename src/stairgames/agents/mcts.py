@@ -46,12 +46,16 @@ Settings (``mcts:time=0.5,c=1.0``):
   move after the first on which it proved some action (no trial tenth first; the
   trial of an open position often proves nothing even late in a game), ``0``
   (default) tries it first on every move;
+- ``reuse``: ``1`` keeps what the compiled search learnt below the position the game
+  reached (its own move and the replies since) and searches on from there on the next
+  move, ``0`` (default) starts every move's search afresh;
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
   27 has one for the first player's first moves, built offline with its exact solver)
   without searching, where the book covers the position; ``0`` (default) does not.
 
 Settings once offered and dropped because they measured no stronger
-(``docs/agents.md``): ``prior``, ``reuse``, ``rave`` and ``implicit``.
+(``docs/agents.md``): ``prior``, ``rave`` and ``implicit``; ``reuse`` was dropped from
+the protocol search and came back for the compiled one.
 """
 
 from __future__ import annotations
@@ -97,6 +101,7 @@ SETTINGS = {
     "book": "1 to play the game's opening book move where it has one",
     "endgame_rate": "solver positions an iteration buys, paid from the iterations (0: free)",
     "endgame_hold": "1 to give the solver its whole share, no trial, once it has proven a move",
+    "reuse": "1 to keep the compiled search's tree from one move to the next",
 }
 
 CHUNK_SECONDS = 0.004
@@ -123,6 +128,7 @@ class MctsAgent(Agent):
         book: bool = False,
         endgame_rate: int = 0,
         endgame_hold: bool = False,
+        reuse: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -139,6 +145,11 @@ class MctsAgent(Agent):
         self.endgame_rate = endgame_rate
         self.endgame_hold = endgame_hold
         self._endgame = EndgameProbe(endgame, hold=endgame_hold)
+        self.reuse = reuse
+        self._previous: tuple[TreeSearch, list[int]] | None = None
+        """The last compiled search and the history of its root (for ``reuse``)."""
+        self.last_reused = 0
+        """Visits the last move's search took over from the one before (``reuse``)."""
         self.last_iterations = 0
         """Iterations run for the last move (for benchmarks)."""
         self.last_compiled = False
@@ -161,6 +172,8 @@ class MctsAgent(Agent):
             settings["endgame_rate"] = self.endgame_rate
         if self.endgame_hold:
             settings["endgame_hold"] = 1
+        if self.reuse:
+            settings["reuse"] = 1
         return format_settings(self.name, settings)
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
@@ -194,12 +207,14 @@ class MctsAgent(Agent):
 
     def restart(self) -> None:
         self._endgame.restart()
+        self._previous = None
 
     # ----- one move ------------------------------------------------------------
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
         self.last_iterations = 0
+        self.last_reused = 0
         self.last_compiled = False
         if len(legal) == 1:
             return legal[0]
@@ -232,6 +247,8 @@ class MctsAgent(Agent):
         deadline = None if self.time_limit is None else started + self.time_limit
         if compiled is not None:
             self.last_compiled = True
+            if self.reuse:
+                self.last_reused = self._take_over(compiled, state.history())
             return self._search_compiled(compiled, losing, deadline, iterations)
         return self._search_protocol(state, worlds, legal, losing, deadline, iterations)
 
@@ -256,6 +273,20 @@ class MctsAgent(Agent):
         if make is None or not self.fast or not self.solver or self.cutoff or worlds.hidden:
             return None
         return make(state)
+
+    def _take_over(self, search: TreeSearch, history: list[int]) -> int:
+        """Lets ``search`` take over the last move's search below the position reached
+        since (``reuse``); remembers ``search`` for the next move. The visits taken over."""
+        previous, self._previous = self._previous, (search, history)
+        if previous is None:
+            return 0
+        earlier, earlier_history = previous
+        if history[: len(earlier_history)] != earlier_history:
+            return 0
+        moves = [earlier.kernel_move(action) for action in history[len(earlier_history) :]]
+        if not moves or any(move is None for move in moves):
+            return 0
+        return search.adopt(earlier, [move for move in moves if move is not None])
 
     def _search_compiled(
         self,
@@ -351,6 +382,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         book=int_setting(settings, "book", 0) != 0,
         endgame_rate=int_setting(settings, "endgame_rate", 0, minimum=0),
         endgame_hold=int_setting(settings, "endgame_hold", 0) != 0,
+        reuse=int_setting(settings, "reuse", 0) != 0,
     )
 
 

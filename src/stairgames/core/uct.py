@@ -327,6 +327,35 @@ def offered(found: Array, count: int, move: int) -> bool:
 
 
 @_compiled
+def copy_subtree(node: int, old: Tree, new: Tree, queue: Array) -> int:
+    """Copies the subtree of ``node`` in ``old`` into ``new`` with ``node`` as its root
+    (node 0), breadth first, so that every node's children stay side by side; returns
+    how many nodes it copied. ``queue`` has room for every node of ``old`` in use."""
+    start, width, move, mover, proven, visits, totals = old[:7]
+    n_start, n_width, n_move, n_mover, n_proven, n_visits, n_totals = new[:7]
+    queue[0] = node
+    tail = 1
+    i = 0
+    while i < tail:
+        source = queue[i]
+        n_move[i] = move[source]
+        n_mover[i] = mover[source]
+        n_proven[i] = proven[source]
+        n_visits[i] = visits[source]
+        n_totals[i] = totals[source]
+        n_width[i] = width[source]
+        if start[source] < 0:
+            n_start[i] = -1
+        else:
+            n_start[i] = tail
+            for k in range(width[source]):
+                queue[tail + k] = start[source] + k
+            tail += width[source]
+        i += 1
+    return tail
+
+
+@_compiled
 def seed(value: int) -> None:
     """Seeds numba's generator (the shuffles and the playouts draw from it)."""
     np.random.seed(value)
@@ -424,6 +453,35 @@ class TreeSearch:
         if self.start[0] < 0 and self.proven[0] == UNKNOWN:
             self.run(1, 1.0, seed_value)
 
+    def adopt(self, earlier: TreeSearch, moves: list[int]) -> int:
+        """Takes over what ``earlier`` (a search of an earlier position of the same game,
+        not yet searched here) learnt below the position that ``moves`` (kernel moves,
+        :data:`PASS` for a pass) lead to from its root, which must be this search's root
+        position: that subtree becomes this tree, its statistics and proven results
+        kept. Returns the visits taken over (0 where ``earlier`` never reached the
+        position, and nothing changes)."""
+        assert self.iterations == 0 and self._used[0] == 1, "adopt before searching"
+        node = 0
+        for kernel_move in moves:
+            if earlier.start[node] < 0:
+                return 0
+            first = int(earlier.start[node])
+            children = range(first, first + int(earlier.width[node]))
+            found = [child for child in children if int(earlier.move[child]) == kernel_move]
+            if not found:
+                return 0
+            node = found[0]
+        if earlier.start[node] < 0:
+            return 0
+        nodes = self.start.shape[0]
+        needed = int(earlier._used[0])
+        while nodes * 3 < needed * 4 and nodes < MAX_NODES:
+            nodes *= 2
+        self._allocate(max(nodes, needed))
+        queue = np.empty(needed, dtype=np.int64)
+        self._used[0] = copy_subtree(node, earlier._tree(), self._tree(), queue)
+        return int(self.visits[0])
+
     def root_children(self) -> range:
         return range(int(self.start[0]), int(self.start[0] + self.width[0]))
 
@@ -439,6 +497,10 @@ class TreeSearch:
             return
         for child in children:
             self.proven[child] = 1 - self.root_colour()
+
+    def kernel_move(self, action: int) -> int | None:
+        """The kernel move of the protocol ``action`` (``None``: not a move of play)."""
+        return {known: move for move, known in self.actions.items()}.get(action)
 
     def action(self, child: int) -> int:
         return self.actions[int(self.move[child])]
@@ -484,5 +546,15 @@ def returns_of(outcome: int, seats: tuple[int, int]) -> list[float]:
 
 def warm_up(search: TreeSearch) -> None:
     """Compiles (the first time on a machine) or loads a game's tree search, by running
-    a few iterations of ``search``."""
+    a few iterations of ``search``, and what carries a tree over to the next move
+    (:meth:`TreeSearch.adopt`)."""
     search.run(64, 1.0, 0)
+    successor = TreeSearch(
+        search._search,
+        search.root,
+        search.params,
+        search.actions,
+        search.seats,
+        max_moves=search._found.shape[0],
+    )
+    successor.adopt(search, [])
