@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import stairgames
-from stairgames.agents import MctsAgent, make_agent
+from stairgames.agents import AlphaBetaAgent, MctsAgent, make_agent
 from stairgames.agents.endgame import NODES_PER_COMPILED_ITERATION, TRIAL_SHARE
 from stairgames.games.twenty_seven.game import TwentySevenState
 from stairgames.games.twenty_seven.play.evaluate import HOOKS
@@ -93,6 +93,31 @@ def test_mcts_plays_the_book_move_without_searching_only_with_book_1():
     assert isinstance(plain, MctsAgent)
     plain.act(state)
     assert plain.last_iterations == 500
+
+
+def test_alphabeta_plays_the_book_move_without_searching_only_with_book_1():
+    state = basic_state()
+    booked = make_agent("alphabeta:time=0.2,book=1", 0, seed=3)
+    assert isinstance(booked, AlphaBetaAgent)
+    assert state.action_to_string(booked.act(state)) == "0:1"
+    assert booked.nodes == 0 and booked.describe() == "alphabeta:time=0.2,book=1"
+    plain = make_agent("alphabeta:time=0.2", 0, seed=3)
+    assert isinstance(plain, AlphaBetaAgent)
+    plain.act(state)
+    assert plain.nodes > 0
+    outside = basic_state("0:2 8:1")  # the book does not cover it: searched
+    booked.act(outside)
+    assert booked.nodes > 0
+
+
+def test_the_hard_and_expert_levels_of_27_play_the_book():
+    """27's ``hard`` and ``expert`` play the book's first move (issue 34: ``hard``
+    without it lost a third of its games as first player to OpenSpiel's MCTS)."""
+    state = basic_state()
+    for level in ("hard", "expert"):
+        player = make_agent(level, 0, seed=1, game=state.get_game())
+        assert "book=1" in player.inner.describe()  # type: ignore[attr-defined]
+        assert state.action_to_string(player.act(state)) == "0:1"
 
 
 def test_the_endgame_solver_answers_a_book_position_from_the_book(monkeypatch):

@@ -12,7 +12,9 @@ Settings (``alphabeta:time=1,depth=6``): ``time`` seconds per move (default
 1.0); ``depth`` the deepest iteration (default 64, i.e. as deep as time allows);
 ``endgame`` the share (0-1) of the time first given to the game's exact endgame
 solver where it has one (:mod:`stairgames.agents.endgame`; with a time budget
-only; default 0: off).
+only; default 0: off); ``book`` ``1`` plays the move of the game's opening book (the
+``opening`` hook; 27 has one) without searching where it covers the position (default
+0: off).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.endgame import EndgameProbe
-from stairgames.agents.evaluation import evaluator_for, scaled_return
+from stairgames.agents.evaluation import evaluator_for, find_opening, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
@@ -57,11 +59,13 @@ class AlphaBetaAgent(Agent):
         time_limit: float | None = 1.0,
         max_depth: int = 64,
         endgame: float = 0.0,
+        book: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         self.time_limit = time_limit
         self.max_depth = max_depth
         self.endgame = endgame
+        self.book = book
         self._endgame = EndgameProbe(endgame)
         self.last_depth = 0
         """Deepest iteration completed for the last move."""
@@ -82,6 +86,8 @@ class AlphaBetaAgent(Agent):
             settings["depth"] = self.max_depth
         if self.endgame:
             settings["endgame"] = self.endgame
+        if self.book:
+            settings["book"] = 1
         return format_settings(self.name, settings)
 
     def restart(self) -> None:
@@ -112,7 +118,14 @@ class AlphaBetaAgent(Agent):
             seed=self.rng.randrange(2**32),
             time_limit=self.time_limit,
             max_depth=self.max_depth,
+            book=self.book,
         )
+
+    def _book_move(self, state: State) -> int | None:
+        """The opening book's move for ``state`` (``None``: no book, or it does not
+        cover the position)."""
+        opening = find_opening(state.get_game().name)
+        return None if opening is None else opening(state)
 
     def step(self, state: State) -> int:
         self.ensure_prepared(state.get_game())
@@ -121,6 +134,9 @@ class AlphaBetaAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         self.nodes = 0
+        booked = self._book_move(state) if self.book else None
+        if booked is not None and booked in legal:
+            return booked
         if self.endgame and self.time_limit is not None:
             winning, losing = self._endgame.prove(
                 state, started=started, seconds=self.time_limit, iterations=None
@@ -265,6 +281,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
             "time": "seconds per move",
             "depth": "deepest iteration",
             "endgame": "share (0-1) of the time for the game's exact endgame solver first",
+            "book": "1 to play the game's opening book move where it has one",
         },
     )
     return AlphaBetaAgent(
@@ -273,6 +290,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         time_limit=float_setting(settings, "time", 1.0, minimum=0.001),
         max_depth=int_setting(settings, "depth", 64, minimum=1),
         endgame=float_setting(settings, "endgame", 0.0, maximum=1.0),
+        book=int_setting(settings, "book", 0) != 0,
     )
 
 

@@ -18,12 +18,14 @@ from stairgames.games.twenty_seven.rules import (
 )
 
 LEVELS: Final = {
-    "hard": "mcts:time=0.25,endgame=0.8",
-    "expert": "alphabeta:time=1.8,endgame=0.8",
+    "hard": "mcts:time=0.25,endgame=0.8,book=1",
+    "expert": "alphabeta:time=1.8,endgame=0.8,book=1",
 }
 """``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
-(:mod:`.solve`), as in Stairs; ``hard`` searches with the compiled tree search
-(``docs/agents.md`` has the ladder measured with them)."""
+(:mod:`.solve`), as in Stairs, and play the opening book's move where it has one (the
+first player's first moves, solved offline); ``hard`` searches with the compiled tree
+search. Against OpenSpiel's MCTS at equal time (0.25 s) ``hard`` won 82.5% of 100 games
+without the book (69% as first player) and 100% with it (``docs/agents.md``)."""
 
 
 def evaluate(state: State, seat: int) -> float:
