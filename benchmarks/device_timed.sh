@@ -10,7 +10,7 @@
 # (its running games finish: about 15 s more); 0 leaves that game out. On 15 cores
 # each run needs about 150 s for its 200 games (Stairs about 11 s a game and 27 about
 # 10 s at these budgets, measured on the borrowed machine with the bot at its mean
-# simulations). Players: Stairs `mcts:c=0.7,endgame=0.6,endgame_hold=1` (STAIRS to
+# simulations). Players: Stairs `mcts:c=0.35,endgame=0.6,endgame_hold=1,reuse=1` (STAIRS to
 # change), 27 `mcts:c=0.7,endgame=0.3,book=1` (TWENTY_SEVEN); docs/agents.md says why
 # each. Writes to $OUT (or /tmp/strength): timed-{stairs,twenty_seven}.jsonl (every
 # game with its moves, both sides' simulations and seconds per move, each run's
@@ -40,5 +40,5 @@ make_agent('$player', 0, game=stairgames.load('$game'))" 2>&1 | tee -a "$log"  #
         ${ARGS:-} 2>&1 | tee -a "$log" || true
 }
 
-run stairs "$stairs_deadline" "${STAIRS:-mcts:c=0.7,endgame=0.6,endgame_hold=1}"
+run stairs "$stairs_deadline" "${STAIRS:-mcts:c=0.35,endgame=0.6,endgame_hold=1,reuse=1}"
 run twenty_seven "$twenty_seven_deadline" "${TWENTY_SEVEN:-mcts:c=0.7,endgame=0.3,book=1}"
