@@ -32,7 +32,7 @@ from stairgames.agents.base import (
     register_agent,
 )
 from stairgames.agents.endgame import EndgameProbe
-from stairgames.agents.evaluation import evaluator_for, find_opening, scaled_return
+from stairgames.agents.evaluation import book_move, evaluator_for, scaled_return
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
@@ -121,12 +121,6 @@ class AlphaBetaAgent(Agent):
             book=self.book,
         )
 
-    def _book_move(self, state: State) -> int | None:
-        """The opening book's move for ``state`` (``None``: no book, or it does not
-        cover the position)."""
-        opening = find_opening(state.get_game().name)
-        return None if opening is None else opening(state)
-
     def step(self, state: State) -> int:
         self.ensure_prepared(state.get_game())
         started = time.perf_counter()
@@ -134,8 +128,8 @@ class AlphaBetaAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         self.nodes = 0
-        booked = self._book_move(state) if self.book else None
-        if booked is not None and booked in legal:
+        booked = book_move(state, legal) if self.book else None
+        if booked is not None:
             return booked
         if self.endgame and self.time_limit is not None:
             winning, losing = self._endgame.prove(

@@ -19,6 +19,7 @@ __all__ = [
     "EndgameSolver",
     "Evaluator",
     "Playout",
+    "book_move",
     "evaluator_for",
     "find_endgame_solver",
     "find_evaluator",
@@ -74,6 +75,14 @@ def find_opening(game_name: str) -> Callable[[State], int | None] | None:
     """A game's opening book (``PlayerHooks.opening``: its move for a state it covers,
     ``None`` elsewhere), or ``None`` when the game has none."""
     return player_hooks(game_name).opening
+
+
+def book_move(state: State, legal: list[int]) -> int | None:
+    """The move of the game's opening book for ``state`` where the book covers it and
+    the move is among ``legal``; else ``None`` (also for a game without a book)."""
+    opening = find_opening(state.get_game().name)
+    move = None if opening is None else opening(state)
+    return move if move is not None and move in legal else None
 
 
 def evaluator_for(game: Game, *, estimate: bool = False) -> Evaluator:

@@ -78,7 +78,7 @@ from stairgames.agents.endgame import (
     NODES_PER_ITERATION,
     EndgameProbe,
 )
-from stairgames.agents.evaluation import evaluator_for, find_opening, find_playout
+from stairgames.agents.evaluation import book_move, evaluator_for, find_playout
 from stairgames.agents.uct import Node, ProtocolSearch
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
@@ -226,9 +226,8 @@ class MctsAgent(Agent):
             if winning is not None:
                 return winning
         if self.book and not worlds.hidden:
-            opening = find_opening(state.get_game().name)
-            move = None if opening is None else opening(state)
-            if move is not None and move in legal:
+            move = book_move(state, legal)
+            if move is not None:
                 return move
         losing: dict[int, list[float]] = {}
         compiled = self._compiled_search(state, worlds)

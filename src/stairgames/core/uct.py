@@ -390,6 +390,8 @@ class TreeSearch:
         self.root = root
         self.params = params
         self.actions = dict(actions)
+        self._moves: dict[int, int] | None = None
+        """The inverse of :attr:`actions`, made on first need (:meth:`kernel_move`)."""
         self.seats = seats
         self.iterations = 0
         """Iterations run so far."""
@@ -473,11 +475,8 @@ class TreeSearch:
             node = found[0]
         if earlier.start[node] < 0:
             return 0
-        nodes = self.start.shape[0]
         needed = int(earlier._used[0])
-        while nodes * 3 < needed * 4 and nodes < MAX_NODES:
-            nodes *= 2
-        self._allocate(max(nodes, needed))
+        self._allocate(max(self.start.shape[0], needed))  # run() grows it as it fills
         queue = np.empty(needed, dtype=np.int64)
         self._used[0] = copy_subtree(node, earlier._tree(), self._tree(), queue)
         return int(self.visits[0])
@@ -500,7 +499,9 @@ class TreeSearch:
 
     def kernel_move(self, action: int) -> int | None:
         """The kernel move of the protocol ``action`` (``None``: not a move of play)."""
-        return {known: move for move, known in self.actions.items()}.get(action)
+        if self._moves is None:
+            self._moves = {known: move for move, known in self.actions.items()}
+        return self._moves.get(action)
 
     def action(self, child: int) -> int:
         return self.actions[int(self.move[child])]
