@@ -233,3 +233,54 @@ def test_a_resumed_build_chooses_again_only_where_it_learned_something():
     again = opening.build(first="0:1", plies=3, budgets=budgets, start=start)
     assert again["positions"] == first["positions"]
     assert again["built_with"]["positions_searched"] == 0  # nothing searched again
+
+
+TINY = opening.Budgets(prove_nodes=300, reply_nodes=30, search_iterations=64, search_runs=2)
+LOST_LATE = "0:1 8:8 0:7 7:1 2:1 7:1 2:1 7:1"
+"""A position of white's where 200,000 positions a move prove all moves but ``0:1`` lost,
+and 300 prove nothing."""
+
+
+def test_deepening_a_position_proves_its_open_moves_with_the_larger_budget():
+    prover = opening._Prover()
+    _, shallow = opening.deepened(LOST_LATE, {}, prover, TINY, narrow=2, nodes=300)
+    assert shallow == opening.BookEntry(None, {})
+    _, deep = opening.deepened(LOST_LATE, {}, prover, TINY, narrow=2, nodes=200_000)
+    assert {move for move, found in deep.proven.items() if found == -1} == {
+        "2:1",
+        "2:2",
+        "2:3",
+        "2:4",
+        "2:5",
+    }
+    assert deep.move in {"0:1", "1:1"}  # two moves left open: the book takes one (narrow)
+
+
+def test_deepening_keeps_what_the_book_knew_of_the_position():
+    state = basic_state(LOST_LATE)
+    made = {state.position(): (frozenset(), opening.BookEntry(None, {"0:1": -1}))}
+    _, deep = opening.deepened(LOST_LATE, made, opening._Prover(), TINY, narrow=2, nodes=200_000)
+    assert deep.proven["0:1"] == -1  # taken as known (falsely here), not searched again
+    assert deep.move == "1:1"  # the one move left open
+
+
+def test_deepening_takes_only_lines_to_positions_of_white():
+    with pytest.raises(ValueError, match="position of white"):
+        opening.deepened("0:1", {}, opening._Prover(), TINY, narrow=2, nodes=300)
+
+
+def test_a_build_deepens_the_lines_it_is_given_and_says_so():
+    reported: list[str] = []
+    book = opening.build(
+        first="0:1",
+        plies=3,
+        budgets=TINY,
+        deepen=["0:1 8:8"],
+        deepen_nodes=20_000,
+        report=reported.append,
+    )
+    assert book["built_with"]["deepen"] == ["0:1 8:8"]
+    assert book["built_with"]["deepen_nodes"] == 20_000
+    assert any(line.startswith("deepened 0:1 8:8: ") for line in reported)
+    entry = book["positions"][basic_state("0:1 8:8").position()]
+    assert entry["move"] is not None  # before move_plies the book takes a move all the same

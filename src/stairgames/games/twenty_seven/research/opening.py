@@ -56,9 +56,10 @@ import dataclasses
 import functools
 import json
 import random
+import shlex
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -94,6 +95,9 @@ SEARCH_RUNS: Final = 16
 """The book's move is the one most often chosen by 16 searches of 12,000 iterations,
 what ``mcts`` runs in 0.1 s: its own habit, so that the positions the book proves
 next are those the player reaches."""
+DEEPEN_NODES: Final = 150_000_000
+"""Solver positions for each open move of a position the build is asked to deepen
+(``--deepen``): two minutes of a core at most, against 1.5 million a move elsewhere."""
 TABLE_BITS: Final = 24
 """The builder's solver table: 2 ** 24 slots (about 160 MB), kept for the whole build."""
 
@@ -374,6 +378,39 @@ def back_up(positions: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, i
     return learned
 
 
+def deepened(
+    line: str,
+    made: Mapping[str, tuple[frozenset[tuple[str, int]], BookEntry]],
+    prover: _Prover,
+    budgets: Budgets,
+    *,
+    pick: bool = False,
+    narrow: int,
+    nodes: int,
+) -> tuple[TwentySevenState, BookEntry]:
+    """The position after ``line`` (white to move, after white's book moves) and its
+    entry chosen again with ``nodes`` positions for each move not proven yet (what the
+    book knew of it kept): where the player's own search chose among three or more
+    open moves and lost, a deeper proof may leave one or two, or find a win. ``pick``:
+    the book takes a move there whatever is open (before ``move_plies``)."""
+    state = TwentySevenGame(TwentySevenOptions()).new_initial_state()
+    assert isinstance(state, TwentySevenState)
+    for move in line.split():
+        state.apply_move(move)
+    if state.is_terminal() or state.current_player() != 0:
+        raise ValueError(f"{line!r} does not lead to a position of white's")
+    known = made[state.position()][1].proven if state.position() in made else {}
+    entry = choose(
+        state,
+        prover,
+        dataclasses.replace(budgets, prove_nodes=nodes),
+        pick=pick,
+        narrow=narrow,
+        known={state.string_to_action(move): found for move, found in known.items()},
+    )
+    return state, entry
+
+
 def build(
     *,
     first: str | None,
@@ -385,6 +422,8 @@ def build(
     report: Callable[[str], None] | None = None,
     command: str = "",
     start: Mapping[str, BookEntry] | None = None,
+    deepen: Sequence[str] = (),
+    deepen_nodes: int = DEEPEN_NODES,
 ) -> dict[str, Any]:
     """The book from the start of the basic game (its JSON form): white's positions
     before ``plies`` along the book's moves and every reply of black's, with a book
@@ -394,12 +433,26 @@ def build(
     backed up (:func:`back_up`) and the positions that learned one are chosen again,
     until nothing changes. ``command`` is kept in it (the command line that built it);
     ``start``: the entries of an earlier build with the same budgets (a book file), not
-    computed again."""
+    computed again. ``deepen``: lines (moves separated by spaces) to positions of white's
+    where the book leaves the move to the player (more than ``narrow`` moves open):
+    their open moves are proven again with ``deepen_nodes`` positions each, first (the
+    lines where measured games were lost; see :func:`deepened`)."""
     prover = _Prover()
     started = time.perf_counter()
     made: dict[str, tuple[frozenset[tuple[str, int]], BookEntry]] = {
         position: (frozenset(), entry) for position, entry in (start or {}).items()
     }
+    for line in deepen:
+        pick = len(line.split()) < move_plies
+        state, entry = deepened(
+            line, made, prover, budgets, pick=pick, narrow=narrow, nodes=deepen_nodes
+        )
+        made[state.position()] = (frozenset(), entry)
+        if report is not None:
+            report(
+                f"deepened {line}: {entry.move}, proven {dict(entry.proven)} "
+                f"({prover.nodes:,} positions, {time.perf_counter() - started:.0f} s)"
+            )
     known: dict[str, dict[str, int]] = {}
     passes = 0
     while True:
@@ -462,6 +515,7 @@ def build(
             "narrow": narrow,
             "deep_plies": deep_plies,
             **dataclasses.asdict(budgets),
+            **({"deepen": list(deepen), "deepen_nodes": deepen_nodes} if deepen else {}),
             "positions_searched": prover.nodes,
             "passes": passes,
             "seconds": round(time.perf_counter() - started, 1),
@@ -503,6 +557,10 @@ def command_line(args: argparse.Namespace) -> str:
     ):
         if value != default:
             words += [flag, str(value)]
+    for line in args.deepen:
+        words += ["--deepen", shlex.quote(line)]
+    if args.deepen and args.deepen_nodes != DEEPEN_NODES:
+        words += ["--deepen-nodes", str(args.deepen_nodes)]
     return " ".join(words)
 
 
@@ -525,6 +583,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reply-nodes", type=int, default=REPLY_NODES)
     parser.add_argument("--search-iterations", type=int, default=SEARCH_ITERATIONS)
     parser.add_argument("--search-runs", type=int, default=SEARCH_RUNS)
+    parser.add_argument(
+        "--deepen",
+        action="append",
+        default=[],
+        metavar="LINE",
+        help="a line ('0:1 8:8 0:6 7:1') to a position whose open moves are proven again",
+    )
+    parser.add_argument("--deepen-nodes", type=int, default=DEEPEN_NODES)
     parser.add_argument("--out", type=Path, default=BOOK_FILE, help="the book's file")
     parser.add_argument(
         "--resume",
@@ -544,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         report=lambda line: print(line, flush=True),
         command=command_line(args),
         start=None if args.resume is None else read_book(args.resume),
+        deepen=args.deepen,
+        deepen_nodes=args.deepen_nodes,
     )
     args.out.write_text(dump_book(book), encoding="utf-8")
     print(f"{len(book['positions'])} positions in {args.out}")
