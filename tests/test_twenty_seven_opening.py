@@ -284,3 +284,14 @@ def test_a_build_deepens_the_lines_it_is_given_and_says_so():
     assert any(line.startswith("deepened 0:1 8:8: ") for line in reported)
     entry = book["positions"][basic_state("0:1 8:8").position()]
     assert entry["move"] is not None  # before move_plies the book takes a move all the same
+
+
+def test_a_resumed_build_keeps_how_the_book_it_resumed_was_built(tmp_path):
+    tiny = ["--plies", "3", "--prove-nodes", "300", "--reply-nodes", "30"]
+    tiny += ["--search-iterations", "64", "--search-runs", "2", "--first", "0:1"]
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert opening.main([*tiny, "--out", str(first)]) == 0
+    assert opening.main([*tiny, "--resume", str(first), "--out", str(second)]) == 0
+    resumed = opening.built_with(second)
+    assert resumed["resumed_from"] == opening.built_with(first)
+    assert "resumed_from" not in opening.built_with(first)

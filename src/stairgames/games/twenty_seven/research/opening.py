@@ -30,23 +30,26 @@ apart by less than a hundredth of their value, so the book decides them instead:
   after ``0:1 8:8 0:7 7:1 1:1``);
 - the book follows every reply of black's to the book's moves.
 
-The book is a JSON file next to this module (:data:`BOOK_FILE`, 1,183 positions, 107 kB),
+The book is a JSON file next to this module (:data:`BOOK_FILE`, 1,329 positions, 119 kB),
 read on first use. Players reach it through 27's hooks: the ``opening`` hook gives the
 book's move (``mcts:book=1`` plays it), and the endgame solver
 (:class:`.endgame.EndgameSolver`) answers a book position with the results proven
 here without searching (a player's solver, at a few thousand positions a move, proves
-nothing the builder's millions did not). Rebuild it with::
+nothing the builder's millions did not). Build one with::
 
     .venv/bin/python -m stairgames.games.twenty_seven.research.opening --first 0:1
 
-(``--help`` lists the budgets.) The shipped file is a resumed build: a first build
-(2.2 × 10^9 solver positions, 34 minutes of a shared core) was made before
-:func:`back_up` existed and kept playing a line its own deeper positions proved lost
-(``docs/agents.md``, "27's ``expert``, 50 games more"); ``--resume`` from it backed
-its results up in 4 passes, chose again where they changed (``0:6`` after ``0:1 8:8``,
-where ``0:7`` and ``0:8`` are proven lost) and searched 2.2 × 10^9 positions more
-(33 minutes); its ``built_with`` counts that build only. A build with ``--resume
-opening_book.json`` goes on from the shipped file.
+(``--help`` lists the budgets.) The shipped file is a chain of builds, each resumed
+from the one before (``--resume``; its ``built_with`` says every command, the newest
+first, under ``resumed_from``): a first build (d054bb3, 2.2 × 10^9 solver positions)
+made before :func:`back_up` existed, which kept playing ``0:1 8:8 0:7``, a line its own
+deeper positions proved lost; a resumed build that backed its results up and chose
+``0:6`` there (2.2 × 10^9 more); then two builds that deepened the lines where the
+player, left to choose among three open moves at ply 4, lost to ``MCTSBot``
+(``--deepen '0:1 8:8 0:6 7:1'`` ..., 150 and 100 million positions an open move):
+they proved ``0:6`` and then ``0:5`` lost after ``0:1 8:8`` as well, and the book
+plays ``0:1`` there (``docs/agents.md``, "27's book, deepened where games were lost").
+A build with ``--resume opening_book.json`` goes on from the shipped file.
 """
 
 from __future__ import annotations
@@ -525,6 +528,13 @@ def build(
     }
 
 
+def built_with(path: Path) -> Any:
+    """How the book in ``path`` was built (its ``built_with``: budgets, command, and the
+    same of the book it was resumed from, if any), so that a chain of resumed builds
+    says every command that made it."""
+    return json.loads(path.read_text(encoding="utf-8"))["built_with"]
+
+
 def dump_book(book: Mapping[str, Any]) -> str:
     """The book's JSON text: its fields, then one position a line (readable, and a
     rebuild's changes show line by line)."""
@@ -613,6 +623,8 @@ def main(argv: list[str] | None = None) -> int:
         deepen=args.deepen,
         deepen_nodes=args.deepen_nodes,
     )
+    if args.resume is not None:
+        book["built_with"]["resumed_from"] = built_with(args.resume)
     args.out.write_text(dump_book(book), encoding="utf-8")
     print(f"{len(book['positions'])} positions in {args.out}")
     return 0
@@ -628,6 +640,7 @@ __all__ = [
     "Budgets",
     "book_move",
     "build",
+    "built_with",
     "entry_of",
     "proven_results",
     "read_book",
