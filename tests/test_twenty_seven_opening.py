@@ -258,7 +258,8 @@ def test_deepening_a_position_proves_its_open_moves_with_the_larger_budget():
 
 def test_deepening_keeps_what_the_book_knew_of_the_position():
     state = basic_state(LOST_LATE)
-    made = {state.position(): (frozenset(), opening.BookEntry(None, {"0:1": -1}))}
+    known: frozenset[tuple[str, int]] = frozenset()
+    made = {state.position(): (known, opening.BookEntry(None, {"0:1": -1}))}
     _, deep = opening.deepened(LOST_LATE, made, opening._Prover(), TINY, narrow=2, nodes=200_000)
     assert deep.proven["0:1"] == -1  # taken as known (falsely here), not searched again
     assert deep.move == "1:1"  # the one move left open
