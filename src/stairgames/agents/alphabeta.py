@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from stairgames.agents.base import (
     Agent,
@@ -94,6 +95,11 @@ class AlphaBetaAgent(Agent):
         self._table.clear()
         self._history_score.clear()
         self._endgame.restart()
+
+    def prepare(self, game: Game, **options: Any) -> None:
+        """:meth:`Agent.prepare`, and the endgame solver made (outside any move's clock)."""
+        super().prepare(game, **options)
+        self._endgame.make_ready(game)
 
     def check_game(self, game: Game) -> None:
         info = game.info()

@@ -8,8 +8,10 @@ warm-up, which players run when prepared for a game, so that no move's clock pay
 for compiling or loading it. A proven winning action is played at once; otherwise the
 player searches on the rest of the budget, leaving out the actions proven to
 lose (unless all are). One solver is kept per game
-while a player plays it (what it proved is reused on the next move) and dropped
-by :meth:`EndgameProbe.restart`.
+while a player plays it (what it proved is reused on the next move) and made anew
+by :meth:`EndgameProbe.restart`. Solvers are made when a player is prepared and when
+it restarts (:meth:`EndgameProbe.make_ready`), not in a move: making one (its table
+of proven positions, megabytes) takes milliseconds that a move of 0.1 s cannot spare.
 """
 
 from __future__ import annotations
@@ -59,8 +61,26 @@ class EndgameProbe:
         rest of its share together)."""
 
     def restart(self) -> None:
+        """Forget what the solvers proved: each game's solver is made anew now,
+        between games, rather than in the next game's first move."""
+        names = list(self._solvers)
         self._solvers.clear()
         self._reached.clear()
+        for name in names:
+            self._make_solver(name)
+
+    def make_ready(self, game: Game) -> None:
+        """Make ``game``'s solver now, if this probe will use it (players call it when
+        prepared, outside any move's clock)."""
+        if self.applies_to(game) and game.name not in self._solvers:
+            self._make_solver(game.name)
+
+    def _make_solver(self, name: str) -> EndgameSolver | None:
+        make_solver = player_hooks(name).endgame_solver
+        if make_solver is None:
+            return None
+        solver = self._solvers[name] = make_solver()
+        return solver
 
     def applies_to(self, game: Game) -> bool:
         """Whether this probe asks ``game``'s solver anything: a share is set, and the
@@ -97,12 +117,9 @@ class EndgameProbe:
         self.nodes = 0
         if not self.applies_to(game):
             return None, {}
-        solver = self._solvers.get(game.name)
+        solver = self._solvers.get(game.name) or self._make_solver(game.name)
         if solver is None:
-            make_solver = player_hooks(game.name).endgame_solver
-            if make_solver is None:
-                return None, {}
-            solver = self._solvers[game.name] = make_solver()
+            return None, {}
         seat = state.current_player()
         proven: dict[int, list[float]] = {}
         for share in self._shares(game.name):

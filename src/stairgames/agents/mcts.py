@@ -61,7 +61,7 @@ the protocol search and came back for the compiled one.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stairgames.agents.base import (
     Agent,
@@ -107,6 +107,28 @@ SETTINGS = {
 CHUNK_SECONDS = 0.004
 """How long one call into the compiled search should take: compiled code cannot read
 the clock, so the time budget is checked between calls."""
+
+
+GROWTH_MARGIN = 3.0
+"""The search doubles its arrays only while the time left is this many times what the
+doubling is expected to take (their cost varies several times over between doublings
+of one size): near the deadline a full tree stops expanding instead."""
+FINAL_CHUNK_SHARE = 0.8
+"""The share of the time left that the next call into the compiled search may take at
+most: a call cannot be stopped once started, so the last one is sized to end before the
+deadline (with room for the iterations growing slower as the tree grows)."""
+
+
+def next_chunk(chunk: int, spent: float, left: float | None) -> int:
+    """The iterations of the next call into the compiled search, after ``chunk`` took
+    ``spent`` seconds with ``left`` seconds of the budget still to go (``None``: no
+    deadline): about :data:`CHUNK_SECONDS` of them, at most four times the last, and
+    no more than fit into :data:`FINAL_CHUNK_SHARE` of the time left (16 at least)."""
+    each = max(spent, 1e-6) / chunk
+    wanted = min(chunk * 4, int(CHUNK_SECONDS / each))
+    if left is not None:
+        wanted = min(wanted, int(FINAL_CHUNK_SHARE * left / each))
+    return max(16, wanted)
 
 
 class MctsAgent(Agent):
@@ -209,6 +231,11 @@ class MctsAgent(Agent):
         self._endgame.restart()
         self._previous = None
 
+    def prepare(self, game: Game, **options: Any) -> None:
+        """:meth:`Agent.prepare`, and the endgame solver made (outside any move's clock)."""
+        super().prepare(game, **options)
+        self._endgame.make_ready(game)
+
     # ----- one move ------------------------------------------------------------
 
     def step(self, state: State) -> int:
@@ -306,11 +333,14 @@ class MctsAgent(Agent):
             elif iterations is not None:
                 chunk = min(chunk, iterations - search.iterations)
             clock = time.perf_counter()
-            done = search.run(chunk, self.exploration, self.rng.getrandbits(62))
-            if done < chunk or (deadline is not None and time.perf_counter() >= deadline):
+            left = None if deadline is None else deadline - clock
+            grow = left is None or GROWTH_MARGIN * search.growth_seconds() < left
+            done = search.run(chunk, self.exploration, self.rng.getrandbits(62), grow=grow)
+            now = time.perf_counter()
+            if done < chunk or (deadline is not None and now >= deadline):
                 break
-            spent = time.perf_counter() - clock
-            chunk = max(16, min(chunk * 4, int(chunk * CHUNK_SECONDS / max(spent, 1e-6))))
+            left = None if deadline is None else deadline - now
+            chunk = next_chunk(chunk, now - clock, left)
         self.last_iterations = search.iterations
         return search.best_action()
 

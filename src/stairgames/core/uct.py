@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -80,6 +81,9 @@ MAX_NODES: Final = 1 << 22
 """The tree stops growing here (22 bytes a node: about 90 megabytes, some 60,000
 iterations from the Stairs opening); iterations go on, playing out from the leaves
 they reach."""
+GROWTH_SECONDS_A_NODE: Final = 5e-8
+"""What doubling the arrays is assumed to cost a node of the new size before any
+doubling has been timed (above what this machine takes: 15-30 ns)."""
 
 
 @_compiled
@@ -412,15 +416,32 @@ class TreeSearch:
         self.visits = np.zeros(nodes, dtype=np.float32)
         self.totals = np.zeros(nodes, dtype=np.float32)
 
+    growth_seconds_a_node: float = GROWTH_SECONDS_A_NODE
+    """The seconds a node of the new size that doubling the arrays took, followed over
+    the doublings of this process (a class attribute: every search shares it)."""
+
+    def growth_due(self) -> bool:
+        """Whether the next :meth:`run` that may grow will double the arrays."""
+        nodes = self.start.shape[0]
+        return self._used[0] * 4 >= nodes * 3 and nodes < MAX_NODES
+
+    def growth_seconds(self) -> float:
+        """What doubling the arrays now would take, by the doublings timed so far."""
+        return 2 * self.start.shape[0] * TreeSearch.growth_seconds_a_node
+
     def _grow(self) -> None:
         """Doubles the arrays when the tree fills three quarters of them."""
-        nodes = self.start.shape[0]
-        if self._used[0] * 4 < nodes * 3 or nodes >= MAX_NODES:
+        if not self.growth_due():
             return
+        started = time.perf_counter()
+        nodes = self.start.shape[0]
         old = self._arrays()
         self._allocate(nodes * 2)
         for before, after in zip(old, self._arrays(), strict=True):
             after[:nodes] = before
+        if nodes >= INITIAL_NODES * 2:  # smaller ones say little of the larger
+            took = (time.perf_counter() - started) / (nodes * 2)
+            TreeSearch.growth_seconds_a_node = 0.5 * TreeSearch.growth_seconds_a_node + 0.5 * took
 
     def _tree(self) -> Tree:
         return (
@@ -440,10 +461,13 @@ class TreeSearch:
         """The arrays with an entry per node."""
         return self._tree()[:7]
 
-    def run(self, iterations: int, c: float, seed_value: int) -> int:
+    def run(self, iterations: int, c: float, seed_value: int, *, grow: bool = True) -> int:
         """Runs up to ``iterations`` more iterations with exploration ``c``, drawing from
-        numba's generator seeded with ``seed_value``; how many ran."""
-        self._grow()
+        numba's generator seeded with ``seed_value``; how many ran. ``grow=False``
+        leaves the arrays as they are (a caller short of time: a full tree stops
+        expanding, and its iterations play out from the leaves they reach)."""
+        if grow:
+            self._grow()
         seed(seed_value)
         done = int(self._search(self.root, self.params, c, iterations, self._tree()))
         self.iterations += done

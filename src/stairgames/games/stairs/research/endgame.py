@@ -172,6 +172,14 @@ class Solver:
             raise UnsolvedError
         return result == kernel.WIN
 
+    def commit_memory(self) -> None:
+        """Write the whole table once, so that its pages are the process's before a
+        search runs (numpy hands out zeroed memory lazily, and the first search on a
+        fresh table would pay for every page it touches: milliseconds a player's first
+        move of a game cannot spare)."""
+        self.keys += 0  # a write to every page, the contents kept
+        self.proven += 0  # a write to every page, the contents kept
+
 
 class EndgameSolver:
     """Solves the positions of a game as it goes on, keeping what it proved (the
@@ -179,6 +187,7 @@ class EndgameSolver:
 
     def __init__(self) -> None:
         self.solver = Solver()
+        self.solver.commit_memory()
         self.nodes = 0
         """Positions searched by the last :meth:`prove`."""
 
