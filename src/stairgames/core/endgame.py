@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
+
+import numpy.typing as npt
 
 FIRST_BUDGET: Final = 256
 """Positions each root action may search in the first pass (four times as many in
@@ -85,3 +87,12 @@ class Clock:
         """Take in a search of ``nodes`` positions that took ``seconds``."""
         if nodes >= 2000 and seconds > 0:
             self.speed = 0.7 * self.speed + 0.3 * nodes / seconds
+
+
+def commit_memory(*tables: npt.NDArray[Any]) -> None:
+    """Write every page of ``tables`` once, their contents kept, so that the memory is
+    the process's before a search runs: numpy hands out zeroed memory lazily, and the
+    first search on a fresh table would pay for every page it touches (milliseconds a
+    player's first move of a game cannot spare)."""
+    for table in tables:
+        table += 0

@@ -28,7 +28,7 @@ from typing import Final
 
 import numpy as np
 
-from stairgames.core.endgame import Clock, prove_actions
+from stairgames.core.endgame import Clock, commit_memory, prove_actions
 from stairgames.core.game import State
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import MAX_GAME_LENGTH, StairsGame, StairsOptions, StairsState
@@ -173,12 +173,8 @@ class Solver:
         return result == kernel.WIN
 
     def commit_memory(self) -> None:
-        """Write the whole table once, so that its pages are the process's before a
-        search runs (numpy hands out zeroed memory lazily, and the first search on a
-        fresh table would pay for every page it touches: milliseconds a player's first
-        move of a game cannot spare)."""
-        self.keys += 0  # a write to every page, the contents kept
-        self.proven += 0  # a write to every page, the contents kept
+        """:func:`stairgames.core.endgame.commit_memory` for the table."""
+        commit_memory(self.keys, self.proven)
 
 
 class EndgameSolver:
