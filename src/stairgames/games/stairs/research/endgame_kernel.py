@@ -390,10 +390,19 @@ def make(s: Array, g: Constants, source: int, target: int) -> int:
     needs back."""
     undo = s[PEAK] * 4 + s[ARRIVAL]
     height = s[HEIGHTS + source]
+    _rekey_move(s, g, source, target, height, (s[PIECES + source] >> (height - 1)) & 1)
+    advance(s, source, target)
+    return int(undo)
+
+
+@_inlined
+def advance(s: Array, source: int, target: int) -> None:
+    """:func:`make` without the keys (and nothing kept for :func:`unmake`): for the
+    playouts and the tree search, which never look a position up."""
+    height = s[HEIGHTS + source]
     colour = (s[PIECES + source] >> (height - 1)) & 1
     source_bit = np.int64(1) << source
     target_bit = np.int64(1) << target
-    _rekey_move(s, g, source, target, height, colour)
     s[PIECES + source] &= ~(np.int64(1) << (height - 1))
     s[HEIGHTS + source] = height - 1
     s[LEVELS + height] ^= source_bit
@@ -411,7 +420,6 @@ def make(s: Array, g: Constants, source: int, target: int) -> int:
         s[PEAK] = height + 1
         s[ARRIVAL] = colour
     s[TO_MOVE] ^= 1
-    return int(undo)
 
 
 @_compiled
@@ -601,10 +609,11 @@ def tree_moves(s: Array, g: Constants, found: Array) -> int:
 
 @_compiled
 def tree_play(s: Array, g: Constants, move: int) -> None:
+    """Plays ``move`` (or a pass) on ``s``, its keys left stale (:func:`advance`)."""
     if move == uct.PASS:
         s[TO_MOVE] ^= 1
     else:
-        make(s, g, move >> 6, move & 63)
+        advance(s, move >> 6, move & 63)
 
 
 @_compiled
