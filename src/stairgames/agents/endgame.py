@@ -44,15 +44,21 @@ the time is better spent by the search)."""
 class EndgameProbe:
     """A player's access to the game's endgame solver.
 
+    ``trial``: the share of the move's budget the solver first gets (default
+    :data:`TRIAL_SHARE`); only if it proves some action there does it go on to its
+    whole ``share``.
+
     ``hold``: once the solver has proven some action in a game, every later move of
     that game gives it the whole share at once, without the trial first (the trial
     gauges whether the end is in reach; once it is, it stays so, while a trial that
     proves nothing in an open position would leave the search without the solver).
     """
 
-    def __init__(self, share: float, *, hold: bool = False) -> None:
+    def __init__(self, share: float, *, hold: bool = False, trial: float = TRIAL_SHARE) -> None:
         self.share = share
         self.hold = hold
+        self.trial = trial
+        """The share of the budget of the trial (at most ``share``)."""
         self._solvers: dict[str, EndgameSolver] = {}
         self._reached: set[str] = set()
         """The games in which the solver has proven some action (for ``hold``)."""
@@ -142,4 +148,4 @@ class EndgameProbe:
         ``hold`` and the solver has proven something in this game already."""
         if self.hold and name in self._reached:
             return (self.share,)
-        return (min(TRIAL_SHARE, self.share), self.share)
+        return (min(self.trial, self.share), self.share)

@@ -46,6 +46,8 @@ Settings (``mcts:time=0.5,c=1.0``):
   move after the first on which it proved some action (no trial tenth first; the
   trial of an open position often proves nothing even late in a game), ``0``
   (default) tries it first on every move;
+- ``endgame_trial``: the share (0-1) of the move's budget of that trial (default 0.1;
+  capped at ``endgame``): where the trial proves no action, the search gets the rest;
 - ``reuse``: ``1`` keeps what the compiled search learnt below the position the game
   reached (its own move and the replies since) and searches on from there on the next
   move, ``0`` (default) starts every move's search afresh;
@@ -76,6 +78,7 @@ from stairgames.agents.determinise import Determiniser
 from stairgames.agents.endgame import (
     NODES_PER_COMPILED_ITERATION,
     NODES_PER_ITERATION,
+    TRIAL_SHARE,
     EndgameProbe,
 )
 from stairgames.agents.evaluation import book_move, evaluator_for, find_playout
@@ -101,6 +104,7 @@ SETTINGS = {
     "book": "1 to play the game's opening book move where it has one",
     "endgame_rate": "solver positions an iteration buys, paid from the iterations (0: free)",
     "endgame_hold": "1 to give the solver its whole share, no trial, once it has proven a move",
+    "endgame_trial": "share (0-1) of the budget for the solver's trial before its whole share",
     "reuse": "1 to keep the compiled search's tree from one move to the next",
 }
 
@@ -150,6 +154,7 @@ class MctsAgent(Agent):
         book: bool = False,
         endgame_rate: int = 0,
         endgame_hold: bool = False,
+        endgame_trial: float = TRIAL_SHARE,
         reuse: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
@@ -166,7 +171,8 @@ class MctsAgent(Agent):
         self.book = book
         self.endgame_rate = endgame_rate
         self.endgame_hold = endgame_hold
-        self._endgame = EndgameProbe(endgame, hold=endgame_hold)
+        self.endgame_trial = endgame_trial
+        self._endgame = EndgameProbe(endgame, hold=endgame_hold, trial=endgame_trial)
         self.reuse = reuse
         self._previous: tuple[TreeSearch, list[int]] | None = None
         """The last compiled search and the history of its root (for ``reuse``)."""
@@ -194,6 +200,8 @@ class MctsAgent(Agent):
             settings["endgame_rate"] = self.endgame_rate
         if self.endgame_hold:
             settings["endgame_hold"] = 1
+        if self.endgame_trial != TRIAL_SHARE:
+            settings["endgame_trial"] = self.endgame_trial
         if self.reuse:
             settings["reuse"] = 1
         return format_settings(self.name, settings)
@@ -411,6 +419,9 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         book=int_setting(settings, "book", 0) != 0,
         endgame_rate=int_setting(settings, "endgame_rate", 0, minimum=0),
         endgame_hold=int_setting(settings, "endgame_hold", 0) != 0,
+        endgame_trial=float_setting(
+            settings, "endgame_trial", TRIAL_SHARE, minimum=0.0, maximum=1.0
+        ),
         reuse=int_setting(settings, "reuse", 0) != 0,
     )
 
