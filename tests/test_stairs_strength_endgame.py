@@ -1,6 +1,7 @@
-"""Issue 34's Stairs settings of ``mcts`` (``endgame_hold``, ``endgame_rate``) and the
-backward solving of lost games (``stairgames.games.stairs.research.turning``):
-behaviour only, no strength and no timing."""
+"""Issue 34's Stairs settings of ``mcts`` (``endgame_hold``, ``endgame_trial``,
+``endgame_rate``) and the backward solving of lost games
+(``stairgames.games.stairs.research.turning``): behaviour only, no strength and no
+timing."""
 
 from __future__ import annotations
 
@@ -105,6 +106,25 @@ def test_once_something_is_proven_hold_gives_the_whole_share_at_once(spy):
     assert spy.calls == [1000]  # a new game starts with a trial again
 
 
+@pytest.mark.parametrize(("trial", "share", "first_call"), [(0.3, 0.5, 3000), (0.8, 0.5, 5000)])
+def test_endgame_trial_sets_the_trials_share_capped_at_the_whole_share(
+    spy, trial, share, first_call
+):
+    state = middle_state(1, 10)
+    probe = EndgameProbe(share, trial=trial)
+    prove(probe, state)
+    assert spy.calls == [first_call]  # nothing proven: the search's turn
+
+
+def test_endgame_trial_reaches_the_probe_of_an_mcts_player():
+    agent = make_agent("mcts:iterations=800,endgame=0.6,endgame_trial=0.25", 0)
+    assert isinstance(agent, MctsAgent)
+    assert agent._endgame.trial == 0.25
+    default = make_agent("mcts:iterations=800,endgame=0.6", 0)
+    assert isinstance(default, MctsAgent)
+    assert default._endgame.trial == TRIAL_SHARE
+
+
 def test_without_hold_every_move_starts_with_a_trial(spy):
     state = middle_state(1, 10)
     seat = state.current_player()
@@ -153,6 +173,7 @@ def test_without_endgame_rate_the_search_keeps_its_whole_iteration_budget():
     [
         "mcts:iterations=800,c=0.7,endgame=0.6,endgame_hold=1",
         "mcts:iterations=800,c=0.7,endgame=0.3,endgame_rate=15",
+        "mcts:iterations=800,c=0.7,endgame=0.6,endgame_hold=1,endgame_trial=0.3",
     ],
 )
 def test_the_new_settings_repeat_with_a_seed_and_keep_their_text_form(text):
