@@ -24,6 +24,7 @@ holds the conditions the run started under.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import platform
@@ -35,7 +36,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from benchmarks.output import save_json
 from stairgames.arena.ratings import wilson_interval
@@ -528,13 +529,15 @@ def read_lines(
     """The run lines (each with the figures of its ``run_end`` line as its conditions'
     ``load_after``, where the run got that far) and the game lines of checkpoint files
     (a game played twice, by ``key``, is kept once, as first seen), and how many lines
-    could not be read (a line cut off when a run was stopped while writing it)."""
+    could not be read (a line cut off when a run was stopped while writing it). Files
+    whose names end in ``.gz`` (as ``benchmarks/results`` keeps them) are read
+    through gzip."""
     runs: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
     seen: set[Hashable] = set()
     broken = 0
     for path in paths:
-        with open(path, encoding="utf-8") as handle:
+        with open_text(path) as handle:
             for line in handle:
                 if not line.strip():
                     continue
@@ -551,6 +554,13 @@ def read_lines(
                     seen.add(key(record))
                     games.append(record)
     return runs, games, broken
+
+
+def open_text(path: str) -> TextIO:
+    """A checkpoint file opened for reading text, through gzip where it is compressed."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
 
 
 def end_run(runs: Sequence[dict[str, Any]], end: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@ the cores, the order of games, and the table made from checkpoint lines."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
@@ -147,6 +148,17 @@ def test_game_counts_and_their_mixed_order():
     ]
     # stopped after half the games, each game has played half of its own
     assert sorted(order[:3]) == [("stairs", 0), ("stairs", 1), ("twenty_seven", 0)]
+
+
+def test_checkpoints_kept_compressed_read_as_the_plain_ones(tmp_path):
+    lines = [game_line(1000, first=True, score=1.0), game_line(1001, first=False, score=0.0)]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    plain = tmp_path / "games.jsonl"
+    plain.write_text(text)
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(text.encode()))
+    assert read_lines([str(packed)]) == read_lines([str(plain)])
+    assert [game["seed"] for game in read_lines([str(packed)])[1]] == [1000, 1001]
 
 
 def test_moves_over_budget_are_those_above_one_tenth_more():
