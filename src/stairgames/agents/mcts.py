@@ -51,6 +51,12 @@ Settings (``mcts:time=0.5,c=1.0``):
 - ``reuse``: ``1`` keeps what the compiled search learnt below the position the game
   reached (its own move and the replies since) and searches on from there on the next
   move, ``0`` (default) starts every move's search afresh;
+- ``guided``: ``1`` plays the compiled search's playouts by the game's move policy
+  (the ``guided_tree_search`` hook; Stairs has one, fitted on moves its endgame solver
+  proved: :mod:`stairgames.games.stairs.research.policy`) instead of uniformly at
+  random, where the game has one; ``0`` (default) plays them uniformly. The levels do
+  not use it, so the warm-up does not compile it: a player's first guided search
+  compiles it (seconds, once a machine);
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
   27 has one for the first player's first moves, built offline with its exact solver)
   without searching, where the book covers the position; ``0`` (default) does not.
@@ -106,6 +112,7 @@ SETTINGS = {
     "endgame_hold": "1 to give the solver its whole share, no trial, once it has proven a move",
     "endgame_trial": "share (0-1) of the budget for the solver's trial before its whole share",
     "reuse": "1 to keep the compiled search's tree from one move to the next",
+    "guided": "1 to draw the compiled search's playouts by the game's move policy",
 }
 
 CHUNK_SECONDS = 0.004
@@ -156,6 +163,7 @@ class MctsAgent(Agent):
         endgame_hold: bool = False,
         endgame_trial: float = TRIAL_SHARE,
         reuse: bool = False,
+        guided: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -174,6 +182,7 @@ class MctsAgent(Agent):
         self.endgame_trial = endgame_trial
         self._endgame = EndgameProbe(endgame, hold=endgame_hold, trial=endgame_trial)
         self.reuse = reuse
+        self.guided = guided
         self._previous: tuple[TreeSearch, list[int]] | None = None
         """The last compiled search and the history of its root (for ``reuse``)."""
         self.last_reused = 0
@@ -204,6 +213,8 @@ class MctsAgent(Agent):
             settings["endgame_trial"] = self.endgame_trial
         if self.reuse:
             settings["reuse"] = 1
+        if self.guided:
+            settings["guided"] = 1
         return format_settings(self.name, settings)
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
@@ -303,7 +314,8 @@ class MctsAgent(Agent):
     def _compiled_search(self, state: State, worlds: Determiniser) -> TreeSearch | None:
         """The game's compiled search of ``state``, where it offers one that does what
         the settings ask (the solver on, playouts to the end, nothing hidden)."""
-        make = player_hooks(state.get_game().name).tree_search
+        hooks = player_hooks(state.get_game().name)
+        make = (self.guided and hooks.guided_tree_search) or hooks.tree_search
         if make is None or not self.fast or not self.solver or self.cutoff or worlds.hidden:
             return None
         return make(state)
@@ -423,6 +435,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
             settings, "endgame_trial", TRIAL_SHARE, minimum=0.0, maximum=1.0
         ),
         reuse=int_setting(settings, "reuse", 0) != 0,
+        guided=int_setting(settings, "guided", 0) != 0,
     )
 
 

@@ -123,6 +123,9 @@ class PlayerHooks:
     """A compiled tree search of a state (:mod:`stairgames.core.uct`), which ``mcts``
     runs in place of its own where the game offers it; ``None`` for a state it does not
     cover."""
+    guided_tree_search: Callable[[State], TreeSearch | None] | None = None
+    """:attr:`tree_search` with playouts that draw moves by the game's move policy rather
+    than uniformly (``mcts:guided=1``)."""
     levels: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({})
     )

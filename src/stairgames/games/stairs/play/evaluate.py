@@ -140,6 +140,7 @@ HOOKS: Final = PlayerHooks(
     evaluate=evaluate,
     playout=playout,
     tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
+    guided_tree_search=on_first_use(f"{_PLAYOUT}:guided_tree_search"),
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
     levels=LEVELS,
@@ -152,7 +153,8 @@ HOOKS: Final = PlayerHooks(
 """What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`):
 its compiled parts imported on first use (numba with them): the playout above, the
 compiled tree search of a state (:func:`.playout.tree_search`; ``None`` on boards other
-than 6×6, which ``mcts`` then searches itself), the endgame solver, and perfect play on
-the solved boards, 3×3 and 4×4 (:func:`.perfect.perfect_play`; refuses other sizes,
-saying why). The warm-up compiles or loads the playout first, then the solver, whose
-warm-up records the kernel warm."""
+than 6×6, which ``mcts`` then searches itself) and the same with playouts guided by a
+move policy (:func:`.playout.guided_tree_search`, ``mcts:guided=1``), the endgame
+solver, and perfect play on the solved boards, 3×3 and 4×4
+(:func:`.perfect.perfect_play`; refuses other sizes, saying why). The warm-up compiles
+or loads the playout first, then the solver, whose warm-up records the kernel warm."""

@@ -1,9 +1,12 @@
-"""Compiled uniformly random playouts and tree search of Stairs (the ``playout`` and
-``tree_search`` hooks of :mod:`stairgames.games.stairs.play.evaluate`), on the 6×6
-board: a state's board as a position array of the compiled engine
+"""Compiled uniformly random playouts and tree search of Stairs (the ``playout``,
+``tree_search`` and ``guided_tree_search`` hooks of
+:mod:`stairgames.games.stairs.play.evaluate`), on the 6×6 board: a state's board as a
+position array of the compiled engine
 (:mod:`stairgames.games.stairs.research.endgame_kernel`), played to the end by
-``kernel.playout`` or searched by ``kernel.tree_search``
-(:mod:`stairgames.core.uct` says how they play and what is checked).
+``kernel.playout`` or searched by ``kernel.tree_search`` (``kernel.guided_tree_search``:
+playouts drawn by the move policy of :mod:`stairgames.games.stairs.research.policy`)
+(:mod:`stairgames.core.uct` says how they play and what is checked). The warm-up
+compiles the uniform search only: what every level plays.
 """
 
 from __future__ import annotations
@@ -80,6 +83,16 @@ def tree_search(state: State) -> uct.TreeSearch | None:
     to end by agreement), or ``None`` where the pie rule's swap may still come (the
     first two turns of such a game), which it does not know, and on boards other than
     6×6 (S8), which the kernel does not know."""
+    return _tree_search(state, kernel.tree_search)
+
+
+def guided_tree_search(state: State) -> uct.TreeSearch | None:
+    """:func:`tree_search` with the guided playouts (the policy of
+    :mod:`stairgames.games.stairs.research.policy`) in place of uniformly random ones."""
+    return _tree_search(state, kernel.guided_tree_search)
+
+
+def _tree_search(state: State, search: uct.SearchKernel) -> uct.TreeSearch | None:
     assert isinstance(state, StairsState)
     if len(state.board.stacks) != rules.NUM_SQUARES:  # not 6×6
         return None
@@ -88,7 +101,7 @@ def tree_search(state: State) -> uct.TreeSearch | None:
     if SWAP in state.legal_actions():
         return None
     return uct.TreeSearch(
-        kernel.tree_search,
+        search,
         position_array(state.board),
         CONSTANTS,
         _ACTIONS,

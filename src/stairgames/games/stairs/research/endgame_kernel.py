@@ -46,6 +46,7 @@ fast as the 6×6-only kernel it replaced (``benchmarks/playout_speed.py``,
 from __future__ import annotations
 
 import functools
+import math
 import random
 import sys
 from collections.abc import Callable
@@ -69,6 +70,7 @@ _compiled = KERNEL.compiled
 _inlined = KERNEL.inlined
 
 Array = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
 Flags = npt.NDArray[np.int8]
 
 MAX_SQUARES: Final = rules.MAX_SIZE * rules.MAX_SIZE
@@ -634,6 +636,96 @@ def rollout(s: Array, g: Constants, found: Array) -> int:
     return uct.rollout(_THIS.tree_moves, _THIS.tree_play, _THIS.winner, s, g, found)
 
 
+NUM_FEATURES: Final = 8
+"""The features of a move that the playout policy weighs (:func:`move_features`)."""
+
+
+@_compiled
+def move_features(s: Array, g: Constants, move: int, out: Array) -> None:
+    """Writes the features of ``move`` (``source * 64 + target``, a move of the colour to
+    move) into ``out[:NUM_FEATURES]``, as counts. All moves of a position start at the
+    same height ``h`` (S3), so only what tells them apart is counted:
+
+    0. the target is topped by the other colour (the move covers one of its stacks);
+    1. the piece left on top of the source is the other colour's (+1) or the mover's
+       (-1), or the source is left empty (0);
+    2. the target's neighbours ``h + 1`` high (stacks the moved piece may climb later);
+    3. those of them topped by the mover;
+    4. the source's neighbours ``h - 1`` high (the source's new peers);
+    5. those of them topped by the other colour;
+    6. the target lies on the edge of the board;
+    7. the target is a corner.
+    """
+    source = move >> 6
+    target = move & 63
+    other = 1 - s[TO_MOVE]
+    height = s[HEIGHTS + source]
+    around_source = NEIGHBOURS[g[G_SIZE], source]
+    around_target = NEIGHBOURS[g[G_SIZE], target]
+    out[0] = ((s[PIECES + target] >> (height - 1)) & 1) == other
+    out[1] = 0
+    out[4] = 0
+    out[5] = 0
+    if height > 1:
+        out[1] = 1 if ((s[PIECES + source] >> (height - 2)) & 1) == other else -1
+        lower = s[LEVELS + height - 1]
+        out[4] = popcount(around_source & lower)
+        out[5] = popcount(around_source & lower & s[TOPS + other])
+    upper = s[LEVELS + height + 1]
+    out[2] = popcount(around_target & upper)
+    out[3] = popcount(around_target & upper & s[TOPS + 1 - other])
+    width = popcount(around_target)
+    out[6] = width < 8
+    out[7] = width == 3
+
+
+POLICY: Final = np.array([1.41, -0.02, 0.19, 0.32, 1.33, 0.25, -0.76, -0.40])
+"""The weight of each feature of :func:`move_features` in the guided playouts: a move
+is drawn with probability proportional to ``exp(POLICY · features)``. Fitted by
+:mod:`.policy` on moves the endgame solver proved (``docs/agents.md``)."""
+
+
+@_compiled
+def guided_move(
+    s: Array, g: Constants, found: Array, count: int, weights: Floats, features: Array
+) -> int:
+    """The index in ``found[:count]`` (the moves of ``s``) of a move drawn from numba's
+    generator with probability proportional to ``exp(POLICY · features)``; ``weights``
+    is room for ``count`` floats, ``features`` for :data:`NUM_FEATURES` counts."""
+    total = 0.0
+    for i in range(count):
+        move_features(s, g, found[i], features)
+        score = 0.0
+        for f in range(NUM_FEATURES):
+            score += POLICY[f] * features[f]
+        weights[i] = math.exp(score)
+        total += weights[i]
+    left = np.random.random() * total
+    pick = 0
+    while pick < count - 1 and left >= weights[pick]:
+        left -= weights[pick]
+        pick += 1
+    return pick
+
+
+@_compiled
+def guided_rollout(s: Array, g: Constants, found: Array) -> int:
+    """Plays ``s`` on to the end in place, each move drawn by :func:`guided_move` (the
+    playout policy, :data:`POLICY`); the winning colour."""
+    weights = np.empty(MAX_MOVES)
+    features = np.empty(NUM_FEATURES, dtype=np.int64)
+    while True:
+        colour = s[TO_MOVE]
+        count = moves(s, g, colour, found)
+        if count == 0:
+            if count_moves(s, g, 1 - colour) == 0:
+                return winner(s)
+            s[TO_MOVE] ^= 1
+            continue
+        pick = guided_move(s, g, found, count, weights, features) if count > 1 else 0
+        advance(s, found[pick] >> 6, found[pick] & 63)
+
+
 @_compiled
 def playout(s: Array, g: Constants, seed: int, script: Array, found: Array) -> int:
     """Plays the position ``s`` to the end of the game in place: the moves of
@@ -657,6 +749,23 @@ def tree_search(root: Array, g: Constants, c: float, iterations: int, tree: uct.
         _THIS.tree_play,
         _THIS.winner,
         _THIS.rollout,
+        _THIS.to_move,
+        root,
+        g,
+        c,
+        iterations,
+        tree,
+    )
+
+
+@_compiled
+def guided_tree_search(root: Array, g: Constants, c: float, iterations: int, tree: uct.Tree) -> int:
+    """:func:`tree_search` with the guided playouts (:func:`guided_rollout`)."""
+    return uct.iterate(
+        _THIS.tree_moves,
+        _THIS.tree_play,
+        _THIS.winner,
+        _THIS.guided_rollout,
         _THIS.to_move,
         root,
         g,
