@@ -98,7 +98,7 @@ def test_a_guided_draw_follows_the_policys_probabilities():
     expected /= expected.sum()
     assert expected.max() > 2 * expected.min()
     s = stairs_playout.position_array(state.board)
-    found = np.array([policy.kernel_move(state.string_to_action(m)) for m in moves])
+    found = np.array([kernel.kernel_move(state.string_to_action(m)) for m in moves])
     weights = np.empty(len(moves))
     features = np.empty(kernel.NUM_FEATURES, dtype=np.int64)
     draws = 2000

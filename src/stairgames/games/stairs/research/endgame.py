@@ -268,8 +268,7 @@ class EndgameSolver:
             return legal
         action_of = {}
         for action in legal:
-            move = rules.step_move(action)
-            action_of[move.source * 64 + move.target] = action
+            action_of[kernel.kernel_move(action)] = action
         found = np.array(sorted(action_of), dtype=np.int64)
         scores = np.empty(len(found), dtype=np.int64)
         table = self.solver.keys, self.solver.proven

@@ -232,6 +232,13 @@ def position_array(board: rules.Board, g: Constants) -> Array:
 _ARRIVALS: Final = {None: NOBODY, rules.LIGHT: 0, rules.DARK: 1}
 
 
+def kernel_move(action: int) -> int:
+    """The move of a protocol move action as :func:`moves` writes it
+    (``source * 64 + target``)."""
+    move = rules.step_move(action)
+    return move.source * 64 + move.target
+
+
 @functools.lru_cache(maxsize=4096)
 def _dark_bits(stack: str) -> int:
     """Bit ``i`` set when the piece at level ``i`` of ``stack`` is dark (as an ``int64``)."""
@@ -715,15 +722,14 @@ def guided_rollout(s: Array, g: Constants, found: Array) -> int:
     weights = np.empty(MAX_MOVES)
     features = np.empty(NUM_FEATURES, dtype=np.int64)
     while True:
-        colour = s[TO_MOVE]
-        count = moves(s, g, colour, found)
+        count = tree_moves(s, g, found)
+        if count < 0:
+            return winner(s)
         if count == 0:
-            if count_moves(s, g, 1 - colour) == 0:
-                return winner(s)
-            s[TO_MOVE] ^= 1
+            tree_play(s, g, uct.PASS)
             continue
         pick = guided_move(s, g, found, count, weights, features) if count > 1 else 0
-        advance(s, found[pick] >> 6, found[pick] & 63)
+        tree_play(s, g, found[pick])
 
 
 @_compiled

@@ -37,12 +37,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from stairgames.games.stairs import rules
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.notation import PASS
 from stairgames.games.stairs.research import endgame_kernel as kernel
 from stairgames.games.stairs.research import turning
-from stairgames.games.stairs.research.endgame import EndgameSolver
 
 Matrix = npt.NDArray[np.float64]
 
@@ -66,19 +64,13 @@ class LabelledPosition:
         return len(set(self.winning.values())) == 2
 
 
-def kernel_move(action: int) -> int:
-    """The compiled engine's move (``source * 64 + target``) of a protocol action."""
-    move = rules.step_move(action)
-    return move.source * 64 + move.target
-
-
 def feature_rows(state: StairsState, moves: Sequence[str]) -> Matrix:
     """The features of each move of ``moves`` in ``state`` (one row a move)."""
     s = kernel.position_array(state.board, CONSTANTS)
     rows = np.zeros((len(moves), kernel.NUM_FEATURES))
     out = np.zeros(kernel.NUM_FEATURES, dtype=np.int64)
     for row, move in enumerate(moves):
-        kernel.move_features(s, CONSTANTS, kernel_move(state.string_to_action(move)), out)
+        kernel.move_features(s, CONSTANTS, kernel.kernel_move(state.string_to_action(move)), out)
         rows[row] = out
     return rows
 
@@ -86,16 +78,10 @@ def feature_rows(state: StairsState, moves: Sequence[str]) -> Matrix:
 def label(state: StairsState, nodes: int) -> dict[str, bool] | None:
     """Whether each move of ``state`` wins for the colour to move, each proven by a
     fresh solver within ``nodes`` positions; ``None`` when one is out of reach."""
-    seat = state.current_player()
-    winning = {}
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        value = turning.value_for(EndgameSolver(), child, seat, nodes)
-        if value == turning.OPEN:
-            return None
-        winning[state.action_to_string(action)] = value == turning.WON
-    return winning
+    values = turning.move_values(state, state.current_player(), nodes)
+    if any(value == turning.OPEN for value, _ in values.values()):
+        return None
+    return {move: value == turning.WON for move, (value, _) in values.items()}
 
 
 def labelled_positions(

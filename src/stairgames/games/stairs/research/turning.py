@@ -106,17 +106,28 @@ def turning_ply(values: str, movers: list[int], seat: int) -> int | None:
     return None
 
 
-def winning_moves(state: StairsState, seat: int, nodes: int) -> tuple[WinningMove, ...]:
-    """The moves of ``state`` (``seat`` to move) proven to keep the win, each proven
-    by a fresh solver (its positions are what one move's proof costs alone)."""
-    found = []
+def move_values(state: StairsState, seat: int, nodes: int) -> dict[str, tuple[str, int]]:
+    """Each move of ``state`` (its notation) with the value for ``seat`` of the position
+    it leads to and the positions that took, each proven by a fresh solver within
+    ``nodes`` (its positions are what one move's proof costs alone)."""
+    values = {}
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
         solver = EndgameSolver()
-        if value_for(solver, child, seat, nodes) == WON:
-            found.append(WinningMove(state.action_to_string(action), solver.nodes))
-    return tuple(found)
+        value = value_for(solver, child, seat, nodes)
+        values[state.action_to_string(action)] = value, solver.nodes
+    return values
+
+
+def winning_moves(state: StairsState, seat: int, nodes: int) -> tuple[WinningMove, ...]:
+    """The moves of ``state`` (``seat`` to move) proven to keep the win, each with the
+    positions its proof took alone (:func:`move_values`)."""
+    return tuple(
+        WinningMove(move, searched)
+        for move, (value, searched) in move_values(state, seat, nodes).items()
+        if value == WON
+    )
 
 
 def movers_of(states: list[StairsState]) -> list[int]:
