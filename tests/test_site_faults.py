@@ -11,7 +11,9 @@ openssl, PostgreSQL or psycopg.
 A process may die between a commit and its ``NOTIFY``: the move is stored, but the
 other processes never hear of it. The player's socket, opening again elsewhere, makes
 it known (``app._opened_match``): two or three apps on one PostgreSQL database, the
-commit made with the fan-out's publishing left out.
+commit made with the fan-out's publishing left out. And a move notified to a process
+while a socket opens there, between its reading the match and its watching it (the
+notification then finds nobody watching and is passed over), reaches that socket.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from pathlib import Path
 import pytest
 from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError
 from benchmarks.site import Site, SiteMissingError, running_site
-from benchmarks.site_load import FIRST_MOVES, Plan, run, summarize
+from benchmarks.site_load import FIRST_MOVES, Game, Plan, run, summarize
 from fastapi.testclient import TestClient
 
+from stairgames.server.match import Match
 from tests.postgresql_helpers import (
     AN_HOUR,
     DEADLINE,
@@ -67,9 +70,11 @@ def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
         killed = site.servers[0]
         assert killed.process.poll() is not None  # it is gone (no supervisor starts it)
     result = summarize(games, 1.0)
-    assert result.unfinished == 0
-    assert result.moves == GAMES * MOVES
-    assert result.lost == 0 and result.duplicated == 0
+    assert result.unfinished == 0, unaccounted(games)
+    # (this failed once under load with 79 moves: say which move of which game its
+    # sender never saw accepted, rather than a bare count)
+    assert result.moves == GAMES * MOVES, unaccounted(games)
+    assert result.lost == 0 and result.duplicated == 0, unaccounted(games)
     # the seats whose socket was on the killed server connected again, through nginx,
     # to the survivor, were sent the game as it was and went on
     assert result.reconnections > 0
@@ -77,6 +82,27 @@ def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
     assert result.still_cut == 0
     assert all(len(game.history) == MOVES for game in games)
     assert all(len(game.history) > FIRST_MOVES for game in games)
+
+
+def unaccounted(games: list[Game]) -> str:
+    """Each game whose moves are not all accepted, received by both seats and in its
+    history: what its clients saw of each move (who sent it, who received it)."""
+    lines = []
+    for game in games:
+        moves = range(max(len(game.history), MOVES))
+        seen = [
+            f"{index}:{game.history[index] if index < len(game.history) else '-'}"
+            f" sent by {game.sent[index][1] if index in game.sent else '-'}"
+            f"{' accepted' if index in game.accepted else ''}"
+            f" received by {[seat for seat in (0, 1) if (index, seat) in game.received]}"
+            for index in moves
+        ]
+        if len(game.accepted) != MOVES or game.lost() or game.duplicated():
+            lines.append(
+                f"game {game.number} ({game.match}): finished {sorted(game.finished)}, "
+                f"connections {game.connections}, refused {game.refused}; " + "; ".join(seen)
+            )
+    return "\n".join(lines) or "every game accounted for"
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +146,35 @@ def test_a_move_whose_notification_was_lost_reaches_the_opponent_once_its_player
                     assert mine["event"] == event and mine["to_act"] == 1
                     theirs = receive_until_within(dark, moved(before["event"]), DEADLINE)
                     assert theirs["event"] == event and theirs["history"] == mine["history"]
+
+
+def test_a_move_notified_while_a_socket_opens_reaches_that_socket(
+    tmp_path: Path, postgresql: PostgreSQL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket opening on one server reads its match, then starts watching it. A move
+    committed on the other server in between is notified to a process where nobody
+    watches the match yet, so the notification is passed over (``_notified``); the
+    socket must still get the move, or its player waits for ever (a game of
+    ``test_every_game_goes_on_through_the_survivor_when_a_server_is_killed`` stalled so,
+    under load, after its first move). The move is committed, and its notification
+    delivered, right after the opening's read."""
+    with two_servers(tmp_path, postgresql.url) as (first, second):
+        match, _light_token, dark_token = online_game(first, second)
+        service = second.app.state.hub.service  # type: ignore[attr-defined]
+        read = service.follow_async
+        committed: list[int] = []
+
+        async def read_then_a_move_elsewhere(known: Match) -> Match:
+            fresh: Match = await read(known)
+            if not committed and known.id == match:
+                committed.append(commit_untold(first, match, 0))  # light's, on the first
+                fanout_of(second)._notified(f"{match}:{committed[0]}")  # nobody watches
+            return fresh
+
+        monkeypatch.setattr(service, "follow_async", read_then_a_move_elsewhere)
+        with connect(second, f"/ws/matches/{match}?token={dark_token}") as dark:
+            seen = receive_until_within(dark, lambda m: m["type"] == "state", DEADLINE)
+            if seen["event"] < committed[0]:  # its first view was read before the move
+                seen = receive_until_within(dark, moved(seen["event"]), DEADLINE)
+            assert seen["event"] == committed[0] and seen["to_act"] == 1
+            assert len(seen["history"]) == 1

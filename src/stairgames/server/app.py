@@ -918,7 +918,12 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
             return
         try:
             async with hub.lock(match_id):  # its view to it alone (the others: presence)
-                await hub.send_view(connection, hub.service.get(match_id))
+                # read again now that the socket watches: another process's notification
+                # that came after the read above found nobody watching here and was
+                # passed over (the fan-out follows watched matches only)
+                fanout = websocket.app.state.fanout
+                match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+                await hub.send_view(connection, match)
             await _serve_messages(hub, websocket, connection, match_id, settings)
         except WebSocketDisconnect:
             pass

@@ -29,6 +29,9 @@ messages are being received now (``GET /readyz``); while it is false, poll
 (``hub.catch_up()`` every ``follow_seconds``). A message is only a hint: the events
 themselves are always read from the database, so a duplicated, reordered or late
 message does no harm, and a lost one is made good by the next event or the catch-up.
+A message for a match nobody watches here is passed over; so a socket opening on a
+match reads it again once it watches it (``app``'s ``/ws/matches``), or a move
+notified between its first read and its watching would never reach it.
 
 **Topics**: besides the events, a process tells the others of things no event records
 (the lobby's list changed, who is connected to a match, an analysis's progress, a chat
