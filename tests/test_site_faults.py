@@ -19,13 +19,14 @@ notification then finds nobody watching and is passed over), reaches that socket
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError
 from benchmarks.site import Site, SiteMissingError, running_site
-from benchmarks.site_load import FIRST_MOVES, Game, Plan, run, summarize
+from benchmarks.site_load import FIRST_MOVES, OFFER, Game, Plan, move_of_play, run, summarize
 from fastapi.testclient import TestClient
 
 from stairgames.server.match import Match
@@ -178,3 +179,12 @@ def test_a_move_notified_while_a_socket_opens_reaches_that_socket(
                 seen = receive_until_within(dark, moved(seen["event"]), DEADLINE)
             assert seen["event"] == committed[0] and seen["to_act"] == 1
             assert len(seen["history"]) == 1
+
+
+def test_the_load_clients_never_offer_to_end_a_game_by_agreement() -> None:
+    """An accepted offer (S7) would end a game short of the moves the fault test counts
+    on; the clients draw their moves among the others."""
+    rng = random.Random(5)
+    legal = ["a1-b2", "c3-d4", OFFER]
+    drawn = {move_of_play(legal, rng) for _ in range(200)}
+    assert drawn == {"a1-b2", "c3-d4"}
