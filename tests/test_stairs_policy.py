@@ -89,6 +89,32 @@ def test_the_move_features_count_what_they_say_on_the_rules_board():
     assert checked > 1000
 
 
+def test_the_solver_tries_the_fewest_replies_first_and_breaks_ties_by_the_policy():
+    """``order_moves``: moves leaving the other colour fewer replies first; among those,
+    the moves the policy scores higher (``500 - 100 · score``, clamped to [0, 1000]),
+    counted here on the rules' board."""
+    keys, proven = kernel.table(10, 2)  # empty: nothing proven, so no move is looked up
+    for state in random_positions(60, seed=11):
+        s = kernel.position_array(state.board, CONSTANTS)
+        found = np.array(
+            sorted(kernel.kernel_move(a) for a in state.legal_actions()), dtype=np.int64
+        )
+        scores = np.empty(len(found), dtype=np.int64)
+        assert kernel.order_moves(s, CONSTANTS, keys, proven, found, scores, len(found)) == -1
+        action_of = {kernel.kernel_move(a): a for a in state.legal_actions()}
+        keys_in_order = []
+        for move in found:
+            child = state.clone()
+            child.apply_action(action_of[int(move)])
+            replies = (
+                0 if child.is_terminal() else len([a for a in child.legal_actions() if a != PASS])
+            )
+            score = float(np.dot(kernel.POLICY, features_by_the_rules(state, action_of[int(move)])))
+            rank = int(max(0.0, min(1000.0, 500.0 - 100.0 * score)))
+            keys_in_order.append((replies, rank, int(move)))
+        assert keys_in_order == sorted(keys_in_order)
+
+
 def test_a_guided_draw_follows_the_policys_probabilities():
     """2,000 seeded draws from a position: each move's share within five standard
     errors of ``exp(POLICY · features)`` normalised, and the policy far from uniform."""

@@ -4,7 +4,8 @@
 (:mod:`.endgame_kernel`, the engine of every size): the board as bitboards changed
 in place, a transposition table of proven positions keyed by the stacks (up to the
 board's symmetries), the colour to move and the last arrival at the greatest height,
-and the moves that leave the other colour the fewest replies searched first.
+and the moves that leave the other colour the fewest replies searched first (ties
+broken by the guided playouts' policy).
 :func:`solve_start` solves a board from the
 start (every first move of light, so that all winning ones are listed), without the
 pie rule; :func:`solve_pie_rule` solves the game with the pie rule (S6) through the

@@ -7,7 +7,8 @@ does that: a depth-first win/loss search (a position is won for the colour to
 move when some move leads to a position lost for the other) over a
 :class:`Position` kept as bitboards and changed in place (make and unmake),
 with a transposition table of proven results under Zobrist keys, searching the
-moves that leave the other colour the fewest replies first. The search is
+moves that leave the other colour the fewest replies first (ties broken by the guided
+playouts' policy). The search is
 compiled with numba (:mod:`stairgames.games.stairs.research.endgame_kernel`): 1.5-2 million
 positions a second, some 20 times the same search in plain Python.
 
@@ -263,7 +264,8 @@ class EndgameSolver:
             position.unmake(move.source, move.target, undo)
 
     def _root_order(self, position: Position, legal: list[int]) -> list[int]:
-        """The actions of the root in the solver's order (fewest replies first)."""
+        """The actions of the root in the solver's order (fewest replies first, ties by
+        the playout policy: :func:`.endgame_kernel.order_moves`)."""
         if legal == [PASS]:
             return legal
         action_of = {}
