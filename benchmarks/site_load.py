@@ -4,8 +4,9 @@ clients over ``wss`` through nginx (``docs/deploy/nginx-stairgames.conf``) to
 
 Each game's two seats are two clients; each connects, and connects again when its socket
 closes (as the page does: through nginx, so to a server alive), and goes on from the
-state it is sent, drawing its moves at random (never an offer to end by agreement). The clients come from many loopback addresses (127.0.0.2 and up, a
-game's two seats from one), so nginx's per-client limits hold as configured. A move
+state it is sent, drawing its moves at random (never an offer to end by agreement). The
+clients come from many loopback addresses (127.0.0.2 and up, a game's two seats from
+one), so nginx's per-client limits hold as configured. A move
 counts as **accepted** once its sender sees it in a state (the server sends views only
 after the commit); **lost**: accepted and not received by the other seat, or missing
 from the final game; **duplicated**: a game's final history longer than the moves its

@@ -31,7 +31,6 @@ import argparse
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -170,23 +169,12 @@ def score(name: str, positions: Sequence[policy.LabelledPosition], estimate: Est
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+", type=Path, help="checkpoint lines with moves")
-    parser.add_argument("--positions", type=int, default=300, help="labelled positions")
-    parser.add_argument("--nodes", type=int, default=300_000, help="solver positions a move")
-    parser.add_argument("--first-ply", type=int, default=10)
-    parser.add_argument("--last-ply", type=int, default=24)
+    policy.add_sample_arguments(parser, positions=300)
     parser.add_argument("--playouts", type=int, default=8, help="N of every estimator")
     parser.add_argument("--walks", default="0,1,2,4", help="K of the walk:K estimators")
     parser.add_argument("--walk-nodes", type=int, default=200_000)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    records = list(turning.game_records(sorted(args.files), all_games=True))
-    rng.shuffle(records)
-    found = policy.labelled_positions(
-        records, rng=rng, nodes=args.nodes, first_ply=args.first_ply, last_ply=args.last_ply
-    )
-    positions = [position for _, position in zip(range(args.positions), found, strict=False)]
+    positions = policy.sampled_positions(args)
     uct.seed(args.seed)
     n = args.playouts
     estimators: list[tuple[str, Estimate, Walks | None]] = [

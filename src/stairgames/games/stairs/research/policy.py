@@ -153,22 +153,33 @@ def fit(rows: Sequence[tuple[Matrix, Matrix]], *, steps: int = 400, rate: float 
     return weights
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_sample_arguments(parser: argparse.ArgumentParser, *, positions: int) -> None:
+    """The arguments choosing the labelled positions of :func:`sampled_positions`."""
     parser.add_argument("files", nargs="+", type=Path, help="checkpoint lines with moves")
-    parser.add_argument("--positions", type=int, default=1100, help="labelled positions")
+    parser.add_argument("--positions", type=int, default=positions, help="labelled positions")
     parser.add_argument("--nodes", type=int, default=300_000, help="solver positions a move")
     parser.add_argument("--first-ply", type=int, default=10)
     parser.add_argument("--last-ply", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+
+
+def sampled_positions(args: argparse.Namespace) -> list[LabelledPosition]:
+    """Up to ``args.positions`` labelled positions of the games in ``args.files``, in an
+    order drawn with ``args.seed`` (:func:`add_sample_arguments`)."""
     rng = random.Random(args.seed)
     records = list(turning.game_records(sorted(args.files), all_games=True))
     rng.shuffle(records)
     found = labelled_positions(
         records, rng=rng, nodes=args.nodes, first_ply=args.first_ply, last_ply=args.last_ply
     )
-    positions = [position for _, position in zip(range(args.positions), found, strict=False)]
+    return [position for _, position in zip(range(args.positions), found, strict=False)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_sample_arguments(parser, positions=1100)
+    args = parser.parse_args(argv)
+    positions = sampled_positions(args)
     rows = training_rows(positions)
     held = int(len(rows) * HELD_OUT)
     fitted, kept = rows[held:], rows[:held]
