@@ -520,11 +520,7 @@ def policy_rank(s: Array, g: Constants, move: int, features: Array) -> int:
     as a sort key from 0 (most preferred) to 1000: ``500 - 100 · (POLICY · features)``,
     clamped. The solver's tie-break between moves leaving as many replies: it took 0.62
     of the positions to prove the same 53 positions of plies 11–14 (``docs/agents.md``)."""
-    move_features(s, g, move, features)
-    score = 0.0
-    for f in range(NUM_FEATURES):
-        score += POLICY[f] * features[f]
-    return int(max(0.0, min(1000.0, 500.0 - 100.0 * score)))
+    return int(max(0.0, min(1000.0, 500.0 - 100.0 * policy_score(s, g, move, features))))
 
 
 @_inlined
@@ -717,6 +713,18 @@ is drawn with probability proportional to ``exp(POLICY · features)``. Fitted by
 :mod:`.policy` on moves the endgame solver proved (``docs/agents.md``)."""
 
 
+@_inlined
+def policy_score(s: Array, g: Constants, move: int, features: Array) -> float:
+    """``POLICY · features`` of ``move`` (:func:`move_features`, written into
+    ``features``): the guided playouts draw a move with probability proportional to its
+    exponential, the solver breaks ties by it (:func:`policy_rank`)."""
+    move_features(s, g, move, features)
+    score = 0.0
+    for f in range(NUM_FEATURES):
+        score += POLICY[f] * features[f]
+    return score
+
+
 @_compiled
 def guided_move(
     s: Array, g: Constants, found: Array, count: int, weights: Floats, features: Array
@@ -726,11 +734,7 @@ def guided_move(
     is room for ``count`` floats, ``features`` for :data:`NUM_FEATURES` counts."""
     total = 0.0
     for i in range(count):
-        move_features(s, g, found[i], features)
-        score = 0.0
-        for f in range(NUM_FEATURES):
-            score += POLICY[f] * features[f]
-        weights[i] = math.exp(score)
+        weights[i] = math.exp(policy_score(s, g, found[i], features))
         total += weights[i]
     left = np.random.random() * total
     pick = 0
