@@ -154,11 +154,19 @@ class Solver:
         Raises :class:`UnsolvedError` after ``nodes`` new positions or at ``deadline``
         (a :func:`time.perf_counter` time); ``position`` is left as it was either way.
         """
+        return self.wins_array(position.array, nodes=nodes, deadline=deadline)
+
+    def wins_array(
+        self, s: Array, *, nodes: int | None = None, deadline: float | None = None
+    ) -> bool:
+        """:meth:`wins` of a position array of the compiled engine (the layout of
+        :mod:`.endgame_kernel`, complete), such as the playouts and the tree search
+        change in place."""
         started = time.perf_counter()
         limit = self.clock.budget(nodes, deadline, started)
         self._counter[0] = 0
         result = kernel.search(
-            position.array,
+            s,
             _CONSTANTS,
             self.keys,
             self.proven,

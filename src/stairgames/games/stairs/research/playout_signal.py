@@ -36,8 +36,8 @@ from typing import Final
 import numpy as np
 
 from stairgames.core import uct
+from stairgames.games.stairs.research import endgame, policy, turning
 from stairgames.games.stairs.research import endgame_kernel as kernel
-from stairgames.games.stairs.research import policy, turning
 from stairgames.games.stairs.research.endgame_kernel import Array
 
 CONSTANTS: Final = kernel.endgame_constants()
@@ -45,8 +45,6 @@ CONSTANTS: Final = kernel.endgame_constants()
 TABLE_BITS: Final = 20
 """The walks' solver table: 2 ** 20 slots, kept over the whole run (results are exact,
 so sharing them only saves work)."""
-STACK_PLIES: Final = 80
-"""Rows of the walks' solver stack: more plies than any Stairs game has left."""
 
 Estimate = Callable[[Array, int], float]
 """The share of its estimate's playouts that ``colour`` wins from a position array."""
@@ -60,17 +58,13 @@ class Walks:
     playouts: int
     nodes: int
     rng: random.Random
-    keys: Array = dataclasses.field(init=False)
-    proven: kernel.Flags = dataclasses.field(init=False)
-    stack: Array = dataclasses.field(init=False)
+    solver: endgame.Solver = dataclasses.field(
+        init=False, default_factory=lambda: endgame.Solver(TABLE_BITS)
+    )
     unsolved: int = 0
     """Playouts whose end the solver did not reach within ``nodes`` (played out at random)."""
     searched: int = 0
     """Positions the solver searched, over every playout."""
-
-    def __post_init__(self) -> None:
-        self.keys, self.proven = kernel.table(TABLE_BITS, 2)
-        self.stack = np.zeros((STACK_PLIES, 2 * kernel.MAX_MOVES), dtype=np.int64)
 
     def share(self, s: Array, colour: int) -> float:
         found = np.empty(kernel.MAX_MOVES, dtype=np.int64)
@@ -94,16 +88,15 @@ class Walks:
         if count < 0:
             return int(kernel.winner(s))
         kernel.complete(s, CONSTANTS)
-        counter = np.zeros(1, dtype=np.int64)
-        result = kernel.search(
-            s, CONSTANTS, self.keys, self.proven, counter, self.nodes, self.stack, 0
-        )
-        self.searched += int(counter[0])
-        if result == kernel.UNSOLVED:
+        mover = int(s[kernel.TO_MOVE])
+        try:
+            wins = self.solver.wins_array(s, nodes=self.nodes)
+        except endgame.UnsolvedError:
             self.unsolved += 1
             return int(kernel.rollout(s, CONSTANTS, found))
-        mover = int(s[kernel.TO_MOVE])
-        return mover if result == kernel.WIN else 1 - mover
+        finally:
+            self.searched += self.solver.nodes
+        return mover if wins else 1 - mover
 
 
 def playout_share(playouts: int, *, guided: bool) -> Estimate:
