@@ -408,6 +408,73 @@ def test_a_kernel_is_compiled_again_when_a_module_it_copies_from_changes(tmp_pat
     assert run_python(script, **env).split() == ["False", "4"]
 
 
+def test_a_kernel_that_changes_drops_what_the_kernels_it_copies_from_compiled_for_it(tmp_path):
+    """A generic kernel (as :mod:`stairgames.core.uct`) compiled for a game kernel's
+    functions keeps that code in its own cache files, keyed on its own source alone: a
+    change to the game kernel drops them too (their stale entries once broke numba's
+    saving of new ones), and every kernel warmed on the generic kernel's old files is
+    cold again."""
+    package = tmp_path / "tiny"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "generic.py").write_text(
+        textwrap.dedent(
+            """
+            from stairgames.core.compiled import Kernel
+
+            KERNEL = Kernel(__name__)
+
+            @KERNEL.compiled
+            def twice(step, x):
+                return step(step(x))
+            """
+        )
+    )
+    game = """
+        from stairgames.core.compiled import Kernel
+        from tiny import generic
+
+        KERNEL = Kernel(__name__, copies=(generic,))
+
+        @KERNEL.compiled
+        def step(x):
+            return x {step}
+
+        def run():
+            return generic.twice(step, 1)
+        """
+    (package / "game.py").write_text(textwrap.dedent(game.format(step="+ 1")))
+    (package / "other.py").write_text(textwrap.dedent(game.format(step="* 3")))
+    script = """
+        from tiny import game, other
+        cold = game.KERNEL.cold(), other.KERNEL.cold()
+        print(*cold, game.run(), other.run())
+        game.KERNEL.warmed()
+        other.KERNEL.warmed()
+    """
+    alone = """
+        from tiny import {name}
+        print({name}.KERNEL.cold(), {name}.run())
+        {name}.KERNEL.warmed()
+    """
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    # compiled for the first time one after the other (as a fresh install's warm-ups),
+    # neither drops what the other compiled
+    assert run_python(alone.format(name="game"), **env).split() == ["True", "3"]
+    assert run_python(alone.format(name="other"), **env).split() == ["True", "9"]
+    assert run_python(script, **env).split() == ["False", "False", "3", "9"]
+    generic_files = sorted(path.name for path in (tmp_path / "cache").rglob("generic.twice-*"))
+    assert generic_files  # the generic function compiled for both games, on disk
+    (package / "game.py").write_text(textwrap.dedent(game.format(step="+ 10")))
+    dropped = """
+        from tiny import generic, game
+        print(sorted(path.name for path in generic.KERNEL.cache_dir().glob("generic.twice-*")))
+    """
+    assert run_python(dropped, **env).strip() == "[]"
+    assert run_python(script, **env).split() == ["True", "True", "21", "9"]
+    assert run_python(script, **env).split() == ["False", "False", "21", "9"]
+
+
 def stairgames_imports(module: ModuleType) -> set[str]:
     """The stairgames modules that ``module``'s source imports, directly."""
     tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))

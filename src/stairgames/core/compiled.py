@@ -12,8 +12,11 @@ rules); after those change, numba would go on loading code built from the old on
 A :class:`Kernel` therefore also keys its cache on a digest of the modules it copies
 from (``copies``), of itself, of this module (the compile flags) and of the numba and
 Python versions: when the digest changes, the kernel's cache files are dropped
-before numba reads them. ``tests/test_hooks.py`` checks that every module a kernel
-imports from is among its ``copies``.
+before numba reads them, and those of the kernels it copies from too (a generic
+kernel such as :mod:`stairgames.core.uct` caches the code compiled for this kernel's
+functions in its own files), which leaves every kernel warmed on those cold again.
+``tests/test_hooks.py`` checks that every module a kernel imports from is among its
+``copies``.
 
 This module imports numba; only the kernels and what uses them import it, so
 loading a game and playing it through the protocol does not.
@@ -25,6 +28,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -114,30 +118,66 @@ class Kernel:
 
     def drop_stale_cache(self) -> None:
         """Remove the kernel's cache files unless they were compiled from the sources
-        of the current digest (recorded beside them)."""
+        of the current digest (recorded beside them), and with them those of the
+        kernels it copies from (``copies``, such as :mod:`stairgames.core.uct`): their
+        generic functions, compiled for this kernel's functions, are cached in their
+        own files, which numba keys on their own source alone. Kept, those entries
+        broke numba's saving of the code compiled afresh (a ``ReferenceError`` in the
+        first warm-up after the Stairs kernel changed, with ``uct.py`` unchanged). A
+        kernel compiled here for the first time (no digest recorded) has nothing there
+        to drop, and leaves the other kernels' code alone."""
         marker = self._marker("sources")
-        if marker is None or _read(marker) == self.digest():
+        recorded = None if marker is None else _read(marker)
+        if marker is None or recorded == self.digest():
             return
-        directory = marker.parent
+        self._drop_files()
+        if recorded is not None:  # compiled here before, from other sources
+            for kernel in self._copied_kernels():
+                kernel._drop_files()
+        _write(marker, self.digest())
+
+    def _drop_files(self) -> None:
+        """Remove the kernel's compiled code on disk, and start a new generation of it:
+        the kernels warmed with the code of the last one are cold again (:meth:`cold`)."""
+        generation = self._marker("generation")
+        if generation is None:
+            return
+        directory = generation.parent
         for pattern in (f"{self._stem()}.*.nbi", f"{self._stem()}.*.nbc"):
             for path in directory.glob(pattern):
                 path.unlink(missing_ok=True)
         warm = self._marker("warm")
         if warm is not None:
             warm.unlink(missing_ok=True)
-        _write(marker, self.digest())
+        _write(generation, f"{time.time_ns()}.{os.getpid()}")
+
+    def _copied_kernels(self) -> list[Kernel]:
+        """The kernels of the modules in ``copies``."""
+        found = (getattr(module, "KERNEL", None) for module in self.copies)
+        return [kernel for kernel in found if isinstance(kernel, Kernel)]
+
+    def _warm_mark(self) -> str:
+        """What a finished warm-up records: the digest, and the generation of the
+        compiled code of each kernel copied from (compiled for this one's functions
+        too, so dropped with another kernel's change: :meth:`drop_stale_cache`)."""
+        marks = [self.digest()]
+        for kernel in self._copied_kernels():
+            generation = kernel._marker("generation")
+            marks.append((_read(generation) if generation else None) or "0")
+        return " ".join(marks)
 
     def cold(self) -> bool:
         """Whether a warm-up has to compile: no warm-up has finished with the current
-        sources since the cache was last dropped (or numba cannot cache here)."""
+        sources and the current code of the kernels copied from since the cache was
+        last dropped (or numba cannot cache here)."""
         marker = self._marker("warm")
-        return marker is None or _read(marker) != self.digest()
+        return marker is None or _read(marker) != self._warm_mark()
 
     def warmed(self) -> None:
         """Record that a warm-up compiled (or loaded) every function a move uses."""
         marker = self._marker("warm")
         if marker is not None:
-            _write(marker, self.digest())
+            _write(marker, self._warm_mark())
 
     def compiled_signatures(self) -> int:
         """How many compiled versions the kernel's functions hold in this process
