@@ -155,6 +155,9 @@ class Settings:
     header_timeout_seconds: float = 10.0
     """A connection that has not sent a request's headers this long after it opened (or
     after the request began) is closed (``stairgames serve``; see :func:`uvicorn_config`)."""
+    body_timeout_seconds: float = 10.0
+    """A request whose body has not all come this long after its headers is answered 408
+    and its connection closed (``stairgames serve``)."""
     clock: Callable[[], float] = time.monotonic
     """The clock of the rate limits (a fake one in tests)."""
     wall_clock: Callable[[], float] = time.time

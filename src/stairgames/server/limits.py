@@ -1,5 +1,6 @@
 """What one client may ask of the server over HTTP: bodies read only up to their limit,
-match creations and card uploads per minute, and a deadline for a request's headers.
+match creations and card uploads per minute, and deadlines for a request's headers and
+body.
 
 - :class:`RequestLimits` (ASGI middleware) reads a request's body itself, chunk by chunk,
   and answers 413 as soon as it grows past the limit of its route, whatever the request
@@ -7,8 +8,9 @@ match creations and card uploads per minute, and a deadline for a request's head
   charges the client's allowance for that kind of request (:class:`ClientRates`) and
   answers 429 with ``Retry-After`` when it is spent.
 - :func:`header_timeout_protocol` is uvicorn's HTTP protocol with a deadline for each
-  request's headers: a connection that has not finished sending them in time is closed,
-  so half-sent requests cannot hold the server's connections.
+  request's headers and another for its body: a connection that has not finished
+  sending them in time is closed (a late body answered 408 first), so half-sent
+  requests cannot hold the server's connections.
 
 A client is its address (``scope["client"]``); behind a proxy every client has the
 proxy's address, so the proxy must apply its own limits.
@@ -417,15 +419,26 @@ async def _refuse(send: Send, error: ServerError, *, retry_after: int | None = N
     await send({"type": "http.response.body", "body": body})
 
 
-def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol (httptools) closing a connection whose request headers
-    are not complete ``seconds`` after it opened or after the request began (a
+BODY_TIMEOUT_SECONDS = 10.0
+"""How long a request's body may take to arrive once its headers have (the default of
+:attr:`stairgames.server.app.Settings.body_timeout_seconds`)."""
+
+
+def header_timeout_protocol(
+    seconds: float, body_seconds: float = BODY_TIMEOUT_SECONDS
+) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools) with deadlines for each request: its headers
+    must be complete ``seconds`` after the connection opened or the request began (a
     keep-alive connection waiting for its next request is uvicorn's own
-    ``timeout_keep_alive``)."""
+    ``timeout_keep_alive``), and its body ``body_seconds`` after its headers. A request
+    late with its headers is closed; one late with its body is answered 408 (unless its
+    answer has begun) and closed, its app told the client went away. Time the server
+    itself stops reading (a pipelined request waiting its turn) is not counted."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class HeaderTimeoutProtocol(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _body_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -438,9 +451,16 @@ def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
         def on_headers_complete(self) -> None:
             self._stop_header_timer()
             super().on_headers_complete()
+            if _declares_body(self.headers) and not self.parser.should_upgrade():
+                self._start_body_timer()
+
+        def on_message_complete(self) -> None:
+            self._stop_body_timer()
+            super().on_message_complete()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_header_timer()
+            self._stop_body_timer()
             super().connection_lost(exc)
 
         def _start_header_timer(self) -> None:
@@ -457,4 +477,46 @@ def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
             if not self.transport.is_closing():
                 self.transport.close()
 
+        def _start_body_timer(self) -> None:
+            self._stop_body_timer()
+            self._body_timer = self.loop.call_later(body_seconds, self._body_too_slow)
+
+        def _stop_body_timer(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None
+
+        def _body_too_slow(self) -> None:
+            self._body_timer = None
+            if self.transport.is_closing():
+                return
+            if self.flow.read_paused:  # the server is not reading: not the client's fault
+                self._start_body_timer()
+                return
+            cycle = self.cycle
+            if cycle is not None:
+                if not cycle.response_started:
+                    self.transport.write(REQUEST_TIMEOUT_ANSWER)
+                cycle.disconnected = True  # the app's receive says so; its sends are dropped
+                cycle.message_event.set()
+            self.transport.close()
+
     return HeaderTimeoutProtocol
+
+
+_LATE_BODY = b"the request's body came too late"
+REQUEST_TIMEOUT_ANSWER = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_LATE_BODY), _LATE_BODY)
+)
+"""What a request whose body came too late is answered (uvicorn's own answers to bad
+requests are plain text too)."""
+
+
+def _declares_body(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a request's headers (names in lower case) announce a body: a
+    ``Content-Length`` other than 0, or a ``Transfer-Encoding``."""
+    for name, value in headers:
+        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
+            return True
+    return False

@@ -235,7 +235,10 @@ def uvicorn_config(
     logging: dict[str, Any] = {"log_level": "warning"}
     if log_format is not None:
         logging = {"log_config": logs.log_config(log_format, access_log=access_log)}
-    more.setdefault("http", header_timeout_protocol(settings.header_timeout_seconds))
+    more.setdefault(
+        "http",
+        header_timeout_protocol(settings.header_timeout_seconds, settings.body_timeout_seconds),
+    )
     config = uvicorn.Config(
         app,
         host=host,
