@@ -16,6 +16,11 @@ class FakeProcess:
     def poll(self) -> int | None:
         return self.returncode
 
+    def wait(self) -> int | None:
+        """What ``stairgames serve``'s reaper waits for: here, no wait (the test decides
+        the end; nobody is a zombie)."""
+        return self.returncode
+
     def end(self, code: int = 0) -> None:
         self.returncode = code
 

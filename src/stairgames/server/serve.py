@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
 import socket
 import subprocess
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,12 +19,14 @@ if TYPE_CHECKING:
 
     from stairgames.server.app import Settings
 
+log = logging.getLogger(__name__)
+
 
 def serve(argv: Sequence[str]) -> int:
     parser = serve_parser()
     args = parser.parse_args(argv)
     settings = serve_settings(args, parser)
-    warming = start_warming(settings)  # noqa: F841 - the process runs on by itself
+    start_warming(settings)  # the process runs on by itself, reaped when it ends
     if args.workers > 1:  # N processes on one port (server/workers.py)
         from stairgames.server.workers import serve_workers
 
@@ -47,12 +51,30 @@ def start_warming(settings: Settings) -> subprocess.Popen[bytes] | None:
     """Start compiling every game's computer players' code in the background, where
     ``settings`` ask for it (:attr:`~stairgames.server.app.Settings.warm_computers`):
     one process for all games, which checks itself what is still to compile, so that the
-    server starts without waiting for it."""
+    server starts without waiting for it. A thread waits for it to end (:func:`reaped`),
+    so that it does not stay behind as a defunct child."""
     if not settings.warm_computers:
         return None
     from stairgames.agents import warming
 
-    return warming.start_every_game()
+    process = warming.start_every_game()
+    reaped(process)
+    return process
+
+
+def reaped(process: subprocess.Popen[bytes]) -> threading.Thread:
+    """A thread (started, a daemon) that waits for ``process`` to end, so that the system
+    forgets it then (a child never waited for stays a zombie as long as its parent
+    lives), and logs its end if it failed."""
+
+    def wait() -> None:
+        code = process.wait()
+        if code:
+            log.warning("compiling the computer players' code ended with code %s", code)
+
+    thread = threading.Thread(target=wait, name="stairgames-warm-up-reaper", daemon=True)
+    thread.start()
+    return thread
 
 
 def announce_line(args: argparse.Namespace) -> str:
