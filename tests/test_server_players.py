@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from stairgames.server.limits import Rate
 from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
-from stairgames.server.players import COOKIE, clean_name, name_key
+from stairgames.server.players import COOKIE, PLAIN_COOKIE, clean_name, name_key
 from stairgames.server.store import SeatRecord, Store, make_engine
 from tests.server_helpers import JSON, running
 
@@ -53,7 +53,7 @@ def error_id(reply: Any) -> str:
 def test_a_browser_is_no_player_until_it_asks(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         assert me(client) == {"id": None, "name": None, "account": False}
-        assert COOKIE not in client.cookies
+        assert COOKIE not in client.cookies and PLAIN_COOKIE not in client.cookies
 
 
 def test_a_visitor_without_a_name_plays_as_anonymous_n(tmp_path: Path) -> None:
@@ -70,18 +70,19 @@ def test_the_identity_cookie_is_httponly_samesite_lax_and_secure_over_https(
     with running(tmp_path) as client:
         plain = client.post("/api/me", json={"name": "Kato"}, headers=JSON)
         cookie = plain.headers["set-cookie"]
-        assert cookie.startswith(f"{COOKIE}=")
+        assert cookie.startswith(f"{PLAIN_COOKIE}=")  # plain http to another host
         assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
         assert "Secure" not in cookie
         with TestClient(client.app, base_url="https://testserver") as secure:
             reply = secure.post("/api/me", json={"name": "Suga"}, headers=JSON)
+            assert reply.headers["set-cookie"].startswith(f"{COOKIE}=")
             assert "Secure" in reply.headers["set-cookie"]
 
 
 def test_the_database_keeps_only_a_hash_of_the_cookie_secret(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         become(client, "Kato")
-        secret = client.cookies[COOKIE]
+        secret = client.cookies[PLAIN_COOKIE]
     with sqlite3.connect(tmp_path / "stairgames.db") as db:
         rows = db.execute("SELECT secret_hash FROM player_sessions").fetchall()
         dump = "\n".join(db.iterdump())
@@ -211,11 +212,11 @@ def test_changing_the_password(tmp_path: Path) -> None:
 def test_logging_out_forgets_the_browser_and_its_secret(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         player = become(client, "Kato")
-        secret = client.cookies[COOKIE]
+        secret = client.cookies[PLAIN_COOKIE]
         reply = client.post("/api/logout", headers=JSON)
-        assert reply.status_code == 200 and COOKIE in reply.headers["set-cookie"]
+        assert reply.status_code == 200 and PLAIN_COOKIE in reply.headers["set-cookie"]
         assert me(client)["id"] is None
-        client.cookies.set(COOKIE, secret)
+        client.cookies.set(PLAIN_COOKIE, secret)
         assert me(client)["id"] is None  # a copied cookie is worth nothing now
         assert player["id"]
 
