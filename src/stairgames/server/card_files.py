@@ -12,29 +12,78 @@ answered 400 with the engine's problems translated into the request's language
 kept in ``<data dir>/cards/<sha256>.toml`` and answered ``{"cards": "<sha256>", "name"}``;
 ``POST /api/matches`` takes that id as the ``cards`` option and nothing else, so that no
 request can make the server read a file of its choosing.
+
+Files are not kept for ever. ``<data dir>/cards/uploads.json`` records who uploaded each
+file and when (a player by id, else the address by its SHA-256; and the address in any
+case), under a lock on ``cards/.lock`` that every server process sharing the folder
+takes. One uploader keeps at most :data:`MAX_KEPT_CARD_FILES` files that no match uses
+yet, one address :data:`MAX_KEPT_CARD_FILES_PER_ADDRESS` over all its players; beyond,
+an upload is refused with 429 (``Retry-After``: when the first of them expires) and
+nothing is stored. A file no match's options name is deleted
+:data:`UNUSED_CARD_FILE_DAYS` days after its last upload, by a sweep every
+:data:`CARD_SWEEP_SECONDS` (:func:`start_card_sweep`); a file a match names is kept for
+its record and replays. Every read and write of the folder, and every query, runs off
+the event loop (:func:`~stairgames.server.store.off_loop`).
+
+The names a card file brings (the set's, its characters') are the engine's to check:
+City of Stairs' reader refuses control and invisible characters in them (U+202E would
+turn the board's text around), and reads a kept file again with the same checks before
+a match uses it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import dataclasses
+import fcntl
 import hashlib
+import json
+import logging
+import math
 import re
+import time
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import or_, select
+from sqlalchemy.engine import Engine
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import FileParser, option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
 from stairgames.server.matches import ServerError, error_json
+from stairgames.server.players import current_player
+from stairgames.server.store import MatchRow, off_loop
+
+log = logging.getLogger(__name__)
 
 MAX_CARD_FILE_BYTES: Final = 65536
 """The largest card file accepted (the default set is about 4 KB)."""
 CARD_OPTION: Final = "cards"
 """The option whose uploaded files :data:`CARD_ROUTE` takes."""
 CARD_ROUTE: Final = f"/api/{CARD_OPTION}"
+MAX_KEPT_CARD_FILES: Final = 20
+"""Card files one uploader (the request's player, else its address) may keep that no
+match uses yet; a file a match uses no longer counts."""
+MAX_KEPT_CARD_FILES_PER_ADDRESS: Final = 100
+"""The same over every player of one address (new players cost an address little)."""
+UNUSED_CARD_FILE_DAYS: Final = 7
+"""How long a file no match uses is kept after its last upload."""
+CARD_SWEEP_SECONDS: Final = 3600.0
+"""How often the files no match uses are looked for and the expired ones deleted."""
 _CARD_ID = re.compile(r"^[0-9a-f]{64}$")
+_INDEX: Final = "uploads.json"
+_LOCK: Final = ".lock"
+_PART_SECONDS: Final = 3600.0
+"""A half-written file (``.part``) older than this was left by a process that died."""
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control and invisible characters (U+202E among them): left out of the uploaded
+file's name before messages show it."""
 
 
 def card_folder(data_dir: Path, option: str = CARD_OPTION) -> Path:
@@ -52,17 +101,22 @@ def translated(error: BaseException, language: str) -> str:
         set_language(previous)
 
 
-def refusal(status: int, error: BaseException, language: str) -> JSONResponse:
+def refusal(
+    status: int, error: BaseException, language: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     body = error_json(error)
     body["text"] = translated(error, language)
-    return JSONResponse({"error": body}, status_code=status)
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def _source(name: str) -> str | Text:
     """How messages name the uploaded file: its name as the browser gave it (only the
-    last part, at most 80 characters), else "card file"."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()[:80]
-    return base if base else Text(N_("card file"))
+    last part, without control or invisible characters, at most 80 characters), else
+    "card file"."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    visible = "".join(c for c in base if unicodedata.category(c) not in _INVISIBLE)
+    shown = visible.strip()[:80]
+    return shown if shown else Text(N_("card file"))
 
 
 def resolve_cards_option(options: dict[str, Any], data_dir: Path) -> dict[str, Any]:
@@ -95,30 +149,266 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
     (its reader, imported on the first upload, checks each one)."""
     if CARD_OPTION not in uploaded_options():
         return
+    files = app.state.card_files = CardFiles(card_folder(data_dir))
 
     @app.post(CARD_ROUTE)
     async def upload(request: Request, lang: str = "en", name: str = "") -> Response:
-        read_card_set = _card_reader()
         try:
             body = await request.body()  # at most MAX_CARD_FILE_BYTES: RequestLimits reads it
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ServerError(400, N_("a card file must be UTF-8 text")) from exc
-            card_set = read_card_set(text, source=_source(name))
+            card_set = await off_loop(_checked, body, _source(name))
+            uploader = await off_loop(uploader_of, request)
+            digest = await off_loop(files.keep, body, uploader, request.app.state.engine)
+        except CardQuotaError as exc:
+            return refusal(exc.status, exc, lang, {"Retry-After": str(exc.retry_after)})
         except ServerError as exc:
             return refusal(exc.status, exc, lang)
         except StairgamesError as exc:
             return refusal(400, exc, lang)
-        digest = hashlib.sha256(body).hexdigest()
-        folder = card_folder(data_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{digest}.toml"
-        if not path.is_file():
-            temporary = path.with_suffix(".part")
-            temporary.write_bytes(body)
-            temporary.replace(path)
         return JSONResponse({"cards": digest, "name": card_set.name})
+
+
+def _checked(body: bytes, source: str | Text) -> Any:
+    """The card set ``body`` holds, as the declared reader reads it.
+
+    :raises ServerError: 400, not UTF-8.
+    :raises StairgamesError: the reader's problems with it.
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ServerError(400, N_("a card file must be UTF-8 text")) from exc
+    return _card_reader()(text, source=source)
+
+
+@dataclasses.dataclass(frozen=True)
+class Uploader:
+    """Who uploads a file: the request's player (``None``: none) and its address's
+    SHA-256 (the address itself is never written down)."""
+
+    player: str | None
+    address: str
+
+    def quotas(self) -> tuple[tuple[str, int], ...]:
+        """``(key, files)``: each key the upload is recorded under and the files no
+        match uses that it may hold."""
+        own = f"player:{self.player}" if self.player else f"address:{self.address}"
+        return (
+            (own, MAX_KEPT_CARD_FILES),
+            (f"from:{self.address}", MAX_KEPT_CARD_FILES_PER_ADDRESS),
+        )
+
+
+def uploader_of(request: Request) -> Uploader:
+    """The request's uploader (a database read: call it off the event loop)."""
+    player = current_player(request)
+    host = request.client.host if request.client else ""
+    return Uploader(player.id if player else None, hashlib.sha256(host.encode()).hexdigest())
+
+
+class CardQuotaError(ServerError):
+    """An uploader keeps as many files no match uses as it may (429)."""
+
+    def __init__(self, kept: int, retry_after: int) -> None:
+        super().__init__(
+            429,
+            N_(
+                "you keep {count} card files that no match uses, the most allowed; start a "
+                "match with one, or upload again after one is deleted ({days} days after "
+                "its upload)"
+            ),
+            count=kept,
+            days=UNUSED_CARD_FILE_DAYS,
+        )
+        self.retry_after = retry_after
+
+
+Index = dict[str, dict[str, float]]
+"""``uploads.json``: each kept file's id, and for each key an upload was recorded under
+(:meth:`Uploader.quotas`) the time of its last upload (seconds since the epoch)."""
+
+
+class CardFiles:
+    """The uploaded card files of a folder, who uploaded them and when; every method
+    reads or writes the folder (and may query the database): call them off the loop."""
+
+    def __init__(self, folder: Path, clock: Callable[[], float] = time.time) -> None:
+        self.folder = folder
+        self.clock = clock
+        """The wall clock uploads are dated by (a fake one in tests)."""
+
+    def path(self, card_id: str) -> Path:
+        return self.folder / f"{card_id}.toml"
+
+    def keep(self, body: bytes, uploader: Uploader, engine: Engine) -> str:
+        """Keep the checked file ``body`` for ``uploader``; its id.
+
+        :raises CardQuotaError: the uploader keeps too many files no match uses (and
+            nothing is written).
+        """
+        card_id = hashlib.sha256(body).hexdigest()
+        now = self.clock()
+        with self._locked():
+            index = self._read_index()
+            for key, most in uploader.quotas():
+                self._check_quota(index, key, most, card_id, engine, now)
+            path = self.path(card_id)
+            if not path.is_file():
+                temporary = path.with_suffix(".part")
+                temporary.write_bytes(body)
+                temporary.replace(path)
+            record = index.setdefault(card_id, {})
+            for key, _most in uploader.quotas():
+                record[key] = now
+            self._write_index(index)
+        return card_id
+
+    def _check_quota(
+        self, index: Index, key: str, most: int, card_id: str, engine: Engine, now: float
+    ) -> None:
+        """Refuse the upload when ``key`` keeps ``most`` files (other than ``card_id``)
+        that no match uses and that have not expired."""
+        kept = {
+            other: expiry
+            for other, record in index.items()
+            if key in record
+            and other != card_id
+            and (expiry := _expiry(record)) > now
+            and self.path(other).is_file()
+        }
+        if len(kept) < most:
+            return
+        waiting = {other: kept[other] for other in set(kept) - used_card_ids(engine, kept)}
+        if len(waiting) >= most:
+            first = min(waiting.values())
+            raise CardQuotaError(len(waiting), max(1, math.ceil(first - now)))
+
+    def sweep(self, engine: Engine) -> list[str]:
+        """Delete the files no match uses whose last upload is older than
+        :data:`UNUSED_CARD_FILE_DAYS` (a file uploaded before uploads were recorded is
+        dated by its modification time), and the half-written ones left by a process
+        that died; the ids deleted."""
+        if not self.folder.is_dir():
+            return []
+        now = self.clock()
+        with self._locked():
+            index = self._read_index()
+            expired = [
+                card_id
+                for card_id, path in self._kept_files()
+                if _expiry(index.get(card_id) or {"": path.stat().st_mtime}) <= now
+            ]
+            deleted = sorted(set(expired) - used_card_ids(engine, expired))
+            for card_id in deleted:
+                self.path(card_id).unlink(missing_ok=True)
+            kept = {card_id for card_id, _path in self._kept_files()}
+            self._write_index({k: v for k, v in index.items() if k in kept})
+            self._drop_parts(now)
+        return deleted
+
+    def _kept_files(self) -> Iterator[tuple[str, Path]]:
+        for path in self.folder.glob("*.toml"):
+            if _CARD_ID.match(path.stem):
+                yield path.stem, path
+
+    def _drop_parts(self, now: float) -> None:
+        for part in self.folder.glob("*.part"):
+            with contextlib.suppress(OSError):
+                if part.stat().st_mtime + _PART_SECONDS < now:
+                    part.unlink()
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The folder's lock, held by one thread of one process at a time."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with (self.folder / _LOCK).open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _read_index(self) -> Index:
+        """The records (an unreadable index is started again: its files are then dated
+        by their modification times and count for no uploader)."""
+        try:
+            data = json.loads((self.folder / _INDEX).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError):
+            log.exception("the card files' index %s cannot be read", self.folder / _INDEX)
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {
+            card_id: {key: float(at) for key, at in record.items() if isinstance(at, int | float)}
+            for card_id, record in data.items()
+            if isinstance(card_id, str) and isinstance(record, dict)
+        }
+
+    def _write_index(self, index: Index) -> None:
+        path = self.folder / _INDEX
+        temporary = path.with_name(f"{_INDEX}.part")
+        temporary.write_text(json.dumps(index, sort_keys=True), encoding="utf-8")
+        temporary.replace(path)
+
+
+def _expiry(record: dict[str, float]) -> float:
+    """When a file no match uses expires: :data:`UNUSED_CARD_FILE_DAYS` after its last
+    upload."""
+    return max(record.values(), default=0.0) + UNUSED_CARD_FILE_DAYS * 86400.0
+
+
+def used_card_ids(engine: Engine, card_ids: Iterable[str]) -> set[str]:
+    """Those of ``card_ids`` that some match's options name (a database read)."""
+    wanted = sorted(set(card_ids))
+    used: set[str] = set()
+    for start in range(0, len(wanted), 100):
+        batch = wanted[start : start + 100]
+        query = select(MatchRow.options).where(or_(*(MatchRow.options.contains(i) for i in batch)))
+        with engine.connect() as connection:
+            for (options,) in connection.execute(query):
+                used |= _named_ids(options) & set(batch)
+    return used
+
+
+def _named_ids(options_json: str) -> set[str]:
+    """The ids of the uploaded files a match's options (as stored) name: their paths'
+    stems."""
+    try:
+        options = json.loads(options_json)
+    except ValueError:
+        return set()
+    if not isinstance(options, dict):
+        return set()
+    return {
+        Path(value).stem
+        for option in uploaded_options()
+        if isinstance(value := options.get(option), str)
+    }
+
+
+def start_card_sweep(app: FastAPI, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
+    """When the app starts: uploads dated by ``settings.wall_clock``, and the task that
+    deletes the expired files every :data:`CARD_SWEEP_SECONDS` (none without the route)."""
+    files: CardFiles | None = getattr(app.state, "card_files", None)
+    if files is None:
+        return []
+    files.clock = settings.wall_clock
+    return [asyncio.get_running_loop().create_task(sweep_cards_every(files, engine))]
+
+
+async def sweep_cards_every(
+    files: CardFiles, engine: Engine, seconds: float = CARD_SWEEP_SECONDS
+) -> None:
+    """:meth:`CardFiles.sweep` now and every ``seconds``, off the event loop."""
+    while True:
+        try:
+            deleted = await off_loop(files.sweep, engine)
+            if deleted:
+                log.info("deleted %d card files no match uses", len(deleted))
+        except Exception:  # a failing sweep must not end the loop
+            log.exception("the card files' sweep failed")
+        await asyncio.sleep(seconds)
 
 
 def _card_reader() -> FileParser:

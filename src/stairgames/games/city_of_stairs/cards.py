@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -52,6 +53,15 @@ _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _SYMBOLS: Final = {UP_LEFT: "↖", UP_RIGHT: "↗", IGNORE: "≈", TURN: "↺"}
 _MAX_REPORTED = 25
+SET_NAME_LENGTH: Final = (1, 60)
+"""The shortest and longest name of a card set (the board shows it)."""
+CHARACTER_NAME_LENGTH: Final = (1, 24)
+"""The shortest and longest name of a character (the board shows it by its seat)."""
+_REFUSED_IN_NAMES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""The Unicode categories no name may hold, as for a player's name: control characters,
+format characters (bidirectional embeddings, overrides and isolates such as U+202E,
+marks such as U+200F, zero-width ones), surrogates, private-use and unassigned
+characters, line and paragraph separators."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -346,6 +356,7 @@ class _Checker:
         if not isinstance(name, str):
             self.fail(_field("name"), N_("must be a string, got {value!r}"), value=name)
             name = "unnamed card set"
+        self.check_name(_field("name"), name, SET_NAME_LENGTH)
         icons = self.read_icons(data.get("icons"))
         characters = self.read_characters(data.get("character"), icons)
         colours = tuple(c.colour for c in characters)
@@ -373,6 +384,16 @@ class _Checker:
             lighthouse_points=points,
             cards=cards,
         )
+
+    def check_name(self, where: Text, name: str, length: tuple[int, int]) -> None:
+        """Note a name (the set's, a character's: the board shows them) of the wrong
+        length, or holding a character that is invisible or changes how the text around
+        it reads (U+202E would show ``Red`` reversed, and the rest of the line with it)."""
+        shortest, longest = length
+        if not shortest <= len(name) <= longest:
+            self.fail(where, N_("a name has {min} to {max} characters"), min=shortest, max=longest)
+        if any(unicodedata.category(char) in _REFUSED_IN_NAMES for char in name):
+            self.fail(where, N_("a name may not hold control or invisible characters"))
 
     def table_list(self, value: Any, section: str) -> list[Mapping[str, Any]]:
         if value is None:
@@ -432,6 +453,7 @@ class _Checker:
             if not isinstance(name, str):
                 self.fail(_field("name", where), N_("must be a string, got {value!r}"), value=name)
                 name = colour
+            self.check_name(_field("name", where), name, CHARACTER_NAME_LENGTH)
             interests = table.get("interests")
             if not isinstance(interests, list) or not interests:
                 self.fail(_field("interests", where), N_("must be a non-empty list of icons"))
