@@ -14,6 +14,10 @@
 metric                                   what
 ======================================== ===================================================
 ``stairgames_http_requests_total``       HTTP requests answered, by method, route, status
+``stairgames_limited_requests_total``    requests of a kind with a per-client rate (match
+                                         creations, logins...), by ``kind`` and
+                                         ``outcome``: ``accepted`` or ``refused`` (429;
+                                         a refused request spends no allowance)
 ``stairgames_moves_total``               moves committed by this process, by game
 ``stairgames_move_announce_seconds``     from a move accepted to its views sent to this
                                          process's watchers, by game and ``origin``:
@@ -59,6 +63,7 @@ if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
     from stairgames.server.hub import Hub
+    from stairgames.server.limits import ClientRates
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
@@ -221,6 +226,26 @@ class _Gauges(Collector):
             )
 
 
+class _LimitedRequests(Collector):
+    """The requests of each limited kind the app's request limits accepted and
+    refused (``app.state.rates``), read at each scrape."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "stairgames_limited_requests",
+            "Requests of a kind with a per-client rate, accepted or refused",
+            labels=["kind", "outcome"],
+        )
+        rates: ClientRates | None = getattr(self.state, "rates", None)
+        for kind, counts in sorted(rates.counts.items() if rates is not None else ()):
+            family.add_metric([kind, "accepted"], counts.accepted)
+            family.add_metric([kind, "refused"], counts.refused)
+        yield family
+
+
 class CountRequests:
     """ASGI middleware: every HTTP request answered, by method, route template, status."""
 
@@ -256,6 +281,7 @@ def add_health_routes(app: FastAPI) -> None:
     """``/healthz``, ``/readyz``, ``/metrics``, and the count of requests (call it just
     before the outermost middleware is added, so refused requests are counted too)."""
     metrics = app.state.metrics = Metrics()
+    metrics.registry.register(_LimitedRequests(app.state))
     app.add_middleware(CountRequests, metrics=metrics)
 
     @app.get("/healthz")

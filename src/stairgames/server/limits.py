@@ -40,15 +40,16 @@ import hashlib
 import json
 import logging
 import math
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select, text
 
 from stairgames.i18n import N_
 from stairgames.server.matches import ServerError, error_json
-from stairgames.server.store import HeartbeatRow, Repository
+from stairgames.server.store import HeartbeatRow, Repository, off_loop
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -61,6 +62,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Clock = Callable[[], float]
+_Result = TypeVar("_Result")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,18 +120,37 @@ class Bucket:
         self.allowance -= 1.0
         return 0.0
 
+    def give_back(self) -> None:
+        """Return one request :meth:`take` spent (it was refused after all), up to the
+        burst."""
+        self.allowance = min(self.burst, self.allowance + 1.0)
+
     def full(self, now: float | None = None) -> bool:
         """Whether it holds ``burst`` again at ``now`` (by default its clock's now):
         forgetting it then loses nothing."""
         return self._at(self.clock() if now is None else now) >= self.burst
 
 
+@dataclasses.dataclass
+class LimitCounts:
+    """What a limit made of the requests of one kind: ``accepted`` (served on the
+    allowance) and ``refused`` (answered 429 by this limit, or by a later one, which
+    gave the allowance back)."""
+
+    accepted: int = 0
+    refused: int = 0
+
+
 class ClientRates:
     """Token buckets, one per client and kind of request.
 
-    :meth:`take` spends one request of a client's allowance of a kind; buckets that have
-    refilled are dropped when there are many, so memory stays bounded by the clients
-    active within a minute or so.
+    :meth:`take` spends one request of a client's allowance of a kind; a request refused
+    spends nothing (and one refused after all, by a later limit, is given back:
+    :meth:`give_back`), so a client that keeps asking while refused is served as soon
+    as its allowance has refilled. :attr:`counts` says, per kind, how many requests were
+    accepted and how many refused (``/metrics``). Buckets that have refilled are dropped
+    when there are many, so memory stays bounded by the clients active within a minute
+    or so.
     """
 
     def __init__(
@@ -139,12 +160,33 @@ class ClientRates:
         self.clock = clock
         self.keep = keep
         self._buckets: dict[tuple[str, str], Bucket] = {}
+        self._lock = threading.Lock()  # spent off the event loop too (shared allowances)
         self.shared: SharedAllowances | None = None
-        """The buckets every server process shares (PostgreSQL), once given."""
+        """The buckets every server process shares (PostgreSQL), once given: then
+        :meth:`spend` and :meth:`give_back` are a database round trip each (call them
+        off the event loop)."""
+        self.counts: dict[str, LimitCounts] = {}
+        """Per kind (those with a rate): the requests accepted and refused."""
 
     def take(self, kind: str, client: str) -> float:
-        """Spend one ``kind`` request of ``client``: 0.0 when allowed, else the seconds
-        until one is allowed again (nothing is spent)."""
+        """Spend one ``kind`` request of ``client`` and count it: 0.0 when allowed,
+        else the seconds until one is allowed again (nothing is spent)."""
+        wait = self.spend(kind, client)
+        self.count(kind, accepted=wait == 0.0)
+        return wait
+
+    def count(self, kind: str, *, accepted: bool) -> None:
+        """Count a request of ``kind`` (if it has a rate) as accepted or refused."""
+        if kind in self.rates:
+            counts = self.counts.setdefault(kind, LimitCounts())
+            if accepted:
+                counts.accepted += 1
+            else:
+                counts.refused += 1
+
+    def spend(self, kind: str, client: str) -> float:
+        """:meth:`take`, uncounted (the caller counts the request once it knows whether
+        a later limit refused it)."""
         rate = self.rates.get(kind)
         if rate is None:
             return 0.0
@@ -155,13 +197,31 @@ class ClientRates:
                 log.warning("the shared allowance of %s could not be read: %s", kind, exc)
         return self._take_here(kind, client, rate)
 
+    def give_back(self, kind: str, client: str) -> None:
+        """Return the ``kind`` request of ``client`` that :meth:`spend` took: it was
+        refused after all, before any work (by a later limit)."""
+        rate = self.rates.get(kind)
+        if rate is None:
+            return
+        if self.shared is not None:
+            try:
+                self.shared.give_back(kind, client, rate)
+                return
+            except Exception as exc:  # the database is away: this process's bucket
+                log.warning("the shared allowance of %s could not be given back: %s", kind, exc)
+        with self._lock:
+            bucket = self._buckets.get((kind, client))
+            if bucket is not None:
+                bucket.give_back()
+
     def _take_here(self, kind: str, client: str, rate: Rate) -> float:
-        bucket = self._buckets.get((kind, client))
-        if bucket is None:
-            self._forget_full_buckets()
-            bucket = Bucket(rate.per_minute / 60.0, rate.burst, self.clock)
-            self._buckets[(kind, client)] = bucket
-        return bucket.take()
+        with self._lock:
+            bucket = self._buckets.get((kind, client))
+            if bucket is None:
+                self._forget_full_buckets()
+                bucket = Bucket(rate.per_minute / 60.0, rate.burst, self.clock)
+                self._buckets[(kind, client)] = bucket
+            return bucket.take()
 
     def _forget_full_buckets(self) -> None:
         if len(self._buckets) >= self.keep:
@@ -182,6 +242,12 @@ _SPEND = text(
         granted = least(:burst, a.allowance + greatest(0, excluded.at - a.at) * :rate) >= 1,
         at = greatest(a.at, excluded.at)
     RETURNING allowance, granted
+    """
+)
+_GIVE_BACK = text(
+    """
+    UPDATE client_allowances SET allowance = least(:burst, allowance + 1)
+    WHERE kind = :kind AND client = :client
     """
 )
 _FORGET_FULL = text(
@@ -224,6 +290,13 @@ class SharedAllowances:
                 self._swept = self.clock()
                 connection.execute(_FORGET_FULL, {"seconds": self.forget_seconds})
         return 0.0 if granted else (1.0 - float(allowance)) / per_second
+
+    def give_back(self, kind: str, client: str, rate: Rate) -> None:
+        """Return one ``kind`` request of ``client`` that :meth:`take` spent (up to the
+        burst)."""
+        values = {"kind": kind, "client": _hashed(client), "burst": rate.burst}
+        with self.engine.begin() as connection:
+            connection.execute(_GIVE_BACK, values)
 
 
 def _hashed(client: str) -> str:
@@ -318,7 +391,9 @@ class RequestLimits:
     ``route_of(method, path)`` says the :class:`Route` of a request. The body is read
     here, up to the route's limit, and handed to the app whole; a request over its limit
     or its client's rate is answered here with the usual error body and never reaches
-    the app.
+    the app. One the app refuses with 429 (a later limit: the logins of a name, say) has
+    its allowance given back: a refused request spends none. Each is counted, accepted
+    or refused (:attr:`ClientRates.counts`).
     """
 
     def __init__(
@@ -344,11 +419,43 @@ class RequestLimits:
             await _refuse(send, body)
             return
         if route.rate is not None:
-            wait = self.rates.take(route.rate, _client(scope))
-            if wait > 0:
-                await _refuse(send, _too_many(), retry_after=math.ceil(wait))
-                return
+            await self._limited(route.rate, scope, _replaying(body, receive), send)
+            return
         await self.app(scope, _replaying(body, receive), send)
+
+    async def _limited(self, kind: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app's answer to a request that spends a ``kind`` allowance: refused here
+        when it is spent; given back when the app refuses the request with 429."""
+        client = _client(scope)
+        wait = await self._off_loop_if_shared(self.rates.spend, kind, client)
+        if wait > 0:
+            self.rates.count(kind, accepted=False)
+            await _refuse(send, _too_many(), retry_after=math.ceil(wait))
+            return
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            refused = status == 429
+            self.rates.count(kind, accepted=not refused)
+            if refused:
+                await self._off_loop_if_shared(self.rates.give_back, kind, client)
+
+    async def _off_loop_if_shared(
+        self, call: Callable[[str, str], _Result], kind: str, client: str
+    ) -> _Result:
+        """``call(kind, client)``: in a database thread where the allowances are the
+        database's (a round trip), at once where they are this process's."""
+        if self.rates.shared is None:
+            return call(kind, client)
+        return await off_loop(call, kind, client)
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | ServerError | None:
