@@ -27,8 +27,7 @@ from stairgames.server.card_files import (
 )
 from stairgames.server.errors import ServerError
 from stairgames.server.limits import Rate
-from stairgames.server.players import COOKIE
-from tests.server_helpers import TOML, running
+from tests.server_helpers import JSON, TOML, running
 
 SET_NAME = 'name = "stairgames reconstruction 1"'
 RED_NAME = 'name = "Red"'
@@ -84,11 +83,10 @@ def kept(data_dir: Path) -> set[str]:
 
 
 def become_player(client: TestClient, name: str) -> None:
-    """The client's browser becomes a new player (its old cookie forgotten), made from
-    the test's thread as ``POST /api/me`` makes one."""
-    _player, secret = client.app.state.players.create(name)  # type: ignore[attr-defined]
+    """The client's browser becomes a new player (its old cookie forgotten)."""
     client.cookies.clear()
-    client.cookies.set(COOKIE, secret)
+    response = client.post("/api/me", json={"name": name}, headers=JSON)
+    assert response.status_code == 200, response.text
 
 
 def start_match_with(client: TestClient, data_dir: Path, card_id: str) -> None:

@@ -57,7 +57,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import FileParser, option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
 from stairgames.server.matches import ServerError, error_json
-from stairgames.server.players import current_player
+from stairgames.server.players import Player, current_player_async
 from stairgames.server.store import MatchRow, off_loop
 
 log = logging.getLogger(__name__)
@@ -156,7 +156,7 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
         try:
             body = await request.body()  # at most MAX_CARD_FILE_BYTES: RequestLimits reads it
             card_set = await off_loop(_checked, body, _source(name))
-            uploader = await off_loop(uploader_of, request)
+            uploader = uploader_of(request, await current_player_async(request))
             digest = await off_loop(files.keep, body, uploader, request.app.state.engine)
         except CardQuotaError as exc:
             return refusal(exc.status, exc, lang, {"Retry-After": str(exc.retry_after)})
@@ -198,9 +198,8 @@ class Uploader:
         )
 
 
-def uploader_of(request: Request) -> Uploader:
-    """The request's uploader (a database read: call it off the event loop)."""
-    player = current_player(request)
+def uploader_of(request: Request, player: Player | None) -> Uploader:
+    """The uploader of ``request``, whose player is ``player``."""
     host = request.client.host if request.client else ""
     return Uploader(player.id if player else None, hashlib.sha256(host.encode()).hexdigest())
 
