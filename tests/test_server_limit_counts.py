@@ -1,4 +1,5 @@
-"""Refused requests spend no allowance and are counted apart (issue 48, finding 8).
+"""Refused requests spend no allowance and are counted apart (issue 48, finding 8), and
+the limits' database work stays off the event loop.
 
 A request the rate limits refuse (429) spends nothing of its client's allowance, whether
 this limit refuses it (:class:`ClientRates`) or a later one does (the app answering 429:
@@ -9,15 +10,20 @@ requests it accepted and those refused, which ``/metrics`` shows. Fake clocks th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from stairgames.server.limits import (
     ClientRates,
     LimitCounts,
+    LiveProcesses,
     Rate,
     Receive,
     RequestLimits,
@@ -123,5 +129,72 @@ def test_a_shared_allowance_given_back_serves_the_next_request(postgresql: Postg
         rates.give_back("things", "10.1.2.3")
         assert rates.spend("things", "10.1.2.3") == 0.0
         assert rates.spend("things", "10.1.2.3") > 0.0
+    finally:
+        engine.dispose()
+
+
+# ----- the limits' database work is done off the event loop ---------------------------
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _checkouts_on_loop(engine: Engine) -> list[bool]:
+    """For each connection ``engine`` hands out from now on: whether on an event loop's
+    thread (where it would stop every other visitor for its round trips)."""
+    on_loop: list[bool] = []
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(*_args: Any) -> None:
+        on_loop.append(_on_event_loop())
+
+    return on_loop
+
+
+def test_the_processes_alive_are_read_in_a_database_thread(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'stairgames.db'}")
+    try:
+        upgrade(engine)
+        on_loop = _checkouts_on_loop(engine)
+        live = LiveProcesses(engine)
+        told_on_loop: list[bool] = []
+
+        async def read_once() -> None:
+            told = asyncio.Event()
+
+            def listener() -> None:
+                told_on_loop.append(_on_event_loop())
+                told.set()
+
+            live.after_read.append(listener)
+            task = asyncio.create_task(live.run(0.0))
+            await asyncio.wait_for(told.wait(), timeout=30)
+            task.cancel()
+
+        asyncio.run(read_once())
+        assert on_loop and not any(on_loop)
+        assert told_on_loop and all(told_on_loop)  # the listeners on the loop, as ever
+    finally:
+        engine.dispose()
+
+
+def test_a_shared_allowance_is_spent_and_given_back_in_a_database_thread(
+    postgresql: PostgreSQL,
+) -> None:
+    engine = make_engine(postgresql.url)
+    try:
+        upgrade(engine)
+        on_loop = _checkouts_on_loop(engine)
+        rates = ClientRates({"things": ONE_A_SECOND})
+        rates.shared = SharedAllowances(engine)
+        client = _limited(rates)
+        assert client.post("/refused").status_code == 429  # spent, then given back
+        assert client.post("/served").status_code == 200
+        assert len(on_loop) == 3 and not any(on_loop)
     finally:
         engine.dispose()

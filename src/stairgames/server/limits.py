@@ -336,6 +336,10 @@ class LiveProcesses(Repository):
 
     def read(self) -> frozenset[str]:
         """Read the processes alive now (:attr:`ids`) and those gone (:attr:`gone`)."""
+        return self._note(self._heartbeats())
+
+    def _heartbeats(self) -> list[tuple[str, bool]]:
+        """Each process that beat within the last hour, and whether it is alive."""
         now = self.clock()
         stale = datetime.datetime.fromtimestamp(now - self.stale_seconds, datetime.UTC)
         looked = datetime.datetime.fromtimestamp(now - GONE_LOOKED_AT_SECONDS, datetime.UTC)
@@ -345,6 +349,9 @@ class LiveProcesses(Repository):
                     HeartbeatRow.beat_at >= looked
                 )
             ).all()
+        return [(process, bool(alive)) for process, alive in rows]
+
+    def _note(self, rows: list[tuple[str, bool]]) -> frozenset[str]:
         self.ids = frozenset(process for process, alive in rows if alive)
         self.gone = frozenset(process for process, alive in rows if not alive)
         for listener in self.after_read:
@@ -352,11 +359,12 @@ class LiveProcesses(Repository):
         return self.ids
 
     async def run(self, seconds: float) -> None:
-        """:meth:`read` every ``seconds``, until cancelled."""
+        """:meth:`read` every ``seconds``, until cancelled: the database's rows in a
+        database thread (:func:`off_loop`), the listeners told on the event loop."""
         while True:
             await asyncio.sleep(seconds)
             try:
-                self.read()
+                self._note(await off_loop(self._heartbeats))
             except Exception:
                 log.exception("reading the server processes alive failed")
 
