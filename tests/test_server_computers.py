@@ -262,6 +262,7 @@ class OverrunningPool(ComputerPool):
         moves: list[str],
         seed: int,
         start_position: str | None = None,
+        **turn: Any,
     ) -> str:
         self.asked += 1
         raise ComputerTimeoutError(30.0)

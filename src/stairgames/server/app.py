@@ -130,6 +130,15 @@ class Settings:
     presence_seconds: float = 0.2
     """Who connected or left is gathered this long, then told the others of the match in
     one small ``presence`` message (not a view)."""
+    computer_only_matches: int = 8
+    """Matches with no person in them (every seat a computer) whose computers play at
+    once in this process; beyond, a new one is refused (503). They think in a lane of
+    the pool of their own (one process), so they never hold up a match a person plays."""
+    computer_only_per_player: int = 2
+    """Of those, how many one player (a browser that is no player: one address) may have
+    running; beyond, a new one is refused (429)."""
+    computer_only_unwatched_seconds: float = 600.0
+    """A match with no person in it that nobody has watched this long is stopped."""
     shared_database: bool | None = None
     """Whether other server processes write to the same database (``None``: yes for
     PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
@@ -297,6 +306,9 @@ def _limits(settings: Settings) -> Limits:
         connections_per_client=settings.max_connections_per_client,
         spectators_per_match=settings.max_spectators_per_match,
         presence_seconds=settings.presence_seconds,
+        computer_only_matches=settings.computer_only_matches,
+        computer_only_per_owner=settings.computer_only_per_player,
+        computer_only_unwatched_seconds=settings.computer_only_unwatched_seconds,
     )
 
 
@@ -755,8 +767,13 @@ def _add_api(app: FastAPI) -> None:
         time_control = requested_time_control(body, game)
         options = resolve_cards_option(options, request.app.state.data_dir)
         position = body.get("position")  # a start position (games without hidden cards)
-        created = hub.service.create(game, options, seats, time_control, position)
         player = current_player(request)
+        player_id = None if player is None else player.id
+        address = request.client.host if request.client else ""
+        # a match of computers only is let in within limits (server/hub.py)
+        with hub.computer_only_admission(seats, player_id, address) as admission:
+            created = hub.service.create(game, options, seats, time_control, position)
+            admission.admit(created.match.id)
         if player is not None:  # the seats made for this browser are the player's
             for seat in created.tokens:
                 _lobby(request).hold(created.match.id, seat, player)

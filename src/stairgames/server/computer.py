@@ -19,6 +19,13 @@ is killed (``kill -9``): on Linux the kernel kills them when it dies
 (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread in each worker notices within a
 second that its parent has gone.
 
+Moves take turns by match (``queue``): a worker that comes free goes to the match that
+was served least recently among those waiting, so each match with a move waiting gets
+one before any gets a second (:class:`FairTurns`), whatever order they asked in. The
+matches with no person in them think in a lane of their own (:data:`COMPUTER_ONLY_LANE`,
+one process unless ``lanes`` says more), so that they never take a worker from a match a
+person plays.
+
 The same workers run the computer's analysis (:meth:`ComputerPool.run_task`): a task
 named in :data:`stairgames.analysis.explore.TASKS` (a finished game's review, one
 position's value) with plain-data arguments, its progress reported as it goes, under a
@@ -29,6 +36,7 @@ kind run at once), so an analysis never holds up a computer's move.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import ctypes
 import dataclasses
@@ -40,7 +48,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -53,6 +61,14 @@ _AGENTS: dict[tuple[str, str, str, int], Agent] = {}
 WARMING = "warming"
 """The note of a move that the player's fallback chose, its compiled code being compiled
 in the background (:meth:`Agent.compiling`): the match view's ``computer_note``."""
+
+COMPUTER_ONLY_LANE = "computer_only"
+"""The lane (:attr:`ComputerPool.lanes`) the moves of matches with no person in them
+take turns in, apart from the moves of matches a person plays."""
+
+QUEUES_REMEMBERED = 10_000
+"""Queues (matches) whose last turn :class:`FairTurns` remembers; the longest served is
+forgotten first, which only makes it the first served again, as it already was."""
 
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option (``<linux/prctl.h>``): the signal a process gets when its parent dies."""
@@ -226,12 +242,94 @@ class _Worker:
     """The server's end of the worker's pipe."""
 
 
+# ----- turns -----------------------------------------------------------------------------
+
+
+class FairTurns:
+    """``slots`` turns at once, handed out in rotation among queues (a match each): when
+    a turn comes free, the queue served least recently among those waiting gets it (one
+    never served first, then in the order they asked), so a queue that asks for many
+    turns at once gets them one by one between the others' rather than all first.
+    Cancelled while waiting, a request gives up its place (or the turn just handed to
+    it, to the next)."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
+        self._busy = 0
+        self._waiting: dict[str, collections.deque[asyncio.Future[None]]] = {}
+        """Each queue's requests waiting, oldest first; queues in the order they asked."""
+        self._served: collections.OrderedDict[str, int] = collections.OrderedDict()
+        """The turn each queue last got, the longest ago first."""
+        self._turns = 0
+
+    def waiting(self) -> int:
+        """Requests waiting for a turn."""
+        return sum(len(requests) for requests in self._waiting.values())
+
+    @contextlib.asynccontextmanager
+    async def turn(self, queue: str) -> AsyncIterator[None]:
+        """Hold a turn of ``queue`` (waiting for it) while the block runs."""
+        await self._take(queue)
+        try:
+            yield
+        finally:
+            self._give_back()
+
+    async def _take(self, queue: str) -> None:
+        if self._busy < self.slots and not self._waiting:
+            self._granted(queue)
+            return
+        request: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(queue, collections.deque()).append(request)
+        try:
+            await request
+        except asyncio.CancelledError:
+            if request.done() and not request.cancelled():  # handed a turn meanwhile
+                self._give_back()
+            else:
+                self._withdraw(queue, request)
+            raise
+
+    def _withdraw(self, queue: str, request: asyncio.Future[None]) -> None:
+        requests = self._waiting.get(queue)
+        if requests is None:
+            return
+        with contextlib.suppress(ValueError):
+            requests.remove(request)
+        if not requests:
+            del self._waiting[queue]
+
+    def _granted(self, queue: str) -> None:
+        self._busy += 1
+        self._turns += 1
+        self._served.pop(queue, None)
+        self._served[queue] = self._turns
+        while len(self._served) > QUEUES_REMEMBERED:
+            self._served.popitem(last=False)
+
+    def _give_back(self) -> None:
+        self._busy -= 1
+        while self._busy < self.slots and self._waiting:
+            queue = min(self._waiting, key=lambda q: self._served.get(q, 0))
+            requests = self._waiting[queue]
+            request = requests.popleft()
+            if not requests:
+                del self._waiting[queue]
+            if request.done():  # cancelled, not yet withdrawn
+                continue
+            self._granted(queue)
+            request.set_result(None)
+
+
 # ----- the pool ------------------------------------------------------------------------
 
 
 class ComputerPool:
     """At most ``workers`` processes computer players think in, each thinking about one
-    move at a time, started when a move finds none idle; a job waits for a free one.
+    move at a time, started when a move finds none idle; a job waits for a free one, its
+    match's turn (:class:`FairTurns`: a worker that comes free goes to the match served
+    least recently among those waiting). The moves of a lane (:data:`COMPUTER_ONLY_LANE`)
+    take turns among themselves, in as many processes as ``lanes`` says (one if not).
 
     A move gets ``prepare_seconds`` until the worker says its player is prepared (a new
     worker starts Python first), then ``move_seconds``; a worker that overruns, dies or
@@ -240,9 +338,10 @@ class ComputerPool:
     Workers are started from the event loop's thread, which must outlive them
     (``PR_SET_PDEATHSIG`` fires when the thread that started a process ends).
 
-    ``workers=0`` thinks in a thread instead (tests, tiny machines), one move at a time,
-    with one deadline of ``prepare_seconds + move_seconds``: a thread cannot be killed, so
-    on its deadline it is only abandoned, and it goes on thinking until it finishes.
+    ``workers=0`` thinks in a thread instead (tests, tiny machines), one move at a time
+    (and one of each lane), with one deadline of ``prepare_seconds + move_seconds``: a
+    thread cannot be killed, so on its deadline it is only abandoned, and it goes on
+    thinking until it finishes.
     """
 
     def __init__(
@@ -265,8 +364,9 @@ class ComputerPool:
         self._closed = False
         self._live: set[_Worker] = set()
         self._idle: list[_Worker] = []
-        self._turns: asyncio.Semaphore | None = None
-        """One turn per worker (per thread in thread mode), made on first use."""
+        self._turns: dict[str | None, FairTurns] = {}
+        """The moves' turns (``None``: matches a person plays; one per worker, one thread
+        in thread mode) and each lane's, made on first use."""
         self._notes: dict[tuple[str, str, str], str] = {}
         """What the last move of each game (options) and player was noted with
         (:meth:`note`)."""
@@ -300,8 +400,13 @@ class ComputerPool:
         moves: list[str],
         seed: int,
         start_position: str | None = None,
+        *,
+        queue: str = "",
+        lane: str | None = None,
     ) -> str:
-        """The move ``player`` chooses (see :func:`choose_move`).
+        """The move ``player`` chooses (see :func:`choose_move`), once ``queue`` (its
+        match) has its turn among the moves of ``lane`` (``None``: of the matches a
+        person plays).
 
         :raises ComputerTimeoutError: it overran its deadline.
         :raises ComputerError: the player failed (the message says how), or its worker
@@ -310,9 +415,7 @@ class ComputerPool:
         job: tuple[Any, ...] = (game_name, options, player, seat, moves, seed)
         if start_position is not None:
             job = (*job, start_position)
-        if self._turns is None:
-            self._turns = asyncio.Semaphore(max(1, self.workers))
-        async with self._turns:
+        async with self.move_turns(lane).turn(queue):
             if self._closed:
                 raise ComputerError("the computer players are shut down")
             if self.workers <= 0:
@@ -329,6 +432,14 @@ class ComputerPool:
         self._noted(game_name, options, player, reply)
         move: str = reply[1]
         return move
+
+    def move_turns(self, lane: str | None = None) -> FairTurns:
+        """The turns the moves of ``lane`` take (``None``: of the matches a person plays)."""
+        turns = self._turns.get(lane)
+        if turns is None:
+            slots = max(1, self.workers) if lane is None else self.lanes.get(lane, 1)
+            turns = self._turns[lane] = FairTurns(slots)
+        return turns
 
     async def run_task(
         self,

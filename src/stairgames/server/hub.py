@@ -7,7 +7,17 @@ only if the match is still at the event it started thinking from (an undo or a
 resignation meanwhile makes it think again, or not at all). A computer that fails or
 overruns its deadline (:class:`ComputerPool`) is not asked again at the same event: its
 match's view says why it gave no move (``computer_error``), and a later event (an undo,
-say) or a restart lets it try again.
+say) or a restart lets it try again. The pool serves the matches in turn (one move each
+before any gets a second); a computer's move is committed off the event loop.
+
+A match with no person in it (every seat a computer's) is watched, not played: it thinks
+in a lane of the pool of its own (:data:`COMPUTER_ONLY_LANE`), so that it never holds up
+a match a person plays, and it is let in only within limits (:class:`Limits`): a player
+(or, for a browser that is no player, an address) may have
+``computer_only_per_owner`` of them running at once, the process
+``computer_only_matches`` in all, and one that nobody has watched for
+``computer_only_unwatched_seconds`` is stopped (:meth:`Hub.stop_unwatched`, with the
+memory's sweep): its computers stop thinking and its view's ``computer_error`` says why.
 
 Watchers cost what they are: a connection gets its full view when it opens; who else is
 connected reaches the others as a small ``presence`` message, one per match every
@@ -26,20 +36,27 @@ process's share: the limit divided by the server processes alive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
-from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
+from stairgames.server.computer import (
+    COMPUTER_ONLY_LANE,
+    ComputerError,
+    ComputerPool,
+    ComputerTimeoutError,
+)
 from stairgames.server.fanout import RESYNC, FanOut
 from stairgames.server.limits import Bucket, LiveProcesses
 from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
-from stairgames.server.seats import COMPUTER
+from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
+from stairgames.server.store import off_loop
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +75,13 @@ class Limits:
     spectators_per_match: int = 500
     presence_seconds: float = 0.2
     """Changes of who is connected are gathered this long, then sent once per match."""
+    computer_only_matches: int = 8
+    """Matches with no person in them whose computers play at once (this process)."""
+    computer_only_per_owner: int = 2
+    """Of those, how many one player (or one address, for a browser that is no player)
+    may have made."""
+    computer_only_unwatched_seconds: float = 600.0
+    """A match with no person in it that nobody has watched this long is stopped."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -128,6 +152,59 @@ class _Job:
 MAX_FAILURES_REMEMBERED = 10_000
 """Matches whose computer's failure is remembered (so that it is not asked again)."""
 
+NOBODYS: Final = ""
+"""The owner of a match with no person in it that this process did not see made (it
+started thinking here after a restart): counted in the process's limit only."""
+
+
+def computer_only_seats(seats: object) -> bool:
+    """Whether a new match's seat specs (as ``POST /api/matches`` names them) give every
+    seat to a computer (specs that are not texts are left to the match's own checks)."""
+    if not isinstance(seats, list) or not seats:
+        return False
+    texts = [spec.strip().lower() for spec in seats if isinstance(spec, str)]
+    return len(texts) == len(seats) and not any(text in (HUMAN, ONLINE) for text in texts)
+
+
+def computer_only(match: Match) -> bool:
+    """Whether every seat of the match is a computer's (nobody plays it: it is watched)."""
+    return all(seat.kind == COMPUTER for seat in match.seats)
+
+
+def computer_only_owner(player_id: str | None, address: str) -> str:
+    """Who a new match with no person in it counts against: its player, or the address of
+    a browser that is no player."""
+    return f"player:{player_id}" if player_id is not None else f"address:{address}"
+
+
+@dataclasses.dataclass(eq=False)
+class _Watched:
+    """A match with no person in it whose computers play here: who made it, and when
+    someone last watched it (:attr:`Hub.clock`)."""
+
+    owner: str
+    watched_at: float
+
+
+class Admission:
+    """A place held for a new match with no person in it while it is made
+    (:meth:`Hub.computer_only_admission`): :meth:`admit` gives it to the match made."""
+
+    def __init__(self, hub: Hub | None, owner: str) -> None:
+        self._hub, self.owner = hub, owner
+
+    def admit(self, match_id: str) -> None:
+        """The match is made: it holds the place from now on."""
+        hub, self._hub = self._hub, None
+        if hub is not None:
+            hub._admitted(match_id, self.owner)
+
+    def release(self) -> None:
+        """No match was made: the place is free again."""
+        hub, self._hub = self._hub, None
+        if hub is not None:
+            hub._released(self.owner)
+
 
 def _failed(player: Text | str) -> ServerError:
     return ServerError(500, N_("the computer ({player}) could not choose a move"), player=player)
@@ -150,13 +227,23 @@ class Hub:
         self._used: dict[str, float] = {}
         """When each match was last locked or loaded (``time.monotonic``)."""
         self._thinking: set[str] = set()
+        self._thinkers: dict[str, asyncio.Task[None]] = {}
+        """The task thinking for each match whose computer thinks."""
+        self.clock: Callable[[], float] = time.monotonic
+        """When a match with no person in it was last watched (a fake clock in tests)."""
+        self._watched: dict[str, _Watched] = {}
+        """The matches with no person in them whose computers play here."""
+        self._held: Counter[str] = Counter()
+        """Places held for such matches being made, by owner."""
         self._failed: dict[str, tuple[int, dict[str, Any]]] = {}
         """Each match whose computer last failed: the event it thought from, and why (as
         :func:`error_json` gives it). Kept when the match leaves memory (at most
         :data:`MAX_FAILURES_REMEMBERED`, the oldest forgotten first)."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.after_change: list[Callable[[Match], None]] = []
-        """Called with each match after a commit (:meth:`changed`), before it is announced."""
+        self.after_change: list[Callable[[Match], Awaitable[None] | None]] = []
+        """Called with each match after a commit (:meth:`changed`), before it is announced;
+        a listener that returns an awaitable (an ``async def``, whose database work is off
+        the event loop) is awaited."""
         self.after_announce: list[Callable[[Match], None]] = []
         """Called with each match once :meth:`changed` announced it (the metrics)."""
         self.seat_names: Callable[[str], dict[int, str]] = lambda _match_id: {}
@@ -180,6 +267,13 @@ class Hub:
         (after a restart, on the match's first use)."""
         self._used[match_id] = time.monotonic()
         match = self.service.get(match_id)
+        self.start_computer(match)
+        return match
+
+    async def load_async(self, match_id: str) -> Match:
+        """:meth:`load`, its database read (if any) in a database thread."""
+        self._used[match_id] = time.monotonic()
+        match = await self.service.get_async(match_id)
         self.start_computer(match)
         return match
 
@@ -244,7 +338,11 @@ class Hub:
                     return note
         return None
 
-    def view(self, match: Match, seat: int | None) -> dict[str, Any]:
+    def view(
+        self, match: Match, seat: int | None, names: dict[int, str] | None = None
+    ) -> dict[str, Any]:
+        """The view of ``match`` for ``seat`` (``None``: a spectator); ``names``: who holds
+        its seats (:attr:`seat_names`, read here when not given: a database read)."""
         view = match.view(
             seat,
             connected=self.connected_seats(match.id),
@@ -254,11 +352,20 @@ class Hub:
         )
         view["computer_note"] = self.computer_note(match)
         view["spectators"] = self.presence(match.id)[1]
-        names = self.seat_names(match.id)
+        if names is None:
+            names = self.seat_names(match.id)
         entries: list[dict[str, Any]] = view["seats"]
         for entry in entries:
             entry["player"] = names.get(entry["seat"])
         return view
+
+    async def view_async(self, match: Match, seat: int | None) -> dict[str, Any]:
+        """:meth:`view`, the seats' holders read in a database thread."""
+        return self.view(match, seat, await self.names_of(match.id))
+
+    async def names_of(self, match_id: str) -> dict[int, str]:
+        """Who holds the match's seats (:attr:`seat_names`), read in a database thread."""
+        return await off_loop(self.seat_names, match_id)
 
     def add(self, match_id: str, connection: Connection) -> None:
         """Take ``connection`` in (its client's bucket becomes its own); the others
@@ -291,6 +398,7 @@ class Hub:
         self._watchers[match_id].add(connection)
         self._present[match_id][connection.seat] += 1
         connection.told = self.presence(match_id)  # its view will say so
+        self._seen_watched(match_id)
         self._presence_changed(match_id)
 
     def remove(self, match_id: str, connection: Connection) -> None:
@@ -307,22 +415,27 @@ class Hub:
             client.connections -= 1
             if not client.connections and client.bucket.full():
                 del self._clients[connection.client]
+        self._seen_watched(match_id)  # the time unwatched counts from its last watcher
         self._presence_changed(match_id)
 
     async def send_view(self, connection: Connection, match: Match) -> None:
         """Send one connection its view of ``match`` (when it opens, or asks)."""
         connection.told = self.presence(match.id)
-        await self._send(connection, json.dumps(self.view(match, connection.seat)))
+        view = await self.view_async(match, connection.seat)
+        await self._send(connection, json.dumps(view))
 
     async def announce(self, match: Match) -> None:
         """Send every watcher its own view of ``match`` (one view made per seat)."""
         texts: dict[int | None, str] = {}
         watchers = list(self._watchers.get(match.id, ()))
+        if not watchers:
+            return
+        names = await self.names_of(match.id)
         told = self.presence(match.id)
         for connection in watchers:
             connection.told = told
             if connection.seat not in texts:
-                texts[connection.seat] = json.dumps(self.view(match, connection.seat))
+                texts[connection.seat] = json.dumps(self.view(match, connection.seat, names))
         await asyncio.gather(
             *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
         )
@@ -494,9 +607,13 @@ class Hub:
         that process's computers answer), then announce."""
         for listener in self.after_change:
             try:
-                listener(match)
+                told = listener(match)
+                if told is not None:
+                    await told
             except Exception:  # a listener's failure must not stop the match
                 log.exception("after-change listener failed for %s", match.id)
+        if match.over:
+            self._watched.pop(match.id, None)
         if think:
             self.start_computer(match)
         await self.announce(match)
@@ -507,10 +624,15 @@ class Hub:
 
     def start_computer(self, match: Match) -> None:
         """Start the computer to act thinking (unless it thinks already, or failed at
-        this event)."""
+        this event, or its match has no person in it and may not play here now)."""
         seat = match.computer_to_act()
         if seat is None or match.id in self._thinking or self.computer_error(match):
             return
+        lane = None
+        if computer_only(match):
+            if not self._may_play_computer_only(match):
+                return
+            lane = COMPUTER_ONLY_LANE
         self._thinking.add(match.id)
         job = _Job(
             started=match.event,
@@ -519,18 +641,32 @@ class Hub:
             moves=match.state.history_strings(),
             seed=(match.seed + 7919 * match.state.move_number()) % (1 << 62),
         )
-        task = asyncio.get_running_loop().create_task(self._think(match, job))
+        task = asyncio.get_running_loop().create_task(self._think(match, job, lane))
         self._tasks.add(task)
+        self._thinkers[match.id] = task
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda done: self._thought(match.id, done))
 
-    async def _think(self, match: Match, job: _Job) -> None:
+    def _thought(self, match_id: str, task: asyncio.Task[None]) -> None:
+        if self._thinkers.get(match_id) is task:
+            del self._thinkers[match_id]
+
+    async def _think(self, match: Match, job: _Job, lane: str | None = None) -> None:
         where = f"match {match.id} at event {job.started}"
         player = Text(job.player) if job.player in LEVELS else job.player
         try:
             # a match started from a position replays its moves from there
             start = {} if match.start_position is None else {"start_position": match.start_position}
             move = await self.computers.choose(
-                match.game_name, match.options, job.player, job.seat, job.moves, job.seed, **start
+                match.game_name,
+                match.options,
+                job.player,
+                job.seat,
+                job.moves,
+                job.seed,
+                **start,
+                queue=match.id,  # the pool serves the matches in turn
+                lane=lane,
             )
         except ComputerTimeoutError as exc:
             log.warning("computer player %s overran %g s in %s", job.player, exc.seconds, where)
@@ -551,10 +687,10 @@ class Hub:
             return
         async with self.lock(match.id):
             self._thinking.discard(match.id)
-            current = self.service.get(match.id)
+            current = await self.service.get_async(match.id)
             if current is match and match.event == job.started:
                 try:
-                    self.service.computer_move(match, job.seat, move)
+                    await self._play(match, job.seat, move)
                 except ServerError as exc:
                     if exc.status != 409:
                         log.exception("computer move %r refused in %s", move, where)
@@ -562,7 +698,7 @@ class Hub:
                         await self.announce(match)
                         return
                     # another process committed first: its event stands, its computers go on
-                    await self.changed(self.service.get(match.id), think=False)
+                    await self.changed(await self.service.get_async(match.id), think=False)
                     return
                 except Exception:
                     log.exception("computer move %r refused in %s", move, where)
@@ -571,6 +707,18 @@ class Hub:
                     return
             await self.changed(current)
 
+    async def _play(self, match: Match, seat: int, move: str) -> None:
+        """Commit the move a computer player chose for ``seat`` (checked like any move),
+        the commit in a database thread (:meth:`MatchService.commit_async`).
+
+        :raises ServerError: 409, it is no longer that seat's turn, or another process
+            changed the match first.
+        """
+        if match.computer_to_act() is None or match.to_act() != seat:
+            raise ServerError(409, N_("it is not your turn"))
+        notation = match.state.action_to_string(match.state.string_to_action(move))
+        await self.service.commit_async(match, [("move", seat, {"move": notation})])
+
     async def _gave_no_move(self, match: Match, job: _Job, error: ServerError) -> None:
         async with self.lock(match.id):
             self._thinking.discard(match.id)
@@ -578,6 +726,7 @@ class Hub:
             await self.announce(match)
 
     def _remember_failure(self, match_id: str, event: int, error: ServerError) -> None:
+        self._watched.pop(match_id, None)  # its computers no longer play
         self._failed.pop(match_id, None)  # the newest last
         self._failed[match_id] = (event, error_json(error))
         while len(self._failed) > MAX_FAILURES_REMEMBERED:
@@ -601,7 +750,7 @@ class Hub:
     async def _announce_changed_elsewhere(self) -> None:
         watched = list(self._watchers)
         known = {i: self.service.cached_event(i) for i in watched}
-        latest = self.service.store.last_events(watched)
+        latest = await off_loop(self.service.store.last_events, watched)
         for match_id in watched:
             if latest.get(match_id, 0) != known[match_id]:
                 await self.follow(match_id)
@@ -611,10 +760,133 @@ class Hub:
         them (the fan-out's callback, :mod:`stairgames.server.fanout`); that process's
         computers answer them, not this one's."""
         async with self.lock(match_id):
-            match = self.service.get(match_id)
+            match = await self.service.get_async(match_id)
             fresh = await self.service.follow_async(match)  # its query off the event loop
             if fresh is not match:
                 await self.changed(fresh, think=False)
+
+    # ----- matches with no person in them ------------------------------------------
+
+    @contextlib.contextmanager
+    def computer_only_admission(
+        self, seats: object, player_id: str | None, address: str
+    ) -> Iterator[Admission]:
+        """Hold a place, while the block makes it, for a new match of ``seats`` made by
+        the player ``player_id`` (``None``: a browser that is no player, from
+        ``address``); the block calls :meth:`Admission.admit` with the match made (a
+        block that fails frees the place). A match with a person in it needs no place.
+
+        :raises ServerError: 429, its owner has as many of them running as they may
+            (nothing is made); 503, the server has.
+        """
+        if not computer_only_seats(seats):
+            yield Admission(None, "")
+            return
+        owner = computer_only_owner(player_id, address)
+        self._check_room(owner)
+        self._held[owner] += 1
+        admission = Admission(self, owner)
+        try:
+            yield admission
+        finally:
+            admission.release()
+
+    def computer_only_running(self, owner: str | None = None) -> int:
+        """Matches with no person in them whose computers play here (``owner``'s only, if
+        given), with the places held for those being made."""
+        if owner is None:
+            return len(self._watched) + sum(self._held.values())
+        mine = sum(1 for watched in self._watched.values() if watched.owner == owner)
+        return mine + self._held[owner]
+
+    def _check_room(self, owner: str) -> None:
+        limits = self.limits
+        if self.computer_only_running(owner) >= limits.computer_only_per_owner:
+            raise ServerError(
+                429,
+                N_(
+                    "you have {limit} games of computers only running already; "
+                    "wait for one to end (a game nobody watches for {minutes} minutes "
+                    "is stopped)"
+                ),
+                limit=limits.computer_only_per_owner,
+                minutes=round(limits.computer_only_unwatched_seconds / 60),
+            )
+        if self.computer_only_running() >= limits.computer_only_matches:
+            raise ServerError(
+                503,
+                N_(
+                    "the server runs as many games of computers only as it can ({limit}); "
+                    "try again later, or play one yourself"
+                ),
+                limit=limits.computer_only_matches,
+            )
+
+    def _admitted(self, match_id: str, owner: str) -> None:
+        self._released(owner)
+        self._watched[match_id] = _Watched(owner, self.clock())
+
+    def _released(self, owner: str) -> None:
+        self._held[owner] -= 1
+        if self._held[owner] <= 0:
+            del self._held[owner]
+
+    def _may_play_computer_only(self, match: Match) -> bool:
+        """Whether the computers of ``match`` (no person in it) may think here: one let
+        in (:meth:`computer_only_admission`) may; one this process did not see made (a
+        restart, another process's) is let in if the server has room, else stopped."""
+        if match.id in self._watched:
+            return True
+        if self.computer_only_running() < self.limits.computer_only_matches:
+            self._watched[match.id] = _Watched(NOBODYS, self.clock())
+            return True
+        full = N_(
+            "the computers of this game stopped: the server runs as many games of "
+            "computers only as it can ({limit})"
+        )
+        limit = self.limits.computer_only_matches
+        self._remember_failure(match.id, match.event, ServerError(503, full, limit=limit))
+        return False
+
+    def _seen_watched(self, match_id: str) -> None:
+        """Someone watches the match, or its last watcher just left: now counts as watched."""
+        watched = self._watched.get(match_id)
+        if watched is not None:
+            watched.watched_at = self.clock()
+
+    async def stop_unwatched(self) -> list[str]:
+        """Stop the matches with no person in them that nobody (on any server process)
+        has watched for ``computer_only_unwatched_seconds`` by :attr:`clock`: their
+        computers stop thinking, and their views' ``computer_error`` says why. The
+        matches stopped."""
+        now = self.clock()
+        stopped = []
+        for match_id, watched in list(self._watched.items()):
+            if self.presence(match_id) != NOBODY:
+                watched.watched_at = now
+            elif now - watched.watched_at >= self.limits.computer_only_unwatched_seconds:
+                await self._stop(match_id)
+                stopped.append(match_id)
+        return stopped
+
+    async def _stop(self, match_id: str) -> None:
+        """Stop a match's computers (a move being thought is abandoned) and say why."""
+        async with self.lock(match_id):
+            if self._watched.pop(match_id, None) is None:
+                return  # it ended meanwhile
+            thinker = self._thinkers.pop(match_id, None)
+            if thinker is not None:
+                thinker.cancel()
+            self._thinking.discard(match_id)
+            match = await self.service.get_async(match_id)
+            minutes = round(self.limits.computer_only_unwatched_seconds / 60)
+            unwatched = N_(
+                "the computers of this game stopped: nobody watched it for {minutes} minutes"
+            )
+            self._remember_failure(
+                match_id, match.event, ServerError(409, unwatched, minutes=minutes)
+            )
+            await self.announce(match)
 
     # ----- memory ----------------------------------------------------------------
 
@@ -647,6 +919,13 @@ class Hub:
         """:meth:`sweep` every ``seconds``; runs until cancelled."""
         while True:
             await asyncio.sleep(seconds)
+            try:
+                stopped = await self.stop_unwatched()
+            except Exception:
+                log.exception("stopping the unwatched matches of computers failed")
+            else:
+                if stopped:
+                    log.info("stopped %d unwatched matches of computers only", len(stopped))
             forgotten = self.sweep(idle_seconds)
             if forgotten:
                 log.debug("forgot %d idle matches", forgotten)
