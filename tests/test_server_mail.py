@@ -873,7 +873,10 @@ def test_the_account_page_and_the_links_pages_work_in_chromium(
         app.state.players.add_password(kato, "old password")
         host = base.split("//")[1].split(":")[0]
         own = browser.new_context(locale="en-GB")
-        own.add_cookies([{"name": COOKIE, "value": secret, "domain": host, "path": "/"}])
+        # __Host-: Secure (127.0.0.1 is a secure context) and Path=/
+        own.add_cookies(
+            [{"name": COOKIE, "value": secret, "domain": host, "path": "/", "secure": True}]
+        )
         watch_content_security_policy(own, violations)
         page = own.new_page()
         page.goto(f"{base}/account")
