@@ -73,11 +73,15 @@ def test_two_servers_behind_nginx_play_over_tls_and_log_no_secret(
         # its own player's moves, and the fan-out told the other
         assert sorted(moves_of(b) for b in backends) == [3.0, 3.0]
 
-        # X-Forwarded-Proto from nginx: the player's cookie is Secure behind TLS
+        # X-Forwarded-Proto from nginx: the player's cookie is __Host-, Secure behind TLS
         status, _, headers = request("POST", f"{proxy.url}/api/me", {})
-        assert status == 200 and "secure" in headers["set-cookie"].lower()
-        status, _, headers = request("POST", f"{backends[0].url}/api/me", {})
-        assert status == 200 and "secure" not in headers["set-cookie"].lower()
+        assert status == 200 and headers["set-cookie"].startswith("__Host-sg_player=")
+        assert "secure" in headers["set-cookie"].lower()
+        # plain http to a host other than this machine's: the plain cookie, not Secure
+        public = {"Host": "games.example.org"}
+        status, _, headers = request("POST", f"{backends[0].url}/api/me", {}, public)
+        assert status == 200 and headers["set-cookie"].startswith("sg_player=")
+        assert "secure" not in headers["set-cookie"].lower()
 
         # X-Forwarded-For: nginx sets it (a client's own is dropped); the backends
         # believe it from 127.0.0.1, the configured proxy
