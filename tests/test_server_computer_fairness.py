@@ -159,6 +159,27 @@ def test_a_request_cancelled_while_it_waits_gives_its_turn_to_the_next() -> None
     assert asyncio.run(scenario()) == ["A", "C"]
 
 
+def test_a_lane_starts_workers_of_its_own_and_leaves_a_persons_prepared_one() -> None:
+    """A move of a match of computers only does not take the idle worker in which a
+    person's computer is prepared (the person's next move would wait for a new one to
+    start and prepare: seconds)."""
+
+    async def scenario() -> None:
+        pool = ComputerPool(1)
+        try:
+            await pool.choose("stairs", {}, "random", 0, [], 1, queue="person")
+            [person] = pool.pids()
+            lane = computer.COMPUTER_ONLY_LANE
+            await pool.choose("stairs", {}, "random", 0, [], 1, queue="watched", lane=lane)
+            assert len(pool.pids()) == 2 and person in pool.pids()
+            await pool.choose("stairs", {}, "random", 0, [], 2, queue="person")
+            assert len(pool.pids()) == 2
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
 def test_a_match_of_computers_only_never_holds_up_a_persons_computer(
     tmp_path: Path, held: Held
 ) -> None:

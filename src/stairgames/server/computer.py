@@ -30,7 +30,8 @@ The same workers run the computer's analysis (:meth:`ComputerPool.run_task`): a 
 named in :data:`stairgames.analysis.explore.TASKS` (a finished game's review, one
 position's value) with plain-data arguments, its progress reported as it goes, under a
 deadline of its own. Tasks take turns in lanes of their own (``lanes``: how many of each
-kind run at once), so an analysis never holds up a computer's move.
+kind run at once), so an analysis never holds up a computer's move. Each lane keeps its
+own idle workers: none takes the prepared worker of another.
 """
 
 from __future__ import annotations
@@ -363,7 +364,10 @@ class ComputerPool:
         self._lane_turns: dict[str, asyncio.Semaphore] = {}
         self._closed = False
         self._live: set[_Worker] = set()
-        self._idle: list[_Worker] = []
+        self._idle: dict[str | None, list[_Worker]] = {}
+        """Each lane's idle workers (``None``: of the matches a person plays): a lane takes
+        only its own, so that a match a person plays finds its player prepared in a
+        worker of its own rather than waiting for a new one to start."""
         self._turns: dict[str | None, FairTurns] = {}
         """The moves' turns (``None``: matches a person plays; one per worker, one thread
         in thread mode) and each lane's, made on first use."""
@@ -420,13 +424,13 @@ class ComputerPool:
                 raise ComputerError("the computer players are shut down")
             if self.workers <= 0:
                 return await self._choose_in_thread(job)
-            worker = self._idle_worker() or self._spawn()
+            worker = self._idle_worker(lane) or self._spawn()
             try:
                 reply = await self._ask(worker, job)
             except BaseException:  # a deadline, a dead worker, cancelled: it cannot go on
                 self._kill(worker)
                 raise
-            self._idle.append(worker)
+            self._idle.setdefault(lane, []).append(worker)
         if reply[0] == "error":
             raise ComputerError(reply[1], reply[2])
         self._noted(game_name, options, player, reply)
@@ -468,13 +472,13 @@ class ComputerPool:
                 raise ComputerError("the computer players are shut down")
             if self.workers <= 0:
                 return await self._task_in_thread(job, seconds, progress)
-            worker = self._idle_worker() or self._spawn()
+            worker = self._idle_worker(lane) or self._spawn()
             try:
                 reply = await self._ask_task(worker, job, seconds, progress)
             except BaseException:  # a deadline, a dead worker, cancelled: it cannot go on
                 self._kill(worker)
                 raise
-            self._idle.append(worker)
+            self._idle.setdefault(lane, []).append(worker)
         if reply[0] == "error":
             raise ComputerError(reply[1], reply[2])
         return reply[1]
@@ -561,10 +565,12 @@ class ComputerPool:
             reply = await self._reply(worker, self.move_seconds)
         return reply
 
-    def _idle_worker(self) -> _Worker | None:
-        """An idle worker still alive (one killed meanwhile, by the system say, is let go)."""
-        while self._idle:
-            worker = self._idle.pop()
+    def _idle_worker(self, lane: str | None) -> _Worker | None:
+        """An idle worker of ``lane`` still alive (one killed meanwhile, by the system
+        say, is let go)."""
+        idle = self._idle.get(lane, [])
+        while idle:
+            worker = idle.pop()
             if worker.process.is_alive():
                 return worker
             self._kill(worker)
