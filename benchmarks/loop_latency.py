@@ -6,12 +6,14 @@ write and a probe measures what waits on no database of its own.
 Each client (an address of its own, 127.0.0.10 and on) plays its own online Stairs match
 through its two seats' WebSockets, drawing random legal moves, and reads the match with
 ``GET /api/matches/{id}`` in turn: ``--operations`` requests each, with a random pause of
-0 to 2 x ``--think`` seconds before each; a finished match is followed by a new one. The
-probe (127.0.0.2) meanwhile measures, one after another every ``--interval`` seconds,
-``GET /healthz`` (which reads nothing) and the round trip of a ``{"type": "sync"}`` on a
-match of its own (a read of that match's new events: one database query, so the proxy's
-delay is in it at least once). Each server is also probed alone (**idle**), which gives
-that floor: the loop is not held up when the loaded figures stay near the idle ones.
+0 to 2 x ``--think`` seconds before each, or fewer if ``--run-seconds`` pass first; a
+finished match is followed by a new one. The probe (127.0.0.2) meanwhile measures, one
+after another every ``--interval`` seconds, ``GET /healthz`` (which reads nothing) and
+the round trip of a ``{"type": "sync"}`` on a match of its own. On a shared database
+that sync reads the match's new events: one read, which through the proxy is 4 round
+trips (the pool's ping, BEGIN, the query, ROLLBACK: about 165 ms at 20 ms each way).
+Each server is therefore also probed alone (**idle**), which gives each probe's floor:
+the loop is not held up while the loaded figures stay near the idle ones.
 
 ``--attack`` runs one of issue 48's attacks from one more address (127.0.0.3) while the
 clients play, its own row: ``password``, 4 loops of ``POST /api/account/password`` with a
@@ -347,9 +349,14 @@ class Client:
     table: Table
     rng: random.Random
 
-    async def run(self, server: Server, operations: int, think: float, tally: Tally) -> None:
-        """``operations`` requests, reads and moves in turn."""
+    async def run(
+        self, server: Server, operations: int, think: float, until: float, tally: Tally
+    ) -> None:
+        """``operations`` requests, reads and moves in turn, or fewer if the clock
+        (``time.perf_counter``) reaches ``until`` first."""
         for operation in range(operations):
+            if time.perf_counter() >= until:
+                return
             await asyncio.sleep(self.rng.uniform(0.0, 2.0 * think))
             if operation % 2 == 0:
                 headers = {"X-Seat-Token": self.table.tokens[0]}
@@ -496,6 +503,7 @@ class Plan:
     think: float
     interval: float
     idle_seconds: float
+    run_seconds: float
     repeats: int
     attacks: tuple[str, ...]
     seed: int
@@ -566,8 +574,9 @@ async def measure_loaded(server: Server, plan: Plan, attack: str) -> Measured:
         attacking = asyncio.ensure_future(server.attacker.run(attack, stop, answers))
     async with probing(server, plan.interval) as samples:
         started = time.perf_counter()
+        until = started + plan.run_seconds
         await asyncio.gather(
-            *(c.run(server, plan.operations, plan.think, tally) for c in server.clients)
+            *(c.run(server, plan.operations, plan.think, until, tally) for c in server.clients)
         )
         seconds = time.perf_counter() - started
     stop.set()
@@ -794,6 +803,12 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Plan]:
     parser.add_argument("--think", type=float, default=0.05, help="mean pause before a request")
     parser.add_argument("--interval", type=float, default=0.05, help="pause between probes")
     parser.add_argument("--idle-seconds", type=float, default=3.0, help="length of idle runs")
+    parser.add_argument(
+        "--run-seconds",
+        type=float,
+        default=60.0,
+        help="the most a loaded run lasts (its clients stop there, fewer requests made)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--attack", action="append", choices=ATTACKS, help="an attack while the clients play"
@@ -811,6 +826,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Plan]:
         args.think,
         args.interval,
         args.idle_seconds,
+        args.run_seconds,
         args.repeats,
         attacks,
         args.seed,
@@ -829,7 +845,8 @@ def _conditions(postgresql: PostgreSQL, args: argparse.Namespace, plan: Plan) ->
         "clients": (
             f"{plan.clients} (127.0.0.{FIRST_CLIENT} and on), {plan.operations} requests each "
             f"a run (GET the match and a WebSocket move in turn), a pause of 0 to "
-            f"{2 * plan.think:g} s before each"
+            f"{2 * plan.think:g} s before each; a loaded run stops after "
+            f"{plan.run_seconds:g} s"
         ),
         "probe": (
             f"127.0.0.2, /healthz then a sync on its own match, {plan.interval:g} s apart; "
