@@ -4,6 +4,7 @@ fake one the test moves by hand: nothing sleeps, nothing reads the wall clock.""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,54 @@ def test_clocks_replay_the_same_from_the_database(tmp_path: Path) -> None:
     assert again.clock is not None and match.clock is not None
     assert again.clock.remaining_ms == match.clock.remaining_ms == [290_750, 300_000]
     assert again.deadline() == match.deadline()
+
+
+# ----- clocks enforced where the move is accepted (issue 48) ---------------------------
+
+
+def test_a_move_received_after_the_deadline_is_refused_and_flags_the_mover(
+    tmp_path: Path,
+) -> None:
+    fake = FakeClock()
+    service = service_on(tmp_path, fake)
+    match = started(service, "stairs", TimeControl(REALTIME, minutes=1))
+    fake.advance(60.2)  # the referee has not come to it: the loop was busy
+    with pytest.raises(ServerError) as refused:
+        asyncio.run(service.move_async(match, 0, first_move(match), received=START + 60.1))
+    assert refused.value.status == 409
+    assert refused.value.message_id == "your time ran out before this move arrived"
+    result = match.result()
+    assert result is not None and result["winners"] == [1]
+    assert match.state.move_number() == 0  # the move was not played
+
+
+def test_a_move_received_in_time_counts_from_its_arrival_however_late_it_is_played(
+    tmp_path: Path,
+) -> None:
+    fake = FakeClock()
+    service = service_on(tmp_path, fake)
+    match = started(service, "stairs", TimeControl(REALTIME, minutes=1))
+    fake.advance(62)  # the server came to the move after the deadline ...
+    received = START + 59.5  # ... but it arrived half a second before it
+    asyncio.run(service.move_async(match, 0, first_move(match), received=received))
+    assert not match.over and match.clock is not None
+    assert match.clock.remaining_ms == [500, 60_000]
+    assert match.last_at == received
+
+
+def test_a_late_move_over_the_websocket_is_refused_and_the_game_flagged(tmp_path: Path) -> None:
+    fake = FakeClock()
+    with running(tmp_path, wall_clock=fake) as client:
+        match, light, _dark = timed_online_match(client, {"kind": "realtime", "minutes": 1})
+        with connect(client, f"/ws/matches/{match}?token={light}") as ws:
+            view = receive_until(ws, lambda m: m["type"] == "state")
+            move = view["legal"][0] if view.get("legal") else None
+            fake.advance(61)  # the referee's timer has not fired: only the move handler sees
+            ws.send_json({"type": "move", "move": move or "a1", "event": view["event"]})
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            flagged = receive_until(ws, lambda m: m["type"] == "state")
+        assert error["error"]["id"] == "your time ran out before this move arrived"
+        assert flagged["result"]["winners"] == [1]
 
 
 # ----- the running server: the referee, restarts, the API ----------------------------

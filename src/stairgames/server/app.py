@@ -82,7 +82,13 @@ from stairgames.server.players import (
 )
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.referee import Referee
-from stairgames.server.store import ClockStore, Store, default_database_url, make_engine
+from stairgames.server.store import (
+    ClockStore,
+    Store,
+    default_database_url,
+    guard_event_loop,
+    make_engine,
+)
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +202,10 @@ class Settings:
     analyses_per_minute: Rate = ANALYSES_RATE
     """Analyses one client may start, and positions it may have valued."""
     positions_per_minute: Rate = POSITIONS_RATE
+    loop_guard: bool = False
+    """Whether a database call made on the event loop's thread raises instead of running
+    (:func:`stairgames.server.store.guard_event_loop`), once the app has started: on in
+    the tests, so that a route that blocks every visitor fails there."""
 
     def shared(self) -> bool:
         if self.shared_database is not None:
@@ -252,6 +262,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
         start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
+        if settings.loop_guard:
+            guard_event_loop(engine)
         try:
             yield
         finally:
@@ -836,8 +848,12 @@ def _add_api(app: FastAPI) -> None:
 # ----- WebSocket -----------------------------------------------------------------
 
 
-async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, Any]) -> Match:
-    """Carry out one client request on ``match`` (under its lock); the match to announce."""
+async def _handle(
+    hub: Hub, match: Match, seat: int | None, message: dict[str, Any], received: float
+) -> Match:
+    """Carry out one client request on ``match`` (under its lock), received at
+    ``received`` (the server's clock, before it waited for the lock: a move that arrived
+    after its seat's time was up is refused and the seat flagged); the match to announce."""
     kind = message.get("type")
     if kind == "sync":
         return match
@@ -855,7 +871,7 @@ async def _handle(hub: Hub, match: Match, seat: int | None, message: dict[str, A
         )
     service = hub.service
     if kind == "move":  # every move: its commit off the event loop
-        await service.move_async(match, seat, message.get("move"))
+        await service.move_async(match, seat, message.get("move"), received=received)
     elif kind == "undo":
         service.undo(match, seat)
     elif kind == "takeback":
@@ -958,12 +974,14 @@ async def _serve_messages(
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
+        received = hub.service.clock()  # the server's time at receipt decides the clocks
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
             fanout = websocket.app.state.fanout
             match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+            before = match.event
             try:
                 if not connection.may_send():
                     raise ServerError(429, N_("too many messages; wait a moment"))
@@ -973,8 +991,10 @@ async def _serve_messages(
                 if request.get("type") == "sync":
                     await hub.send_view(connection, match)
                     continue
-                match = await _handle(hub, match, connection.seat, request)
+                match = await _handle(hub, match, connection.seat, request, received)
             except StairgamesError as exc:
+                if match.event != before:  # refused, after committing (a late move's flag)
+                    await hub.changed(match)
                 await websocket.send_json(
                     {"type": "error", "error": error_json(exc), "event": match.event}
                 )

@@ -69,6 +69,8 @@ class Match:
         self.movers: list[int | None] = []
         """The seat that made each move of the state's history (``None``: chance)."""
         self.event = 0
+        self.last_at: float | None = None
+        """When the last event was accepted (``None``: none yet, or not known)."""
         self._narrations: dict[tuple[str, ...], list[list[Any]]] = {}
         """:meth:`narration` by history: the few histories of the viewers of late events."""
         self.takeback: int | None = None
@@ -125,6 +127,8 @@ class Match:
                 self.clock.moved(event.seat)
             self.clock.run(self.clock_seat(), event.at)
         self.event = event.number
+        if event.at is not None:
+            self.last_at = event.at
 
     def _fold(self, kind: str, seat_number: int | None, data: dict[str, Any]) -> None:
         if kind == "move":

@@ -292,10 +292,11 @@ class MatchService:
             raise self._conflict(match) from exc
         self._committed(match, planned)
 
-    async def commit_async(self, match: Match, events: Events) -> None:
+    async def commit_async(self, match: Match, events: Events, *, at: float | None = None) -> None:
         """:meth:`commit`, the database's part in a database thread (the caller holds
-        the match's lock: the match changes only after the commit, as one step)."""
-        planned = self._planned(match, events)
+        the match's lock: the match changes only after the commit, as one step); ``at``:
+        the moment the events were received, when it is not now (:meth:`_planned`)."""
+        planned = self._planned(match, events, at)
         try:
             await off_loop(
                 self.store.append_events, match.id, planned.records, summary=planned.summary
@@ -307,10 +308,13 @@ class MatchService:
             raise
         self._committed(match, planned)
 
-    def _planned(self, match: Match, events: Events) -> _Planned:
+    def _planned(self, match: Match, events: Events, received: float | None = None) -> _Planned:
         """``events`` numbered and folded into a copy of ``match``, followed by the
-        chance outcomes they lead to (drawn from the match's generator)."""
-        at = self.clock()
+        chance outcomes they lead to (drawn from the match's generator), accepted now or
+        at ``received`` (the moment their request arrived, if the server took longer to
+        come to it: its clocks charge the mover up to then, never before an earlier
+        event of the match)."""
+        at = self.clock() if received is None else max(received, match.last_at or received)
         after = _copy_of(match)
         records: list[EventRecord] = []
 
@@ -373,9 +377,32 @@ class MatchService:
             raise ServerError(409, N_("it is not your turn"))
         self._commit_move(match, seat, move)
 
-    async def move_async(self, match: Match, seat: int | None, move: Any) -> None:
-        """:meth:`move`, its commit in a database thread (:meth:`commit_async`)."""
-        await self.commit_async(match, self._move_events(match, seat, move))
+    async def move_async(
+        self, match: Match, seat: int | None, move: Any, *, received: float | None = None
+    ) -> None:
+        """:meth:`move`, its commit in a database thread (:meth:`commit_async`).
+
+        ``received``: when the move arrived (the server's clock). A move that arrived
+        after its seat's time was up is refused and the seat flagged, however long the
+        server took to come to it; one that arrived in time is played as of then.
+
+        :raises ServerError: 409, the mover's time was up (the match is flagged: announce
+            it), or as :meth:`move`.
+        """
+        if received is not None and await self.flag_if_late(match, seat, received):
+            raise ServerError(409, N_("your time ran out before this move arrived"))
+        await self.commit_async(match, self._move_events(match, seat, move), at=received)
+
+    async def flag_if_late(self, match: Match, seat: int | None, received: float) -> bool:
+        """Flag ``seat`` if its clock runs and its time was up at ``received``; whether it
+        was (the flag is committed: the caller announces the match)."""
+        deadline = match.deadline()
+        if seat is None or deadline is None or match.clock_seat() != seat:
+            return False
+        if received < deadline:
+            return False
+        await self.commit_async(match, self._flag_events(match, seat))
+        return True
 
     def _move_events(self, match: Match, seat: int | None, move: Any) -> Events:
         """The event of ``move`` for ``seat``, checked (see :meth:`move`)."""
@@ -521,15 +548,7 @@ class MatchService:
         deadline = match.deadline()
         seat = match.clock_seat()
         if deadline is not None and seat is not None and now >= deadline:
-            others = [s for s in match.seats if s.seat != seat and s.kind != COMPUTER]
-            data: dict[str, Any] = {}
-            if len(match.seats) > 2 and others:
-                data["player"] = (
-                    "medium"
-                    if "medium" in self.computer_players
-                    else (self._replacement(match, seat))
-                )
-            self.commit(match, [("flag", seat, data)])
+            self.commit(match, self._flag_events(match, seat))
             return True
         offer = match.open_offer()
         since = match.offer_since
@@ -538,6 +557,17 @@ class MatchService:
             self.commit(match, [("lapse", None, {"offer": offer})])
             return True
         return False
+
+    def _flag_events(self, match: Match, seat: int) -> Events:
+        """The flag of ``seat`` (it loses; in a game of three or more seats with other
+        people playing, a computer takes the seat and the others play on)."""
+        others = [s for s in match.seats if s.seat != seat and s.kind != COMPUTER]
+        data: dict[str, Any] = {}
+        if len(match.seats) > 2 and others:
+            data["player"] = (
+                "medium" if "medium" in self.computer_players else self._replacement(match, seat)
+            )
+        return [("flag", seat, data)]
 
     def resume(self, match: Match, down_since: float) -> bool:
         """Give back to the running clock the time since ``down_since`` (the server was

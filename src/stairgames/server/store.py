@@ -372,6 +372,36 @@ async def off_loop(
     return await loop.run_in_executor(_database_threads(), functools.partial(call, *args, **kwargs))
 
 
+class BlockingOnLoopError(RuntimeError):
+    """A database call (or another blocking call a guard watches) was made on the thread
+    that runs the event loop: every other connection would have waited for it."""
+
+
+def on_event_loop_thread() -> bool:
+    """Whether the calling thread is running an asyncio event loop (the server's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def forbid_on_loop(what: str) -> None:
+    """Raise :class:`BlockingOnLoopError` when called on an event loop's thread."""
+    if on_event_loop_thread():
+        raise BlockingOnLoopError(f"{what} on the event loop's thread: use off_loop")
+
+
+def guard_event_loop(engine: Engine) -> None:
+    """Make every connection ``engine`` hands out on an event loop's thread raise
+    :class:`BlockingOnLoopError` (``Settings.loop_guard``: on in the tests, so that any
+    route that forgets :func:`off_loop` fails there instead of stalling every visitor)."""
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(*_args: Any) -> None:
+        forbid_on_loop("a database call")
+
+
 def default_database_url(data_dir: str | Path) -> str:
     return f"sqlite:///{Path(data_dir) / 'stairgames.db'}"
 
