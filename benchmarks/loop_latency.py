@@ -806,7 +806,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Plan]:
     parser.add_argument(
         "--run-seconds",
         type=float,
-        default=60.0,
+        default=30.0,
         help="the most a loaded run lasts (its clients stop there, fewer requests made)",
     )
     parser.add_argument("--repeats", type=int, default=3)
