@@ -27,8 +27,17 @@ engine, with its legal moves (the chance outcomes at chance), its board for the 
 ``board.js``, and its value (:func:`stairgames.analysis.explore.assess_position`,
 ``Settings.analysis_position_iterations`` a position, in the pool's ``position`` lane).
 
-Each client may start ``analyses_per_minute`` analyses and ask ``positions_per_minute``
-positions (``server/limits.py``, through the app's request limits).
+Each client (address) may start ``analyses_per_minute`` analyses and ask
+``positions_per_minute`` positions (``server/limits.py``, through the app's request
+limits), and so may each player, whatever their addresses (:attr:`Analyses.rates`; a
+browser that is no player is limited by its address only): beyond, 429 with
+``Retry-After``.
+
+**Off the event loop.** Every database read and write here (the ``analyses`` table, the
+match, the request's player) waits in :func:`~stairgames.server.store.off_loop`'s
+threads, and so do the analysis board's work (a card file read, a game loaded, up to
+:data:`MAX_MOVES` moves played, its board drawn) and the JSON of every answer that
+carries an analysis (a long game's is large): the event loop only passes them on.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -58,9 +68,11 @@ from stairgames.server.computer import ComputerError, ComputerTimeoutError
 from stairgames.server.errors import ServerError, error_json
 from stairgames.server.fanout import FanOut
 from stairgames.server.hub import Hub
+from stairgames.server.limits import ClientRates, shared_allowances
 from stairgames.server.match import Match, outcome_json, public_options
 from stairgames.server.matches import MAX_POSITION_LENGTH
-from stairgames.server.store import AnalysisRow, Repository
+from stairgames.server.players import RetryLaterError, current_player_async
+from stairgames.server.store import AnalysisRow, Repository, off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -84,6 +96,10 @@ ANALYSIS_TOPIC: Final = "analysis"
 """The fan-out's topic of analyses: ``{"match", "status": "running", "done", "total"}``,
 ``{"match", "status": "done"}`` (read it from the database) or ``{"match", "status":
 "failed", "error"}``."""
+PLAYER_ANALYSES: Final = "analyses-player"
+"""The allowance of analyses each player has (:attr:`Analyses.rates`)."""
+PLAYER_POSITIONS: Final = "positions-player"
+"""The allowance of the analysis board's positions each player has."""
 
 
 def is_analysis_route(path: str) -> bool:
@@ -208,6 +224,15 @@ class Analyses:
         self.store = store
         self.hub = hub
         self.settings = settings
+        self.rates = ClientRates(
+            {
+                PLAYER_ANALYSES: settings.analyses_per_minute,
+                PLAYER_POSITIONS: settings.positions_per_minute,
+            },
+            clock=settings.clock,
+        )
+        """Each player's allowance of analyses and positions (the app's request limits
+        keep each address's); shared with the other server processes where they can."""
         self._runs: dict[str, _Run] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         """The messages of progress being sent."""
@@ -220,14 +245,33 @@ class Analyses:
 
         return budget_json(self.settings.analysis_iterations, self.settings.analysis_seed)
 
+    async def refused(self, request: Request, kind: str) -> Response | None:
+        """Spend one ``kind`` request (:data:`PLAYER_ANALYSES`, :data:`PLAYER_POSITIONS`)
+        of the request's player: ``None`` when allowed (or the browser is no player),
+        else the 429 to answer, with ``Retry-After``."""
+        player = await current_player_async(request)
+        if player is None:
+            return None
+        if self.rates.shared is None:
+            wait = self.rates.take(kind, player.id)
+        else:  # a round trip to the database
+            wait = await off_loop(self.rates.take, kind, player.id)
+        return None if wait == 0.0 else RetryLaterError(wait).response()
+
     # ----- a finished game ----------------------------------------------------------
 
-    def status(self, match_id: str) -> dict[str, Any] | None:
+    async def status(self, match_id: str) -> dict[str, Any] | None:
         """``GET .../analysis``: the analysis, its progress, or ``None`` (none asked)."""
         run = self._runs.get(match_id)
         if run is not None:
             return self._progress(run)
-        stored = self.store.get(match_id)
+        return self._known(match_id, await off_loop(self.store.get, match_id))
+
+    def _known(self, match_id: str, stored: StoredAnalysis | None) -> dict[str, Any] | None:
+        """:meth:`status`, from the row ``stored`` read of the match's analysis."""
+        run = self._runs.get(match_id)  # (one may have started while the row was read)
+        if run is not None:
+            return self._progress(run)
         if stored is None:
             return None
         if stored.status == DONE and stored.data is not None:
@@ -241,7 +285,8 @@ class Analyses:
         return {"match": match_id, "status": RUNNING, "done": done, "total": total}
 
     def stored(self, match_id: str) -> dict[str, Any] | None:
-        """The match's analysis if it is done (for its record), else ``None``."""
+        """The match's analysis if it is done (for its record), else ``None``: a database
+        read (call it off the event loop)."""
         stored = self.store.get(match_id)
         return stored.data if stored is not None and stored.status == DONE else None
 
@@ -273,21 +318,27 @@ class Analyses:
                 ),
                 title=Text(info.title),
             )
-        known = self.status(match.id)
-        if known is not None and (known["status"] == DONE or match.id in self._runs):
-            return known
-        settings = self.settings
-        stale_before = time.time() - settings.analysis_seconds - settings.computer_prepare_seconds
-        if not self.store.claim(match.id, self.budget(), stale_before):
-            again = self.status(match.id)  # another process has it (or finished it)
-            if again is not None:
-                return again
-            if not self.store.claim(match.id, self.budget(), stale_before):
-                raise ServerError(409, N_("the match changed meanwhile; try again"))
-        run = self._runs[match.id] = _Run(match.id)
+        async with self.hub.lock(match.id):  # (two requests here at once: one claims it)
+            known = await self.status(match.id)
+            if known is not None and (known["status"] == DONE or match.id in self._runs):
+                return known
+            if not await off_loop(self._claim, match.id):
+                again = await self.status(match.id)  # another process has it (or finished it)
+                if again is not None:
+                    return again
+                if not await off_loop(self._claim, match.id):
+                    raise ServerError(409, N_("the match changed meanwhile; try again"))
+            run = self._runs[match.id] = _Run(match.id)
         run.task = asyncio.get_running_loop().create_task(self._make(match, run))
         await self._tell(run)
         return self._progress(run)
+
+    def _claim(self, match_id: str) -> bool:
+        """:meth:`AnalysisStore.claim` for this process (in a database thread), taking
+        over a run older than an analysis may last."""
+        settings = self.settings
+        stale_before = time.time() - settings.analysis_seconds - settings.computer_prepare_seconds
+        return self.store.claim(match_id, self.budget(), stale_before)
 
     def _record(self, match: Match) -> GameRecord:
         """The match's full record, with the options it is played with (an uploaded
@@ -300,9 +351,11 @@ class Analyses:
             view=FULL_VIEW,
         )
 
+    def _record_json(self, match: Match) -> str:
+        return self._record(match).to_json()
+
     async def _make(self, match: Match, run: _Run) -> None:
         settings = self.settings
-        record = self._record(match).to_json()
 
         def progress(done: int, total: int) -> None:
             run.done, run.total = done, total
@@ -313,6 +366,7 @@ class Analyses:
                 task.add_done_callback(self._tasks.discard)
 
         try:
+            record = await off_loop(self._record_json, match)  # (the match is over: still)
             data = await self.hub.computers.run_task(
                 "analyse_record",
                 {
@@ -325,14 +379,14 @@ class Analyses:
                 progress=progress,
             )
             data = {"match": match.id, **data}
-            self.store.finish(match.id, data)
+            await off_loop(self.store.finish, match.id, data)
         except (ComputerError, ComputerTimeoutError, StairgamesError, OSError) as exc:
             log.error("the analysis of match %s failed: %s", match.id, exc)
             await self._failed(run, exc)
             return
         except asyncio.CancelledError:
             self._runs.pop(match.id, None)
-            self.store.drop(match.id)
+            await off_loop(self.store.drop, match.id)
             raise
         except Exception as exc:
             log.exception("the analysis of match %s failed", match.id)
@@ -343,7 +397,7 @@ class Analyses:
 
     async def _failed(self, run: _Run, exc: BaseException) -> None:
         self._runs.pop(run.match_id, None)
-        self.store.drop(run.match_id)
+        await off_loop(self.store.drop, run.match_id)
         if isinstance(exc, ComputerTimeoutError):
             error = ServerError(
                 503,
@@ -394,15 +448,15 @@ class Analyses:
 
     async def _tell_watchers(self, told: dict[str, Any]) -> None:
         """Send this process's watchers of the match ``{"type": "analysis", ...}``; the
-        end with the analysis, read from the database."""
+        end with the analysis, read from the database (its JSON made there too)."""
         match_id = str(told["match"])
-        message = {"type": "analysis", **told}
+        text = json.dumps({"type": "analysis", **told})
         if told["status"] == DONE:
-            found = self.status(match_id)
+            found = await self.status(match_id)
             if found is None or found["status"] != DONE:
                 return
-            message = {"type": "analysis", **found}
-        await self.hub.tell(match_id, json.dumps(message), lambda _seat: True)
+            text = await off_loop(json.dumps, {"type": "analysis", **found})
+        await self.hub.tell(match_id, text, lambda _seat: True)
 
     async def close(self) -> None:
         tasks = [run.task for run in self._runs.values() if run.task is not None]
@@ -413,53 +467,20 @@ class Analyses:
     # ----- the analysis board -------------------------------------------------------
 
     async def position(self, body: dict[str, Any], data_dir: Any) -> dict[str, Any]:
-        """``POST /api/analysis/position``: see the module.
+        """``POST /api/analysis/position``: see the module (the position made and drawn
+        in a database thread, valued in the computer pool).
 
         :raises ServerError / StairgamesError: 400, a bad game, option, position or move.
         """
-        game_name, options, position, moves = _read_position_request(body)
-        spec = get_spec(game_name)
-        if not options and position is not None and spec.position_options is not None:
-            game = load_with_text_options(spec.name, spec.position_options(position))
-        else:
-            game = load(spec.name, **resolve_cards_option(options, data_dir))
-        state = _state_of(game.new_initial_state, game.state_from_position, position, moves)
-        info = game.info()
-        over = state.is_terminal()
-        chance = state.is_chance_node() and not over
-        to_act = None if over or chance else state.current_player()
-        viewer = (to_act if to_act is not None else 0) if info.hidden_information else None
-        answer: dict[str, Any] = {
-            "game": spec.name,
-            "title": info.title,
-            "options": public_options(options_to_dict(game.options)),
-            "position": position,
-            "moves": moves,
-            "current": _position_text(state),
-            "seats": [state.seat_name(seat) for seat in range(game.num_players())],
-            "to_act": to_act,
-            "chance": chance,
-            "over": over,
-            "result": outcome_json(state),
-            "legal": []
-            if over or chance
-            else [state.action_to_string(a) for a in state.legal_actions()],
-            "outcomes": [
-                {"move": state.action_to_string(a), "probability": round(p, 4)}
-                for a, p in state.chance_outcomes()
-            ]
-            if chance
-            else [],
-            "board": None if spec.web_view is None else spec.web_view(state, viewer),
-            "hidden_information": info.hidden_information,
-            "evaluation": None,
-        }
-        if not over:
-            answer["evaluation"] = await self._assess(spec.name, game.options, position, moves)
+        answer, options = await off_loop(_position_answer, body, data_dir)
+        if not answer["over"]:
+            answer["evaluation"] = await self._assess(
+                answer["game"], options, answer["position"], answer["moves"]
+            )
         return answer
 
     async def _assess(
-        self, game: str, options: Any, position: str | None, moves: list[str]
+        self, game: str, options: dict[str, Any], position: str | None, moves: list[str]
     ) -> dict[str, Any] | None:
         settings = self.settings
         try:
@@ -467,7 +488,7 @@ class Analyses:
                 "assess_position",
                 {
                     "game": game,
-                    "options": options_to_dict(options),
+                    "options": options,
                     "position": position,
                     "moves": moves,
                     "iterations": settings.analysis_position_iterations,
@@ -480,6 +501,50 @@ class Analyses:
             log.warning("assessing a position of %s failed: %s", game, exc)
             return None
         return found
+
+
+def _position_answer(body: dict[str, Any], data_dir: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The analysis board's answer for ``body``, its ``"evaluation"`` still ``None``, and
+    the game's options (for the value's worker): blocking work (a card file read, every
+    move played), for a database thread."""
+    game_name, options, position, moves = _read_position_request(body)
+    spec = get_spec(game_name)
+    if not options and position is not None and spec.position_options is not None:
+        game = load_with_text_options(spec.name, spec.position_options(position))
+    else:
+        game = load(spec.name, **resolve_cards_option(options, data_dir))
+    state = _state_of(game.new_initial_state, game.state_from_position, position, moves)
+    info = game.info()
+    over = state.is_terminal()
+    chance = state.is_chance_node() and not over
+    to_act = None if over or chance else state.current_player()
+    viewer = (to_act if to_act is not None else 0) if info.hidden_information else None
+    answer: dict[str, Any] = {
+        "game": spec.name,
+        "title": info.title,
+        "options": public_options(options_to_dict(game.options)),
+        "position": position,
+        "moves": moves,
+        "current": _position_text(state),
+        "seats": [state.seat_name(seat) for seat in range(game.num_players())],
+        "to_act": to_act,
+        "chance": chance,
+        "over": over,
+        "result": outcome_json(state),
+        "legal": []
+        if over or chance
+        else [state.action_to_string(a) for a in state.legal_actions()],
+        "outcomes": [
+            {"move": state.action_to_string(a), "probability": round(p, 4)}
+            for a, p in state.chance_outcomes()
+        ]
+        if chance
+        else [],
+        "board": None if spec.web_view is None else spec.web_view(state, viewer),
+        "hidden_information": info.hidden_information,
+        "evaluation": None,
+    }
+    return answer, options_to_dict(game.options)
 
 
 def _read_position_request(
@@ -557,6 +622,7 @@ def start_analysis(app: FastAPI, engine: Engine, hub: Hub, settings: Settings) -
     """Give ``app`` its analyses (``app.state.analyses``), when it starts (told to every
     server process through ``app.state.fanout``, when it has one)."""
     analyses = app.state.analyses = Analyses(AnalysisStore(engine), hub, settings)
+    analyses.rates.shared = shared_allowances(engine, settings.shared())
     fanout = getattr(app.state, "fanout", None)
     if fanout is not None:
         analyses.share_through(fanout)
@@ -569,31 +635,47 @@ def add_analysis_routes(
     (``docs/web.md``, "The computer's analysis")."""
 
     @app.post("/api/matches/{match_id}/analysis")
-    async def analysis_start(match_id: str, request: Request) -> dict[str, Any]:
+    async def analysis_start(match_id: str, request: Request) -> Response:
         await read_body(request)  # (none needed; its size and type were checked)
         analyses = analyses_of(request)
+        refused = await analyses.refused(request, PLAYER_ANALYSES)
+        if refused is not None:
+            return refused
         hub = analyses.hub
         async with hub.lock(match_id):
-            match = hub.service.refresh(hub.load(match_id))
-        return await analyses.start(match)
+            match = await hub.service.in_thread(hub.service.refresh, await hub.load_async(match_id))
+        return await _answer(await analyses.start(match))
 
     @app.get("/api/matches/{match_id}/analysis")
-    async def analysis_status(match_id: str, request: Request) -> dict[str, Any]:
+    async def analysis_status(match_id: str, request: Request) -> Response:
         analyses = analyses_of(request)
-        hub = analyses.hub
-        hub.load(match_id)  # 404 for no such match
-        found = analyses.status(match_id)
+        await analyses.hub.load_async(match_id)  # 404 for no such match
+        found = await analyses.status(match_id)
         if found is None:  # (not an error: a finished game's page asks on opening)
-            return {"match": match_id, "status": NONE}
-        return found
+            return JSONResponse({"match": match_id, "status": NONE})
+        return await _answer(found)
 
     @app.post(POSITION_ROUTE)
-    async def analysis_position(request: Request) -> dict[str, Any]:
+    async def analysis_position(request: Request) -> Response:
         body = await read_body(request)
-        return await analyses_of(request).position(body, request.app.state.data_dir)
+        analyses = analyses_of(request)
+        refused = await analyses.refused(request, PLAYER_POSITIONS)
+        if refused is not None:
+            return refused
+        return await _answer(await analyses.position(body, request.app.state.data_dir))
+
+
+async def _answer(body: dict[str, Any]) -> Response:
+    """``body`` as the JSON answer; made in a database thread when it carries an analysis
+    or a board (a long game's are large), at once when it is a few fields."""
+    if "analysis" in body or "board" in body:
+        return await off_loop(JSONResponse, body)
+    return JSONResponse(body)
 
 
 __all__ = [
+    "PLAYER_ANALYSES",
+    "PLAYER_POSITIONS",
     "POSITION_BODY_BYTES",
     "POSITION_ROUTE",
     "Analyses",

@@ -15,6 +15,12 @@ Content-Security-Policy) asks before it acts, with a JSON request like every oth
 change. The one exception is RFC 8058's one-click unsubscribe, ``POST
 /unsubscribe?token=`` as a mail program sends it (``application/x-www-form-urlencoded``),
 which only turns notifications off.
+
+Nothing here waits on the event loop: every database read and write goes through
+:func:`~stairgames.server.store.off_loop`'s threads (the mail rates too, where they are
+the database's), a reset's new password is hashed in the hashing threads
+(:meth:`PlayerStore.hash_password`), and mails are sent in threads of their own
+(:class:`~stairgames.server.mail.SmtpMailer`).
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from stairgames.server.notify import (
     RESET,
     RESET_SECONDS,
     UNSUBSCRIBE,
+    Address,
     MailStore,
     Notifier,
     Now,
@@ -58,15 +65,16 @@ from stairgames.server.notify import (
     token_hash,
 )
 from stairgames.server.players import (
-    COOKIE,
     PASSWORD_LENGTH,
     Player,
     PlayerStore,
     clean_password,
-    current_player,
-    required_player,
+    current_player_async,
+    required_player_async,
+    session_secret,
 )
 from stairgames.server.seats import COMPUTER
+from stairgames.server.store import off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -148,12 +156,15 @@ class MailService:
     def sends(self) -> bool:
         return self.outbox is not None
 
-    def spend(self, kind: str, key: str) -> bool:
-        """One ``kind`` request of ``key`` (a client or a player): whether allowed."""
-        return self.rates.take(kind, key) == 0.0
+    async def spend(self, kind: str, key: str) -> bool:
+        """One ``kind`` request of ``key`` (a client or a player): whether allowed (a
+        round trip in a database thread where the allowances are the database's)."""
+        if self.rates.shared is None:
+            return self.rates.take(kind, key) == 0.0
+        return await off_loop(self.rates.take, kind, key) == 0.0
 
-    def account_json(self, player: Player) -> dict[str, Any]:
-        address = self.store.address_of(player.id)
+    async def account_json(self, player: Player) -> dict[str, Any]:
+        address = await off_loop(self.store.address_of, player.id)
         return {
             **player.json(),
             "mail": self.sends,
@@ -162,75 +173,95 @@ class MailService:
 
     # ----- an account's address -------------------------------------------------------
 
-    def set_address(self, player: Player, address: str, language: str) -> bool:
+    async def set_address(self, player: Player, address: str, language: str) -> bool:
         """``player``'s address is ``address``; a confirmation mail is on its way unless
         it is confirmed already: whether one was sent."""
         if self.outbox is None or self.settings is None:
             raise _no_mail()
         now = self.now()
-        current = self.store.address_of(player.id)
+        current = await off_loop(self.store.address_of, player.id)
         if current is not None and current.address == address and current.confirmed:
-            self.store.set_address(player.id, address, language, now)
+            await off_loop(self.store.set_address, player.id, address, language, now)
             return False
-        if not self.spend("mails", player.id):
+        if not await self.spend("mails", player.id):
             raise ServerError(429, N_("too many requests; wait a moment"))
-        self.store.set_address(player.id, address, language, now)
-        secret = self.store.new_token(player.id, CONFIRM, now, CONFIRM_SECONDS, address)
+        secret = await off_loop(self._address_to_confirm, player.id, address, language, now)
         link = self.settings.link(f"/confirm-email?token={secret}")
         letter = confirm_letter(language, player.name, link, round(CONFIRM_SECONDS / 3600))
         self.outbox.start(self.outbox.send(letter, address))
         return True
 
-    def confirm(self, secret: object) -> None:
-        now = self.now()
-        token = self.store.use_token(secret, CONFIRM, now)
-        if token is None or not self.store.confirm(token, now):
+    def _address_to_confirm(self, player_id: str, address: str, language: str, now: float) -> str:
+        """Set the unconfirmed address: the secret of the link that confirms it."""
+        self.store.set_address(player_id, address, language, now)
+        return self.store.new_token(player_id, CONFIRM, now, CONFIRM_SECONDS, address)
+
+    async def confirm(self, secret: object) -> None:
+        if not await off_loop(self._confirm, secret, self.now()):
             raise _invalid_link()
 
-    def unsubscribe(self, secret: object) -> None:
+    def _confirm(self, secret: object, now: float) -> bool:
+        token = self.store.use_token(secret, CONFIRM, now)
+        return token is not None and self.store.confirm(token, now)
+
+    async def unsubscribe(self, secret: object) -> None:
         """Notifications off for the player of an unsubscribe link (it keeps working
         until it expires: turning them off again changes nothing)."""
-        token = self.store.use_token(secret, UNSUBSCRIBE, self.now(), once=False)
-        if token is None:
+        if not await off_loop(self._unsubscribe, secret, self.now()):
             raise _invalid_link()
+
+    def _unsubscribe(self, secret: object, now: float) -> bool:
+        token = self.store.use_token(secret, UNSUBSCRIBE, now, once=False)
+        if token is None:
+            return False
         self.store.set_notifications(token.player_id, False)
+        return True
 
     # ----- a forgotten password ---------------------------------------------------------
 
-    def ask_reset(self, name: str) -> None:
+    async def ask_reset(self, name: str) -> None:
         """Mails a reset link to the confirmed address of the player ``name``, if there
         is one (and they had fewer than a few such mails lately); says nothing either
         way."""
         if self.outbox is None or self.settings is None:
             raise _no_mail()
-        player = self.players.by_name(name)
-        address = None if player is None or not player.account else self.store.address_of(player.id)
-        if player is None or address is None or not address.confirmed:
+        found = await off_loop(self._confirmed_account, name)
+        if found is None:
             return
-        if not self.spend("mails", player.id):
+        player, address = found
+        if not await self.spend("mails", player.id):
             return
         now = self.now()
-        secret = self.store.new_token(player.id, RESET, now, RESET_SECONDS)
+        secret = await off_loop(self.store.new_token, player.id, RESET, now, RESET_SECONDS)
         link = self.settings.link(f"/reset-password?token={secret}")
         letter = reset_letter(address.language, player.name, link)
         self.outbox.start(self.outbox.send(letter, address.address))
 
-    def reset(self, secret: object, password: str, keep_session: str | None) -> str:
+    def _confirmed_account(self, name: str) -> tuple[Player, Address] | None:
+        """The account named ``name`` and its address, if it has a confirmed one."""
+        player = self.players.by_name(name)
+        address = None if player is None or not player.account else self.store.address_of(player.id)
+        if player is None or address is None or not address.confirmed:
+            return None
+        return player, address
+
+    async def reset(self, secret: object, password: str, keep_session: str | None) -> str:
         """Sets the password of the reset link's player; every session of theirs but
         ``keep_session`` (this browser's cookie, if it is theirs) is logged out. Their
         name."""
         now = self.now()
-        token = self.store.use_token(secret, RESET, now)
-        player = None if token is None else self.players.by_id(token.player_id)
-        if token is None or player is None:
+        player = await off_loop(self._reset_player, secret, now)
+        if player is None:
             raise _invalid_link()
-        self.store.set_password(
-            player.id,
-            self.players.hasher.hash(password),
-            now,
-            keep=None if keep_session is None else token_hash(keep_session),
-        )
+        password_hash = await self.players.hash_password(password)
+        keep = None if keep_session is None else token_hash(keep_session)
+        await off_loop(self.store.set_password, player.id, password_hash, now, keep=keep)
         return player.name
+
+    def _reset_player(self, secret: object, now: float) -> Player | None:
+        """The player of a working reset link (the link used up), else ``None``."""
+        token = self.store.use_token(secret, RESET, now)
+        return None if token is None else self.players.by_id(token.player_id)
 
 
 def mail_of(request: HTTPConnection) -> MailService:
@@ -458,18 +489,32 @@ def account_page(words: Words) -> HTMLResponse:
     return _page(words, "account", words(N_("Your account")), body)
 
 
-def _page_words(request: Request, service: MailService, owner: str | None) -> Words:
-    """The page's language: ``?lang=``, else its link's player's, else this browser's
-    player's, else the browser's."""
+async def _page_words(
+    request: Request, service: MailService, link: tuple[str, str] | None
+) -> Words:
+    """The page's language: ``?lang=``, else its link's player's (``link``: the
+    secret of its ``?token=`` and its purpose), else this browser's player's, else the
+    browser's."""
     asked = request.query_params.get("lang")
     if asked in LANGUAGES:
         return Words(asked)
-    player = current_player(request)
-    for player_id in (owner, None if player is None else player.id):
+    player = await current_player_async(request)
+    owners = (None if player is None else player.id,)
+    language = await off_loop(_language_of, service, link, owners)
+    return Words(language or chosen_language(None, request))
+
+
+def _language_of(
+    service: MailService, link: tuple[str, str] | None, players: tuple[str | None, ...]
+) -> str | None:
+    """The language of the address of the player of ``link`` (a working one), else of
+    the first of ``players`` with an address (database reads, for a database thread)."""
+    owner = None if link is None else service.store.token_owner(*link, service.now())
+    for player_id in (owner, *players):
         address = None if player_id is None else service.store.address_of(player_id)
         if address is not None:
-            return Words(address.language)
-    return Words(chosen_language(None, request))
+            return address.language
+    return None
 
 
 # ----- the routes ----------------------------------------------------------------------
@@ -483,61 +528,62 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
     def client(request: Request) -> str:
         return request.client.host if request.client else ""
 
-    def spend(request: Request, kind: str) -> None:
-        if not mail_of(request).spend(kind, client(request)):
+    async def spend(request: Request, kind: str) -> None:
+        if not await mail_of(request).spend(kind, client(request)):
             raise ServerError(429, N_("too many requests; wait a moment"))
 
     @router.get("/api/account")
     async def account(request: Request) -> dict[str, Any]:
-        return mail_of(request).account_json(required_player(request))
+        return await mail_of(request).account_json(await required_player_async(request))
 
     @router.post("/api/account/email")
     async def set_address(request: Request) -> dict[str, Any]:
         body = await read_body(request)
-        service, player = mail_of(request), required_player(request)
+        service, player = mail_of(request), await required_player_async(request)
         if not player.account:
             raise ServerError(409, N_("only a player with a password can give an e-mail address"))
         if body.get("address") is None:
-            service.store.remove_address(player.id, service.now())
-            return {**service.account_json(player), "sent": False}
+            await off_loop(service.store.remove_address, player.id, service.now())
+            return {**await service.account_json(player), "sent": False}
         if not service.sends:
             raise _no_mail()
         address = clean_address(body.get("address"))
-        spend(request, "addresses")
-        sent = service.set_address(player, address, chosen_language(body.get("lang"), request))
-        return {**service.account_json(player), "sent": sent}
+        await spend(request, "addresses")
+        language = chosen_language(body.get("lang"), request)
+        sent = await service.set_address(player, address, language)
+        return {**await service.account_json(player), "sent": sent}
 
     @router.post("/api/account/email/confirm")
     async def confirm(request: Request) -> dict[str, Any]:
         body = await read_body(request)
-        spend(request, "links")
-        mail_of(request).confirm(body.get("token"))
+        await spend(request, "links")
+        await mail_of(request).confirm(body.get("token"))
         return {"ok": True}
 
     @router.post("/api/account/notifications")
     async def notifications(request: Request) -> dict[str, Any]:
         body = await read_body(request)
-        service, player = mail_of(request), required_player(request)
+        service, player = mail_of(request), await required_player_async(request)
         on = body.get("on")
         if not isinstance(on, bool):
             raise ServerError(400, N_("'on' is true or false"))
         language = body.get("lang")
         language = language if isinstance(language, str) and language in LANGUAGES else None
-        if service.store.set_notifications(player.id, on, language) is None:
+        if await off_loop(service.store.set_notifications, player.id, on, language) is None:
             raise ServerError(409, N_("this player has no e-mail address"))
-        return service.account_json(player)
+        return await service.account_json(player)
 
     @router.post("/api/unsubscribe")
     async def unsubscribe(request: Request) -> dict[str, Any]:
         body = await read_body(request)
-        spend(request, "links")
-        mail_of(request).unsubscribe(body.get("token"))
+        await spend(request, "links")
+        await mail_of(request).unsubscribe(body.get("token"))
         return {"ok": True}
 
     @router.post(UNSUBSCRIBE_ROUTE)
     async def one_click(request: Request, token: str = "") -> dict[str, Any]:
-        spend(request, "links")
-        mail_of(request).unsubscribe(token)
+        await spend(request, "links")
+        await mail_of(request).unsubscribe(token)
         return {"ok": True}
 
     @router.post("/api/account/reset")
@@ -546,42 +592,38 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
         service = mail_of(request)
         if not service.sends:
             raise _no_mail()
-        spend(request, "resets")
+        await spend(request, "resets")
         name = body.get("name")
         if not isinstance(name, str):
             raise ServerError(400, N_("a name must be text"))
-        service.ask_reset(name.strip()[:200])
+        await service.ask_reset(name.strip()[:200])
         return {"ok": True}
 
     @router.post("/api/account/reset/confirm")
     async def reset(request: Request) -> dict[str, Any]:
         body = await read_body(request)
-        spend(request, "links")
+        await spend(request, "links")
         password = clean_password(body.get("password"))
-        name = mail_of(request).reset(body.get("token"), password, request.cookies.get(COOKIE))
+        keep = session_secret(request)[0]
+        name = await mail_of(request).reset(body.get("token"), password, keep)
         return {"ok": True, "name": name}
 
     @router.get("/confirm-email")
     async def confirm_email_page(request: Request, token: str = "") -> HTMLResponse:
-        service = mail_of(request)
-        owner = service.store.token_owner(token, CONFIRM, service.now())
-        return confirm_page(_page_words(request, service, owner))
+        return confirm_page(await _page_words(request, mail_of(request), (token, CONFIRM)))
 
     @router.get(UNSUBSCRIBE_ROUTE)
     async def unsubscribe_page_route(request: Request, token: str = "") -> HTMLResponse:
-        service = mail_of(request)
-        owner = service.store.token_owner(token, UNSUBSCRIBE, service.now())
-        return unsubscribe_page(_page_words(request, service, owner))
+        words = await _page_words(request, mail_of(request), (token, UNSUBSCRIBE))
+        return unsubscribe_page(words)
 
     @router.get("/reset-password")
     async def reset_page_route(request: Request, token: str = "") -> HTMLResponse:
-        service = mail_of(request)
-        owner = service.store.token_owner(token, RESET, service.now())
-        return reset_page(_page_words(request, service, owner))
+        return reset_page(await _page_words(request, mail_of(request), (token, RESET)))
 
     @router.get("/account")
     async def account_page_route(request: Request) -> HTMLResponse:
-        return account_page(_page_words(request, mail_of(request), None))
+        return account_page(await _page_words(request, mail_of(request), None))
 
     @router.get("/mail/{name}")
     async def page_file(name: str) -> FileResponse:
@@ -618,7 +660,7 @@ def start_mail(
         return []
     service.outbox = Outbox(SmtpMailer(mail), mail, now)
 
-    def describe(match_id: str, player_id: str) -> Game | None:
+    def describe(match_id: str, player_id: str) -> Game | None:  # (in a database thread)
         try:
             match = hub.service.get(match_id)
         except ServerError:

@@ -24,6 +24,10 @@ The rules (``docs/web.md``, "E-mail"):
 The hour and the day are claimed in the database (a conditional update of the player's
 ``mail_addresses`` row) before a mail is sent, so several server processes on one
 database never send the same mail twice.
+
+The :class:`Notifier` reads and writes the database only in
+:func:`~stairgames.server.store.off_loop`'s threads (its callbacks that read it too), so
+the event loop never waits for it.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from stairgames.server.store import (
     PlayerRow,
     PlayerSessionRow,
     Repository,
+    off_loop,
 )
 
 log = logging.getLogger(__name__)
@@ -487,6 +492,9 @@ class Notifier:
     ``seat_players(match_id)``: who holds each seat; ``describe(match_id, player_id)``:
     the game as a letter shows it to that player (``None``: no such match);
     ``connected(match_id)``: the seats with a page open on it here; ``name_of(player)``.
+    ``seat_players``, ``describe`` and ``name_of`` read the database: they are called in
+    a database thread (:func:`~stairgames.server.store.off_loop`), ``connected`` on the
+    event loop.
     """
 
     def __init__(
@@ -509,17 +517,23 @@ class Notifier:
         self.name_of = name_of
         self._soon: set[str] = set()
 
-    def after_change(self, match: Any) -> None:
+    async def after_change(self, match: Any) -> None:
         """A listener of ``Hub.after_change``: notes whether a correspondence match waits
         for a player who gets turn mails, and tells them soon if a wait began."""
         control = getattr(match, "time_control", None)
         if getattr(control, "kind", None) != CORRESPONDENCE:
             return
         seat = None if match.over else match.clock_seat()
-        player = self.seat_players(match.id).get(seat) if seat is not None else None
-        waiting = None if seat is None or player is None else (seat, player)
-        if self.store.note_wait(match.id, waiting, self.now()) and player is not None:
+        began, player = await off_loop(self._note_wait, match.id, seat, self.now())
+        if began and player is not None:
             self.tell_soon(player)
+
+    def _note_wait(self, match_id: str, seat: int | None, now: float) -> tuple[bool, str | None]:
+        """Note who the match waits for (its ``seat`` to move, ``None``: nobody): whether
+        a wait began, and the player of that seat."""
+        player = self.seat_players(match_id).get(seat) if seat is not None else None
+        waiting = None if seat is None or player is None else (seat, player)
+        return self.store.note_wait(match_id, waiting, now), player
 
     def tell_soon(self, player_id: str) -> None:
         """Look at ``player_id``'s waiting games in the background (once at a time)."""
@@ -542,13 +556,15 @@ class Notifier:
     async def tell(self, player_id: str) -> str | None:
         """Send ``player_id`` the mail due now, if any: ``turn``, ``digest`` or ``None``."""
         now = self.now()
-        address = self.store.address_of(player_id)
+        address = await off_loop(self.store.address_of, player_id)
         if address is None or not address.usable:
             return None
         if address.last_notice is not None and now - address.last_notice < HOUR:
             return None  # the hour is closed: the sweep comes back
         waits = [
-            w for w in self.store.waits_of(player_id) if w.seat not in self.connected(w.match_id)
+            w
+            for w in await off_loop(self.store.waits_of, player_id)
+            if w.seat not in self.connected(w.match_id)
         ]
         untold = [w for w in waits if w.told is None]
         if not untold:
@@ -556,16 +572,14 @@ class Notifier:
         digest = len(untold) >= 2 and (
             address.last_digest is None or now - address.last_digest >= DAY
         )
-        games = {w.match_id: self.describe(w.match_id, player_id) for w in waits}
+        games = await off_loop(self._describe, waits, player_id, now)
         shown = [w for w in waits if games[w.match_id] is not None]
-        for gone in (w for w in waits if games[w.match_id] is None):
-            self.store.note_wait(gone.match_id, None, now)  # no such match any more
         if not any(w.told is None for w in shown):
             return None
-        if not self.store.claim(player_id, now, digest):
+        claimed = await off_loop(self._claim, player_id, now, digest)
+        if claimed is None:
             return None  # another process (or task) took the hour
-        name = self.name_of(player_id) or ""
-        unsubscribe = self.store.new_token(player_id, UNSUBSCRIBE, now, UNSUBSCRIBE_SECONDS)
+        name, unsubscribe = claimed
         links = (
             self.settings.link("/my"),
             self.settings.link(f"/unsubscribe?token={unsubscribe}"),
@@ -584,20 +598,36 @@ class Notifier:
             told = [w.match_id for w in shown if w.told is None]
         if not await self.outbox.send(letter, address.address):
             return None
-        self.store.mark_told(player_id, told, self.now())
+        await off_loop(self.store.mark_told, player_id, told, self.now())
         return letter.kind
+
+    def _describe(self, waits: list[Wait], player_id: str, now: float) -> dict[str, Game | None]:
+        """Each waiting game as a letter shows it to ``player_id`` (``None``: no such
+        match any more, its wait forgotten)."""
+        games = {w.match_id: self.describe(w.match_id, player_id) for w in waits}
+        for gone in (w for w in waits if games[w.match_id] is None):
+            self.store.note_wait(gone.match_id, None, now)
+        return games
+
+    def _claim(self, player_id: str, now: float, digest: bool) -> tuple[str, str] | None:
+        """Take the player's hour (and day, for a ``digest``) for one mail: their name
+        and the secret of the mail's unsubscribe link; ``None``, the hour is taken."""
+        if not self.store.claim(player_id, now, digest):
+            return None
+        name = self.name_of(player_id) or ""
+        return name, self.store.new_token(player_id, UNSUBSCRIBE, now, UNSUBSCRIBE_SECONDS)
 
     async def sweep(self) -> list[str]:
         """Send every mail due now (a wait that began while its player's hour was
         closed); forget expired links. The kinds sent."""
         sent = []
-        for player_id in self.store.due_players(self.now()):
+        for player_id in await off_loop(self.store.due_players, self.now()):
             if player_id in self._soon:
                 continue
             kind = await self.tell(player_id)
             if kind is not None:
                 sent.append(kind)
-        self.store.sweep_tokens(self.now())
+        await off_loop(self.store.sweep_tokens, self.now())
         return sent
 
     async def run(self) -> None:
