@@ -102,7 +102,7 @@ def test_an_analysis_and_the_analysis_board_go_through_the_guarded_loop(
         return resolve_cards_option(options, data_dir)
 
     monkeypatch.setattr(analysis, "resolve_cards_option", probed)
-    with caplog.at_level(logging.WARNING), running(tmp_path, **TINY) as client:
+    with caplog.at_level(logging.WARNING), running(tmp_path, loop_guard=True, **TINY) as client:
         assert_guarded(client)
         kato = player(client, "Kato")
         match = finished(client)
@@ -151,7 +151,7 @@ def test_an_address_is_confirmed_and_a_password_reset_through_the_guarded_loop(
     inbox, url = smtp
     with (
         caplog.at_level(logging.WARNING),
-        running(tmp_path, mail=mailing(url), wall_clock=clock) as client,
+        running(tmp_path, mail=mailing(url), wall_clock=clock, loop_guard=True) as client,
     ):
         assert_guarded(client)
         kato = player(client, "Kato", "old password")
@@ -199,7 +199,9 @@ def test_each_player_has_an_allowance_of_analyses_and_positions_whatever_the_add
     as before); a refused request spends nothing, a browser that is no player has its
     address's allowance only."""
     rate = Rate(per_minute=1, burst=2)
-    with running(tmp_path, analyses_per_minute=rate, positions_per_minute=rate) as client:
+    with running(
+        tmp_path, analyses_per_minute=rate, positions_per_minute=rate, loop_guard=True
+    ) as client:
         kato, suga = player(client, "Kato"), player(client, "Suga")
         match = new_match(client, "stairs", ["human", "computer:random"], size=3)["match"]
         url = f"/api/matches/{match}/analysis"
