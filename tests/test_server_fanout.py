@@ -177,6 +177,25 @@ def test_one_client_holds_a_bounded_number_of_connections(tmp_path: Path) -> Non
                 assert again.receive_json()["type"] == "state"
 
 
+def test_sockets_waiting_for_their_hello_count_against_the_cap(tmp_path: Path) -> None:
+    """Issue 48: sockets opened with ``?auth=message`` that never say hello held no place
+    in the address's cap while they waited; now they do, from before their accept."""
+    with running(tmp_path, max_connections_per_client=2) as client, online_match(client) as ids:
+        match, light_token, _ = ids
+        hello = f"/ws/matches/{match}?auth=message"
+        with client.websocket_connect(hello), client.websocket_connect(hello) as waiting:
+            with connect(client, f"/ws/matches/{match}") as third:
+                error, code = refusal(third)
+            assert error["error"]["id"] == TOO_MANY_CONNECTIONS and code == 4429
+            with client.websocket_connect(hello) as fourth:  # refused before its hello
+                error, code = refusal(fourth)
+            assert error["error"]["id"] == TOO_MANY_CONNECTIONS and code == 4429
+            waiting.send_json({"type": "hello", "token": light_token})
+            assert waiting.receive_json()["you"] == 0  # greeted: it keeps its place
+        with connect(client, f"/ws/matches/{match}") as again:  # both closed: room again
+            assert again.receive_json()["type"] == "state"
+
+
 def test_one_match_takes_a_bounded_number_of_spectators_but_always_its_players(
     tmp_path: Path,
 ) -> None:

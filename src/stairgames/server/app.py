@@ -45,6 +45,7 @@ from stairgames.server.card_files import (
     MAX_CARD_FILE_BYTES,
     add_card_routes,
     resolve_cards_option,
+    start_card_sweep,
 )
 from stairgames.server.chat import add_chat_routes, start_chat
 from stairgames.server.clocks import requested_time_control
@@ -78,7 +79,7 @@ from stairgames.server.players import (
     ME_ROUTE,
     PlayerStore,
     add_player_routes,
-    current_player,
+    current_player_async,
 )
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.referee import Referee
@@ -88,6 +89,7 @@ from stairgames.server.store import (
     default_database_url,
     guard_event_loop,
     make_engine,
+    off_loop,
 )
 
 log = logging.getLogger(__name__)
@@ -237,7 +239,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
         )
         service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
-        app.state.players = PlayerStore(engine, clock=settings.clock)
+        app.state.players = PlayerStore(
+            engine, clock=settings.clock, guard_loop=settings.loop_guard
+        )
         app.state.players.login_rates.shared = shared_allowances(engine, settings.shared())
         app.state.ratings = RatingStore(engine)
         hub = app.state.hub = Hub(service, computers, _limits(settings))
@@ -262,6 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
         start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
+        background += start_card_sweep(app, engine, settings)  # unused card files expire
         if settings.loop_guard:
             guard_event_loop(engine)
         try:
@@ -329,7 +334,7 @@ def _lobby(request: HTTPConnection) -> Lobby:
     return lobby
 
 
-def _viewer(
+async def _viewer(
     request: HTTPConnection, match: Match, token: str | None, seat: int | None
 ) -> int | None:
     """The seat a request plays: its token's (the ``X-Seat-Token`` header, or a WebSocket's
@@ -344,7 +349,8 @@ def _viewer(
     token = request.headers.get("x-seat-token")
     if token:
         return match.seat_of(token)
-    return _lobby(request).player_seat(current_player(request), match.id, seat)
+    player = await current_player_async(request)
+    return await off_loop(_lobby(request).player_seat, player, match.id, seat)
 
 
 TOKEN_IN_ADDRESS = N_(
@@ -777,18 +783,21 @@ def _add_api(app: FastAPI) -> None:
             raise ServerError(400, N_("a match needs a list of seats"))
         hub = _hub(request)
         time_control = requested_time_control(body, game)
-        options = resolve_cards_option(options, request.app.state.data_dir)
+        options = await off_loop(resolve_cards_option, options, request.app.state.data_dir)
         position = body.get("position")  # a start position (games without hidden cards)
-        player = current_player(request)
+        player = await current_player_async(request)
         player_id = None if player is None else player.id
         address = request.client.host if request.client else ""
         # a match of computers only is let in within limits (server/hub.py)
         with hub.computer_only_admission(seats, player_id, address) as admission:
-            created = hub.service.create(game, options, seats, time_control, position)
+            service = hub.service
+            created = await service.in_thread(
+                service.create, game, options, seats, time_control, position
+            )
             admission.admit(created.match.id)
         if player is not None:  # the seats made for this browser are the player's
             for seat in created.tokens:
-                _lobby(request).hold(created.match.id, seat, player)
+                await off_loop(_lobby(request).hold, created.match.id, seat, player)
         async with hub.lock(created.match.id):
             await hub.changed(created.match)
         return {
@@ -800,12 +809,12 @@ def _add_api(app: FastAPI) -> None:
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         hub = _hub(request)
+        player = await current_player_async(request)
         async with hub.lock(match_id):
-            match = hub.service.refresh(hub.load(match_id))
-            seat, token = hub.service.join(match)
-            player = current_player(request)
+            match = await _fresh_match(hub, match_id)
+            seat, token = await hub.service.in_thread(hub.service.join, match)
             if player is not None:
-                _lobby(request).hold(match_id, seat, player)
+                await off_loop(_lobby(request).hold, match_id, seat, player)
             await hub.changed(match)
         return {"seat": seat, "token": token}
 
@@ -814,19 +823,20 @@ def _add_api(app: FastAPI) -> None:
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
         hub = _hub(request)
-        match = hub.service.refresh(hub.load(match_id))
-        return hub.view(match, _viewer(request, match, token, seat))
+        match = await _fresh_match(hub, match_id)
+        return await hub.view_async(match, await _viewer(request, match, token, seat))
 
     @app.get("/api/matches/{match_id}/record")
     async def record(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> Response:
         hub = _hub(request)
-        match = hub.service.refresh(hub.load(match_id))
-        data = match.record(_viewer(request, match, token, seat))
-        names = _lobby(request).seat_names(match.id)
+        match = await _fresh_match(hub, match_id)
+        data = await off_loop(match.record, await _viewer(request, match, token, seat))
+        names = await hub.names_of(match.id)
         data["players"] = [names.get(i, kind) for i, kind in enumerate(data["players"])]
-        analysis = analyses_of(request).stored(match.id) if match.over else None
+        stored = analyses_of(request).stored
+        analysis = await off_loop(stored, match.id) if match.over else None
         if analysis is not None:  # the computer's analysis, once made (server/analysis.py)
             data["analysis"] = analysis
         filename = f"{match.game_name}-{match.id}.json"
@@ -839,10 +849,16 @@ def _add_api(app: FastAPI) -> None:
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
         hub = _hub(request)
-        match = hub.service.refresh(hub.load(match_id))
-        viewer = _viewer(request, match, token, seat)
-        frames = match.replay_frames(viewer)
+        match = await _fresh_match(hub, match_id)
+        viewer = await _viewer(request, match, token, seat)
+        frames = await off_loop(match.replay_frames, viewer)  # a long game's: many ms
         return {"match": match.id, "event": match.event, "over": match.over, "frames": frames}
+
+
+async def _fresh_match(hub: Hub, match_id: str) -> Match:
+    """The match, with what other server processes committed since, read off the loop."""
+    match = await hub.load_async(match_id)
+    return await hub.service.in_thread(hub.service.refresh, match)
 
 
 # ----- WebSocket -----------------------------------------------------------------
@@ -872,20 +888,20 @@ async def _handle(
     service = hub.service
     if kind == "move":  # every move: its commit off the event loop
         await service.move_async(match, seat, message.get("move"), received=received)
-    elif kind == "undo":
-        service.undo(match, seat)
+    elif kind == "undo":  # the others too: their reads and commits in a database thread
+        await service.in_thread(service.undo, match, seat)
     elif kind == "takeback":
-        service.ask_takeback(match, seat)
+        await service.in_thread(service.ask_takeback, match, seat)
     elif kind == "takeback_answer":
-        service.answer_takeback(match, seat, message.get("accept"))
+        await service.in_thread(service.answer_takeback, match, seat, message.get("accept"))
     elif kind == "resign":
-        service.resign(match, seat)
+        await service.in_thread(service.resign, match, seat)
     elif kind == "rematch":
-        new_match = service.rematch(match, seat)
+        new_match = await service.in_thread(service.rematch, match, seat)
         if new_match is not None:
             hub.start_computer(new_match)
     elif kind == "rematch_decline":
-        service.decline_rematch(match, seat)
+        await service.in_thread(service.decline_rematch, match, seat)
     else:
         raise ServerError(400, N_("unknown request type {type!r}"), type=str(kind)[:40])
     return match
@@ -934,23 +950,34 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
         auth: str | None = None,
     ) -> None:
         hub = _hub(websocket)
-        await websocket.accept()
         client = websocket.client.host if websocket.client else ""
+        said = None
+        greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
+        refusal = _hold_greeting(hub, greeting, client) if auth == "message" else None
+        with greeting:
+            await websocket.accept()
+            try:
+                if refusal is not None:
+                    raise refusal
+                if auth == "message":
+                    said = await _first_message_token(websocket)
+            except StairgamesError as exc:
+                await _refuse_socket(websocket, exc)
+                return
+            except WebSocketDisconnect:  # gone before its hello
+                return
         try:
-            said = await _first_message_token(websocket) if auth == "message" else None
             async with hub.lock(match_id):
                 match = await _opened_match(hub, websocket.app.state.fanout, match_id)
                 viewer = (
                     match.seat_of(said)
                     if said is not None and token is None
-                    else _viewer(websocket, match, token, seat)
+                    else await _viewer(websocket, match, token, seat)
                 )
                 connection = Connection(websocket, viewer, client)
                 hub.add(match_id, connection)  # over a limit: refused
         except StairgamesError as exc:
-            status = exc.status if isinstance(exc, ServerError) else 400
-            await websocket.send_json({"type": "error", "error": error_json(exc), "event": None})
-            await websocket.close(code=4000 + status)
+            await _refuse_socket(websocket, exc)
             return
         try:
             async with hub.lock(match_id):  # its view to it alone (the others: presence)
@@ -965,6 +992,23 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
             pass
         finally:
             hub.remove(match_id, connection)
+
+
+def _hold_greeting(hub: Hub, greeting: contextlib.ExitStack, client: str) -> ServerError | None:
+    """Count a socket about to wait for its hello against its client's cap (until
+    ``greeting`` closes); the refusal to send it once accepted, if over the cap."""
+    try:
+        greeting.enter_context(hub.greeting(client))
+    except ServerError as exc:
+        return exc
+    return None
+
+
+async def _refuse_socket(websocket: WebSocket, exc: StairgamesError) -> None:
+    """Tell an accepted socket why it is refused, and close it (code 4000 + status)."""
+    status = exc.status if isinstance(exc, ServerError) else 400
+    await websocket.send_json({"type": "error", "error": error_json(exc), "event": None})
+    await websocket.close(code=4000 + status)
 
 
 async def _serve_messages(

@@ -90,6 +90,9 @@ class _Client:
 
     bucket: Bucket
     connections: int = 0
+    greeting: int = 0
+    """Sockets accepted and still waiting for their hello (``?auth=message``): they
+    count against the cap as open connections do."""
 
 
 Presence = tuple[tuple[int, ...], int]
@@ -375,18 +378,8 @@ class Hub:
             a spectator of a match with as many spectators as it takes.
         """
         limits = self.limits
-        processes = self._processes()
-        client = self._clients.get(connection.client)
-        if client is None:
-            bucket = Bucket(limits.messages_per_second, limits.message_burst)
-            client = self._clients[connection.client] = _Client(bucket)
-        client.bucket.rate = limits.messages_per_second / processes  # this process's share
-        client.bucket.burst = max(1.0, limits.message_burst / processes)
-        most = max(1, limits.connections_per_client // processes)
-        if client.connections >= most:
-            raise ServerError(
-                429, N_("too many connections from your address (at most {limit})"), limit=most
-            )
+        client = self._client(connection.client)
+        self._refuse_over_cap(client)
         if connection.seat is None and self.presence(match_id)[1] >= limits.spectators_per_match:
             raise ServerError(
                 503,
@@ -401,6 +394,44 @@ class Hub:
         self._seen_watched(match_id)
         self._presence_changed(match_id)
 
+    def _client(self, address: str) -> _Client:
+        """The client of ``address`` (made when new), its bucket this process's share."""
+        limits = self.limits
+        processes = self._processes()
+        client = self._clients.get(address)
+        if client is None:
+            bucket = Bucket(limits.messages_per_second, limits.message_burst)
+            client = self._clients[address] = _Client(bucket)
+        client.bucket.rate = limits.messages_per_second / processes  # this process's share
+        client.bucket.burst = max(1.0, limits.message_burst / processes)
+        return client
+
+    def _refuse_over_cap(self, client: _Client) -> None:
+        """:raises ServerError: 429, the client holds as many sockets as it may (open
+        ones and those waiting for their hello)."""
+        most = max(1, self.limits.connections_per_client // self._processes())
+        if client.connections + client.greeting >= most:
+            raise ServerError(
+                429, N_("too many connections from your address (at most {limit})"), limit=most
+            )
+
+    @contextlib.contextmanager
+    def greeting(self, address: str) -> Iterator[None]:
+        """While a socket of ``address`` waits for its hello: it counts against the
+        client's cap of connections.
+
+        :raises ServerError: 429, the client holds as many sockets as it may.
+        """
+        client = self._client(address)
+        self._refuse_over_cap(client)
+        client.greeting += 1
+        try:
+            yield
+        finally:
+            client.greeting -= 1
+            if not client.connections and not client.greeting and client.bucket.full():
+                self._clients.pop(address, None)
+
     def remove(self, match_id: str, connection: Connection) -> None:
         watchers = self._watchers.get(match_id)
         if watchers is None or connection not in watchers:
@@ -413,7 +444,7 @@ class Hub:
         client = self._clients.get(connection.client)
         if client is not None:
             client.connections -= 1
-            if not client.connections and client.bucket.full():
+            if not client.connections and not client.greeting and client.bucket.full():
                 del self._clients[connection.client]
         self._seen_watched(match_id)  # the time unwatched counts from its last watcher
         self._presence_changed(match_id)

@@ -17,13 +17,14 @@ state only once the database said yes, so nobody reads an event not committed.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.core.chance import sample_chance_outcome
@@ -44,7 +45,11 @@ from stairgames.server.store import (
     Store,
     SummaryRecord,
     off_loop,
+    on_event_loop_thread,
 )
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
 
 Events = list[tuple[str, int | None, dict[str, Any]]]
 """Events to commit, not numbered yet: (kind, seat, data)."""
@@ -130,7 +135,21 @@ class MatchService:
         self._matches: dict[str, Match] = {}
         self.committed: list[Callable[[Match, Sequence[EventRecord]], None]] = []
         """Told each match and the events just committed to it, by this process (the
-        fan-out's publish and the metrics: :mod:`stairgames.server.fanout`)."""
+        fan-out's publish and the metrics: :mod:`stairgames.server.fanout`), always on
+        the event loop's thread (a commit made in a database thread tells them there)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the service serves, once :meth:`in_thread` was used."""
+
+    async def in_thread(
+        self, call: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs
+    ) -> _Result:
+        """``call(*args, **kwargs)``, one of this service's requests (a join, an undo,
+        a rematch, a new match...), in a database thread (:func:`off_loop`), awaited: its
+        reads, its commit and its replay keep off the event loop. The caller holds the
+        match's lock, as for :meth:`commit_async`; the :attr:`committed` listeners are
+        told on the event loop, before this returns."""
+        self._loop = asyncio.get_running_loop()
+        return await off_loop(call, *args, **kwargs)
 
     # ----- creating and finding ------------------------------------------------
 
@@ -341,8 +360,12 @@ class MatchService:
         """The commit went through: ``match`` becomes what its events made of the copy,
         and the :attr:`committed` listeners hear of it."""
         match.__dict__.update(planned.after.__dict__)
+        loop = self._loop
         for listener in self.committed:
-            listener(match, planned.records)
+            if loop is None or on_event_loop_thread():
+                listener(match, planned.records)
+            else:  # in a database thread (in_thread): on the loop, before the caller resumes
+                loop.call_soon_threadsafe(listener, match, planned.records)
 
     # ----- requests --------------------------------------------------------------
 
