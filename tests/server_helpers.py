@@ -33,7 +33,7 @@ def running(data_dir: Path, **settings: Any) -> Iterator[TestClient]:
     settings.setdefault("messages_per_second", 1000.0)
     settings.setdefault("message_burst", 1000.0)
     # A database call on the event loop's thread raises: no route may stall every visitor.
-    settings.setdefault("loop_guard", False)
+    settings.setdefault("loop_guard", True)
     app = create_app(Settings(data_dir=data_dir, **settings))
     with TestClient(app) as client:
         yield client

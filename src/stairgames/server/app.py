@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
 import re
@@ -56,11 +57,13 @@ from stairgames.server.hub import Connection, Hub, Limits
 from stairgames.server.limits import (
     ANALYSES_RATE,
     CARD_UPLOADS_RATE,
+    CHALLENGES_RATE,
     JOINS_RATE,
     LOGINS_RATE,
     MATCHES_RATE,
     NEW_PLAYERS_RATE,
     POSITIONS_RATE,
+    REPLAYS_RATE,
     ClientRates,
     Rate,
     RequestLimits,
@@ -80,16 +83,17 @@ from stairgames.server.players import (
     PlayerStore,
     add_player_routes,
     current_player_async,
+    session_secret,
 )
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.referee import Referee
 from stairgames.server.store import (
     ClockStore,
     Store,
-    default_database_url,
     guard_event_loop,
     make_engine,
     off_loop,
+    private_data_dir,
 )
 
 log = logging.getLogger(__name__)
@@ -204,6 +208,12 @@ class Settings:
     analyses_per_minute: Rate = ANALYSES_RATE
     """Analyses one client may start, and positions it may have valued."""
     positions_per_minute: Rate = POSITIONS_RATE
+    challenges_per_minute: Rate = CHALLENGES_RATE
+    """Lobby challenges one client (an address, and a player) may open: each is a match
+    and a message to every lobby watcher."""
+    replays_per_minute: Rate = REPLAYS_RATE
+    """Replays and records (``GET /api/matches/{id}/replay`` and ``/record``) one client
+    may ask for: each replays the whole game."""
     loop_guard: bool = False
     """Whether a database call made on the event loop's thread raises instead of running
     (:func:`stairgames.server.store.guard_event_loop`), once the app has started: on in
@@ -217,8 +227,7 @@ class Settings:
     def url(self) -> str:
         if self.database_url:
             return self.database_url
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return default_database_url(self.data_dir)
+        return private_data_dir(self.data_dir)  # 0700, its database 0600
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -430,8 +439,13 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
     limit = settings.max_message_bytes
 
     def route_of(method: str, path: str) -> Route:
+        if method == "GET" and _is_match_part(path, ("replay", "record")):
+            return Route(limit, "replays")  # a whole game replayed: many milliseconds
         if method != "POST":
             return Route(limit)
+        if path == CHALLENGES_ROUTE:
+            return Route(limit, "challenges")
+
         if path == CARD_ROUTE:
             return Route(MAX_CARD_FILE_BYTES, "cards")
         if path == "/api/matches":
@@ -457,11 +471,30 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             "logins": settings.logins_per_minute,
             "analyses": settings.analyses_per_minute,
             "positions": settings.positions_per_minute,
+            "challenges": settings.challenges_per_minute,
+            "replays": settings.replays_per_minute,
         },
         clock=settings.clock,
     )
     app.state.rates = rates  # shared with the other processes once started (limits.py)
-    app.add_middleware(RequestLimits, route_of=route_of, rates=rates)
+    app.add_middleware(RequestLimits, route_of=route_of, rates=rates, player_of=_player_key)
+
+
+CHALLENGES_ROUTE = "/api/challenges"
+
+
+def _is_match_part(path: str, parts: tuple[str, ...]) -> bool:
+    """Whether ``path`` is ``/api/matches/{id}/PART`` for one of ``parts``."""
+    pieces = path.split("/")
+    return len(pieces) == 5 and pieces[1:3] == ["api", "matches"] and pieces[4] in parts
+
+
+def _player_key(scope: Scope) -> str | None:
+    """The request's player as a key of the rate limits: a digest of its session's
+    cookie (read without the database; a made-up cookie only adds a bucket of its own,
+    the address's allowance still holds)."""
+    secret, _made_before = session_secret(HTTPConnection(scope))
+    return None if not secret else hashlib.sha256(secret.encode()).hexdigest()[:24]
 
 
 async def _json_body(request: Request) -> dict[str, Any]:

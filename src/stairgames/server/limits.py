@@ -49,7 +49,7 @@ from sqlalchemy import select, text
 
 from stairgames.i18n import N_
 from stairgames.server.matches import ServerError, error_json
-from stairgames.server.store import HeartbeatRow, Repository, off_loop
+from stairgames.server.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -90,6 +90,10 @@ POSITIONS_RATE = Rate(per_minute=60, burst=30)
 """Positions one client may have the analysis board value (``POST
 /api/analysis/position``: a person explores a move every second or two)."""
 LOGINS_RATE = Rate(per_minute=10, burst=10)
+CHALLENGES_RATE = Rate(per_minute=10, burst=10)
+"""Lobby challenges opened per client (issue 48: 200 in 20 s were accepted)."""
+REPLAYS_RATE = Rate(per_minute=60, burst=30)
+"""Replays and records per client: each replays a whole game off the loop."""
 """Login attempts from one client, whatever the names (see also
 :data:`stairgames.server.players.LOGINS_PER_NAME`)."""
 
@@ -405,11 +409,19 @@ class RequestLimits:
     """
 
     def __init__(
-        self, app: ASGIApp, route_of: Callable[[str, str], Route], rates: ClientRates
+        self,
+        app: ASGIApp,
+        route_of: Callable[[str, str], Route],
+        rates: ClientRates,
+        player_of: Callable[[Scope], str | None] | None = None,
     ) -> None:
         self.app = app
         self.route_of = route_of
         self.rates = rates
+        self.player_of = player_of
+        """The request's player, as a key (a digest of its session's cookie; ``None``:
+        none): a request spends its player's allowance as well as its address's, so
+        that a player cannot go past a limit from many addresses."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -434,12 +446,17 @@ class RequestLimits:
     async def _limited(self, kind: str, scope: Scope, receive: Receive, send: Send) -> None:
         """The app's answer to a request that spends a ``kind`` allowance: refused here
         when it is spent; given back when the app refuses the request with 429."""
-        client = _client(scope)
-        wait = await self._off_loop_if_shared(self.rates.spend, kind, client)
-        if wait > 0:
-            self.rates.count(kind, accepted=False)
-            await _refuse(send, _too_many(), retry_after=math.ceil(wait))
-            return
+        clients = self._clients_of(scope)
+        spent: list[str] = []
+        for client in clients:
+            wait = await self._off_loop_if_shared(self.rates.spend, kind, client)
+            if wait > 0:
+                for given in spent:  # refused: what the others spent is given back
+                    await self._off_loop_if_shared(self.rates.give_back, kind, given)
+                self.rates.count(kind, accepted=False)
+                await _refuse(send, _too_many(), retry_after=math.ceil(wait))
+                return
+            spent.append(client)
         status = 500
 
         async def sending(message: Message) -> None:
@@ -454,7 +471,13 @@ class RequestLimits:
             refused = status == 429
             self.rates.count(kind, accepted=not refused)
             if refused:
-                await self._off_loop_if_shared(self.rates.give_back, kind, client)
+                for client in spent:
+                    await self._off_loop_if_shared(self.rates.give_back, kind, client)
+
+    def _clients_of(self, scope: Scope) -> list[str]:
+        """Whose allowances a request spends: its address's, and its player's if any."""
+        player = None if self.player_of is None else self.player_of(scope)
+        return [_client(scope)] if player is None else [_client(scope), f"player:{player}"]
 
     async def _off_loop_if_shared(
         self, call: Callable[[str, str], _Result], kind: str, client: str
@@ -463,7 +486,7 @@ class RequestLimits:
         database's (a round trip), at once where they are this process's."""
         if self.rates.shared is None:
             return call(kind, client)
-        return await off_loop(call, kind, client)
+        return await allowances_off_loop(call, kind, client)  # never the matches' threads
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | ServerError | None:

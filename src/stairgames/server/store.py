@@ -69,6 +69,7 @@ import dataclasses
 import datetime
 import functools
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -402,8 +403,47 @@ def guard_event_loop(engine: Engine) -> None:
         forbid_on_loop("a database call")
 
 
+ALLOWANCE_THREADS = 4
+"""Threads of their own for the shared rate limits' round trips (:func:`allowances_off_loop`):
+a flood of refused requests, each spending an allowance in the database, waits for these
+and never for the threads that read and commit matches."""
+
+
+@functools.cache
+def _allowance_threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(ALLOWANCE_THREADS, thread_name_prefix="stairgames-allowances")
+
+
+async def allowances_off_loop(
+    call: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs
+) -> _Result:
+    """:func:`off_loop` for the rate limits' allowances, in threads of their own."""
+    loop = asyncio.get_running_loop()
+    partial = functools.partial(call, *args, **kwargs)
+    return await loop.run_in_executor(_allowance_threads(), partial)
+
+
 def default_database_url(data_dir: str | Path) -> str:
     return f"sqlite:///{Path(data_dir) / 'stairgames.db'}"
+
+
+DATABASE_FILE = "stairgames.db"
+
+
+def private_data_dir(data_dir: Path) -> str:
+    """The SQLite URL of ``data_dir``'s database, the folder made ``0700`` when this
+    makes it and the file ``0600`` (made so before SQLite opens it; its ``-wal`` and
+    ``-shm`` files take the file's mode): it holds password hashes and e-mail addresses,
+    which no other user of the machine may read. An existing file is made ``0600`` too."""
+    if not data_dir.is_dir():
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        data_dir.chmod(0o700)  # whatever the umask
+    path = data_dir / DATABASE_FILE
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for file in (path, data_dir / f"{DATABASE_FILE}-wal", data_dir / f"{DATABASE_FILE}-shm"):
+        if file.exists():
+            file.chmod(0o600)
+    return default_database_url(data_dir)
 
 
 def make_engine(database_url: str) -> Engine:
