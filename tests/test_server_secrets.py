@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 import stairgames
 from stairgames.core.game import State
 from stairgames.server import matches
+from stairgames.server.limits import Rate
 from tests.server_helpers import JSON, connect, new_match, running, seat_get
 
 SECRET_SEAT = 1
@@ -96,7 +97,8 @@ def play_and_capture(
     monkeypatch.setattr(matches, "new_id", lambda: "match0000000000")
     departures = deals_for(players, secret_card)
     monkeypatch.setattr(matches, "sample_chance_outcome", scripted_draws(departures))
-    with running(tmp_path) as client:
+    # every browser asks for the record and replay after every event, all from one address
+    with running(tmp_path, replays_per_minute=MANY_REPLAYS) as client:
         created = new_match(
             client, "city_of_stairs", ["human"] + ["online"] * (players - 1), players=players
         )
@@ -148,6 +150,7 @@ def receive_one_each(sockets: list[Any], browsers: list[Browser]) -> None:
         browser.frames.append(text)
 
 
+MANY_REPLAYS = Rate(per_minute=100_000, burst=100_000)
 PRESENCE_KEYS = {"type", "match", "event", "connected", "spectators"}
 
 
