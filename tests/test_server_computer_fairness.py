@@ -22,7 +22,7 @@ from stairgames.server.computer import ComputerPool
 from stairgames.server.hub import Connection, Hub
 from stairgames.server.matches import MatchService
 from stairgames.server.migrations import upgrade
-from stairgames.server.store import Store, make_engine
+from stairgames.server.store import Store, make_engine, on_event_loop_thread
 from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 from tests.test_server_computers import ENDLESS, ended
 
@@ -340,14 +340,6 @@ def test_stopping_kills_the_worker_that_thinks_for_it(tmp_path: Path) -> None:
 
 
 # ----- the computer's moves off the event loop ---------------------------------------------
-
-
-def on_event_loop_thread() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
 
 
 class Views:
