@@ -283,6 +283,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             for task in background:
                 task.cancel()
+            # their last words (the referee's heartbeat, off the loop) written first
+            await asyncio.gather(*background, return_exceptions=True)
             await app.state.fanout.close()
             await app.state.analyses.close()
             await hub.close()

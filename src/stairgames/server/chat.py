@@ -56,8 +56,8 @@ from stairgames.server.hub import Hub
 from stairgames.server.limits import ClientRates, Clock, Rate, shared_allowances
 from stairgames.server.lobby import lobby_of
 from stairgames.server.match import Match
-from stairgames.server.players import Player, current_player
-from stairgames.server.store import ChatMessageRow, Repository
+from stairgames.server.players import Player, current_player_async
+from stairgames.server.store import ChatMessageRow, Repository, off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -295,14 +295,15 @@ class Chat:
         self._seen = 0
         """The newest message any process had taken when others' were last read."""
 
-    def match(self, match_id: str) -> Match:
-        """The match (its newest events, for who left it).
+    async def match(self, match_id: str) -> Match:
+        """The match (its newest events, for who left it), read in a database thread.
 
         :raises ServerError: 404, no such match.
         """
-        return self.hub.service.refresh(self.hub.load(match_id))
+        service = self.hub.service
+        return await service.in_thread(service.refresh, await self.hub.load_async(match_id))
 
-    def speaker(
+    async def speaker(
         self, request: Request, match: Match, token: str | None, wanted: int | None
     ) -> Speaker:
         """Who ``request`` is in the match's chat: the player of a seat (its token, or a
@@ -316,12 +317,12 @@ class Chat:
 
             raise ServerError(400, TOKEN_IN_ADDRESS)
         token = request.headers.get("x-seat-token")
-        player = current_player(request)
+        player = await current_player_async(request)
         if token:
             seat = match.seat_of(token)
             seats = [] if seat is None else [seat]
         elif player is not None:
-            seats = lobby_of(request).store.seats_of(match.id, player.id)
+            seats = await off_loop(lobby_of(request).store.seats_of, match.id, player.id)
         else:
             seats = []
         playing = [seat for seat in seats if seat not in match.left]
@@ -329,9 +330,11 @@ class Chat:
             return Speaker(PLAYERS, wanted if wanted in playing else playing[0], player)
         return Speaker(SPECTATORS, None, player)
 
-    def listing(self, match: Match, speaker: Speaker) -> dict[str, Any]:
-        """``GET .../chat``: what ``speaker`` may read, and how they may write."""
+    async def listing(self, match: Match, speaker: Speaker) -> dict[str, Any]:
+        """``GET .../chat``: what ``speaker`` may read (read in a database thread), and
+        how they may write."""
         rooms = reads(match, speaker.seat)
+        messages = await off_loop(self.store.list, match.id, rooms)
         return {
             "match": match.id,
             "room": speaker.room,
@@ -339,7 +342,7 @@ class Chat:
             "rooms": list(rooms),
             "phrases": dict(PHRASES),
             "max_length": MAX_LENGTH,
-            "messages": [m.json() for m in self.store.list(match.id, rooms)],
+            "messages": [m.json() for m in messages],
         }
 
     async def post(self, match: Match, speaker: Speaker, body: Mapping[str, Any]) -> ChatMessage:
@@ -352,15 +355,16 @@ class Chat:
             raise ServerError(401, N_("choose a name first"))
         text, phrase = read_message(body)
         if speaker.seat is not None:  # the name of the player holding the seat, if any
-            name = self.hub.seat_names(match.id).get(speaker.seat)
+            name = (await self.hub.names_of(match.id)).get(speaker.seat)
             key = speaker.player.id if speaker.player else f"{match.id}/{speaker.seat}"
         else:
             assert speaker.player is not None  # (a spectator without one was refused)
             name, key = speaker.player.name, speaker.player.id
 
-        self._spend(key)
+        await self._spend(key)
         async with self.hub.lock(match.id):
-            message = self.store.post(
+            message = await off_loop(
+                self.store.post,
                 match.id,
                 room=speaker.room,
                 seat=speaker.seat,
@@ -375,8 +379,15 @@ class Chat:
             self._fanout.broadcast(CHAT_TOPIC, {"match": match.id, "message": message.id})
         return message
 
-    def _spend(self, key: str) -> None:
-        if self.rates.take("chat", key) > 0:
+    async def _spend(self, key: str) -> None:
+        """:raises ServerError: 429, the writer's allowance is spent (the allowance read
+        and written in a database thread where it is shared with other processes)."""
+        if self.rates.shared is None:
+            wait = self.rates.spend("chat", key)
+        else:
+            wait = await off_loop(self.rates.spend, "chat", key)
+        self.rates.count("chat", accepted=wait == 0.0)
+        if wait > 0:
             raise ServerError(429, N_("you are sending messages too quickly; wait a few seconds"))
 
     async def deliver(self, match: Match, message: ChatMessage) -> None:
@@ -406,11 +417,11 @@ class Chat:
             return
         if message_id in self._delivered or not self.hub.watches(match_id):
             return
-        message = self.store.get(message_id)
+        message = await off_loop(self.store.get, message_id)
         if message is None or message.match_id != match_id:
             return
         async with self.hub.lock(match_id):
-            await self.deliver(self.hub.service.get(match_id), message)
+            await self.deliver(await self.hub.service.get_async(match_id), message)
 
     async def _missed_somewhere(self, _data: dict[str, Any]) -> None:
         try:
@@ -425,7 +436,7 @@ class Chat:
     async def follow_other_processes(self, seconds: float) -> None:
         """Every ``seconds`` while the fan-out does not tell of them, deliver to the
         watchers here the messages other server processes took; runs until cancelled."""
-        self._seen = self.store.newest_id()
+        self._seen = await off_loop(self.store.newest_id)
         while True:
             await asyncio.sleep(seconds)
             if self._hears_others():
@@ -436,14 +447,23 @@ class Chat:
                 log.exception("reading other processes' chat messages failed")
 
     async def deliver_said_elsewhere(self) -> None:
-        newest = self.store.newest_id()
-        watched = self.hub.watched()
-        for message in self.store.since(self._seen - _LOOK_BACK, watched):
+        """Deliver to the watchers here the messages other server processes took since
+        those last read (read in a database thread)."""
+        newest, said = await off_loop(self._said_since, self._seen - _LOOK_BACK, self.hub.watched())
+        for message in said:
             if message.id in self._delivered:
                 continue
             async with self.hub.lock(message.match_id):
-                await self.deliver(self.hub.service.get(message.match_id), message)
+                match = await self.hub.service.get_async(message.match_id)
+                await self.deliver(match, message)
         self._seen = max(self._seen, newest)
+
+    def _said_since(
+        self, after: int, match_ids: Sequence[str]
+    ) -> tuple[int, tuple[ChatMessage, ...]]:
+        """The newest message's number, then the messages of ``match_ids`` numbered
+        after ``after`` (a database thread's work)."""
+        return self.store.newest_id(), self.store.since(after, match_ids)
 
 
 # ----- set-up and routes -----------------------------------------------------------------
@@ -480,16 +500,16 @@ def add_chat_routes(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
         chat = chat_of(request)
-        match = chat.match(match_id)
-        return chat.listing(match, chat.speaker(request, match, token, seat))
+        match = await chat.match(match_id)
+        return await chat.listing(match, await chat.speaker(request, match, token, seat))
 
     @app.post("/api/matches/{match_id}/chat")
     async def chat_post(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
         chat = chat_of(request)
-        match = chat.match(match_id)
-        speaker = chat.speaker(request, match, token, seat)
+        match = await chat.match(match_id)
+        speaker = await chat.speaker(request, match, token, seat)
         body = await read_body(request)
         message = await chat.post(match, speaker, body)
         return message.json()

@@ -44,11 +44,23 @@ from stairgames.server.errors import ServerError
 from stairgames.server.fanout import RESYNC, FanOut
 from stairgames.server.hub import Hub
 from stairgames.server.match import Match, public_options
-from stairgames.server.players import Player, PlayerStore, current_player, required_player
+from stairgames.server.players import (
+    Player,
+    PlayerStore,
+    current_player_async,
+    required_player_async,
+)
 from stairgames.server.rating_store import RatingStore
 from stairgames.server.ratings import RatedResult, is_rateable, pool_of
 from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
-from stairgames.server.store import ChallengeRow, MatchRow, PlayerRow, Repository, SeatPlayerRow
+from stairgames.server.store import (
+    ChallengeRow,
+    MatchRow,
+    PlayerRow,
+    Repository,
+    SeatPlayerRow,
+    off_loop,
+)
 
 log = logging.getLogger(__name__)
 
@@ -230,30 +242,68 @@ class Lobby:
 
     def seat_names(self, match_id: str) -> dict[int, str]:
         """Who holds each seat of the match, by name (read again after a minute, so that
-        a renamed player shows under the new name)."""
+        a renamed player shows under the new name): a database read, for a database
+        thread (:meth:`seat_names_async` on the event loop)."""
+        kept = self._kept_names(match_id)
+        if kept is not None:
+            return kept
+        return self._keep_names(match_id, self.store.seat_names(match_id))
+
+    async def seat_names_async(self, match_id: str) -> dict[int, str]:
+        """:meth:`seat_names`, its database read in a database thread."""
+        kept = self._kept_names(match_id)
+        if kept is not None:
+            return kept
+        return self._keep_names(match_id, await off_loop(self.store.seat_names, match_id))
+
+    def _kept_names(self, match_id: str) -> dict[int, str] | None:
+        """The names read less than :data:`NAMES_KEPT_SECONDS` ago, if any."""
         kept = self._names.get(match_id)
         if kept is not None and time.monotonic() - kept[0] < NAMES_KEPT_SECONDS:
             return kept[1]
-        names = self.store.seat_names(match_id)
+        return None
+
+    def _keep_names(self, match_id: str, names: dict[int, str]) -> dict[int, str]:
         if len(self._names) > 10_000:
             self._names.clear()
         self._names[match_id] = (time.monotonic(), names)
         return names
 
     def hold(self, match_id: str, seat: int, player: Player) -> None:
-        """Records that ``player`` holds ``seat`` (a seat made or joined by a player)."""
+        """Records that ``player`` holds ``seat`` (a seat made or joined by a player): a
+        database write, for a database thread (:meth:`hold_async` on the event loop)."""
         self.store.seat(match_id, seat, player.id)
+        self._names.pop(match_id, None)
+
+    async def hold_async(self, match_id: str, seat: int, player: Player) -> None:
+        """:meth:`hold`, its database write in a database thread."""
+        await off_loop(self.store.seat, match_id, seat, player.id)
         self._names.pop(match_id, None)
 
     def player_seat(self, player: Player | None, match_id: str, wanted: int | None) -> int | None:
         """The seat of the match ``player`` plays here: ``wanted`` if they hold it, else
-        the first they hold; ``None`` (a spectator) for anyone else."""
+        the first they hold; ``None`` (a spectator) for anyone else. A database read, for
+        a database thread (:meth:`player_seat_async` on the event loop)."""
         if player is None:
             return None
-        held = self.store.seats_of(match_id, player.id)
-        if wanted is not None:
-            return wanted if wanted in held else None
-        return held[0] if held else None
+        return _chosen_seat(self.store.seats_of(match_id, player.id), wanted)
+
+    async def player_seat_async(
+        self, player: Player | None, match_id: str, wanted: int | None
+    ) -> int | None:
+        """:meth:`player_seat`, its database read in a database thread."""
+        if player is None:
+            return None
+        return _chosen_seat(await off_loop(self.store.seats_of, match_id, player.id), wanted)
+
+    async def _fresh(self, match_id: str) -> Match:
+        """The match with every event committed (by any server process), read in a
+        database thread.
+
+        :raises ServerError: 404, no such match.
+        """
+        service = self.hub.service
+        return await service.in_thread(service.refresh, await self.hub.load_async(match_id))
 
     # ----- making and taking challenges -------------------------------------------------
 
@@ -269,11 +319,12 @@ class Lobby:
         """A new challenge: the match is made, ``player`` holds its ``human`` seat."""
         _check_challenge_seats(seats, rated)
         specs = [str(spec) for spec in seats]
-        created = self.hub.service.create(game, options, specs, time_control)
+        service = self.hub.service
+        created = await service.in_thread(service.create, game, options, specs, time_control)
         match = created.match
         ((own_seat, token),) = created.tokens.items()
-        self.hold(match.id, own_seat, player)
-        self.store.open_challenge(match.id, player.id, rated, self.now())
+        await self.hold_async(match.id, own_seat, player)
+        await off_loop(self.store.open_challenge, match.id, player.id, rated, self.now())
         async with self.hub.lock(match.id):
             await self.hub.changed(match)
         await self.broadcast()
@@ -290,60 +341,61 @@ class Lobby:
         :raises ServerError: 404 no such challenge; 409 closed, full, the player's own,
             or the player holds a seat already.
         """
-        challenge = self.store.challenge(match_id)
+        challenge = await off_loop(self.store.challenge, match_id)
         if challenge is None:
             raise ServerError(404, N_("there is no such challenge"))
         async with self.hub.lock(match_id):
-            challenge = self.store.challenge(match_id)
+            challenge = await off_loop(self.store.challenge, match_id)
             if challenge is None or challenge.closed is not None:
                 raise ServerError(409, N_("this challenge is no longer open"))
-            if player.id in self.store.seat_players(match_id).values():
+            if player.id in (await off_loop(self.store.seat_players, match_id)).values():
                 raise ServerError(409, N_("you have a seat in this game already"))
-            match = self.hub.service.refresh(self.hub.load(match_id))
-            seat, token = self.hub.service.join(match)
-            self.hold(match_id, seat, player)
+            match = await self._fresh(match_id)
+            seat, token = await self.hub.service.in_thread(self.hub.service.join, match)
+            await self.hold_async(match_id, seat, player)
             if not match.free_seats():
-                self.store.close(match_id, STARTED)
+                await off_loop(self.store.close, match_id, STARTED)
             await self.hub.changed(match)
         await self.broadcast()
         return {"challenge": match_id, "match": match_id, "seat": seat, "token": token}
 
     async def withdraw(self, player: Player, match_id: str) -> None:
-        challenge = self.store.challenge(match_id)
+        challenge = await off_loop(self.store.challenge, match_id)
         if challenge is None:
             raise ServerError(404, N_("there is no such challenge"))
         if challenge.creator_id != player.id:
             raise ServerError(403, N_("only its creator can withdraw a challenge"))
         async with self.hub.lock(match_id):
-            if not self.store.close(match_id, WITHDRAWN):
+            if not await off_loop(self.store.close, match_id, WITHDRAWN):
                 raise ServerError(409, N_("this challenge is no longer open"))
         await self.broadcast()
 
     # ----- the list ----------------------------------------------------------------------
 
-    def listing(self) -> list[dict[str, Any]]:
-        """The open challenges, oldest first, as the lobby shows them."""
+    async def listing(self) -> list[dict[str, Any]]:
+        """The open challenges, oldest first, as the lobby shows them (read in database
+        threads)."""
         listed = []
-        for challenge in self.store.open_challenges():
+        for challenge in await off_loop(self.store.open_challenges):
             try:
-                match = self.hub.service.refresh(self.hub.load(challenge.match_id))
+                match = await self._fresh(challenge.match_id)
             except ServerError:
                 continue
-            listed.append(self._json(challenge, match))
+            listed.append(await off_loop(self._json, challenge, match))
         return listed
 
-    def live(self) -> list[dict[str, Any]]:
+    async def live(self) -> list[dict[str, Any]]:
         """Games from the lobby being played now, newest first, for spectators: the game,
-        its options and who plays."""
+        its options and who plays (read in database threads)."""
         shown = []
-        for challenge in self.store.started_challenges(LIVE_LOOKED_AT):
+        for challenge in await off_loop(self.store.started_challenges, LIVE_LOOKED_AT):
             try:
-                match = self.hub.service.refresh(self.hub.load(challenge.match_id))
+                match = await self._fresh(challenge.match_id)
             except ServerError:
                 continue
             if match.over:
                 continue
-            names = self.seat_names(match.id)
+            names = await self.seat_names_async(match.id)
             shown.append(
                 {
                     "id": match.id,
@@ -358,6 +410,8 @@ class Lobby:
         return shown
 
     def _json(self, challenge: ChallengeRow, match: Match) -> dict[str, Any]:
+        """The challenge as the lobby shows it (its creator and rating read: a database
+        thread's work)."""
         creator = self.players.by_id(challenge.creator_id)
         pool = rating_pool(match.game_name, match.options)
         rating = self.ratings.ratings_of(challenge.creator_id).get(pool)
@@ -378,25 +432,32 @@ class Lobby:
             "created": _aware(challenge.created_at).isoformat(timespec="seconds"),
         }
 
-    def sweep(self) -> bool:
+    async def sweep(self) -> bool:
         """Notes the creators present on their challenges' matches, and closes the
-        challenges whose creator has been away too long: whether any closed."""
+        challenges whose creator has been away too long: whether any closed (the
+        database read and written in database threads)."""
         now, closed = self.now(), False
-        for challenge in self.store.open_challenges():
-            creator_seats = set(self.store.seats_of(challenge.match_id, challenge.creator_id))
+        for challenge, creator_seats in await off_loop(self._open_with_creator_seats):
             seen = _aware(challenge.creator_seen_at)
             if creator_seats & self.hub.connected_seats(challenge.match_id):
                 if (now - seen).total_seconds() >= SEEN_EVERY_SECONDS:
-                    self.store.seen(challenge.match_id, now)
+                    await off_loop(self.store.seen, challenge.match_id, now)
             elif (now - seen).total_seconds() >= AWAY_SECONDS:
-                closed = self.store.close(challenge.match_id, EXPIRED) or closed
+                closed = await off_loop(self.store.close, challenge.match_id, EXPIRED) or closed
         return closed
+
+    def _open_with_creator_seats(self) -> list[tuple[ChallengeRow, set[int]]]:
+        """The open challenges, each with the seats its creator holds in its match."""
+        return [
+            (challenge, set(self.store.seats_of(challenge.match_id, challenge.creator_id)))
+            for challenge in self.store.open_challenges()
+        ]
 
     async def sweep_every(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
             try:
-                if self.sweep():
+                if await self.sweep():
                     await self.broadcast()
                 elif self._fanout is not None and not self._fanout.hears_topics:
                     await self.tell_watchers(only_if_changed=True)  # others' changes
@@ -420,12 +481,16 @@ class Lobby:
     async def _changed_somewhere(self, _data: dict[str, Any]) -> None:
         await self.tell_watchers()
 
+    async def message(self) -> dict[str, Any]:
+        """What ``/ws/lobby`` sends: the open challenges and the games being played."""
+        return {"type": "lobby", "challenges": await self.listing(), "live": await self.live()}
+
     async def tell_watchers(self, *, only_if_changed: bool = False) -> None:
         """Send the list to this process's watchers (none: nothing is read)."""
         if not self.watchers:
             self._sent = None
             return
-        message = {"type": "lobby", "challenges": self.listing(), "live": self.live()}
+        message = await self.message()
         if only_if_changed and message == self._sent:
             return
         self._sent = message
@@ -435,21 +500,22 @@ class Lobby:
 
     # ----- my games -----------------------------------------------------------------------
 
-    def games_of(self, player: Player, page: int) -> dict[str, Any]:
+    async def games_of(self, player: Player, page: int) -> dict[str, Any]:
         """``player``'s matches: those where it is their turn first, then the others going
         on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page.
-        Read from the matches' stored summaries; a match without one (made before them)
-        is replayed once and summarized."""
+        Read from the matches' stored summaries (in a database thread); a match without
+        one (made before them) is replayed once and summarized."""
         entries = []
-        for row in self.store.matches_of(player.id):
+        for row in await off_loop(self.store.matches_of, player.id):
             summary = row.summary
             if summary is None:
                 try:
-                    match = self.hub.service.refresh(self.hub.load(row.id))
+                    match = await self._fresh(row.id)
                 except ServerError:
                     continue
                 summary = match.summary()
-                self.hub.service.store.summarize(match.id, match.event, summary, None)
+                store = self.hub.service.store
+                await off_loop(store.summarize, match.id, match.event, summary, None)
             entries.append(_game_json(player, row, summary))
         entries.sort(key=lambda e: (not e["your_turn"], e["over"]))  # stable: newest first
         pages = max(1, -(-len(entries) // GAMES_PER_PAGE))
@@ -466,35 +532,44 @@ class Lobby:
 
     # ----- rematches ----------------------------------------------------------------------
 
-    def follow_rematch(self, match: Match) -> None:
+    async def follow_rematch(self, match: Match) -> None:
         """Once ``match`` has a rematch, its players hold their seats in it (each person
         one seat on, as the rematch seats them), and a rematch of a challenge is rated
-        as it was."""
-        if match.rematch is None or self.store.seat_players(match.rematch):
+        as it was (an :attr:`Hub.after_change` listener: its database work in a database
+        thread)."""
+        if match.rematch is None:
             return
-        count = len(match.seats)
+        await off_loop(self._seat_rematch, match.id, match.rematch, len(match.seats), self.now())
+
+    def _seat_rematch(
+        self, match_id: str, rematch: str, count: int, now: datetime.datetime
+    ) -> None:
+        """:meth:`follow_rematch`'s database work (a database thread's)."""
+        if self.store.seat_players(rematch):
+            return
         try:
-            for seat, player in self.store.seat_players(match.id).items():
-                self.store.seat(match.rematch, (seat + 1) % count, player)
+            for seat, player in self.store.seat_players(match_id).items():
+                self.store.seat(rematch, (seat + 1) % count, player)
         except IntegrityError:  # another process copied them first
             return
-        self._names.pop(match.rematch, None)
-        challenge = self.store.challenge(match.id)
+        self._names.pop(rematch, None)
+        challenge = self.store.challenge(match_id)
         if challenge is not None:
-            self.store.open_challenge(
-                match.rematch, challenge.creator_id, challenge.rated, self.now()
-            )
-            self.store.close(match.rematch, STARTED)
+            self.store.open_challenge(rematch, challenge.creator_id, challenge.rated, now)
+            self.store.close(rematch, STARTED)
 
     # ----- ratings -----------------------------------------------------------------------
 
-    def rate_if_over(self, match: Match) -> None:
-        """Records the result of a rated challenge's match once it is over."""
+    async def rate_if_over(self, match: Match) -> None:
+        """Records the result of a rated challenge's match once it is over (an
+        :attr:`Hub.after_change` listener: the database read and written in database
+        threads)."""
         result = match.result() if match.over else None
-        challenge = self.store.challenge(match.id) if result is not None else None
-        if result is None or challenge is None or not challenge.rated:
+        if result is None:
             return
-        seat_players = self.store.seat_players(match.id)
+        seat_players = await off_loop(self._rated_seat_players, match.id)
+        if seat_players is None:
+            return
         seats = sorted(match.seats, key=lambda seat: seat.seat)
         # a person who resigned and left is still the person who sat there
         kinds = [HUMAN if seat.seat in match.left else seat.kind for seat in seats]
@@ -507,7 +582,15 @@ class Lobby:
             returns[seat] = loss
         pool = rating_pool(match.game_name, match.options)
         rated = RatedResult(pool, tuple(p for p in players if p), tuple(returns))
-        self.ratings.record(match.id, rated)
+        await off_loop(self.ratings.record, match.id, rated)
+
+    def _rated_seat_players(self, match_id: str) -> dict[int, str] | None:
+        """Who holds each seat of the match, if it is a rated challenge's (else
+        ``None``)."""
+        challenge = self.store.challenge(match_id)
+        if challenge is None or not challenge.rated:
+            return None
+        return self.store.seat_players(match_id)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -548,6 +631,14 @@ def _game_json(player: Player, row: GameRow, summary: dict[str, Any]) -> dict[st
     }
 
 
+def _chosen_seat(held: list[int], wanted: int | None) -> int | None:
+    """``wanted`` if it is among the seats ``held``, else the first held (``None``:
+    none)."""
+    if wanted is not None:
+        return wanted if wanted in held else None
+    return held[0] if held else None
+
+
 def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
     if not all(isinstance(spec, str) for spec in seats):
         raise ServerError(400, N_("a match needs a list of seats"))
@@ -570,20 +661,21 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
     @app.get("/api/challenges")
     async def challenges(request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
-        return {"challenges": lobby.listing(), "live": lobby.live()}
+        return {"challenges": await lobby.listing(), "live": await lobby.live()}
 
     @app.get("/api/players/{name:path}")  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
-        player = lobby.players.by_name(name[:200])
+        player = await off_loop(lobby.players.by_name, name[:200])
         if player is None:
             raise ServerError(404, N_("no such player"))
-        ratings = lobby.ratings.ratings_of(player.id)
+        ratings = await off_loop(lobby.ratings.ratings_of, player.id)
+        games = await lobby.games_of(player, 1)
         return {
             **player.json(),
             "created": player.created_at.date().isoformat(),
             "ratings": {pool: rating.json() for pool, rating in sorted(ratings.items())},
-            "games": lobby.games_of(player, 1)["games"][:PROFILE_GAMES],
+            "games": games["games"][:PROFILE_GAMES],
         }
 
     @app.post("/api/challenges")
@@ -600,30 +692,30 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
         if "cards" in options:
             raise ServerError(400, N_("a challenge is played with the game's own cards"))
         time_control = requested_time_control(body, game)
-        player = required_player(request)
+        player = await required_player_async(request)
         return await lobby_of(request).create(player, game, options, seats, rated, time_control)
 
     @app.post("/api/challenges/{match_id}/accept")
     async def accept(match_id: str, request: Request) -> dict[str, Any]:
-        player = required_player(request)
+        player = await required_player_async(request)
         return await lobby_of(request).accept(player, match_id[:64])
 
     @app.delete("/api/challenges/{match_id}")
     async def withdraw(match_id: str, request: Request) -> dict[str, Any]:
-        player = required_player(request)
+        player = await required_player_async(request)
         await lobby_of(request).withdraw(player, match_id[:64])
         return {"ok": True}
 
     @app.get("/api/my/seats/{match_id}")
     async def my_seats(match_id: str, request: Request) -> dict[str, Any]:
-        player = current_player(request)
+        player = await current_player_async(request)
         store = lobby_of(request).store
-        seats = [] if player is None else store.seats_of(match_id[:64], player.id)
+        seats = [] if player is None else await off_loop(store.seats_of, match_id[:64], player.id)
         return {"match": match_id[:64], "seats": seats}
 
     @app.get("/api/my/games")
     async def my_games(request: Request, page: int = 1) -> dict[str, Any]:
-        return lobby_of(request).games_of(required_player(request), page)
+        return await lobby_of(request).games_of(await required_player_async(request), page)
 
     @app.websocket("/ws/lobby")
     async def watch(websocket: WebSocket) -> None:
@@ -631,9 +723,7 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
         await websocket.accept()
         lobby.watchers.add(websocket)
         try:
-            await websocket.send_json(
-                {"type": "lobby", "challenges": lobby.listing(), "live": lobby.live()}
-            )
+            await websocket.send_json(await lobby.message())
             while True:
                 await websocket.receive_text()  # nothing is asked here; keeps it open
         except WebSocketDisconnect:

@@ -54,14 +54,15 @@ class Referee:
 
     # ----- what each change means for the clocks --------------------------------
 
-    def note(self, match: Match) -> None:
+    async def note(self, match: Match) -> None:
         """After a commit (a :attr:`Hub.after_change` listener): when the match next needs
-        the referee; a finished game is marked ended and forgotten."""
+        the referee; a finished game is marked ended (in a database thread) and
+        forgotten."""
         if match.clock is None:
             return
         if match.over:
             self._due.pop(match.id, None)
-            self.store.mark_ended(match.id, self.now())
+            await off_loop(self.store.mark_ended, match.id, self.now())
             return
         due = self.hub.service.due(match)
         if due is None:
@@ -77,25 +78,29 @@ class Referee:
 
     async def start(self) -> None:
         """Take up the open timed matches; if no server process was alive lately, give
-        their running clocks back the time since the last one was."""
+        their running clocks back the time since the last one was (the database read
+        and written in a database thread)."""
         now = self.now()
-        last = self.store.last_alive()
+        last = await off_loop(self.store.last_alive)
         down = last is not None and now - last > 3 * self.beat_seconds
-        self.store.beat(self.process, now)
-        for match_id in self.store.open_timed_matches():
+        await off_loop(self.store.beat, self.process, now)
+        for match_id in await off_loop(self.store.open_timed_matches):
             await self._take_up(match_id, last if down else None)
 
     async def _take_up(self, match_id: str, down_since: float | None) -> None:
         async with self.hub.lock(match_id):
             try:
-                match = self.hub.load(match_id)
+                match = await self.hub.load_async(match_id)
             except ServerError:
                 return
-            if down_since is not None and self.hub.service.resume(match, down_since):
+            service = self.hub.service
+            if down_since is not None and await service.in_thread(
+                service.resume, match, down_since
+            ):
                 log.info("gave match %s back the time since %.3f", match_id, down_since)
                 await self.hub.changed(match)
             else:
-                self.note(match)
+                await self.note(match)
 
     # ----- keeping time ------------------------------------------------------------
 
@@ -110,10 +115,13 @@ class Referee:
         return changed
 
     async def _keep(self, match_id: str) -> int:
+        service = self.hub.service
         async with self.hub.lock(match_id):
             try:
-                match = self.hub.service.refresh(self.hub.load(match_id))
-                acted = self.hub.service.keep_time(match)
+                match = await service.in_thread(
+                    service.refresh, await self.hub.load_async(match_id)
+                )
+                acted = await service.in_thread(service.keep_time, match)
             except ServerError as error:  # another process changed it first: read again
                 log.debug("keeping time of %s: %s", match_id, error)
                 self._due.pop(match_id, None)
@@ -122,7 +130,7 @@ class Referee:
             if acted:
                 await self.hub.changed(match)
                 return 1
-            self.note(match)
+            await self.note(match)
             return 0
 
     async def run(self) -> None:
@@ -144,13 +152,14 @@ class Referee:
                         last_beat = now
                     if now - last_scan >= self.rescan_seconds:
                         last_scan = now
-                        for match_id in set(self.store.open_timed_matches()) - set(self._due):
+                        timed = await off_loop(self.store.open_timed_matches)
+                        for match_id in set(timed) - set(self._due):
                             await self._take_up(match_id, None)
                 except Exception:
                     log.exception("keeping the clocks failed")
         finally:
-            try:
-                self.store.beat(self.process, self.now())
+            try:  # (cancelled: the last beat still written, off the loop)
+                await off_loop(self.store.beat, self.process, self.now())
             except Exception:
                 log.debug("last heartbeat not written", exc_info=True)
 
