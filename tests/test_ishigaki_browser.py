@@ -28,7 +28,9 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.server.app import Settings, create_app
 
     data_dir: Path = tmp_path_factory.mktemp("ishigaki-web")
-    with serving(create_app(Settings(data_dir=data_dir, computer_workers=0))) as url:
+    with serving(
+        create_app(Settings(data_dir=data_dir, computer_workers=0, loop_guard=True))
+    ) as url:
         yield url
 
 

@@ -32,6 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(
         data_dir=tmp_path_factory.mktemp("web-analysis"),
         computer_workers=0,
+        loop_guard=True,
         computer_players=("easy", "medium", "hard", "expert", "random"),
         matches_per_minute=generous,
         analyses_per_minute=generous,

@@ -26,7 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.server.app import Settings, create_app
 
     data: Path = tmp_path_factory.mktemp("web-chat")
-    with serving(create_app(Settings(data_dir=data, computer_workers=0))) as url:
+    with serving(create_app(Settings(data_dir=data, computer_workers=0, loop_guard=True))) as url:
         yield url
 
 

@@ -27,7 +27,7 @@ except ImportError:  # the browser tests skip
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("city-web")
-    with serving(create_app(Settings(data_dir=data, computer_workers=0))) as url:
+    with serving(create_app(Settings(data_dir=data, computer_workers=0, loop_guard=True))) as url:
         yield url
 
 

@@ -40,7 +40,7 @@ class StandInPool(ComputerPool):
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[str, StandInPool]]:
-    app = create_app(Settings(data_dir=tmp_path, computer_workers=0))
+    app = create_app(Settings(data_dir=tmp_path, computer_workers=0, loop_guard=True))
     pool = StandInPool()
     with serving(app) as url:
         app.state.hub.computers = pool  # the hub is made as the app starts

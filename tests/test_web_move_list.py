@@ -98,7 +98,11 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     data_dir: Path = tmp_path_factory.mktemp("move-list")
     settings = Settings(
-        data_dir=data_dir, computer_workers=0, messages_per_second=1e4, message_burst=1e4
+        data_dir=data_dir,
+        computer_workers=0,
+        loop_guard=True,
+        messages_per_second=1e4,
+        message_burst=1e4,
     )
     with serving(create_app(settings)) as url:
         yield url

@@ -19,7 +19,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.server.app import Settings, create_app
 
     data_dir: Path = tmp_path_factory.mktemp("newcomers-web")
-    settings = Settings(data_dir=data_dir, computer_workers=0)
+    settings = Settings(data_dir=data_dir, computer_workers=0, loop_guard=True)
     with serving(create_app(settings), settings) as url:
         yield url
 

@@ -145,6 +145,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(
         data_dir=tmp_path_factory.mktemp("stepping"),
         computer_workers=0,
+        loop_guard=True,
         computer_players=(*LEVEL_NAMES, "random", SLOW),
         messages_per_second=1e4,
         message_burst=1e4,

@@ -81,7 +81,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("web-ui")
     # the pages of this file come from one address and start a match in nearly every test
     generous = Rate(per_minute=6000, burst=600)
-    settings = Settings(data_dir=data, computer_workers=0, matches_per_minute=generous)
+    settings = Settings(
+        data_dir=data, computer_workers=0, loop_guard=True, matches_per_minute=generous
+    )
     with serving(create_app(settings)) as url:
         yield url
 
