@@ -302,8 +302,12 @@ def test_a_late_move_over_the_websocket_is_refused_and_the_game_flagged(tmp_path
             move = view["legal"][0] if view.get("legal") else None
             fake.advance(61)  # the referee's timer has not fired: only the move handler sees
             ws.send_json({"type": "move", "move": move or "a1", "event": view["event"]})
-            error = receive_until(ws, lambda m: m["type"] == "error")
-            flagged = receive_until(ws, lambda m: m["type"] == "state")
+            answers: dict[str, dict[str, Any]] = {}  # the flagged view, then the refusal
+            while len(answers) < 2:
+                message = ws.receive_json()
+                if message["type"] in ("state", "error"):
+                    answers[message["type"]] = message
+        error, flagged = answers["error"], answers["state"]
         assert error["error"]["id"] == "your time ran out before this move arrived"
         assert flagged["result"]["winners"] == [1]
 

@@ -8,6 +8,7 @@ import random
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -111,6 +112,11 @@ def test_an_existing_world_readable_database_is_made_private(tmp_path: Path) -> 
 # ----- whole games with the loop guarded -------------------------------------------------
 
 
+def state_of(ws: Any) -> dict[str, Any]:
+    """The next view a socket receives (presence messages and the like skipped)."""
+    return receive_until(ws, lambda m: m["type"] == "state")
+
+
 @pytest.mark.parametrize("game", list(listing_order()))
 def test_a_whole_online_game_of_each_game_never_blocks_the_loop(tmp_path: Path, game: str) -> None:
     """Every request of an online game (make, join, every move, the record and replay
@@ -127,20 +133,21 @@ def test_a_whole_online_game_of_each_game_never_blocks_the_loop(tmp_path: Path, 
         sockets = {seat: connect(client, f"{url}?token={t}") for seat, t in tokens.items()}
         opened = {seat: cm.__enter__() for seat, cm in sockets.items()}
         try:
-            view = receive_until(opened[0], lambda m: m["type"] == "state")
+            latest = {seat: state_of(ws) for seat, ws in opened.items()}  # each one's view
+            view = latest[0]
             for _ply in range(400):
                 if view["result"] is not None:
                     break
                 mover = view["to_act"]
                 ws = opened[mover]
-                mine = receive_until(  # the mover's socket, caught up (older views queued)
-                    ws, lambda m, e=view["event"]: m["type"] == "state" and m["event"] >= e
-                )
+                while latest[mover]["event"] < view["event"]:  # its socket, caught up
+                    latest[mover] = state_of(ws)
+                mine = latest[mover]
                 move = rng.choice(mine["legal"])
                 ws.send_json({"type": "move", "move": move, "event": mine["event"]})
-                view = receive_until(
-                    ws, lambda m, e=mine["event"]: m["type"] == "state" and m["event"] > e
-                )
+                while latest[mover]["event"] <= mine["event"]:
+                    latest[mover] = state_of(ws)
+                view = latest[mover]
             assert view["result"] is not None, "the game did not end in 400 moves"
         finally:
             for cm in sockets.values():
