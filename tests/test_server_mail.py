@@ -786,7 +786,11 @@ def test_two_server_processes_never_send_the_same_turn_mail(
         ) as watching:  # held back while Suga looks
             receive_until(watching, lambda m: m["type"] == "state")
             move(client, kato, match_id)
-        service = service_of(client)
+            service = service_of(client)
+            assert service.outbox is not None and client.portal is not None
+            # the look the move started (its reads in database threads) ends while Suga
+            # still watches: it sends nothing, and the hour stays open for the two below
+            client.portal.call(service.outbox.settle)
         assert service.notifier is not None and service.outbox is not None
         store = MailStore(service.store.engine)
         other = Notifier(
