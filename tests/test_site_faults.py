@@ -30,6 +30,7 @@ from benchmarks.site_load import FIRST_MOVES, OFFER, Game, Plan, move_of_play, r
 from fastapi.testclient import TestClient
 
 from stairgames.server.match import Match
+from stairgames.server.store import off_loop
 from tests.postgresql_helpers import (
     AN_HOUR,
     DEADLINE,
@@ -168,7 +169,8 @@ def test_a_move_notified_while_a_socket_opens_reaches_that_socket(
         async def read_then_a_move_elsewhere(known: Match) -> Match:
             fresh: Match = await read(known)
             if not committed and known.id == match:
-                committed.append(commit_untold(first, match, 0))  # light's, on the first
+                # light's, on the first (its commit in a thread: this runs on second's loop)
+                committed.append(await off_loop(commit_untold, first, match, 0))
                 fanout_of(second)._notified(f"{match}:{committed[0]}")  # nobody watches
             return fresh
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from stairgames.server.limits import Rate
 from tests.server_helpers import JSON, connect, new_match, running, seat_get
 
 # ----- the server: frames as each viewer may see them -----------------------------------
@@ -42,7 +43,8 @@ def test_a_city_seats_frames_during_the_game_are_what_its_own_views_showed(
     ``deal ? to blue``), its board at every position a view showed is that view's board,
     byte for byte, and the two seats' frames differ (each sees its own card), so the
     comparison could fail."""
-    with running(tmp_path) as client:
+    many = Rate(per_minute=100_000, burst=100_000)  # three viewers' replays, one address
+    with running(tmp_path, replays_per_minute=many) as client:
         created = new_match(client, "city_of_stairs", ["human", "online"], players=2)
         match = created["match"]
         joined = client.post(f"/api/matches/{match}/join", headers=JSON).json()

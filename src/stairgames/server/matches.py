@@ -226,17 +226,24 @@ class MatchService:
         if match is not None:
             return match
         _check_id(match_id)
-        return self._kept(match_id, await off_loop(self.store.load_match, match_id))
+        made = await off_loop(self._made, match_id)  # its replay too: many ms for a long game
+        return self._kept(match_id, made)
 
-    def _kept(self, match_id: str, record: MatchRecord | None) -> Match:
-        """The match ``record`` makes, kept in memory (unless another request read it
-        meanwhile: that one is kept)."""
+    def _made(self, match_id: str) -> Match | None:
+        """The match as the database has it, replayed (``None``: no such match)."""
+        record = self.store.load_match(match_id)
+        return None if record is None else Match(record)
+
+    def _kept(self, match_id: str, record: MatchRecord | Match | None) -> Match:
+        """The match ``record`` makes (or the one made of it), kept in memory (unless
+        another request read it meanwhile: that one is kept)."""
         if record is None:
             raise ServerError(404, N_("no match {match!r}"), match=match_id)
         known = self._matches.get(match_id)
         if known is not None:
             return known
-        match = self._matches[match_id] = Match(record)
+        match = record if isinstance(record, Match) else Match(record)
+        self._matches[match_id] = match
         return match
 
     def cached_ids(self) -> set[str]:
