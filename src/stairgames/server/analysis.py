@@ -72,7 +72,7 @@ from stairgames.server.limits import ClientRates, shared_allowances
 from stairgames.server.match import Match, outcome_json, public_options
 from stairgames.server.matches import MAX_POSITION_LENGTH
 from stairgames.server.players import RetryLaterError, current_player_async
-from stairgames.server.store import AnalysisRow, Repository, off_loop
+from stairgames.server.store import AnalysisRow, Repository, allowances_off_loop, off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -255,7 +255,7 @@ class Analyses:
         if self.rates.shared is None:
             wait = self.rates.take(kind, player.id)
         else:  # a round trip to the database
-            wait = await off_loop(self.rates.take, kind, player.id)
+            wait = await allowances_off_loop(self.rates.take, kind, player.id)
         return None if wait == 0.0 else RetryLaterError(wait).response()
 
     # ----- a finished game ----------------------------------------------------------

@@ -57,7 +57,7 @@ from stairgames.server.limits import ClientRates, Clock, Rate, shared_allowances
 from stairgames.server.lobby import lobby_of
 from stairgames.server.match import Match
 from stairgames.server.players import Player, current_player_async
-from stairgames.server.store import ChatMessageRow, Repository, off_loop
+from stairgames.server.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -385,7 +385,7 @@ class Chat:
         if self.rates.shared is None:
             wait = self.rates.spend("chat", key)
         else:
-            wait = await off_loop(self.rates.spend, "chat", key)
+            wait = await allowances_off_loop(self.rates.spend, "chat", key)
         self.rates.count("chat", accepted=wait == 0.0)
         if wait > 0:
             raise ServerError(429, N_("you are sending messages too quickly; wait a few seconds"))

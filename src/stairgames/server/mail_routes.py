@@ -74,7 +74,7 @@ from stairgames.server.players import (
     session_secret,
 )
 from stairgames.server.seats import COMPUTER
-from stairgames.server.store import off_loop
+from stairgames.server.store import allowances_off_loop, off_loop
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
@@ -161,7 +161,7 @@ class MailService:
         round trip in a database thread where the allowances are the database's)."""
         if self.rates.shared is None:
             return self.rates.take(kind, key) == 0.0
-        return await off_loop(self.rates.take, kind, key) == 0.0
+        return await allowances_off_loop(self.rates.take, kind, key) == 0.0
 
     async def account_json(self, player: Player) -> dict[str, Any]:
         address = await off_loop(self.store.address_of, player.id)

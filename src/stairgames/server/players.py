@@ -68,7 +68,13 @@ from starlette.requests import HTTPConnection
 from stairgames.i18n import N_
 from stairgames.server.limits import ClientRates, Clock, Rate
 from stairgames.server.matches import ServerError, error_json
-from stairgames.server.store import PlayerRow, PlayerSessionRow, Repository, off_loop
+from stairgames.server.store import (
+    PlayerRow,
+    PlayerSessionRow,
+    Repository,
+    allowances_off_loop,
+    off_loop,
+)
 
 COOKIE: Final = "__Host-sg_player"
 """The cookie holding a browser's player secret where the page is a secure context."""
@@ -480,7 +486,7 @@ class PlayerStore(Repository):
         """
         if player.account:
             raise _has_password()
-        await off_loop(self._spend_password_change, player.id, address)
+        await allowances_off_loop(self._spend_password_change, player.id, address)
         password_hash = await self.hash_password(password)
         return await off_loop(self._set_first_password, player.id, password_hash)
 
@@ -505,7 +511,7 @@ class PlayerStore(Repository):
         :raises ServerError: 401, ``old`` is not the password (or there is none);
             :class:`RetryLaterError`.
         """
-        await off_loop(self._spend_password_change, player.id, address)
+        await allowances_off_loop(self._spend_password_change, player.id, address)
         current = await off_loop(self._password_hash_of, player.id)
         if current is None or not await self.password_matches(current, old):
             raise _wrong_password()
