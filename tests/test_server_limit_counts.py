@@ -198,3 +198,22 @@ def test_a_shared_allowance_is_spent_and_given_back_in_a_database_thread(
         assert len(on_loop) == 3 and not any(on_loop)
     finally:
         engine.dispose()
+
+
+def test_metrics_count_the_limits_routes_keep_themselves(tmp_path: Path) -> None:
+    """The password changes' limit lives in the accounts' code, not the app's request
+    limits: its refusals are counted in /metrics too (``player:`` kinds)."""
+    with running(tmp_path) as client:
+        assert client.post("/api/me", json={"name": "Kato"}, headers=JSON).status_code == 200
+        made = client.post("/api/account", json={"password": "a long password"}, headers=JSON)
+        assert made.status_code == 200
+        wrong = {"old": "not the password", "new": "another long password"}
+        answers = [
+            client.post("/api/account/password", json=wrong, headers=JSON).status_code
+            for _ in range(8)
+        ]
+        assert 401 in answers and answers[-1] == 429
+        text = client.get("/metrics").text
+    refused = answers.count(429)
+    line = 'stairgames_limited_requests_total{kind="player:password",outcome="refused"}'
+    assert f"{line} {float(refused)}" in text

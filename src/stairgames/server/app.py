@@ -276,6 +276,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
         start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
         background += start_card_sweep(app, engine, settings)  # unused card files expire
+        app.state.domain_rates = {  # the limits routes keep themselves, counted in /metrics
+            "player": app.state.players.login_rates,
+            "chat": app.state.chat.rates,
+            "analysis": app.state.analyses.rates,
+            "mail": app.state.mail.rates,
+        }
         if settings.loop_guard:
             guard_event_loop(engine)
         try:

@@ -228,7 +228,9 @@ class _Gauges(Collector):
 
 class _LimitedRequests(Collector):
     """The requests of each limited kind the app's request limits accepted and
-    refused (``app.state.rates``), read at each scrape."""
+    refused (``app.state.rates``), and those of the limits the routes keep themselves
+    (``app.state.domain_rates``: the logins of a name, password changes, chat, analyses
+    per player, mail; their kinds named ``domain:kind``), read at each scrape."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -243,6 +245,11 @@ class _LimitedRequests(Collector):
         for kind, counts in sorted(rates.counts.items() if rates is not None else ()):
             family.add_metric([kind, "accepted"], counts.accepted)
             family.add_metric([kind, "refused"], counts.refused)
+        others: dict[str, ClientRates] = getattr(self.state, "domain_rates", {})
+        for domain, domain_rates in sorted(others.items()):  # limits the routes keep
+            for kind, counts in sorted(domain_rates.counts.items()):
+                family.add_metric([f"{domain}:{kind}", "accepted"], counts.accepted)
+                family.add_metric([f"{domain}:{kind}", "refused"], counts.refused)
         yield family
 
 
