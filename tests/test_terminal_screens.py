@@ -148,6 +148,11 @@ def test_city_of_stairs_two_people_pass_the_keyboard_between_private_screens(
         # the first person's card is cleared away before the keyboard changes hands
         screen = "\n".join(play.screen())
         assert not re.search(r"departure [①-⑦]", screen), screen
+        # and from the terminal's history (issue 49): tmux and many others keep cleared
+        # screens there, where the next person could scroll up to it
+        last_card = max(m.end() for m in re.finditer(r"departure [①-⑦]", play.output))
+        assert "\x1b[3J" in play.output[last_card:], "the scrollback keeps the card"
+        assert "history are cleared" in play.output[last_card:]
         second = re.findall(r"Pass the keyboard to (\w+)", play.output)[-1]
         assert second != first
         play.answer("")

@@ -42,6 +42,10 @@ ECHO_LIMIT = 24
 RULE_CODE = re.compile(r"\s*[(（][A-Z]\d+[a-z]?[)）]")
 """A rulebook section cited in a message, `` (S5)``: left out of what players read."""
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
+CLEAR_HISTORY = "\x1b[3J"
+"""Erase the terminal's scrollback too: terminals that keep cleared screens in their
+history (tmux by default, many others) would otherwise show the previous person's
+private screen to the next one at a shared keyboard."""
 """Clears a terminal and puts the cursor at the top left."""
 YES_ANSWERS = ("y", "yes", "accept", "agree")
 NO_ANSWERS = ("n", "no", "decline")
@@ -309,10 +313,11 @@ class TerminalSession:
     def _is_tty(self) -> bool:
         return bool(getattr(self.output, "isatty", lambda: False)())
 
-    def _clear(self) -> None:
-        """Clear the terminal (nothing where the output is no terminal)."""
+    def _clear(self, *, history: bool = False) -> None:
+        """Clear the terminal, and its scrollback with ``history`` (nothing where the
+        output is no terminal)."""
         if self._is_tty():
-            self.output.write(CLEAR_SCREEN)
+            self.output.write(CLEAR_SCREEN + (CLEAR_HISTORY if history else ""))
             self.output.flush()
 
     def _private(self) -> bool:
@@ -326,8 +331,14 @@ class TerminalSession:
         to be passed to ``seat``, wait for Enter and clear again; ``False`` on quit."""
         if not self._private() or self._shown_to == seat:
             return True
-        self._clear()
+        self._clear(history=True)  # the scrollback too: it would keep the private screen
         self._shown_to = None
+        self.say(
+            _(
+                "(The screen and its history are cleared; a terminal that keeps cleared "
+                "screens anyway may still hold earlier ones if you scroll up.)"
+            )
+        )
         question = _("Pass the keyboard to {player}, then press Enter. ").format(
             player=self.seat_label(seat)
         )
@@ -341,7 +352,7 @@ class TerminalSession:
         """Before the computer plays at a shared keyboard: clear the private screen of the
         person who moved last (the next person's is cleared by :meth:`_pass_keyboard`)."""
         if self._private() and self._shown_to is not None:
-            self._clear()
+            self._clear(history=True)
             self._shown_to = None
 
     def _show_turn(self, cleared: bool) -> int:
