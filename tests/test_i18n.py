@@ -408,3 +408,13 @@ def test_a_city_of_stairs_result_as_json_reads_in_japanese_as_localize_gives_it(
     said = said_like_the_browser(node, catalog_messages(current_language()))
     assert said == localize(text)
     assert not re.search(r"red|blue|green|yellow|wins|points?\b", said), said
+
+
+def test_colour_codes_take_no_column() -> None:
+    """Issue 49: a coloured line was counted as wider than it shows, so Ishigaki Race's
+    screen at 80×24 was cleared too soon and a player's own roll wiped before it could be
+    read, while rows at the bottom stayed blank."""
+    from stairgames.i18n import display_width
+
+    assert display_width("\x1b[1;31mred\x1b[0m ninja") == len("red ninja")
+    assert display_width("\x1b[33m石垣\x1b[0m") == 4

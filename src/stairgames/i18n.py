@@ -26,6 +26,7 @@ import gettext
 import io
 import math
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
@@ -281,9 +282,15 @@ def join_and(items: list[str]) -> str:
     return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+"""A terminal's control sequence (colours, clearing): it takes no column."""
+
+
 def display_width(text: str) -> int:
-    """Columns ``text`` takes on a terminal: wide (East Asian) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """Columns ``text`` takes on a terminal: wide (East Asian) characters take two,
+    control sequences such as colours none."""
+    shown = _ESCAPE.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
 
 
 def pad(text: str, width: int) -> str:
