@@ -40,7 +40,6 @@ from stairgames.server.seats import COMPUTER, HUMAN, hash_token, parse_seat
 from stairgames.server.store import (
     EventConflictError,
     EventRecord,
-    MatchRecord,
     SeatRecord,
     Store,
     SummaryRecord,
@@ -218,7 +217,7 @@ class MatchService:
         if match is not None:
             return match
         _check_id(match_id)
-        return self._kept(match_id, self.store.load_match(match_id))
+        return self._kept(match_id, self._made(match_id))
 
     async def get_async(self, match_id: str) -> Match:
         """:meth:`get`, the database read in a database thread (a socket opening)."""
@@ -234,17 +233,16 @@ class MatchService:
         record = self.store.load_match(match_id)
         return None if record is None else Match(record)
 
-    def _kept(self, match_id: str, record: MatchRecord | Match | None) -> Match:
-        """The match ``record`` makes (or the one made of it), kept in memory (unless
-        another request read it meanwhile: that one is kept)."""
-        if record is None:
+    def _kept(self, match_id: str, made: Match | None) -> Match:
+        """``made`` (:meth:`_made`), kept in memory (unless another request read the
+        match meanwhile: that one is kept)."""
+        if made is None:
             raise ServerError(404, N_("no match {match!r}"), match=match_id)
         known = self._matches.get(match_id)
         if known is not None:
             return known
-        match = record if isinstance(record, Match) else Match(record)
-        self._matches[match_id] = match
-        return match
+        self._matches[match_id] = made
+        return made
 
     def cached_ids(self) -> set[str]:
         """The matches held in memory."""
