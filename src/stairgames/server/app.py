@@ -453,7 +453,6 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit)
         if path == CHALLENGES_ROUTE:
             return Route(limit, "challenges")
-
         if path == CARD_ROUTE:
             return Route(MAX_CARD_FILE_BYTES, "cards")
         if path == "/api/matches":

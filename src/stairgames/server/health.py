@@ -54,13 +54,14 @@ from prometheus_client.registry import Collector
 from sqlalchemy import event, text
 
 from stairgames.server.fanout import PostgresFanOut
+from stairgames.server.limits import AnswerStatus
 from stairgames.server.match import Match
 from stairgames.server.store import EventRecord
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
     from sqlalchemy.engine import Engine
-    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
     from stairgames.server.hub import Hub
     from stairgames.server.limits import ClientRates
@@ -264,21 +265,14 @@ class CountRequests:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        status = 500
-
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            await send(message)
-
+        answer = AnswerStatus(send)
         try:
-            await self.app(scope, receive, sending)
+            await self.app(scope, receive, answer)
         finally:
             route = scope.get("route")
             template = getattr(route, "path", None) or "other"
             method = str(scope.get("method", ""))[:10]
-            self.metrics.requests.labels(method, template, str(status)).inc()
+            self.metrics.requests.labels(method, template, str(answer.status)).inc()
 
 
 # ----- the routes ------------------------------------------------------------------

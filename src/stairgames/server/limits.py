@@ -397,6 +397,20 @@ class Route:
     rate: str | None = None
 
 
+class AnswerStatus:
+    """An ASGI ``send`` that passes every message on and keeps the status answered
+    (500 until an answer starts: the app failed, or the client left)."""
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.status = 500
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = int(message["status"])
+        await self.send(message)
+
+
 class RequestLimits:
     """ASGI middleware: bounded bodies and per-client rates (see the module's text).
 
@@ -457,18 +471,11 @@ class RequestLimits:
                 await _refuse(send, _too_many(), retry_after=math.ceil(wait))
                 return
             spent.append(client)
-        status = 500
-
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            await send(message)
-
+        answer = AnswerStatus(send)
         try:
-            await self.app(scope, receive, sending)
+            await self.app(scope, receive, answer)
         finally:
-            refused = status == 429
+            refused = answer.status == 429
             self.rates.count(kind, accepted=not refused)
             if refused:
                 for client in spent:
