@@ -333,12 +333,11 @@ class TerminalSession:
             return True
         self._clear(history=True)  # the scrollback too: it would keep the private screen
         self._shown_to = None
-        self.say(
-            _(
-                "(The screen and its history are cleared; a terminal that keeps cleared "
-                "screens anyway may still hold earlier ones if you scroll up.)"
-            )
+        notice = _(
+            "(The screen and its history are cleared; a terminal that keeps cleared "
+            "screens anyway may still hold earlier ones if you scroll up.)"
         )
+        self.say("\n".join(wrap(notice, SCREEN_WIDTH)))
         question = _("Pass the keyboard to {player}, then press Enter. ").format(
             player=self.seat_label(seat)
         )
