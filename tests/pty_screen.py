@@ -3,8 +3,9 @@
 :class:`PtyPlay` starts the command in a child process on a pty with a fixed window
 size, answers its prompts, and keeps what it wrote; :func:`rows` turns that output into
 the rows a terminal of 80 columns shows (wide characters take two, long lines wrap,
-``\\x1b[2J`` clears). No sleeps: reading waits on ``select`` for the next prompt, with a
-generous limit that only fails a test that hangs.
+``\\x1b[2J`` clears). :class:`Terminal` is a real terminal emulator (pyte) fed with the
+same output, that keeps its history as tmux does. No sleeps: reading waits on ``select``
+for the next prompt, with a generous limit that only fails a test that hangs.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ import sys
 import termios
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import pyte
+from wcwidth import wcwidth
 
 from stairgames.i18n import display_width
 
@@ -52,6 +57,68 @@ def rows(text: str, columns: int = COLUMNS) -> list[str]:
     return result
 
 
+HISTORY_LIMIT = 1_000_000
+"""Rows a :class:`Terminal` keeps in its history: all of a whole game's."""
+
+
+class KeepingScreen(pyte.HistoryScreen):
+    """pyte's screen with a history, which keeps what a clear erases, as tmux (by default)
+    and many other terminals do: ``ESC[2J`` moves the screen's rows, down to its last
+    written one, into the history before erasing them; ``ESC[3J`` erases the history.
+    (pyte itself only keeps the rows that scroll off the top.)"""
+
+    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
+        if how == 2:
+            written = [y for y in range(self.lines) if row_text(self.buffer[y], self.columns)]
+            for y in range(max(written, default=-1) + 1):
+                kept: pyte.screens.StaticDefaultDict[int, pyte.screens.Char]
+                kept = pyte.screens.StaticDefaultDict(self.buffer[y].default)
+                kept.update(self.buffer[y])
+                self.history.top.append(kept)
+        super().erase_in_display(how, *args, **kwargs)
+
+
+def row_text(line: dict[int, Any], columns: int) -> str:
+    """A row of a pyte screen as text, its trailing blanks left out (a wide character
+    takes two cells, the second of them empty)."""
+    chars: list[str] = []
+    wide = False
+    for x in range(columns):
+        if wide:
+            wide = False
+            continue
+        data: str = line[x].data
+        chars.append(data)
+        wide = bool(data) and wcwidth(data[0]) == 2
+    return "".join(chars).rstrip()
+
+
+class Terminal:
+    """A terminal emulator of ``columns``×``lines`` keeping a long history
+    (:class:`KeepingScreen`): what a person sees, and what they could scroll back to."""
+
+    def __init__(self, columns: int = COLUMNS, lines: int = LINES) -> None:
+        self.screen = KeepingScreen(columns, lines, history=HISTORY_LIMIT)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(data)
+
+    def display(self) -> list[str]:
+        """The rows on screen, top to bottom (trailing blanks left out)."""
+        return [
+            row_text(self.screen.buffer[y], self.screen.columns) for y in range(self.screen.lines)
+        ]
+
+    def history(self) -> list[str]:
+        """The rows above the screen that scrolling back shows, oldest first."""
+        return [row_text(line, self.screen.columns) for line in self.screen.history.top]
+
+    def everything(self) -> list[str]:
+        """The history and the screen: every row a person at the terminal can read."""
+        return self.history() + self.display()
+
+
 class PtyPlay:
     """``stairgames ARGS`` on a pty of 80×24 (stdin, stdout and stderr a terminal)."""
 
@@ -62,15 +129,19 @@ class PtyPlay:
         cwd: Path,
         env: dict[str, str] | None = None,
         code: str | None = None,
+        colour: bool = False,
     ):
         """``code``: Python to run instead of ``stairgames ARGS`` (a session set up from
-        a position)."""
+        a position); ``colour``: leave ``NO_COLOR`` unset, so that the game paints."""
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
         environment = {
             k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "COLUMNS"))
         }
-        environment.update({"LANG": "C.UTF-8", "TERM": "xterm", "NO_COLOR": "1"})
+        environment.pop("NO_COLOR", None)
+        environment.update({"LANG": "C.UTF-8", "TERM": "xterm"})
+        if not colour:
+            environment["NO_COLOR"] = "1"
         environment.update(env or {})
         environment["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + str(ROOT)
         self.process = subprocess.Popen(
@@ -88,6 +159,8 @@ class PtyPlay:
         os.close(slave)
         self.output = ""
         self._raw = b""
+        self.terminal = Terminal()
+        """The emulator the output is fed to, as it comes."""
         self.prompts: list[int] = []
         """Where each answered prompt ended in :attr:`output`."""
 
@@ -107,6 +180,7 @@ class PtyPlay:
             if not chunk:
                 raise EOFError(self.output[start:])
             self._raw += chunk
+            self.terminal.feed(chunk)
             self.output = self._raw.decode("utf-8", errors="replace")
         return self.output[start:]
 

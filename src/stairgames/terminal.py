@@ -108,6 +108,37 @@ def fill(parts: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "   ") -> l
     return lines
 
 
+def reflow(lines: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "  ") -> list[str]:
+    """``lines`` run on, each joined to the one before where both fit in ``width``
+    columns (a line is never cut): an account of short sentences in fewer rows."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and display_width(joined[-1] + gap + line.lstrip()) <= width:
+            joined[-1] += gap + line.lstrip()
+        else:
+            joined.append(line)
+    return joined
+
+
+def fit_account(told: Sequence[tuple[str, bool]], room: int) -> list[str]:
+    """The account ``told`` (lines, each with whether it is minor) in at most ``room``
+    rows: whole where it fits; else without the minor lines; else with the short lines
+    run on (:func:`reflow`) too; else its latest rows after "…"."""
+    whole = [line for line, _minor in told]
+    major = [line for line, minor in told if not minor]
+    for lines in (whole, major, reflow(major)):
+        if sum(screen_rows(line) for line in lines) <= room:
+            return lines
+    kept: list[str] = []
+    rows = 1 if room > 1 else 0  # the "…", where it leaves a row for the account
+    for line in reversed(lines):
+        if rows + screen_rows(line) > room:
+            break
+        kept.insert(0, line)
+        rows += screen_rows(line)
+    return ["…", *kept] if room > 1 else kept
+
+
 def player_name(kind: str) -> str:
     """Who plays a seat, as players read it: ``human`` and the levels (``medium``) in the
     current language, other computer players as typed (``random``, ``mcts:time=0.5``)."""
@@ -206,7 +237,12 @@ class TerminalSession:
         output: TextIO | None = None,
         hint_budget: Budget = HINT_BUDGET,
         background: bool | None = None,
+        start: State | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
+        """``start``: a state of ``game`` to play on (a resumed game; the moves before it
+        cannot be undone), else the game's start. ``notes``: said first by :meth:`run`,
+        before the seats (where the game was resumed from)."""
         self.game = game
         self.background = background
         """Whether computer players compile their code in the background, playing a
@@ -246,7 +282,8 @@ class TerminalSession:
         self._shown_to: int | None = None
         """The person whose private view the screen shows now, if any."""
         self._prepare_players()
-        self.state: State = game.new_initial_state()
+        self.state: State = game.new_initial_state() if start is None else start.clone()
+        self.notes = tuple(notes)
         self.undo_stack: list[State] = []
         self._viewing: int | None = None
         """The earlier position shown (``back``, ``forward``): the moves played before it;
@@ -302,13 +339,27 @@ class TerminalSession:
     def say(self, text: str = "") -> None:
         print(text, file=self.output)
 
-    def tell(self, text: str) -> None:
+    def tell(self, text: str, *, minor: bool = False) -> None:
         """Say what happened at the table, and keep it for the next person's screen: each
         line broken at spaces (or between wide characters) to the screen's width, so that
-        a long sentence is not cut mid-word by the terminal."""
+        a long sentence is not cut mid-word by the terminal. ``minor``: a line that what
+        follows says again (a computer's move, which the game's account then tells), left
+        out of a screen that has no room for everything."""
         lines = [part for line in text.split("\n") for part in wrap(line, SCREEN_WIDTH) or [""]]
         self.say("\n".join(lines))
         self.account.extend(lines)
+        self._story().extend((line, minor) for line in lines if line)
+
+    def _story(self) -> list[tuple[str, bool]]:
+        """Every line told at the table so far, each with whether it is minor: each
+        person's screen shows what they have not seen yet (:attr:`_seen`)."""
+        story: list[tuple[str, bool]] = self.__dict__.setdefault("_told", [])
+        return story
+
+    def _seen(self) -> dict[int, int]:
+        """For each person's seat, how much of :meth:`_story` their screen has shown."""
+        seen: dict[int, int] = self.__dict__.setdefault("_seen_by", {})
+        return seen
 
     def _is_tty(self) -> bool:
         return bool(getattr(self.output, "isatty", lambda: False)())
@@ -354,35 +405,31 @@ class TerminalSession:
             self._clear(history=True)
             self._shown_to = None
 
-    def _show_turn(self, cleared: bool) -> int:
-        """Draw the screen of a person's turn: the account since their last screen, then the
-        board; on a terminal where that would push the account off the screen, the screen
-        is cleared and the latest of the account drawn again above the board. Returns the
-        rows used since the last prompt (its row included)."""
+    def _show_turn(self, seat: int, cleared: bool) -> int:
+        """Draw the screen of ``seat``'s turn: what that person has not seen yet, then the
+        board. On a terminal where that would push the account off the screen, or where
+        part of it went by on someone else's screen, the screen is cleared and the
+        account drawn again above the board, as much of it as fits
+        (:func:`fit_account`). Returns the rows used since the last prompt (its row
+        included)."""
         picture = self.spec.render(self.state, colour=self.colour, viewer=self._viewer())
-        account = [line for line in self.account if line]
-        used = 1 + sum(screen_rows(line) for line in account)
+        story = self._story()
+        unseen = [line for line, _minor in story[self._seen().get(seat, 0) :]]
+        recent = [line for line in self.account if line]
+        used = 1 + sum(screen_rows(line) for line in recent)
         drawing = screen_rows(picture)
         total = self._screen_lines()
-        if self._is_tty() and (cleared or used + drawing + 2 > total):
+        elsewhere = len(unseen) > len(recent)  # some went by on another person's screen
+        if self._is_tty() and (cleared or elsewhere or used + drawing + 2 > total):
             if not cleared:
                 self._clear()
             room = total - drawing - 1  # the prompt's row; the move hint only if left over
-            kept: list[str] = []
-            rows = 0
-            for line in reversed(account):
-                if rows + screen_rows(line) > room:
-                    break
-                kept.insert(0, line)
-                rows += screen_rows(line)
-            if len(kept) < len(account) and len(kept) > 1:
-                rows -= screen_rows(kept.pop(0))
-                kept.insert(0, "…")
-                rows += 1
+            kept = fit_account(story[self._seen().get(seat, 0) :], room)
             for line in kept:
                 self.say(line)
-            used = rows
+            used = sum(screen_rows(line) for line in kept)
         self.account = []
+        self._seen()[seat] = len(story)
         self.say(picture)
         return used + drawing
 
@@ -417,6 +464,8 @@ class TerminalSession:
 
     def run(self) -> State:
         """Play until the game ends or a human quits; returns the final state."""
+        for note in self.notes:
+            self.tell(note)
         seats = _(", ").join(self.seat_label(s) for s in range(len(self.players)))
         self.tell(_("{title}: {seats}").format(title=_(self.spec.title), seats=seats))
         self.tell(_("Type 'help' for commands and how to write a move."))
@@ -502,7 +551,8 @@ class TerminalSession:
         self.tell(
             _("{player} plays {move} ({seconds} s)").format(
                 player=label, move=text, seconds=f"{thinking.seconds:.1f}"
-            )
+            ),
+            minor=self.spec.narrate is not None,  # the game's account says the move again
         )
         if agent.last_fallback and warming is not None:
             self.tell(
@@ -524,7 +574,7 @@ class TerminalSession:
         cleared = self._shown_to != seat and self._private()
         if not self._pass_keyboard(seat):
             return False
-        lines = self._show_turn(cleared)
+        lines = self._show_turn(seat, cleared)
         offer = self.state.agreement_offer()
         if offer is not None:
             return self._answer_offer(seat, offer)

@@ -96,11 +96,19 @@ def _card_lines(card: CityCard, mark: str) -> list[str]:
 
 
 def _empty_lines(cell: int, fits: dict[int, str]) -> list[str]:
+    """An empty cell: its name, the stock slots that fit there, and a blank bottom line
+    (the cell's edge: see :func:`_edge`)."""
     return [
-        " " * WIDTH,
         f"{'  ' + rules.cell_name(cell):<{WIDTH}}",
         f"{fits.get(cell, ''):^{WIDTH}}",
+        " " * WIDTH,
     ]
+
+
+def _edge(bottom: str) -> str:
+    """A cell's bottom line drawn on the edge below it: the corner icons sit on the
+    edge, ``R↺G↺--B↺Y↺``, so that a row of the city takes three lines with its edge."""
+    return bottom.replace(" ", "-")
 
 
 def _legal_cells(state: CityOfStairsState) -> dict[int, str]:
@@ -175,11 +183,10 @@ def render_city(state: CityOfStairsState) -> list[str]:
                 blocks.append(_card_lines(state.cards.cards[index], marks.get(cell, "")))
         height = max(len(block) for block in blocks)
         blocks = [b[:2] + [" " * WIDTH] * (height - len(b)) + b[2:] for b in blocks]
-        for line in range(height):
-            label = str(row + 1) if line == 1 else " "
+        for line in range(height - 1):
+            label = str(row + 1) if line == 0 else " "
             lines.append(f"{label} |" + "|".join(b[line] for b in blocks) + "|")
-        if row:
-            lines.append(separator)
+        lines.append("  +" + "+".join(_edge(b[-1]) for b in blocks) + "+")
     lines.append(_seaside_edge(state))
     return lines
 
