@@ -19,7 +19,7 @@ from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import build_options, option_fields, option_types
-from stairgames.core.progress import ProgressLine, bar
+from stairgames.core.progress import Meter
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import (
     GameSpec,
@@ -30,6 +30,7 @@ from stairgames.core.registry import (
 )
 from stairgames.core.solvers import SolveRequest, solved_dir
 from stairgames.i18n import LANGUAGES, N_, _, set_language, translate, wrap
+from stairgames.resume import is_resume, play_resumed
 from stairgames.terminal import HUMAN, TerminalSession, enable_line_editing, fill
 
 
@@ -143,12 +144,33 @@ def _play_parser(
 
 
 def _play(argv: Sequence[str]) -> int:
+    """``stairgames play GAME [options]``, ``play --resume RECORD [options]`` (a stopped
+    game continued: :mod:`stairgames.resume`) and ``play --help``."""
+    names = ", ".join(g["name"] for g in list_games())
+    if argv and argv[0] in ("-h", "--help"):
+        text = _(
+            "usage: stairgames play GAME [options]\n"
+            "       stairgames play --resume RECORD [options]\n"
+            "\n"
+            "Play a game in the terminal, or continue a stopped one from the record "
+            "the terminal saved (the same seats and levels; chance and any hidden "
+            "card the record does not keep come from a new seed).\n"
+            "\n"
+            "games: {games}\n"
+            "\n"
+            "stairgames play GAME --help shows a game's options and seats;\n"
+            "stairgames play --resume RECORD --help the flags of resuming."
+        ).format(games=names)
+        print("\n".join(row for line in text.split("\n") for row in wrap(line, 80) or [""]))
+        return 0
+    if argv and is_resume(argv):
+        return play_resumed(argv, epilog=_(PLAYERS_HELP))
     if not argv or argv[0].startswith("-"):
-        names = ", ".join(g["name"] for g in list_games())
-        print(
-            _("usage: stairgames play GAME [options]; games: {games}").format(games=names),
-            file=sys.stderr,
-        )
+        usage = _(
+            "usage: stairgames play GAME [options] or stairgames play --resume RECORD; "
+            "games: {games} (stairgames play --help says more)"
+        ).format(games=names)
+        print("\n".join(wrap(usage, 80, subsequent_indent="  ")), file=sys.stderr)
         return 2
     spec = get_spec(argv[0])
     # The seats depend on the options (``--players 3``): read the options first, then
@@ -283,18 +305,16 @@ def _review(argv: Sequence[str]) -> int:
 
 
 def _move_progress(stream: TextIO) -> Callable[[int, int], None]:
-    """The progress of a review on ``stream``: a bar, the moves done, the seconds so far."""
-    started = time.perf_counter()
-    progress = ProgressLine(stream)
+    """The progress of a review on ``stream``: a bar, the moves done, their rate, the
+    time so far and the time left (:class:`stairgames.core.progress.Meter`)."""
+    return _counting(Meter(stream, _("moves")))
+
+
+def _counting(meter: Meter) -> Callable[[int, int], None]:
+    """``progress(done, total)`` drawn by ``meter`` (ending its line at the last)."""
 
     def show(done: int, total: int) -> None:
-        line = _("[{bar}] {done}/{total} moves  {seconds} s").format(
-            bar=bar(done, total),
-            done=done,
-            total=total,
-            seconds=f"{time.perf_counter() - started:.0f}",
-        )
-        progress.show(line, due=done % max(1, total // 10) == 0, last=done == total)
+        meter.update(done, total=total, last=done == total)
 
     return show
 
@@ -520,21 +540,9 @@ def _split_players(text: str) -> list[str]:
 
 
 def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
-    """The progress of a run of games on ``stream``: a bar, the games done and the
-    seconds so far (in a log, every tenth of the games)."""
-    started = time.perf_counter()
-    progress = ProgressLine(stream)
-
-    def show(done: int, total: int) -> None:
-        line = _("[{bar}] {done}/{total} games  {seconds} s").format(
-            bar=bar(done, total),
-            done=done,
-            total=total,
-            seconds=f"{time.perf_counter() - started:.0f}",
-        )
-        progress.show(line, due=done % max(1, total // 10) == 0, last=done == total)
-
-    return show
+    """The progress of a run of games on ``stream``: a bar, the games done, their rate,
+    the time so far and the time left (in a log, every tenth of the games)."""
+    return _counting(Meter(stream, _("games")))
 
 
 def _list(argv: Sequence[str]) -> int:
@@ -585,13 +593,11 @@ def _solve(argv: Sequence[str]) -> int:
     """``stairgames solve GAME``: the game's options, ``--out`` and ``--resume``, and the
     game's own flags (:mod:`stairgames.core.solvers`)."""
     if not argv or argv[0].startswith("-"):
-        solvable = [g["name"] for g in list_games() if get_spec(g["name"]).solver is not None]
-        print(
-            _("usage: stairgames solve GAME [options]; games with a solver: {games}").format(
-                games=", ".join(solvable)
-            ),
-            file=sys.stderr,
-        )
+        overview = _solve_overview()
+        if argv and argv[0] in ("-h", "--help"):
+            overview.print_help()
+            return 0
+        overview.print_help(sys.stderr)  # a flag before the game: the game is missing
         return 2
     spec = get_spec(argv[0])
     command = solver(spec.name)
@@ -629,6 +635,30 @@ def _solve(argv: Sequence[str]) -> int:
     return command.run(request)
 
 
+def _solve_overview() -> argparse.ArgumentParser:
+    """``stairgames solve --help`` before a game is named: what the command does, the
+    games with a solver, and where each game's own flags are listed."""
+    solvable = [g["name"] for g in list_games() if get_spec(g["name"]).solver is not None]
+    parser = argparse.ArgumentParser(
+        prog="stairgames solve",
+        usage=_("stairgames solve GAME [options]"),
+        description=_(
+            "Solve a game (or part of it) and keep the table for the perfect player. "
+            "Long solves show their progress and stop on Ctrl-C or kill, keeping what "
+            "is done: the same command with --resume goes on."
+        ),
+        epilog=_(
+            "games with a solver: {games}. stairgames solve GAME --help lists the game's "
+            "own flags (its options, --out DIR, --resume, --jobs N)."
+        ).format(games=", ".join(solvable)),
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "game", metavar="GAME", help=_("the game: {games}").format(games=", ".join(solvable))
+    )
+    return parser
+
+
 def _prepare(argv: Sequence[str]) -> int:
     """``stairgames prepare [GAME ...]``: compile every level's fast code now (``make
     test`` does it when it installs), so that no first game plays its fallback while it
@@ -646,19 +676,35 @@ def _prepare(argv: Sequence[str]) -> int:
     # no argparse choices: with nargs="*" Python 3.11 refuses an empty list against them
     parser.add_argument("games", nargs="*", metavar="GAME", help=_("games"))
     args = parser.parse_args(argv)
-    for name in args.games or names:
-        game = load_with_text_options(name, {})  # an unknown game: refused, naming the games
-        started = time.perf_counter()
-        for level in LEVEL_NAMES:
-            make_agent(level, 0, game=game)
-        _warm_game(game.name)  # code its default options' levels leave out (3-ninja Ishigaki)
-        print(
-            _("{game}: the computer players are ready ({seconds} s)").format(
-                game=_(game.info().title), seconds=f"{time.perf_counter() - started:.1f}"
-            ),
-            flush=True,
-        )
+    games = [load_with_text_options(name, {}) for name in args.games or names]  # refuses
+    steps = [*LEVEL_NAMES, None]  # every level, then the game's own warm-up
+    meter = Meter(sys.stderr, _("steps"), total=len(games) * len(steps))
+    with meter.ticking():
+        for number, game in enumerate(games):
+            started = time.perf_counter()
+            for step, level in enumerate(steps):
+                done = number * len(steps) + step
+                meter.update(done, detail=_prepare_step(game, level))
+                if level is None:
+                    _warm_game(game.name)  # what its options' levels leave out (3-ninja Ishigaki)
+                else:
+                    make_agent(level, 0, game=game)
+            meter.update((number + 1) * len(steps), last=number == len(games) - 1)
+            meter.note(
+                _("{game}: the computer players are ready ({seconds} s)").format(
+                    game=_(game.info().title), seconds=f"{time.perf_counter() - started:.1f}"
+                ),
+                sys.stdout,
+            )
     return 0
+
+
+def _prepare_step(game: Any, level: str | None) -> str:
+    """What ``stairgames prepare`` is compiling: the game and the level (or the game's
+    own warm-up)."""
+    if level is None:
+        return _("{game}: the game's own code").format(game=_(game.info().title))
+    return _("{game}: level {level}").format(game=_(game.info().title), level=level)
 
 
 def _warm_game(name: str) -> None:

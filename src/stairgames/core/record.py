@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -211,7 +212,9 @@ def make_record(
     )
 
 
-def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
+def replay(
+    record: GameRecord, *, rng: random.Random | None = None
+) -> Iterator[tuple[str | None, State]]:
     """Replay a record: yields ``(None, start)`` then ``(move, state after it)`` for each move.
 
     A view record (``record.view`` not full) replays each chance move it hides
@@ -221,6 +224,12 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
     later move does not replay). The states hold these stand-ins, so show them only
     for ``record.viewer`` (its drawing, observation and history), never in full; the
     moves yielded are the record's own text.
+
+    With ``rng`` the stand-ins are tried in a random order drawn from it, each
+    outcome as likely to come first as chance makes it: a game continued from a
+    view record deals anew what the record hides (no seat can foresee it), and the
+    same ``rng`` state deals the same. Without it the order is the outcomes' own, so
+    a record always replays to the same states.
 
     :raises InvalidRecordError: unknown game or options, bad start position, or a move
         that is illegal where it stands (the message gives its number).
@@ -240,15 +249,16 @@ def replay(record: GameRecord) -> Iterator[tuple[str | None, State]]:
         ) from None
     _check_view(record, state)
     yield None, state.clone()
-    for move, action in zip(record.moves, _replayed_actions(record, state), strict=True):
+    actions = _replayed_actions(record, state, rng)
+    for move, action in zip(record.moves, actions, strict=True):
         state.apply_action(action)
         yield move, state.clone()
 
 
-def final_state(record: GameRecord) -> State:
-    """The state at the end of a record."""
+def final_state(record: GameRecord, *, rng: random.Random | None = None) -> State:
+    """The state at the end of a record (``rng``: stand-ins as :func:`replay` says)."""
     last: State | None = None
-    for _, state in replay(record):
+    for _, state in replay(record, rng=rng):
         last = state
     assert last is not None
     return last
@@ -271,17 +281,31 @@ def _seen_text(state: State, view: RecordView) -> str:
     return moves_in_view(state, view)[-1]
 
 
-def _stand_ins(state: State, move: str, view: RecordView) -> list[int]:
-    """The chance outcomes here that ``view`` would have recorded as ``move``."""
+def _stand_ins(
+    state: State, move: str, view: RecordView, rng: random.Random | None = None
+) -> list[int]:
+    """The chance outcomes here that ``view`` would have recorded as ``move``: in their
+    own order, or with ``rng`` in a random order by their odds (:func:`_by_odds`)."""
     if view == FULL_VIEW or not state.is_chance_node():
         return []
     found = []
-    for outcome, _ in state.chance_outcomes():
+    for outcome, probability in state.chance_outcomes():
         candidate = state.clone()
         candidate.apply_action(outcome)
         if _seen_text(candidate, view) == move:
-            found.append(outcome)
-    return found
+            found.append((outcome, probability))
+    if rng is not None:
+        found = _by_odds(found, rng)
+    return [outcome for outcome, _ in found]
+
+
+def _by_odds(outcomes: list[tuple[int, float]], rng: random.Random) -> list[tuple[int, float]]:
+    """``outcomes`` in a random order where each comes first as often as its probability
+    says among those left (weighted sampling without replacement: the largest of
+    ``u ** (1 / p)``, ``u`` uniform, comes first)."""
+    keys = [rng.random() ** (1 / p) if p > 0 else 0.0 for _, p in outcomes]
+    order = sorted(range(len(outcomes)), key=lambda i: keys[i], reverse=True)
+    return [outcomes[i] for i in order]
 
 
 @dataclasses.dataclass
@@ -293,8 +317,11 @@ class _Branch:
     untried: list[int]
 
 
-def _replayed_actions(record: GameRecord, start: State) -> list[int]:
-    """The actions that replay ``record`` from ``start``, stand-ins included.
+def _replayed_actions(
+    record: GameRecord, start: State, rng: random.Random | None = None
+) -> list[int]:
+    """The actions that replay ``record`` from ``start``, stand-ins included (tried in
+    the order ``rng`` draws, or in their own without it).
 
     :raises InvalidRecordError: no choice of stand-ins replays every move; the message
         names the move that got furthest.
@@ -311,7 +338,7 @@ def _replayed_actions(record: GameRecord, start: State) -> list[int]:
             action: int | None = state.string_to_action(move)
         except StairgamesError as exc:
             action = None
-            stand_ins = _stand_ins(state, move, record.view)
+            stand_ins = _stand_ins(state, move, record.view, rng)
             if stand_ins:
                 action = stand_ins.pop(0)
                 branches.append(_Branch(index, state.clone(), stand_ins))
