@@ -155,6 +155,7 @@ class PtyPlay:
             env=environment,
             start_new_session=True,
             close_fds=True,
+            pass_fds=self._popen_fds(),
         )
         os.close(slave)
         self.output = ""
@@ -163,6 +164,10 @@ class PtyPlay:
         """The emulator the output is fed to, as it comes."""
         self.prompts: list[int] = []
         """Where each answered prompt ended in :attr:`output`."""
+
+    def _popen_fds(self) -> tuple[int, ...]:
+        """File descriptors the child keeps (besides its terminal)."""
+        return ()
 
     def read_until(self, pattern: str) -> str:
         """Read until ``pattern`` (a regular expression) matches the output since the last
@@ -213,3 +218,121 @@ class PtyPlay:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+LOGGING_DRIVER = """
+import json, os, sys
+from stairgames import terminal
+from stairgames.cli import main
+
+Session = terminal.TerminalSession
+log = os.fdopen(int(os.environ["STAIRGAMES_TEST_LOG"]), "w", buffering=1)
+if os.environ.get("STAIRGAMES_TEST_KEEP_HISTORY"):
+    terminal.CLEAR_HISTORY = ""  # the defect of issue 49: the scrollback kept
+
+def note(**entry):
+    log.write(json.dumps(entry) + "\\n")
+
+def wrap(name, before):
+    original = getattr(Session, name)
+    def wrapper(self, *args, **kwargs):
+        before(self, *args, **kwargs)
+        return original(self, *args, **kwargs)
+    setattr(Session, name, wrapper)
+
+def told(self, text, minor=False):
+    note(told=text, minor=minor)
+
+def applied(self, action, narrate=True):
+    mover = None if self.state.is_chance_node() else self.state.current_player()
+    note(apply=self.state.action_to_string(action), mover=mover)
+
+def prompted(self, seat):
+    if self._viewing is None:
+        picture = self.spec.render(self.state, colour=False, viewer=self._viewer())
+        note(prompt=seat, moves=self.move_texts(), picture=picture, label=self.seat_label(seat))
+
+def asked(self, question):
+    note(ask=question)
+
+wrap("tell", told)
+wrap("_apply", applied)
+wrap("_prompt", prompted)
+wrap("_ask", asked)
+sys.exit(main(sys.argv[1:]))
+"""
+"""Python that runs ``stairgames ARGS`` and writes what the session does to the pipe
+:class:`LoggedPlay` reads: each line told, each action applied (and who moved), each
+prompt (its seat, legal moves and the board as drawn for it) and each question asked."""
+
+
+class LoggedPlay(PtyPlay):
+    """:class:`PtyPlay` of ``stairgames ARGS`` that also says, through a pipe, what the
+    session did (:data:`LOGGING_DRIVER`): a test knows whose prompt it is, the moves it
+    may type and what was told, whatever the language."""
+
+    def __init__(
+        self,
+        args: Sequence[str],
+        *,
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        colour: bool = False,
+    ):
+        self._log_read, log_write = os.pipe()
+        os.set_inheritable(log_write, True)
+        self._log_buffer = b""
+        self.events: list[dict[str, Any]] = []
+        """Every entry of the log read so far, in order."""
+        environment = {**(env or {}), "STAIRGAMES_TEST_LOG": str(log_write)}
+        self._pass_fd = log_write
+        super().__init__(args, cwd=cwd, env=environment, code=LOGGING_DRIVER, colour=colour)
+        os.close(log_write)
+
+    def _popen_fds(self) -> tuple[int, ...]:
+        return (self._pass_fd,)
+
+    def next_question(self) -> dict[str, Any]:
+        """Read the log (and the terminal meanwhile) to the next prompt or question, then
+        the terminal until it shows it; returns its entry. ``EOFError`` at the end."""
+        while True:
+            entry = self._next_entry()
+            if "prompt" in entry or "ask" in entry:
+                break
+        question = entry["ask"] if "ask" in entry else entry["label"]
+        self.read_until(re.escape(question.rstrip()) + r"(> )?\s*$")
+        return entry
+
+    def _next_entry(self) -> dict[str, Any]:
+        import json
+
+        while b"\n" not in self._log_buffer:
+            ready, _, _ = select.select([self._log_read, self.master], [], [], HANG_LIMIT)
+            if not ready:
+                raise TimeoutError(f"no log entry; the terminal shows:\n{self.output[-2000:]}")
+            if self.master in ready:
+                self._drain()
+            if self._log_read in ready:
+                chunk = os.read(self._log_read, 65536)
+                if not chunk:
+                    raise EOFError(self.output[-2000:])
+                self._log_buffer += chunk
+        line, self._log_buffer = self._log_buffer.split(b"\n", 1)
+        entry: dict[str, Any] = json.loads(line)
+        self.events.append(entry)
+        return entry
+
+    def _drain(self) -> None:
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._raw += chunk
+            self.terminal.feed(chunk)
+            self.output = self._raw.decode("utf-8", errors="replace")
+
+    def kill(self) -> None:
+        super().kill()
+        with contextlib.suppress(OSError):
+            os.close(self._log_read)
