@@ -13,7 +13,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -29,6 +29,32 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+BROWSER_WAIT_MS: Final = 30_000
+"""How long a browser test waits for the page to react before it fails, set here once:
+every page's actions and waits (Playwright's default for them) and every :func:`expect`
+assertion (Playwright's own default there is 5 s, which a loaded 2-core machine
+exceeded in the analysis board's tests). A wait only ends early when the page is ready,
+so a quiet machine is not slowed by it."""
+
+
+class PatientBrowser:
+    """A Playwright browser whose new contexts and pages wait :data:`BROWSER_WAIT_MS`."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(BROWSER_WAIT_MS)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(BROWSER_WAIT_MS)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 @contextlib.contextmanager
@@ -40,15 +66,17 @@ def chromium() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield PatientBrowser(browser)
         finally:
             browser.close()
 
 
 def expect(locator: Any) -> Any:
-    """Playwright's retrying assertions (the page redraws after a fetch or a message)."""
+    """Playwright's retrying assertions (the page redraws after a fetch or a message),
+    waiting up to :data:`BROWSER_WAIT_MS`."""
     from playwright.sync_api import expect as playwright_expect
 
+    playwright_expect.set_options(timeout=BROWSER_WAIT_MS)
     return playwright_expect(locator)
 
 

@@ -1,5 +1,5 @@
-"""Shared test settings: a quick hypothesis profile for CI and local runs, English, and
-one Chromium per browser-test module."""
+"""Shared test settings: a quick hypothesis profile for CI and local runs, English, one
+Chromium per browser-test module, and the tiers' markers (docs/testing.md)."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -16,6 +16,23 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("stairgames")
+
+
+SERVICE_FIXTURES = frozenset({"postgresql", "postgresql_url", "smtp"})
+"""Fixtures that start a real service (PostgreSQL, an SMTP server) for their tests."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it starts, so that a tier can leave it out (``pytest -m "not
+    browser and not slow"``): ``browser`` for the :func:`browser` fixture, ``services``
+    for the fixtures of :data:`SERVICE_FIXTURES`; a test that starts a service itself
+    says so with its own ``services`` marker."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "browser" in used:
+            item.add_marker(pytest.mark.browser)
+        if used & SERVICE_FIXTURES:
+            item.add_marker(pytest.mark.services)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,8 @@ import pytest
 from benchmarks import loop_latency
 from benchmarks.postgresql import PostgreSQLMissingError
 
+pytestmark = pytest.mark.services  # the benchmark starts its own PostgreSQL
+
 TINY = [
     "--clients",
     "2",

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import ARTIFACTS, expect, serving
+from tests.browser_helpers import ARTIFACTS, BROWSER_WAIT_MS, expect, serving
 
 CHOICE_OR_END = (
     "() => document.querySelector('#result:not([hidden])') || "
@@ -97,7 +97,7 @@ def play_until_over(page: Any) -> int:
     (A game takes 7 to 15 s here: about 40 decisions and the computers' turns.)"""
     decisions = 0
     while True:
-        page.wait_for_function(CHOICE_OR_END, timeout=10_000)
+        page.wait_for_function(CHOICE_OR_END, timeout=BROWSER_WAIT_MS)
         if page.locator("#result").is_visible():
             return decisions
         if decisions == 3:
@@ -214,7 +214,7 @@ def test_japanese_on_a_phone_screen(browser, app_url):
         page.wait_for_url(re.compile(r"/m/"))
         stop = page.locator("#board-notes button.choice-stop")
         try:
-            stop.wait_for(timeout=5000)
+            stop.wait_for()
         except Exception:
             shot(page, "ishigaki-phone-ja-debug")
             raise AssertionError(f"no choice to make; errors in the page: {errors}") from None

@@ -57,6 +57,7 @@ def site_or_skip(folder: Path) -> Iterator[Site]:
         yield site
 
 
+@pytest.mark.services
 def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
     tmp_path: Path,
 ) -> None:

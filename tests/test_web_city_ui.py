@@ -16,7 +16,7 @@ import pytest
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import Settings, create_app
-from tests.browser_helpers import ARTIFACTS, serving
+from tests.browser_helpers import ARTIFACTS, BROWSER_WAIT_MS, serving
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -424,7 +424,7 @@ def play_online(
                 """([n, over]) => document.querySelector('#moves').childElementCount === n &&
                     document.querySelector('#result').hidden === !over""",
                 arg=[count, view["result"] is not None],
-                timeout=5000,
+                timeout=BROWSER_WAIT_MS,
             )
         for page, seat in zip(pages, seats, strict=True):
             me = None if seat is None else colours[seat]
@@ -445,7 +445,9 @@ def play_online(
         assert step in ("place", "choice"), f"seat {actor} was offered nothing: {step!r}"
         acted_by.append((actor, step))
         page.wait_for_function(
-            "n => document.querySelector('#moves').childElementCount > n", arg=count, timeout=5000
+            "n => document.querySelector('#moves').childElementCount > n",
+            arg=count,
+            timeout=BROWSER_WAIT_MS,
         )
 
 

@@ -174,7 +174,6 @@ class Pages:
         watch_content_security_policy(context, self.violations)
         self.contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         if before is not None:
             before(page)
@@ -681,7 +680,6 @@ def test_the_policy_is_in_force_an_inline_script_is_refused_and_reported(browser
     watch_content_security_policy(context, seen)
     try:
         page = context.new_page()
-        page.set_default_timeout(15_000)
         response = page.goto("/")
         assert "script-src 'self'" in response.headers["content-security-policy"]
         with page.expect_console_message(lambda m: "Content Security Policy" in m.text):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_helpers import expect, serving, shot
+from tests.browser_helpers import BROWSER_WAIT_MS, expect, serving, shot
 
 
 @pytest.fixture(scope="module")
@@ -272,7 +272,7 @@ def test_ishigaki_a_resignation_mid_turn_leaves_no_roll_in_progress(people: Any)
         page.wait_for_function(
             "() => document.querySelector('#board-notes button.choice-stop') ||"
             " document.querySelector('#result:not([hidden])')",
-            timeout=10_000,
+            timeout=BROWSER_WAIT_MS,
         )
         if turns.count() >= 8 or page.locator("#result").is_visible():
             break

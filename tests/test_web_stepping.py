@@ -254,8 +254,8 @@ def move_button(page: Any, ply: int) -> Any:
 def listed(page: Any, count: int) -> None:
     """Wait for ``count`` moves in the list, the computer done thinking."""
     expect_ = _expect()
-    expect_(page.locator("#moves .move")).to_have_count(count, timeout=30_000)
-    expect_(page.locator("#thinking")).to_be_hidden(timeout=30_000)
+    expect_(page.locator("#moves .move")).to_have_count(count)
+    expect_(page.locator("#thinking")).to_be_hidden()
 
 
 def _expect() -> Any:
