@@ -219,7 +219,7 @@ def resume_parser(
     ``seat_names`` (none before the record is read), and those ``play GAME`` has besides
     the game's options (the game and its options come from the record)."""
     parser = argparse.ArgumentParser(
-        prog="stairgames play --resume RECORD",
+        prog="stairgames play",
         description=_(
             "Continue a stopped game from its record: the same game, seats and levels. "
             "Chance from here on, and any hidden card the record does not keep, comes "
