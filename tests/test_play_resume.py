@@ -365,7 +365,11 @@ def test_play_resume_through_the_command_line_goes_on_and_saves_to_the_same_file
         (["play", "stairs", "--resume", "R"], "leave out 'stairs'"),
         (["play", "--resume", "nowhere.json"], "cannot read record"),
         (["play", "--resume", "{seat}", "--red", "human"], "holds blue's hidden cards"),
-        (["play", "--resume", "{seat}", "--red", "nobody"], "red seat cannot be played by"),
+        (
+            ["play", "--resume", "{seat}", "--red", "nobody"],
+            "red seat cannot be played by 'nobody' (unknown player 'nobody'; choose from human, ",
+        ),
+        (["play", "--resume", "{online}"], "name its player with --black PLAYER"),
     ],
 )
 def test_play_resume_refusals_are_one_clear_line(
@@ -377,8 +381,12 @@ def test_play_resume_refusals_are_one_clear_line(
 ):
     path = tmp_path / "seat.json"
     seat_view_record(path)
+    online = tmp_path / "web.json"  # a web match's record: a person online at black
+    stopped("twenty_seven", {}, ("human", "random"), online)
+    data = json.loads(online.read_text())
+    write(online, {**data, "players": ["human", "online"]})
     monkeypatch.chdir(tmp_path)
-    argv = [word.format(seat=path) for word in argv]
+    argv = [word.format(seat=path, online=online) for word in argv]
     code, _, err = run_cli(argv, "quit\n", monkeypatch, capsys)
     assert code == 2
     assert err.startswith("error: ") and message in err and "Traceback" not in err

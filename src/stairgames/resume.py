@@ -146,9 +146,10 @@ def seated_players(
 
 
 def check_players(players: Sequence[str], seat_names: Sequence[str]) -> None:
-    """Refuse a seat whose player is neither a person nor a known computer player.
+    """Refuse a seat whose player is neither a person nor a known computer player (a web
+    match's ``online`` seat, say), saying which flag names another.
 
-    :raises StairgamesError: with the seat, the player and why.
+    :raises StairgamesError: with the seat, the player, why, and the seat's flag.
     """
     for seat, kind in enumerate(players):
         if kind == HUMAN:
@@ -157,8 +158,16 @@ def check_players(players: Sequence[str], seat_names: Sequence[str]) -> None:
             make_agent(kind, seat)
         except StairgamesError as exc:
             raise StairgamesError(
-                message_id=N_("the {seat} seat cannot be played by {kind!r}: {reason}"),
-                arguments={"seat": _(seat_names[seat]), "kind": kind, "reason": exc},
+                message_id=N_(
+                    "the {seat} seat cannot be played by {kind!r} ({reason}); name its "
+                    "player with --{flag} PLAYER"
+                ),
+                arguments={
+                    "seat": _(seat_names[seat]),
+                    "kind": kind,
+                    "reason": exc,
+                    "flag": seat_names[seat],
+                },
             ) from None
 
 
