@@ -68,6 +68,12 @@ LINE_PLIES: Final = 6
 LINE_VISITS: Final = 2
 """The visits a search's move needs to be part of a line after its first move."""
 EPSILON: Final = 1e-9
+RESERVE_CAP: Final = 8
+"""The most a position's exact means may draw from the reserve that earlier positions
+left (:class:`Reserve`), in multiples of their own share."""
+PROOF_STEPS: Final = 8
+"""A proof counted in positions starts with this fraction of its share (see
+:meth:`Reviewer._prove`)."""
 CHUNK_SECONDS: Final = 0.004
 """How long one call into a compiled search should take (the clock is read between)."""
 
@@ -91,6 +97,47 @@ class Budget:
             self.iterations is not None and self.iterations < 1
         ):
             raise ValueError(f"a budget must be positive: {self}")
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactShare:
+    """The exact means' share of a position's budget: positions and seconds (``None``:
+    the budget sets no such limit)."""
+
+    nodes: float | None
+    seconds: float | None
+
+    @property
+    def nodes_or_zero(self) -> float:
+        return 0.0 if self.nodes is None else self.nodes
+
+
+@dataclasses.dataclass(frozen=True)
+class Reserve:
+    """What the exact means of earlier positions left unspent of their share, in
+    positions and in seconds, for the positions still to prove (a review goes from the
+    last move back, so the quick proofs of the end pay for the harder ones before)."""
+
+    nodes: float = 0.0
+    seconds: float = 0.0
+
+    def drawable(self, share: ExactShare) -> Reserve:
+        """What one position may draw: at most :data:`RESERVE_CAP` times its share."""
+        return Reserve(
+            nodes=0.0 if share.nodes is None else min(self.nodes, RESERVE_CAP * share.nodes),
+            seconds=0.0
+            if share.seconds is None
+            else min(self.seconds, RESERVE_CAP * share.seconds),
+        )
+
+    def after(self, share: ExactShare, spent: Reserve) -> Reserve:
+        """The reserve once a position with ``share`` spent ``spent``."""
+        return Reserve(
+            nodes=0.0 if share.nodes is None else max(0.0, self.nodes + share.nodes - spent.nodes),
+            seconds=0.0
+            if share.seconds is None
+            else max(0.0, self.seconds + share.seconds - spent.seconds),
+        )
 
 
 DEFAULT_BUDGET: Final = Budget(seconds=0.5)
@@ -199,6 +246,8 @@ class Reviewer:
         self.info = game.info()
         self._exact: ExactValues | None = None
         self._exact_tried = False
+        self.reserve = Reserve()
+        """What the exact means of the positions assessed so far left unspent."""
 
     def prepare(self) -> None:
         """Gets the game's compiled code and exact values ready (compiling, loading, solving
@@ -259,10 +308,19 @@ class Reviewer:
 
     # ----- one position ------------------------------------------------------------
 
-    def assess(self, state: State, *, index: int = 0, viewer: int | None = None) -> Assessment:
+    def assess(
+        self,
+        state: State,
+        *,
+        index: int = 0,
+        viewer: int | None = None,
+        reserve: bool = False,
+    ) -> Assessment:
         """The value of ``state``. ``viewer``: assess for this seat from what it may know
         (its determinisations, no exact means): for a game with hidden information in play.
-        ``index`` seeds the search (the same index and seed give the same search)."""
+        ``index`` seeds the search (the same index and seed give the same search).
+        ``reserve``: the exact means may also spend what earlier positions left of theirs
+        (:attr:`reserve`, at most :data:`RESERVE_CAP` times a position's share)."""
         rng = random.Random(self.seed * 1_000_003 + index)
         started = time.perf_counter()
         hidden = viewer is not None and self.info.hidden_information and not state.is_terminal()
@@ -276,10 +334,10 @@ class Reviewer:
             )
         known: dict[int, list[float]] = {}
         if not state.is_chance_node() and not hidden:
-            known = self._known(state, **self._exact_budget(started))
+            known = self._prove(state, started, reserve=reserve)
             best = self._decided(state, known)
             if best is not None:
-                line = self._exact_line(state, best, started)
+                line = self._exact_line(state, best)
                 return Assessment(
                     tuple(known[best]),
                     proven=True,
@@ -298,20 +356,69 @@ class Reviewer:
         found = self._search(state, rng, known, worlds, started, hidden=hidden)
         return dataclasses.replace(found, actions={a: tuple(v) for a, v in known.items()})
 
-    def _exact_budget(self, started: float) -> dict[str, Any]:
-        budget = self.budget
-        return {
-            "nodes": None
-            if budget.iterations is None
-            else max(1, int(EXACT_SHARE * budget.iterations * NODES_PER_ITERATION)),
-            "deadline": None if budget.seconds is None else started + EXACT_SHARE * budget.seconds,
-        }
+    def _prove(self, state: State, started: float, *, reserve: bool) -> dict[int, list[float]]:
+        """The legal actions of ``state`` the exact means prove within their share of the
+        budget (:data:`EXACT_SHARE`), and with ``reserve`` within what :attr:`reserve`
+        adds; what the share leaves unspent goes to :attr:`reserve`.
 
-    def _exact_line(self, state: State, best: int, started: float) -> tuple[str, ...]:
-        """A best line from ``state`` while the exact means decide it (the most likely
-        outcome at chance; it stops at chance in a game with hidden information)."""
+        Counted in positions (an iteration budget), the proof runs in steps that double,
+        from a :data:`PROOF_STEPS`-th of the share on, until the position is decided, so
+        that the positions spent are known (the exact solvers keep what they proved
+        between steps); counted in seconds, the clock tells."""
+        share = self._exact_share()
+        extra = self.reserve.drawable(share) if reserve else Reserve()
+        deadline = None if share.seconds is None else started + share.seconds + extra.seconds
+        if share.nodes is None:
+            known = self._known(state, nodes=None, deadline=deadline)
+            spent = 0.0
+        else:
+            known, spent = self._prove_in_steps(state, share.nodes + extra.nodes, deadline)
+        seconds = time.perf_counter() - started
+        self.reserve = self.reserve.after(share, Reserve(nodes=spent, seconds=seconds))
+        return known
+
+    def _prove_in_steps(
+        self, state: State, allowed: float, deadline: float | None
+    ) -> tuple[dict[int, list[float]], float]:
+        """:meth:`_prove` counted in positions: the proven actions, and the positions
+        spent (at most ``allowed``)."""
+        known: dict[int, list[float]] = {}
+        spent = 0.0
+        step = max(1.0, self._exact_share().nodes_or_zero / PROOF_STEPS)
+        steps = 0
+        while spent < allowed:
+            nodes = max(1, int(min(step, allowed - spent)))
+            known.update(self._known(state, nodes=nodes, deadline=deadline))
+            spent += nodes
+            steps += 1
+            if self._decided(state, known) is not None:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if steps > 1:
+                step *= 2
+        return known, spent
+
+    def _exact_share(self) -> ExactShare:
+        """The exact means' share of a position's budget."""
         budget = self.budget
-        deadline = None if budget.seconds is None else started + budget.seconds
+        return ExactShare(
+            nodes=None
+            if budget.iterations is None
+            else max(1.0, EXACT_SHARE * budget.iterations * NODES_PER_ITERATION),
+            seconds=None if budget.seconds is None else EXACT_SHARE * budget.seconds,
+        )
+
+    def _exact_line(self, state: State, best: int) -> tuple[str, ...]:
+        """A best line from ``state`` while the exact means decide it (the most likely
+        outcome at chance; it stops at chance in a game with hidden information), on the
+        search's share of the budget."""
+        budget = self.budget
+        deadline = (
+            None
+            if budget.seconds is None
+            else time.perf_counter() + (1 - EXACT_SHARE) * budget.seconds
+        )
         nodes = (
             None
             if budget.iterations is None
@@ -351,7 +458,12 @@ class Reviewer:
         *,
         hidden: bool,
     ) -> Assessment:
-        deadline = None if self.budget.seconds is None else started + self.budget.seconds
+        seconds = self.budget.seconds
+        deadline = (
+            None
+            if seconds is None  # the search's share, after a proof that drew on the reserve
+            else max(started + seconds, time.perf_counter() + (1 - EXACT_SHARE) * seconds)
+        )
         lost = {}
         if not state.is_chance_node():
             mover = state.current_player()
@@ -610,15 +722,15 @@ def review(
 
     def assessed(index: int) -> Assessment:
         if index not in cache:
-            cache[index] = reviewer.assess(states[index], index=index)
+            cache[index] = reviewer.assess(states[index], index=index, reserve=True)
         return cache[index]
 
-    reviews = []
-    for done, index in enumerate(decisions, start=1):
-        reviews.append(_review_move(reviewer, states, moves, index, assessed))
+    reviews: dict[int, MoveReview] = {}
+    for done, index in enumerate(reversed(decisions), start=1):  # the end first: see Reserve
+        reviews[index] = _review_move(reviewer, states, moves, index, assessed)
         if progress is not None:
             progress(done, len(decisions))
-    return reviews
+    return [reviews[index] for index in decisions]
 
 
 def _review_move(
