@@ -197,12 +197,15 @@ def check_seats(resumed: Resumed, players: Sequence[str]) -> None:
 
 
 def opening_notes(path: Path, resumed: Resumed, seed: int, saved_to: Path) -> list[str]:
-    """What a resumed game says first: the record and its moves, what was dealt anew, the
-    new seed of a game with chance, and where the record is saved."""
+    """What a resumed game says first: the record, its moves and whether the record is
+    saved to it again; what was dealt anew; the new seed of a game with chance."""
     count = len(resumed.record.moves)
-    notes = [
-        _("Resumed from {path} ({count} moves).").format(path=path, count=count),
-    ]
+    resumed_from = (
+        _("Resumed from {path} ({count} moves); the record is saved there again.")
+        if saved_to == path
+        else _("Resumed from {path} ({count} moves).")
+    )
+    notes = [resumed_from.format(path=path, count=count)]
     if resumed.dealt_anew:
         notes.append(
             _("Hidden cards or dice the record does not keep were dealt anew: {moves}.").format(
@@ -216,8 +219,6 @@ def opening_notes(path: Path, resumed: Resumed, seed: int, saved_to: Path) -> li
                 "record does not keep the old one."
             ).format(seed=seed)
         )
-    if saved_to == path:
-        notes.append(_("The record is saved to the same file when the game stops or ends."))
     return notes
 
 
