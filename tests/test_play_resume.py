@@ -29,6 +29,7 @@ from stairgames.resume import (
     stand_in_rng,
 )
 from stairgames.terminal import TerminalSession
+from tests.pty_screen import PtyPlay
 
 GAMES: list[tuple[str, dict[str, object], tuple[str, ...]]] = [
     ("stairs", {"size": 4}, ("human", "random")),
@@ -441,3 +442,43 @@ def test_a_resumed_record_is_saved_for_the_same_viewer(tmp_path: Path):
     assert again.view == 1
     assert again.moves == make_record(state, viewer=1).moves
     assert again.moves[: len(resumed.record.moves)] == resumed.record.moves
+
+
+# ----- through a terminal ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_resumed_game_at_a_terminal_shows_the_board_and_no_other_seats_card(
+    language: str, tmp_path: Path
+):
+    """A City of Stairs game stopped at the first prompt and resumed through a pty of
+    80×24 whose emulator keeps its history: the screen shows the board and the person's
+    prompt, and nothing on it or in the history names a computer's card (dealt anew)."""
+    lang = ["--lang", language]
+    first = PtyPlay(
+        [*lang, "play", "city_of_stairs", "--players", "3", "--seed", "4", "--record", "c.json"],
+        cwd=tmp_path,
+    )
+    first.read_until(r"> $")
+    first.answer("quit")
+    assert first.finish() == 0
+    resumed = resume(tmp_path / "c.json", stand_in_rng(2))
+    state = resumed.state
+    assert isinstance(state, CityOfStairsState)
+
+    play = PtyPlay([*lang, "play", "--resume", "c.json", "--seed", "2"], cwd=tmp_path)
+    play.read_until(r"> $")
+    screen = play.terminal.display()
+    everything = "\n".join(play.terminal.everything())
+    play.answer("quit")
+    assert play.finish() == 0
+    red = "赤" if language == "ja" else "red"
+    assert screen[-1].startswith(red) and any("a4" in row for row in screen)
+    assert ("から再開しました" if language == "ja" else "Resumed from c.json") in everything
+    departure = "出発カード" if language == "ja" else "departure"
+    for seat in (1, 2):
+        colour = state.table.colours[seat]
+        assert f"deal {state.table.departures[seat]} to {colour}" not in everything
+    seat_lines = re.split(r"   |\n", everything)
+    owners = [line.split()[0] for line in seat_lines if departure in line]
+    assert owners and set(owners) == {red}
