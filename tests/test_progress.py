@@ -29,8 +29,8 @@ class Terminal(io.StringIO):
 
 def test_the_bar_fills_with_the_share_done_and_never_overflows() -> None:
     assert bar(0, 7) == "." * BAR_WIDTH
-    assert bar(1, 3) == "#" * 10 + "." * 20
-    assert bar(0.5, 1) == "#" * 15 + "." * 15
+    assert bar(1, 3, 30) == "#" * 10 + "." * 20
+    assert bar(0.5, 1, 30) == "#" * 15 + "." * 15
     assert bar(7, 7) == bar(2.5, 1) == "#" * BAR_WIDTH
 
 
@@ -40,7 +40,8 @@ def test_a_terminal_redraws_the_line_in_place_and_ends_it_at_the_last() -> None:
     line.show("one", due=False)
     line.show("two", due=True)
     line.show("three", due=False, last=True)
-    assert stream.getvalue() == "\rone\rtwo\rthree\n"
+    clear = "\x1b[K"  # to the end of the line: nothing of a longer line before is left
+    assert stream.getvalue() == f"\rone{clear}\rtwo{clear}\rthree{clear}\n"
 
 
 def test_a_log_gets_only_the_lines_that_are_due_and_the_last() -> None:
@@ -91,6 +92,7 @@ def test_outside_the_main_thread_the_signals_stay_as_they_are() -> None:
 def test_a_run_of_games_shows_its_bar_in_a_log(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "stairs", "--players", "random,random", "--games", "2"]) == 0
     err = capsys.readouterr().err
+    half = BAR_WIDTH // 2
     assert "[" + "." * BAR_WIDTH + "] 0/2 games" in err
-    assert "[" + "#" * 15 + "." * 15 + "] 1/2 games" in err
+    assert "[" + "#" * half + "." * (BAR_WIDTH - half) + "] 1/2 games" in err
     assert "[" + "#" * BAR_WIDTH + "] 2/2 games" in err

@@ -14,11 +14,14 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from stairgames.core.game import Game
+from stairgames.core.progress import stream_width, wrap_keeping_numbers
+from stairgames.i18n import _
 
 SOLVED_DIR_VARIABLE = "STAIRGAMES_SOLVED_DIR"
 """An environment variable naming the folder of solved tables (overrides the default)."""
@@ -48,6 +51,27 @@ def write_json(path: Path, data: Any) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     temporary.replace(path)
+
+
+def report(text: str, stream: TextIO | None = None) -> None:
+    """Prints a solve's report on ``stream`` (standard output by default): on a terminal
+    wrapped at spaces to its width, never between a number and its unit
+    (:func:`stairgames.core.progress.wrap_keeping_numbers`), so that the terminal never
+    breaks a number across two rows; elsewhere as it is."""
+    out = sys.stdout if stream is None else stream
+    if out.isatty():
+        width = stream_width(out)
+        text = "\n".join(
+            row for line in text.split("\n") for row in wrap_keeping_numbers(line, width)
+        )
+    print(text, file=out)
+
+
+def report_saved(path: Path, seconds: float, stream: TextIO | None = None) -> None:
+    """Says where a solve saved its table and how long it took, each on a row of its
+    own (a long path never breaks the time across two rows)."""
+    report(_("Saved to {path}").format(path=path), stream)
+    report(_("Took {seconds} s.").format(seconds=f"{seconds:.2f}"), stream)
 
 
 class TaskMap(Protocol):

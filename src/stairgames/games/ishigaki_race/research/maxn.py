@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
+from collections.abc import Callable
 from typing import Final
 
 import numpy as np
@@ -183,8 +184,14 @@ def settle_table(board: Board) -> IntArray:
     return np.array([board.settle(step) for step in range(board.goal + 1)], dtype=np.int64)
 
 
-def compute(board: Board, players: int) -> Solved:
-    """Solve ``board`` for ``players`` (2 to 4) now, without the cache."""
+SweepProgress = Callable[[int, float], None]
+"""``progress(sweeps, change)``: told after every sweep of the race, with the largest
+change of a chance in it (the sweeps end once it is below :data:`TOLERANCE`)."""
+
+
+def compute(board: Board, players: int, progress: SweepProgress | None = None) -> Solved:
+    """Solve ``board`` for ``players`` (2 to 4) now, without the cache; ``progress``
+    hears of every sweep."""
     if not 2 <= players <= 4:
         raise InvalidOptionError(
             message_id=N_("Ishigaki Race is for {minimum} to {maximum} players, got {players}"),
@@ -198,14 +205,11 @@ def compute(board: Board, players: int) -> Solved:
     values = np.full((board.goal**players, players), 1.0 / players)
     rolls = np.zeros((len(values), 6), dtype=np.bool_)
     hysteresis = 0.0
-    sweeps = kernel.sweep_race(
-        values, successors, goal_round[1], rolls, hysteresis, TOLERANCE, EXACT_SWEEPS
-    )
+    sweep = _Sweeps(values, successors, goal_round[1], rolls, progress)
+    sweeps = sweep(hysteresis, EXACT_SWEEPS)
     if sweeps < 0:
         hysteresis = HYSTERESIS
-        more = kernel.sweep_race(
-            values, successors, goal_round[1], rolls, hysteresis, TOLERANCE, MAX_SWEEPS
-        )
+        more = sweep(hysteresis, MAX_SWEEPS)
         if more < 0:
             raise RuntimeError(f"the sweeps did not settle in {MAX_SWEEPS}")
         sweeps = EXACT_SWEEPS + more
@@ -214,6 +218,41 @@ def compute(board: Board, players: int) -> Solved:
     return Solved(
         board, players, values, margins, rolls, hysteresis, goal_round, rolloff, sweeps, seconds
     )
+
+
+class _Sweeps:
+    """The sweeps of the race (:func:`.kernel.sweep_race`), one compiled sweep at a time,
+    so that ``progress`` hears of each: the same sweeps in the same order, so the same
+    values."""
+
+    def __init__(
+        self,
+        values: FloatArray,
+        successors: IntArray,
+        arrivals: FloatArray,
+        rolls: npt.NDArray[np.bool_],
+        progress: SweepProgress | None,
+    ) -> None:
+        self.arguments = (values, successors, arrivals, rolls)
+        self.margins = np.empty((values.shape[0], 6))
+        self.progress = progress
+        self.done = 0
+        """Sweeps so far, over every call."""
+
+    def __call__(self, hysteresis: float, most: int) -> int:
+        """Sweeps until no chance changes by more than :data:`TOLERANCE`: how many this
+        call made, or -1 when ``most`` did not settle it."""
+        values, successors, arrivals, rolls = self.arguments
+        for sweep in range(1, most + 1):
+            change = float(
+                kernel._sweep(values, successors, arrivals, rolls, hysteresis, self.margins, True)
+            )
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, change)
+            if change < TOLERANCE:
+                return sweep
+        return -1
 
 
 WARM_UP_BOARD: Final = Board(goal=4, crumbling=frozenset({2}))

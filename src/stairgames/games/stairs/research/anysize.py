@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
@@ -54,7 +55,14 @@ def random_game_boards(size: int, rng: random.Random) -> list[Board]:
 
 
 class UnsolvedError(Exception):
-    """The search spent its node budget before proving the position."""
+    """The search spent its node budget before proving the position (or was stopped)."""
+
+
+_NO_LIMIT: Final = 1 << 61
+"""The node limit of a search without one (more positions than any search expands)."""
+_STOP_COUNT: Final = 1 << 62
+"""The count :meth:`BoardSolver.stop` gives the search: past :data:`_NO_LIMIT`, and
+far from overflowing as the search adds to it."""
 
 
 def position_array(board: Board) -> Array:
@@ -89,6 +97,20 @@ class BoardSolver:
         rows = max_game_length(size) + 2
         self._stack: Array = np.empty((rows, 2 * kernel.MAX_MOVES), dtype=np.int64)
         self._counter: Array = np.zeros(1, dtype=np.int64)
+        self._stopping = False
+
+    def searching(self) -> int:
+        """Positions expanded so far, the search under way included (read from another
+        thread while :meth:`wins` runs)."""
+        return self.nodes + (0 if self._stopping else int(self._counter[0]))
+
+    def stop(self) -> None:
+        """Stops the search under way (from another thread): its compiled loop never
+        returns to Python on its own, so this raises the count of positions it reads
+        past its limit, and :meth:`wins` raises :exc:`UnsolvedError`. Call it until the
+        search has returned: the search may write its own count over it once."""
+        self._stopping = True
+        self._counter[0] = _STOP_COUNT
 
     def wins(self, board: Board, *, nodes: int | None = None) -> bool:
         """Whether the colour to move on ``board`` wins under perfect play.
@@ -102,8 +124,10 @@ class BoardSolver:
         return self._search(position_array(board), nodes)
 
     def _search(self, s: Array, nodes: int | None) -> bool:
+        if self._stopping:
+            raise UnsolvedError
         self._counter[0] = 0
-        limit = np.iinfo(np.int64).max if nodes is None else nodes
+        limit = _NO_LIMIT if nodes is None else nodes
         result = kernel.search(
             s,
             self.constants,
@@ -114,7 +138,10 @@ class BoardSolver:
             self._stack,
             0,
         )
+        if self._stopping:
+            raise UnsolvedError
         self.nodes += int(self._counter[0])
+        self._counter[0] = 0  # counted in nodes (:meth:`searching`)
         if result == kernel.UNSOLVED:
             raise UnsolvedError
         return bool(result == kernel.WIN)
@@ -330,6 +357,75 @@ def first_move_class_value(task: tuple[int, tuple[str, ...]]) -> PartValue:
     return PartValue(moves, winner, solver.nodes, time.process_time() - started)
 
 
+MEASURED_PART_POSITIONS: Final = {
+    5: {
+        "b1-b2": 491_514_359,
+        "b1-c2": 564_759_462,
+        "b1-c1": 192_804_143,
+        "b1-a1": 61_899_242,
+        "b1-a2": 504_464_730,
+        "c2-c3": 304_217_176,
+        "c2-d3": 199_360_974,
+        "c2-d2": 114_530_604,
+        "c2-d1": 91_515_519,
+        "c2-c1": 28_722_077,
+    }
+}
+"""The positions each part of a board took when it was solved (``docs/analysis.md``),
+by the first move of its group: the search is deterministic, so a run takes as many
+again, and its progress can say how much is left."""
+
+
+def measured_positions(size: int, moves: tuple[str, ...]) -> int | None:
+    """The positions the part ``moves`` of ``size`` took when it was solved, if known
+    (:data:`MEASURED_PART_POSITIONS`)."""
+    return MEASURED_PART_POSITIONS.get(size, {}).get(moves[0])
+
+
+WATCH_EVERY: Final = 0.5
+"""Seconds between two looks at a part searched by :func:`watched_part`."""
+
+
+def watched_part(
+    size: int, moves: tuple[str, ...], watch: Callable[[int], None], every: float = WATCH_EVERY
+) -> PartValue:
+    """:func:`first_move_class_value` of ``(size, moves)`` in this process, its search in
+    a thread of its own, so that this thread stays free: every ``every`` seconds
+    ``watch(positions)`` hears how many positions it has searched, and Ctrl-C (or any
+    exception in ``watch``) stops the search at once, the exception going on. (The
+    compiled search never returns to Python until it ends, so a signal would wait for
+    it where it ran in this thread.)"""
+    started = time.process_time()
+    board = rules.initial_board(size)
+    move = parse_move_text(moves[0], size)
+    assert isinstance(move, rules.Move), moves[0]
+    solver = BoardSolver(size, table_bits=part_table_bits(size))
+    outcome: list[bool | BaseException] = []
+
+    def search() -> None:
+        try:
+            outcome.append(solver.wins(rules.apply_move(board, move)))
+        except BaseException as error:  # handed to the caller's thread
+            outcome.append(error)
+
+    searcher = threading.Thread(target=search, name=f"stairs-part-{moves[0]}", daemon=True)
+    searcher.start()
+    try:
+        while searcher.is_alive():
+            searcher.join(every)
+            watch(solver.searching())
+    except BaseException:
+        while searcher.is_alive():  # the search may write its count over the stop once
+            solver.stop()
+            searcher.join(every / 10)
+        raise
+    seconds = time.process_time() - started  # this process's: the search's thread included
+    found = outcome[0]
+    if isinstance(found, BaseException):
+        raise found
+    return PartValue(moves, DARK if found else LIGHT, solver.nodes, seconds)
+
+
 def solve_start_in_parts(
     size: int,
     map_tasks: Callable[..., list[Any]],
@@ -483,6 +579,7 @@ __all__ = [
     "after_action",
     "first_move_class_value",
     "first_move_classes",
+    "measured_positions",
     "pie_rule_from",
     "position_array",
     "prove",
@@ -490,4 +587,5 @@ __all__ = [
     "solve_pie_rule",
     "solve_start",
     "solve_start_in_parts",
+    "watched_part",
 ]

@@ -26,7 +26,15 @@ import time
 from pathlib import Path
 
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.solvers import SolveCommand, SolveRequest, write_json
+from stairgames.core.progress import Meter, terminate_as_interrupt
+from stairgames.core.solvers import (
+    SolveCommand,
+    SolveRequest,
+    TaskMap,
+    in_process,
+    report_saved,
+    write_json,
+)
 from stairgames.games.stairs.game import StairsGame
 from stairgames.games.stairs.research import anysize
 from stairgames.i18n import N_, _
@@ -99,8 +107,7 @@ def _run(request: SolveRequest) -> int:
         result = anysize.solve_start(size)
     seconds = time.perf_counter() - started
     print(_format(result))
-    path = _save(request, result)
-    print(_("Saved to {path}; took {seconds} s").format(path=path, seconds=f"{seconds:.2f}"))
+    report_saved(_save(request, result), seconds)
     return 0
 
 
@@ -114,32 +121,86 @@ def _save(request: SolveRequest, result: anysize.StartValue) -> Path:
 
 def _solve_in_parts(request: SolveRequest, size: int) -> anysize.StartValue:
     """The board solved in parts, each part kept in the record as it ends (the record
-    of an earlier run taken up with ``--resume``, else started afresh)."""
+    of an earlier run taken up with ``--resume``, else started afresh), with a progress
+    line of the positions searched (of those the parts took when measured, where
+    known: :func:`.anysize.measured_positions`)."""
     record = request.out / f"stairs-{size}.parts.json"
     done = _read_parts(record) if request.resume else []
     request.out.mkdir(parents=True, exist_ok=True)
     _write_parts(record, done)
-    total = len(anysize.first_move_classes(size))
-    started = time.perf_counter()
-    print(
+    groups = anysize.first_move_classes(size)
+    kept = {part.moves for part in done}
+    todo = [moves for moves in groups if moves not in kept]
+    meter = Meter(request.stderr, _("positions"), total=_expected_positions(size, done, todo))
+    meter.note(
         _(
             "{size}×{size}: {total} groups of symmetric first moves, {done} solved before; "
             "each part is kept in {path} as it ends"
-        ).format(size=size, total=total, done=len(done), path=record),
-        file=request.stderr,
-        flush=True,
+        ).format(size=size, total=len(groups), done=len(done), path=record)
     )
+    started = time.perf_counter()
+
+    def searched() -> int:
+        return sum(part.nodes for part in done)
 
     def keep(part: anysize.PartValue) -> None:
         done.append(part)
         _write_parts(record, done)
-        elapsed = f"{time.perf_counter() - started:.0f}"
         line = _("[{done}/{total} parts, {elapsed} s] {part}").format(
-            done=len(done), total=total, elapsed=elapsed, part=_format_part(part)
+            done=len(done),
+            total=len(groups),
+            elapsed=f"{time.perf_counter() - started:.0f}",
+            part=_format_part(part),
         )
-        print(line, file=request.stderr, flush=True)
+        meter.note(line)
+        meter.update(searched(), detail=_parts_detail(len(done), len(groups)))
 
-    return anysize.solve_start_in_parts(size, request.map_tasks, done=tuple(done), on_part=keep)
+    meter.update(searched(), detail=_parts_detail(len(done), len(groups)))
+    try:
+        with meter.ticking():
+            map_tasks: TaskMap = request.map_tasks
+            if _one_job(request):
+                with terminate_as_interrupt():
+                    for moves in todo:
+                        keep(_watched_part(size, moves, meter, searched(), len(done)))
+                map_tasks = in_process  # every part is solved: the value follows
+            return anysize.solve_start_in_parts(size, map_tasks, done=tuple(done), on_part=keep)
+    finally:
+        meter.end()
+
+
+def _one_job(request: SolveRequest) -> bool:
+    """Whether the parts are solved in this process (no ``--jobs`` above 1, no Ray)."""
+    return request.arguments.jobs == 1 and not request.arguments.ray_address
+
+
+def _watched_part(
+    size: int, moves: tuple[str, ...], meter: Meter, before: int, solved: int
+) -> anysize.PartValue:
+    """The part ``moves`` solved here, its positions shown by ``meter`` as they are
+    searched (after ``before`` of the parts already solved); Ctrl-C or SIGTERM stops it
+    at once (:func:`.anysize.watched_part`)."""
+    detail = _("part {number}: {move}").format(number=solved + 1, move=moves[0])
+
+    def watch(positions: int) -> None:
+        meter.update(before + positions, detail=detail)
+
+    return anysize.watched_part(size, moves, watch)
+
+
+def _parts_detail(solved: int, total: int) -> str:
+    return _("{solved}/{total} parts").format(solved=solved, total=total)
+
+
+def _expected_positions(
+    size: int, done: list[anysize.PartValue], todo: list[tuple[str, ...]]
+) -> int | None:
+    """The positions the whole solve takes: those of the parts solved, and those the
+    others took when measured (None where one of them was never measured)."""
+    measured = [anysize.measured_positions(size, moves) for moves in todo]
+    if any(positions is None for positions in measured):
+        return None
+    return sum(part.nodes for part in done) + sum(p for p in measured if p is not None)
 
 
 def _read_parts(record: Path) -> list[anysize.PartValue]:

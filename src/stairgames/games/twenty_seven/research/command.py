@@ -4,17 +4,21 @@ the command line, with a progress bar and a report of the result.
 ``stairgames solve twenty_seven --variant basic`` solves the whole basic game (about
 19 GB and days of one core); ``--fields`` and ``--discs`` solve a reduced game,
 ``--from`` and ``--after`` the game from one position on, and ``--resume`` goes on
-from a table an earlier run left (Ctrl-C saves it).
+from a table an earlier run left (Ctrl-C saves it). The progress line counts the
+positions stored, the unit of work that moves from the first chunk on: from the start
+of a size, of about as many as the measured share of its arrangements
+(:func:`expected_positions`), with the time left; from another position, whose reach
+is not known before it is searched, the count, its rate, the time and the table's size.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Final, TextIO
+from typing import Final
 
 from stairgames.core.errors import InvalidOptionError
-from stairgames.core.progress import ProgressLine, bar
-from stairgames.core.solvers import SolveCommand, SolveRequest
+from stairgames.core.progress import Meter, byte_text
+from stairgames.core.solvers import SolveCommand, SolveRequest, report
 from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.game import TwentySevenGame
 from stairgames.games.twenty_seven.research.reduced import (
@@ -96,6 +100,8 @@ def _run_command(request: SolveRequest) -> int:
     if arguments.from_position:
         root = line_from_text(arguments.from_position)
     root = play_moves(root, arguments.after)
+    expected = expected_positions(size, root, complete=not arguments.proof_only)
+    meter = Meter(request.stderr, _("positions"), total=expected, approximate=True)
     table = solve(
         request.out,
         size,
@@ -104,31 +110,42 @@ def _run_command(request: SolveRequest) -> int:
         resume=request.resume,
         memory=int(arguments.memory * 2**30),
         stop_after=arguments.stop_after,
-        progress=_progress_bar(request.stderr),
+        progress=_progress_bar(meter),
     )
-    if request.stderr.isatty():
-        request.stderr.write("\n")  # below the progress bar
+    meter.end()  # what follows goes below the progress line
     return _report(table)
 
 
-def _progress_bar(stream: TextIO) -> ProgressCallback:
-    """The progress of a solve on ``stream``: a bar of the share searched, the positions
-    stored, their rate and the seconds (in a log, every 10 s of solving)."""
-    progress = ProgressLine(stream)
-    shown = [0.0]
+REACHABLE_SHARE: Final = 0.64
+"""The share of a size's arrangements (:attr:`.reduced.Size.positions`) that the complete
+solve from the start stores: 51 %, 59 %, 63 % and 64 % with 3 to 6 discs a colour
+(``docs/analysis.md``), growing toward the real game's."""
+PROOF_SHARE: Final = 0.39
+"""The share of what the complete solve stores that a proof stores (38–39 % with 4 to 6
+discs)."""
+
+
+def expected_positions(size: Size, root: rules.Line, complete: bool) -> int | None:
+    """About how many positions the solve of ``root`` stores, where that can be told:
+    from the start of its size, the measured share of the arrangements
+    (:data:`REACHABLE_SHARE`, :data:`PROOF_SHARE`); None from any other position (what
+    it reaches is not known before it is searched)."""
+    if root != initial_line(size):
+        return None
+    share = REACHABLE_SHARE if complete else REACHABLE_SHARE * PROOF_SHARE
+    return max(1, round(share * size.positions))
+
+
+def _progress_bar(meter: Meter) -> ProgressCallback:
+    """The progress of a solve on ``meter``: the positions stored (of about as many as
+    it expects, where known, with a bar and the time left), their rate, the time and
+    the table's size (in a log, every 10 s of solving)."""
 
     def show(solved: Progress) -> None:
-        line = _("[{bar}] {share} of the tree  {stored} positions  {rate}/s  {seconds} s").format(
-            bar=bar(solved.share, 1),
-            share=f"{100 * solved.share:5.1f}%",
-            stored=f"{solved.stored:,}",
-            rate=f"{solved.stored / max(solved.seconds, 1e-9):,.0f}",
-            seconds=f"{solved.seconds:.0f}",
-        )
-        due = solved.seconds - shown[0] >= 10 or solved.share >= 1
-        progress.show(line, due=due)
-        if due:
-            shown[0] = solved.seconds
+        if meter.total is not None and solved.stored >= meter.total:
+            meter.total = None  # more than expected: the count goes on without a bar
+        table = _("table {size}").format(size=byte_text(solved.table_bytes))
+        meter.update(solved.stored, detail=table, last=solved.share >= 1)
 
     return show
 
@@ -149,7 +166,7 @@ def _report(table: Table) -> int:
     if meta["result"] is not None:
         white = meta["result"] if meta["root"].endswith(rules.WHITE) else -meta["result"]
         facts["result"] = _(RESULT_TEXTS[white])
-        print(
+        report(
             _(
                 "27, basic, {fields} fields, {discs} discs of each colour, from {root}: "
                 "{result} under perfect play.\n{stored} positions in {folder} ({seconds} s)."
@@ -157,14 +174,14 @@ def _report(table: Table) -> int:
         )
         return 0
     if meta["stopped"] == "memory":
-        print(
+        report(
             _(
                 "Stopped: the table needs more than the memory allowed (--memory); {stored} "
                 "positions are saved in {folder}: go on with --resume and a larger --memory."
             ).format(**facts)
         )
         return 1
-    print(
+    report(
         _(
             "Stopped: {stored} positions are saved in {folder} ({seconds} s); the same command "
             "with --resume goes on."

@@ -87,6 +87,8 @@ class Progress:
     """Positions in the table."""
     seconds: float
     """Seconds spent on this table, over every run."""
+    table_bytes: int = 0
+    """The bytes the table takes now (memory, and disk)."""
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -164,7 +166,7 @@ def _run(
         stored_here += _solve_chunk(table, root, budget)
         meta = table.meta
         if progress is not None:
-            progress(Progress(meta["share"], meta["stored"], meta["seconds"]))
+            progress(Progress(meta["share"], meta["stored"], meta["seconds"], table.bytes))
         if meta["result"] is not None:
             table.save()
             return table
