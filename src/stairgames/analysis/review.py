@@ -164,6 +164,21 @@ class Assessment:
     """The best line from here, in notation (starting with :attr:`best`)."""
     actions: dict[int, tuple[float, ...]] = dataclasses.field(default_factory=dict)
     """The actions whose values are exact, with every seat's share after them."""
+    estimates: dict[int, Estimate] = dataclasses.field(default_factory=dict)
+    """The actions the search tried (a decision, not proven), each with its estimate:
+    the same search values a move and the position it leaves."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Estimate:
+    """What a search found of one action from its root."""
+
+    shares: tuple[float, ...]
+    """Every seat's mean share over the search's iterations through the action (its
+    proven shares where the search proved it)."""
+    uncertainty: float
+    """The half-width of the 95% Wilson interval of the mover's mean over the action's
+    visits (0 when the search proved it)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -512,18 +527,33 @@ class Reviewer:
             return None  # a position the compiled search does not play (an offer to answer)
         mover = state.current_player()
         children = list(search.root_children())
-        visits = sum(float(search.visits[child]) for child in children)
-        mean = sum(float(search.totals[child]) for child in children) / visits if visits else 0.5
-        value, proven, uncertainty = mean, False, wilson_half_width(mean, visits)
+        estimates = {
+            search.action(child): self._compiled_estimate(search, child, mover)
+            for child in children
+            if float(search.visits[child]) > 0 or int(search.proven[child]) >= 0
+        }
+        through_best = estimates.get(best, Estimate((0.5, 0.5), 0.5))
+        shares, proven, uncertainty = through_best.shares, False, through_best.uncertainty
         root = search.root_value(mover)
         if root is not None:
-            value, proven, uncertainty = root, True, 0.0
+            shares, proven, uncertainty, estimates = _two_seats(mover, root), True, 0.0, {}
         best_child = next(c for c in children if search.action(c) == best)
-        shares = [0.0] * self.info.num_players
-        shares[mover] = value
-        shares[1 - mover] = 1.0 - value
         line = self._compiled_line(state, search, best_child)
-        return Assessment(tuple(shares), proven, uncertainty, mover, best, line)
+        return Assessment(shares, proven, uncertainty, mover, best, line, estimates=estimates)
+
+    @staticmethod
+    def _compiled_estimate(search: TreeSearch, child: int, mover: int) -> Estimate:
+        """The estimate of a root child of a compiled search (its totals count for the
+        root's mover)."""
+        from stairgames.core.uct import DRAW, UNKNOWN  # loaded with the compiled search
+
+        result = int(search.proven[child])
+        if result != UNKNOWN:
+            value = 0.5 if result == DRAW else float(result == search.root_colour())
+            return Estimate(_two_seats(mover, value), 0.0)
+        visits = float(search.visits[child])
+        mean = float(search.totals[child]) / visits
+        return Estimate(_two_seats(mover, mean), wilson_half_width(mean, visits))
 
     @staticmethod
     def _compiled_line(state: State, search: TreeSearch, first: int) -> tuple[str, ...]:
@@ -602,14 +632,21 @@ class Reviewer:
         mover = state.current_player()
         legal = state.legal_actions()
         best = max(legal, key=lambda action: root.preference(action, mover))
+        estimates = {
+            action: _node_estimate(child, mover)
+            for action, child in root.children.items()
+            if child.visits > 0 or child.solved is not None
+        }
         if root.solved is not None:
-            shares, proven, spread = tuple(root.solved), True, 0.0
+            shares, proven, spread, estimates = tuple(root.solved), True, 0.0, {}
+        elif best in estimates:
+            shares, proven, spread = estimates[best].shares, False, estimates[best].uncertainty
         else:
             visits = max(root.visits, 1)
             shares = tuple(total / visits for total in root.totals)
             proven, spread = False, wilson_half_width(shares[mover], root.visits)
         line = self._protocol_line(worlds(rng) if hidden else state, root, best)
-        return Assessment(shares, proven, spread, mover, best, line)
+        return Assessment(shares, proven, spread, mover, best, line, estimates=estimates)
 
     def _protocol_line(self, state: State, root: Node, best: int | None) -> tuple[str, ...]:
         """The most visited line of a search through the protocol from ``state`` (the
@@ -644,6 +681,19 @@ class Reviewer:
                 break
             node = child
         return tuple(line)
+
+
+def _node_estimate(child: Node, mover: int) -> Estimate:
+    """The estimate of a root child of a search through the protocol."""
+    if child.solved is not None:
+        return Estimate(tuple(child.solved), 0.0)
+    shares = tuple(total / child.visits for total in child.totals)
+    return Estimate(shares, wilson_half_width(shares[mover], child.visits))
+
+
+def _two_seats(mover: int, value: float) -> tuple[float, float]:
+    """The shares of a two-seat game where ``mover`` gets ``value``."""
+    return (value, 1.0 - value) if mover == 0 else (1.0 - value, value)
 
 
 class _ReviewSearch(ProtocolSearch):
@@ -733,6 +783,16 @@ def review(
     return [reviews[index] for index in decisions]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Side:
+    """One side of a move, before or after it: every seat's shares, whether they are
+    proven, and the half-width of the mover's 95% interval (0 when proven)."""
+
+    shares: tuple[float, ...]
+    proven: bool
+    spread: float
+
+
 def _review_move(
     reviewer: Reviewer,
     states: list[State],
@@ -743,54 +803,84 @@ def _review_move(
     before_state, after_state = states[index], states[index + 1]
     mover = before_state.current_player()
     played = after_state.history()[-1]
-    best: int | None = played
-    line: tuple[str, ...] = (moves[index],)
-    exact_after: tuple[float, ...] | None = None
-    shares_before: tuple[float, ...] = ()
-    if len(before_state.legal_actions()) > 1:
-        value = assessed(index)
-        before, before_proven = value.shares[mover], value.proven
-        before_spread = 0.0 if before_proven else value.uncertainty
-        best, line = value.best, value.line
-        exact_after = value.actions.get(played)
-        shares_before = value.shares
-    if exact_after is not None:
-        after, after_proven, after_spread = exact_after[mover], True, 0.0
-        shares_after = exact_after
-    else:
-        after_value = assessed(index + 1)
-        after, after_proven = after_value.shares[mover], after_value.proven
-        after_spread = 0.0 if after_proven else after_value.uncertainty
-        shares_after = after_value.shares
-    if len(before_state.legal_actions()) == 1:  # a forced move loses nothing
-        before, before_proven, before_spread = after, after_proven, after_spread
-        shares_before = shares_after
-    proven = before_proven and after_proven
-    spread = 0.0 if proven else math.hypot(before_spread, after_spread)
-    loss = max(0.0, before - after)
-    mark = None
-    if played != best:
-        mark = reviewer.assessor.thresholds.mark(loss - spread)
-    better = None
-    if mark is not None and best is not None:
-        better = before_state.action_to_string(best)
+    forced = len(before_state.legal_actions()) == 1  # a forced move loses nothing
+    value = None if forced else assessed(index)
+    after = _after_side(value, played, lambda: assessed(index + 1))
+    best, line = (played, (moves[index],)) if value is None else (value.best, value.line)
+    before = after if value is None else _before_side(value, after, mover)
+    proven = before.proven and after.proven
+    spread = 0.0 if proven else math.hypot(before.spread, after.spread)
+    thresholds = reviewer.assessor.thresholds
+    drop = None if value is None else _proven_drop(before_state, value, after)
+    mark, better = None, None
+    if drop is not None:  # whatever the engine would have played
+        loss, better = drop
+        mark = thresholds.mark(loss)
+    elif played != best:
+        mark = thresholds.mark(max(0.0, before.shares[mover] - after.shares[mover]) - spread)
+        better = best
     return MoveReview(
         ply=index + 1,
         move=moves[index],
         mover=mover,
         colour=before_state.seat_name(mover),
-        before=before,
-        after=after,
+        before=before.shares[mover],
+        after=after.shares[mover],
         proven=proven,
         uncertainty=spread,
-        before_uncertainty=0.0 if before_proven else before_spread,
-        after_uncertainty=0.0 if after_proven else after_spread,
+        before_uncertainty=before.spread,
+        after_uncertainty=after.spread,
         mark=mark,
-        better=better,
+        better=None if mark is None or better is None else before_state.action_to_string(better),
         line=line,
-        shares_before=tuple(shares_before),
-        shares_after=tuple(shares_after),
+        shares_before=before.shares,
+        shares_after=after.shares,
     )
+
+
+def _after_side(
+    value: Assessment | None, played: int, assess_after: Callable[[], Assessment]
+) -> _Side:
+    """The side after the played move: its proven shares (from the position before, or
+    the position after), else its estimate in the search of the position before (one
+    search values both sides of a move, so that they cannot contradict each other: the
+    engine's own move loses nothing), else, where that search never tried it, the
+    search of the position after."""
+    if value is not None and played in value.actions:
+        return _Side(value.actions[played], True, 0.0)
+    after = assess_after()
+    if after.proven:
+        return _Side(after.shares, True, 0.0)
+    if value is not None and played in value.estimates:
+        estimate = value.estimates[played]
+        return _Side(estimate.shares, False, estimate.uncertainty)
+    return _Side(after.shares, False, after.uncertainty)
+
+
+def _before_side(value: Assessment, after: _Side, mover: int) -> _Side:
+    """The side before the move: the position's value, no less than a move proven from
+    it (the played one included); proven when such a move gives the mover a share of 1."""
+    if value.proven:
+        return _Side(value.shares, True, 0.0)
+    floors = list(value.actions.values()) + ([after.shares] if after.proven else [])
+    floor = max(floors, key=lambda shares: shares[mover], default=None)
+    if floor is None or floor[mover] <= value.shares[mover]:
+        return _Side(value.shares, False, value.uncertainty)
+    if floor[mover] >= 1.0 - EPSILON:
+        return _Side(tuple(floor), True, 0.0)
+    return _Side(tuple(floor), False, value.uncertainty)
+
+
+def _proven_drop(state: State, value: Assessment, after: _Side) -> tuple[float, int] | None:
+    """``(loss, better)`` where the move's proven share is below that of a move proven
+    from ``state`` (``better``, the first of the best): a proven drop; else ``None``."""
+    if not after.proven or not value.actions:
+        return None
+    mover = state.current_player()
+    legal = state.legal_actions()
+    better = max(value.actions, key=lambda a: (value.actions[a][mover], -legal.index(a)))
+    loss = value.actions[better][mover] - after.shares[mover]
+    return (loss, better) if loss > EPSILON else None
 
 
 def _refuse_hidden_unless_finished(record: GameRecord) -> None:
