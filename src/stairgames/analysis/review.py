@@ -7,21 +7,26 @@ share of the win (ties split). Each position is valued by the strongest means it
 offers (its :class:`~stairgames.core.assess.Assessor`, the registration's ``assessor``):
 
 1. **exact**: the game's solved tables and exact solvers (``Assessor.exact``), within
-   the first :data:`EXACT_SHARE` of the budget, and the positions whose value needs no
-   search (``Assessor.settled``: the end, City's complete city). A position is exact
-   when every legal action is, or one gives the mover a share of 1;
+   the first :data:`EXACT_SHARE` of the budget and what the positions reviewed before
+   left of theirs (:class:`Reserve`: a review goes from the last move back), and the
+   positions whose value needs no search (``Assessor.settled``: the end, City's
+   complete city). A position is exact when every legal action is, or one gives the
+   mover a share of 1;
 2. **search** otherwise: Monte Carlo tree search (the ``mcts`` player's, compiled where
-   the game offers it) on the rest of the budget, the actions proven lost left out. The
-   value is the mean share of the search's iterations from the position, with the
-   half-width of its 95% Wilson interval over them (the mean of the best move alone is
-   biased upward where the visits are few); a position the search proves (MCTS-Solver)
-   is exact too.
+   the game offers it) on the rest of the budget, the actions proven lost left out. An
+   estimate is the mean share of the search's iterations through one move, with the
+   half-width of its 95% Wilson interval over that move's visits (:class:`Estimate`):
+   the position's, through the search's move; the played move's, in the same search, so
+   that one search values both sides of a move. A position the search proves
+   (MCTS-Solver) is exact too.
 
-A move is marked (:class:`~stairgames.core.assess.Thresholds`, per game) by its loss,
+A move whose proven share is below that of another move proven from the same position is
+marked by that difference whatever the engine would have played; otherwise a move is
+marked (:class:`~stairgames.core.assess.Thresholds`, per game) by its loss,
 ``before - after``, less its uncertainty when it is estimated (so that the search's noise
-alone marks nothing), unless it is the engine's own best move. The budget is per
-position assessed (:class:`Budget`: seconds, or iterations for reviews that repeat
-exactly under a seed); a move after which chance follows (a die) may need two.
+alone marks nothing), unless it is the engine's own move. The budget is per position
+assessed (:class:`Budget`: seconds, or iterations for reviews that repeat exactly under a
+seed); a move after which chance follows (a die) may need two.
 
 A game with hidden information (City of Stairs) is reviewed only from the full record of
 a finished game, where every card is known: any other record is refused before anything
@@ -52,7 +57,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.hooks import Playout
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import assessor, get_spec, player_hooks
-from stairgames.i18n import N_, Text, _, display_width, pad
+from stairgames.i18n import N_, Text, _, display_width, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.uct import TreeSearch
@@ -946,6 +951,9 @@ def percent(share: float, spread: float | None = None) -> str:
     return f"{round(100 * share)}±{max(1, round(100 * spread))}%"
 
 
+TABLE_WIDTH: Final = 80
+"""The columns the review's table keeps within (a terminal's width)."""
+
 MARK_NAMES: Final = {
     "inaccuracy": N_("inaccuracy"),
     "mistake": N_("mistake"),
@@ -958,8 +966,10 @@ def format_table(reviews: list[MoveReview], game: str) -> str:
     """The review as a table for the terminal, in the current language."""
     measure = _(assessor(game).measure)
     heading = _(
-        "Each move's {measure} for its player, before and after it (with ±: the search's "
-        "estimate and its 95% interval; without: proven)."
+        "Each move's {measure} for its player, before and after it. With ±: the "
+        "search's estimate, the mean of its playouts through the move (before: its own "
+        "move; after: the move played, in the same search), and the 95% interval of that "
+        "mean; without: proven."
     ).format(measure=measure)
     headers = [_("ply"), _("move"), _("player"), _("before"), _("after"), _("mark"), _("better")]
     rows = []
@@ -978,15 +988,20 @@ def format_table(reviews: list[MoveReview], game: str) -> str:
             ]
         )
     widths = [max(display_width(row[c]) for row in [headers, *rows]) for c in range(len(headers))]
-    lines = [heading, ""]
+    lines = [*wrap(heading, TABLE_WIDTH), ""]
     for row in [headers, *rows]:
         lines.append(
             "  ".join(pad(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip()
         )
     proven = sum(1 for move in reviews if move.proven)
     lines.append("")
-    lines.append(
-        _("{proven} of {count} moves proven exactly.").format(proven=proven, count=len(reviews))
+    lines.extend(
+        wrap(
+            _("{proven} of {count} moves proven exactly.").format(
+                proven=proven, count=len(reviews)
+            ),
+            TABLE_WIDTH,
+        )
     )
     return "\n".join(lines)
 
