@@ -250,7 +250,9 @@ def applied(self, action, narrate=True):
 def prompted(self, seat):
     if self._viewing is None:
         picture = self.spec.render(self.state, colour=False, viewer=self._viewer())
-        note(prompt=seat, moves=self.move_texts(), picture=picture, label=self.seat_label(seat))
+        names = [terminal._(self.state.seat_name(s)) for s in range(len(self.players))]
+        label = self.seat_label(seat)
+        note(prompt=seat, moves=self.move_texts(), picture=picture, label=label, names=names)
 
 def asked(self, question):
     note(ask=question)
@@ -299,8 +301,8 @@ class LoggedPlay(PtyPlay):
             entry = self._next_entry()
             if "prompt" in entry or "ask" in entry:
                 break
-        question = entry["ask"] if "ask" in entry else entry["label"]
-        self.read_until(re.escape(question.rstrip()) + r"(> )?\s*$")
+        question = entry["ask"] if "ask" in entry else entry["label"] + "> "
+        self.read_until(re.escape(question.rstrip()) + r"\s*$")
         return entry
 
     def _next_entry(self) -> dict[str, Any]:

@@ -123,20 +123,30 @@ def reflow(lines: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "  ") -> 
 def fit_account(told: Sequence[tuple[str, bool]], room: int) -> list[str]:
     """The account ``told`` (lines, each with whether it is minor) in at most ``room``
     rows: whole where it fits; else without the minor lines; else with the short lines
-    run on (:func:`reflow`) too; else its latest rows after "…"."""
+    run on (:func:`reflow`) too; else its first rows (what followed the person's own
+    move), "…" and its latest rows."""
     whole = [line for line, _minor in told]
     major = [line for line, minor in told if not minor]
     for lines in (whole, major, reflow(major)):
         if sum(screen_rows(line) for line in lines) <= room:
             return lines
+    if room < 3:
+        return _latest(lines, room)
+    head = _latest(lines[::-1], (room - 1) // 2)[::-1]
+    tail = _latest(lines[len(head) :], room - 1 - sum(screen_rows(line) for line in head))
+    return [*head, "…", *tail]
+
+
+def _latest(lines: Sequence[str], room: int) -> list[str]:
+    """The last of ``lines`` that fill at most ``room`` rows."""
     kept: list[str] = []
-    rows = 1 if room > 1 else 0  # the "…", where it leaves a row for the account
+    rows = 0
     for line in reversed(lines):
         if rows + screen_rows(line) > room:
             break
         kept.insert(0, line)
         rows += screen_rows(line)
-    return ["…", *kept] if room > 1 else kept
+    return kept
 
 
 def player_name(kind: str) -> str:

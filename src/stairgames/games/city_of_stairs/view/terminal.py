@@ -31,8 +31,11 @@ _RESET = "\x1b[0m"
 _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "yellow": "\x1b[33m"}
 SCREEN_LINES = 23
 """The lines a drawing may fill where the cards allow: with the prompt, a 24-line screen.
-The traces of the strolls fill what is left, and the legend comes in when a line is left
-over for the terminal's move hint too."""
+The traces of the strolls fill what is left, and the legend comes in where the account
+above the drawing keeps rows enough (:data:`LEGEND_ROOM`)."""
+LEGEND_ROOM = 8
+"""The lines a drawing leaves free before it adds the legend: the prompt, the move hint
+and the terminal's account of what happened since the last turn come first."""
 LEGEND = N_("Icons: ↖ ↗ everyone; R↖ red only; R≈ red may ignore ↖/↗; R↺ red turns around")
 
 
@@ -96,13 +99,10 @@ def _card_lines(card: CityCard, mark: str) -> list[str]:
 
 
 def _empty_lines(cell: int, fits: dict[int, str]) -> list[str]:
-    """An empty cell: its name, the stock slots that fit there, and a blank bottom line
-    (the cell's edge: see :func:`_edge`)."""
-    return [
-        f"{'  ' + rules.cell_name(cell):<{WIDTH}}",
-        f"{fits.get(cell, ''):^{WIDTH}}",
-        " " * WIDTH,
-    ]
+    """An empty cell: its name and the stock slots that fit there (``  a1 P E``) on one
+    line, and a blank bottom line (the cell's edge: see :func:`_edge`); a row of empty
+    cells takes two lines with its edge."""
+    return [pad(f"  {rules.cell_name(cell)} {fits.get(cell, '')}".rstrip(), WIDTH), " " * WIDTH]
 
 
 def _edge(bottom: str) -> str:
@@ -182,7 +182,11 @@ def render_city(state: CityOfStairsState) -> list[str]:
             else:
                 blocks.append(_card_lines(state.cards.cards[index], marks.get(cell, "")))
         height = max(len(block) for block in blocks)
-        blocks = [b[:2] + [" " * WIDTH] * (height - len(b)) + b[2:] for b in blocks]
+        # a shorter block is filled out above its last icon lines (or its edge)
+        blocks = [
+            b[: min(2, len(b) - 1)] + [" " * WIDTH] * (height - len(b)) + b[min(2, len(b) - 1) :]
+            for b in blocks
+        ]
         for line in range(height - 1):
             label = str(row + 1) if line == 0 else " "
             lines.append(f"{label} |" + "|".join(b[line] for b in blocks) + "|")
@@ -376,7 +380,7 @@ def render_state(state: CityOfStairsState, *, colour: bool, viewers: frozenset[i
     status = wrap(_status_line(state), LINE_WIDTH)
     room = SCREEN_LINES - len(lines) - state.table.players - len(status)
     lines += _seat_lines(state, viewers, colour, room)
-    if len(lines) + len(status) + 2 < SCREEN_LINES:
+    if len(lines) + len(status) + LEGEND_ROOM < SCREEN_LINES:
         lines.append(_(LEGEND))
     return "\n".join(lines + status)
 

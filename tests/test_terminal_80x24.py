@@ -1,0 +1,142 @@
+"""Issue 49, points 2 and 3: every turn readable at 80×24, in English and Japanese.
+
+Every game and player count is played through a pty of 80×24 into a terminal emulator
+(:class:`tests.pty_screen.Terminal`, pyte), colours on, with computers and with people
+at one keyboard. At each prompt the screen shows the board as drawn for that person,
+whose turn it is (the prompt) and what happened since this person last moved: every
+line told since (their own move's result, the others' moves, the dice, the draws), in
+rows of 80 columns; a City of Stairs stroll may be shown by its trace instead of its
+steps. What was told and drawn comes from the session itself (:class:`LoggedPlay`), so
+the check is the same in both languages."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pty_screen import COLUMNS, LoggedPlay
+
+GAMES: list[tuple[str, list[str], int]] = [
+    ("stairs", [], 2),
+    ("twenty_seven", ["--variant", "basic"], 2),
+    ("twenty_seven", ["--variant", "advanced"], 2),
+    ("twenty_seven", ["--variant", "expert"], 2),
+    ("ishigaki_race", [], 2),
+    ("ishigaki_race", ["--crumbling-wall"], 2),
+    ("ishigaki_race", ["--players", "3"], 3),
+    ("ishigaki_race", ["--players", "3", "--crumbling-wall"], 3),
+    ("ishigaki_race", ["--players", "4"], 4),
+    ("ishigaki_race", ["--players", "4", "--crumbling-wall"], 4),
+    ("city_of_stairs", [], 2),
+    ("city_of_stairs", ["--players", "3"], 3),
+    ("city_of_stairs", ["--players", "4"], 4),
+]
+PROMPTS = 14
+"""Prompts checked in a game (a whole game of City of Stairs against computers)."""
+
+
+def _seats(count: int, people: int) -> str:
+    return ",".join(["human"] * people + ["random"] * (count - people))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _happened_since(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The log's entries since ``seat`` last moved, its own move's account included;
+    before its first move, since the game's first move (the greeting and the deal
+    before it are shown as far as the screen has room)."""
+    moves = [i for i, e in enumerate(events) if "apply" in e and e["mover"] is not None]
+    own = [i for i in moves if events[i]["mover"] == seat]
+    start = own[-1] if own else moves[0] if moves else len(events)
+    return events[start:]
+
+
+def _traced_seats(picture: str, names: list[str]) -> set[str]:
+    """City of Stairs: the seats whose stroll is traced below their seat line."""
+    lines = picture.splitlines()
+    return {
+        name
+        for name in names
+        for above, below in itertools.pairwise(lines)
+        if above.startswith(name + " ") and below.startswith("    ")
+    }
+
+
+def check_screen(play: LoggedPlay, entry: dict[str, Any], game: str) -> None:
+    """The screen at ``entry``'s prompt shows the board, the prompt and what happened."""
+    rows = play.terminal.display()
+    shown = "\n".join(rows)
+    assert all(len(row) <= COLUMNS for row in rows)
+    picture = [line.rstrip() for line in entry["picture"].splitlines()]
+    assert any(rows[first : first + len(picture)] == picture for first in range(len(rows))), (
+        f"the board is not whole on the screen:\n{shown}"
+    )
+    prompt = [row for row in rows if row.strip()][-1]
+    assert prompt.startswith(entry["label"] + ">"), f"whose turn:\n{shown}"
+    events = _happened_since(play.events[:-1], entry["prompt"])
+    on_screen = _plain(" ".join(rows))
+    traced = _traced_seats(entry["picture"], entry["names"])
+    action: dict[str, Any] = {}
+    for event in events:
+        if "apply" in event:
+            action = event
+            continue
+        if "told" not in event or event["minor"] or not event["told"].strip():
+            continue
+        if game == "city_of_stairs" and _drawn_on_the_board(action, entry, traced):
+            continue
+        assert _plain(event["told"]) in on_screen, f"{event['told']!r} is not on:\n{shown}"
+
+
+def _drawn_on_the_board(action: dict[str, Any], entry: dict[str, Any], traced: set[str]) -> bool:
+    """City of Stairs: whether the board itself shows what ``action`` did, so that its
+    account may give way to later news: a card placed or drawn into the stock is drawn
+    (the cards placed since a person's last turn marked with their placer's initial), a
+    stroll's steps are traced below its seat."""
+    card = re.match(r"(?:draw )?([A-Z]\d+)(?:@|$)", action.get("apply", ""))
+    if card:
+        return card.group(1) in entry["picture"]
+    mover = action.get("mover")
+    return mover is not None and entry["names"][mover] in traced
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("people", ["computers", "one keyboard"])
+@pytest.mark.parametrize(
+    ("game", "options", "count"), GAMES, ids=[" ".join([g, *o]) for g, o, _ in GAMES]
+)
+def test_each_prompt_shows_the_board_the_turn_and_what_happened(
+    tmp_path: Path, game: str, options: list[str], count: int, people: str, language: str
+) -> None:
+    humans = 1 if people == "computers" else count
+    seed = len(options) + count
+    seats = ["--seats", _seats(count, humans), "--seed", str(seed)]
+    play = LoggedPlay(
+        ["--lang", language, "play", game, *options, *seats, "--record", "r.json"],
+        cwd=tmp_path,
+        colour=True,
+    )
+    rng = random.Random(seed)
+    checked = 0
+    try:
+        while checked < (PROMPTS if humans > 1 or game != "city_of_stairs" else 100):
+            entry = play.next_question()
+            if "ask" in entry:
+                play.answer("n")  # Enter at the pass screen; no to an offer
+                continue
+            check_screen(play, entry, game)
+            checked += 1
+            play.answer(rng.choice(entry["moves"]))
+    except EOFError:
+        pass  # the game ended
+    finally:
+        play.kill()
+    assert re.search(r"\x1b\[[0-9;]*m", play.output)  # colours were on
+    assert checked >= 3
