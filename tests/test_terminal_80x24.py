@@ -140,3 +140,103 @@ def test_each_prompt_shows_the_board_the_turn_and_what_happened(
         play.kill()
     assert re.search(r"\x1b\[[0-9;]*m", play.output)  # colours were on
     assert checked >= 3
+
+
+# ----- the smaller points of issue 49 -------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("game", ["stairs", "twenty_seven", "ishigaki_race", "city_of_stairs"])
+def test_help_is_read_whole_on_an_80_by_24_screen(tmp_path: Path, game: str, language: str) -> None:
+    """Defect: City of Stairs' help took 25 rows with the prompt in Japanese, its first
+    lines gone before they could be read. Now a part at a time where both do not fit."""
+    from stairgames.core.registry import get_spec
+    from stairgames.i18n import _, set_language
+    from stairgames.terminal import help_text
+
+    set_language(language)
+    parts = [help_text().splitlines(), _(get_spec(game).help).splitlines()]
+    play = LoggedPlay(
+        ["--lang", language, "play", game, "--seats", "human,random", "--record", "r.json"]
+        + (["--players", "2"] if game in ("ishigaki_race", "city_of_stairs") else []),
+        cwd=tmp_path,
+    )
+    try:
+        play.next_question()
+        play.answer("help")
+        pages = 0
+        while "ask" in (entry := play.next_question()):
+            assert _whole(parts[pages], play.terminal.display())
+            pages += 1
+            play.answer("")
+        rows = play.terminal.display()
+        assert _whole(parts[-1], rows) and (pages or _whole(parts[0], rows)), "\n".join(rows)
+        assert entry["label"] in rows[-1] or entry["label"] in "\n".join(rows[-2:])
+        assert pages == (1 if (game, language) == ("city_of_stairs", "ja") else 0)
+    finally:
+        play.kill()
+
+
+def _whole(lines: list[str], rows: list[str]) -> bool:
+    """Whether ``lines`` are all on the screen ``rows``, in order and one after another."""
+    lines = [line.rstrip() for line in lines]
+    return any(rows[i : i + len(lines)] == lines for i in range(len(rows)))
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "expected"),
+    [
+        ("twenty_seven", ["human", "random"], ["27：白（人間）、黒（ランダム）", "27（基本）"]),
+        ("ishigaki_race", ["random", "human"], ["赤（ランダム）、青（人間）"]),
+    ],
+)
+def test_japanese_seat_labels_and_titles_are_translated_whole(
+    tmp_path: Path, game: str, seats: list[str], expected: list[str]
+) -> None:
+    """Defect: ``黄（random）`` and ``27 (基本)`` were half in English."""
+    import io
+
+    import stairgames
+    from stairgames.i18n import set_language
+    from stairgames.terminal import TerminalSession
+    from tests.scripted import scripted
+
+    set_language("ja")
+    out = io.StringIO()
+    session = TerminalSession(
+        stairgames.load(game),
+        seats,
+        seed=5,
+        record_path=tmp_path / "r.json",
+        input_fn=scripted(["quit"]),
+        output=out,
+    )
+    session.run()
+    text = out.getvalue()
+    assert all(part in text for part in expected), text
+    assert "random" not in text and "27 (" not in text
+
+
+def test_the_ishigaki_hint_lists_the_choices_not_invented_dice(tmp_path: Path) -> None:
+    """Defect: ``Best line: stop die:1 roll die:1 die:1 roll``, dice the search chose."""
+    import io
+
+    import stairgames
+    from stairgames.terminal import TerminalSession
+    from tests.scripted import scripted
+
+    out = io.StringIO()
+    TerminalSession(
+        stairgames.load("ishigaki_race"),
+        ["human", "random"],
+        seed=5,
+        record_path=tmp_path / "r.json",
+        input_fn=scripted(["hint", "quit"]),
+        output=out,
+    ).run()
+    text = out.getvalue()
+    assert "The engine's move: " in text
+    assert "die:" not in text
+    choices = re.search(r"Your choices: (.*)", text)
+    assert choices, text
+    assert re.fullmatch(r"stop \d+(±\d+)?%, roll \d+(±\d+)?%", choices.group(1)), choices.group(1)

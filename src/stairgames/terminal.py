@@ -7,6 +7,7 @@ is saved at the end. Input and output are injectable so tests can drive it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import random
 import re
@@ -19,7 +20,15 @@ from pathlib import Path
 from typing import TextIO
 
 from stairgames.agents import LEVEL_NAMES, Agent, make_agent
-from stairgames.analysis.review import HINT_BUDGET, Budget, Reviewer, format_hint, hint
+from stairgames.analysis.review import (
+    HINT_BUDGET,
+    Assessment,
+    Budget,
+    Reviewer,
+    format_hint,
+    hint,
+    percent,
+)
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import AgreementOffer, Game, State
@@ -27,7 +36,7 @@ from stairgames.core.record import make_record
 from stairgames.core.registry import GameSpec, get_spec
 from stairgames.i18n import N_, Text, _, display_width, localize, translate, wrap
 
-HUMAN = "human"
+HUMAN = N_("human")
 SEAT_NAMES = (
     N_("light"), N_("dark"), N_("white"), N_("black"),
     N_("red"), N_("blue"), N_("yellow"), N_("green"),
@@ -149,11 +158,16 @@ def _latest(lines: Sequence[str], room: int) -> list[str]:
     return kept
 
 
+RANDOM = N_("random")
+"""The computer player that plays any legal move, by the name it is chosen with."""
+
+
 def player_name(kind: str) -> str:
-    """Who plays a seat, as players read it: ``human`` and the levels (``medium``) in the
-    current language, other computer players as typed (``random``, ``mcts:time=0.5``)."""
-    if kind == HUMAN:
-        return _("human")
+    """Who plays a seat, as players read it: ``human``, ``random`` and the levels
+    (``medium``) in the current language, other computer players as typed (their
+    settings are what one types: ``mcts:time=0.5``)."""
+    if kind in (HUMAN, RANDOM):
+        return _(kind)
     if kind in LEVEL_NAMES:
         return _(kind)  # the level names are in the catalog (stairgames.web.messages)
     return kind
@@ -660,9 +674,17 @@ class TerminalSession:
         return True
 
     def _help(self) -> None:
-        self.say(help_text())
-        if self.spec.help:
-            self.say(_(self.spec.help))
+        """The commands, then the game's own notes; on a terminal too short for both with
+        the prompt (the Japanese of City of Stairs at 24 rows), a part at a time, Enter
+        showing the next."""
+        parts = [help_text(), *([_(self.spec.help)] if self.spec.help else [])]
+        if not self._is_tty() or screen_rows("\n".join(parts)) < self._screen_lines():
+            self.say("\n".join(parts))
+            return
+        for index, part in enumerate(parts):
+            if index and self._ask(_("(Enter: more help) ")) is None:
+                return
+            self.say(part)
 
     def move_texts(self) -> list[str]:
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
@@ -710,8 +732,46 @@ class TerminalSession:
         except StairgamesError as exc:
             self._say_wrapped(_("No hint here: {reason}").format(reason=translate(exc)))
             return
-        for line in format_hint(self.state, found):
-            self._say_wrapped(line)
+        line = self._line_to_chance(found.line)
+        for text in format_hint(self.state, dataclasses.replace(found, line=line)):
+            self._say_wrapped(text)
+        if len(line) < len(found.line):
+            choices = self._choices(found)
+            if choices:
+                self._say_wrapped(
+                    _("Your choices: {choices}").format(choices=_(", ").join(choices))
+                )
+
+    def _line_to_chance(self, line: Sequence[str]) -> tuple[str, ...]:
+        """The moves of ``line`` (a hint's best line) up to the first chance event: what
+        the dice or the cards then bring is not known, and the search's line only picks
+        one outcome of many."""
+        state = self.state.clone()
+        kept: list[str] = []
+        for move in line:
+            if state.is_chance_node() or state.is_terminal():
+                break
+            kept.append(move)
+            try:
+                state.apply_move(move)
+            except StairgamesError:
+                break
+        return tuple(kept)
+
+    def _choices(self, found: Assessment) -> list[str]:
+        """Each legal move the hint valued, with the person's share after it: proven, or
+        the search's estimate with its interval (``stop 46%``, ``roll 41±3%``)."""
+        mover = found.mover
+        assert mover is not None
+        choices: list[str] = []
+        for action in self.state.legal_actions():
+            move = self.state.action_to_string(action)
+            if action in found.actions:
+                choices.append(f"{move} {percent(found.actions[action][mover])}")
+            elif action in found.estimates:
+                estimate = found.estimates[action]
+                choices.append(f"{move} {percent(estimate.shares[mover], estimate.uncertainty)}")
+        return choices
 
     # ----- earlier positions (back, forward, live) ----------------------------------
 

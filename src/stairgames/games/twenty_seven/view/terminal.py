@@ -105,7 +105,8 @@ def render_line(state: TwentySevenState, *, colour: bool = False) -> str:
     line = state.line
     upright = max(len(stack) for stack in line.fields) <= TALLEST_UPRIGHT
     drawing = draw_stacks(line, colour=colour) if upright else draw_sideways(line, colour=colour)
-    lines = [f"27 ({_(state.variant)})", *drawing]
+    title = _("{title} ({variant})").format(title=_("27"), variant=_(state.variant))
+    lines = [title, *drawing]
     for sentence in describe_players(line):
         lines += wrap(sentence, WIDTH, subsequent_indent="  ")
     outcome = state.outcome()
