@@ -240,3 +240,29 @@ def test_the_ishigaki_hint_lists_the_choices_not_invented_dice(tmp_path: Path) -
     choices = re.search(r"Your choices: (.*)", text)
     assert choices, text
     assert re.fullmatch(r"stop \d+(±\d+)?%, roll \d+(±\d+)?%", choices.group(1)), choices.group(1)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_every_stroll_begun_is_traced_on_the_last_strollers_screen(language: str) -> None:
+    """Defect: at 4 players the last stroller's screen traced one or two of the strolls
+    before it, and the others' whereabouts could not be read. Now every stroll begun
+    has at least its latest steps below its seat line, within 24 rows."""
+    import stairgames
+    from stairgames.core.chance import sample_chance_outcome
+    from stairgames.games.city_of_stairs import CityOfStairsState, render_terminal
+    from stairgames.i18n import _, set_language
+
+    set_language(language)
+    for seed in range(6):
+        state = stairgames.load("city_of_stairs", players=4).new_initial_state()
+        rng = random.Random(seed)
+        assert isinstance(state, CityOfStairsState)
+        while not all(state.stroll_started(seat) for seat in range(4)):
+            if state.is_chance_node():
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        picture = render_terminal(state, colour=False, viewer=state.current_player())
+        assert len(picture.splitlines()) + 1 <= 24, picture
+        names = [_(colour) for colour in state.table.colours]
+        assert _traced_seats(picture, names) == set(names), picture

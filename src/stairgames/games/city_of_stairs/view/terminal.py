@@ -287,26 +287,35 @@ def _trace_lines(state: CityOfStairsState, seat: int) -> list[str]:
     )
 
 
+def _latest_steps(lines: list[str], count: int) -> list[str]:
+    """The last ``count`` lines of a stroll's trace, after "…" where some are left out."""
+    if len(lines) <= count:
+        return lines
+    return ["    …" + lines[len(lines) - count][5:], *lines[len(lines) - count + 1 :]]
+
+
 def _seat_lines(
     state: CityOfStairsState, viewers: frozenset[int], colour: bool, room: int
 ) -> list[str]:
     """A line per seat in turn order, each stroll traced below its seat while ``room``
-    lines allow: the stroll in progress first (its latest steps, where the whole trace
-    does not fit), then the latest ones before it."""
+    lines allow: every stroll begun gets a line first (its latest steps), the stroll in
+    progress first, then the latest ones before it; the lines left over show more of
+    them, in the same order."""
     order = state.table.turn_order()
     traces = {seat: _trace_lines(state, seat) for seat in order}
     node = state.node()
     current = node.seat if node.kind == NodeKind.STROLL else None
-    started = [seat for seat in reversed(order) if traces[seat]]
-    shown: dict[int, list[str]] = {}
-    for seat in sorted(started, key=lambda seat: seat != current):
-        lines = traces[seat]
-        if seat == current and len(lines) > room > 0:
-            lines = ["    …" + lines[len(lines) - room][5:], *lines[len(lines) - room + 1 :]]
-        if len(lines) <= room:
-            shown[seat] = lines
-            room -= len(lines)
-    lines = []
+    ranked = sorted([s for s in reversed(order) if traces[s]], key=lambda seat: seat != current)
+    rows = dict.fromkeys(ranked, 0)
+    for seat in ranked[: max(0, room)]:
+        rows[seat] = 1
+    room -= sum(rows.values())
+    for seat in ranked:
+        extra = min(room, len(traces[seat]) - rows[seat]) if rows[seat] else 0
+        rows[seat] += extra
+        room -= extra
+    shown = {seat: _latest_steps(traces[seat], rows[seat]) for seat in ranked if rows[seat]}
+    lines: list[str] = []
     if not state.table.city_complete():
         # While the city is built the seat lines are short: two to a line where they fit.
         widths: list[int] = []
