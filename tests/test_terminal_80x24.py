@@ -266,3 +266,29 @@ def test_every_stroll_begun_is_traced_on_the_last_strollers_screen(language: str
         assert len(picture.splitlines()) + 1 <= 24, picture
         names = [_(colour) for colour in state.table.colours]
         assert _traced_seats(picture, names) == set(names), picture
+
+
+def test_an_account_too_long_for_the_screen_keeps_its_news_in_order() -> None:
+    """What the screen keeps of an account longer than its rows: the minor lines go
+    first, then one subject's sentences run on, then all of them, then the middle."""
+    from stairgames.terminal import fit_account
+
+    told = [
+        ("Red stops on 2: climbs 1 step.", False),
+        ("Red goes from step 0 to step 1.", False),
+        ("blue (random) plays stop (0.0 s)", True),
+        ("Blue stops on 6: climbs 2 steps.", False),
+        ("Blue goes from step 0 to step 2.", False),
+    ]
+    assert fit_account(told, 5) == [line for line, _minor in told]
+    assert fit_account(told, 4) == [line for line, minor in told if not minor]
+    assert fit_account(told, 2) == [
+        "Red stops on 2: climbs 1 step.  Red goes from step 0 to step 1.",
+        "Blue stops on 6: climbs 2 steps.  Blue goes from step 0 to step 2.",
+    ]
+    assert fit_account(told, 1) == [  # one row: the latest
+        "Blue stops on 6: climbs 2 steps.  Blue goes from step 0 to step 2."
+    ]
+    many = [(f"Green rolls {n % 6 + 1}.", False) for n in range(40)]
+    kept = fit_account([("Red stops on 2: climbs 1 step.", False), *many], 5)
+    assert kept[0].startswith("Red stops on 2") and kept[2] == "…" and len(kept) == 5

@@ -117,26 +117,42 @@ def fill(parts: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "   ") -> l
     return lines
 
 
-def reflow(lines: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "  ") -> list[str]:
+def reflow(
+    lines: Sequence[str], width: int = SCREEN_WIDTH, gap: str = "  ", *, by_subject: bool = False
+) -> list[str]:
     """``lines`` run on, each joined to the one before where both fit in ``width``
-    columns (a line is never cut): an account of short sentences in fewer rows."""
+    columns (a line is never cut): an account of short sentences in fewer rows.
+    ``by_subject``: only lines that begin with the same word (``Blue rolls 1.``, ``Blue
+    rolls the second die.``; in Japanese the same first character, ``青``)."""
     joined: list[str] = []
+    subjects: list[str] = []
     for line in lines:
-        if joined and display_width(joined[-1] + gap + line.lstrip()) <= width:
+        subject = _subject(line)
+        fits = joined and display_width(joined[-1] + gap + line.lstrip()) <= width
+        if fits and (not by_subject or subject == subjects[-1]):
             joined[-1] += gap + line.lstrip()
         else:
             joined.append(line)
+            subjects.append(subject)
     return joined
+
+
+def _subject(line: str) -> str:
+    """A sentence's first word, in lower case; a wide character alone (Japanese)."""
+    text = line.strip()
+    if text and display_width(text[0]) == 2:
+        return text[0]
+    return text.split(" ", 1)[0].lower() if text else ""
 
 
 def fit_account(told: Sequence[tuple[str, bool]], room: int) -> list[str]:
     """The account ``told`` (lines, each with whether it is minor) in at most ``room``
     rows: whole where it fits; else without the minor lines; else with the short lines
-    run on (:func:`reflow`) too; else its first rows (what followed the person's own
-    move), "…" and its latest rows."""
+    run on (:func:`reflow`), those of one subject first; else its first rows (what
+    followed the person's own move), "…" and its latest rows."""
     whole = [line for line, _minor in told]
     major = [line for line, minor in told if not minor]
-    for lines in (whole, major, reflow(major)):
+    for lines in (whole, major, reflow(major, by_subject=True), reflow(major)):
         if sum(screen_rows(line) for line in lines) <= room:
             return lines
     if room < 3:
