@@ -18,7 +18,7 @@ from typing import Any
 from stairgames.agents import make_agent
 from stairgames.analysis import plots as study_plots
 from stairgames.analysis import statistics as study_statistics
-from stairgames.analysis.parallel import Progress, run_tasks
+from stairgames.analysis.parallel import Progress, TasksInterrupted, run_tasks
 from stairgames.analysis.plots import pyplot
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import get_spec, studied_games, study
@@ -57,7 +57,9 @@ def analyze(
     plots: Path | None = None,
     progress: Progress | None = None,
 ) -> int:
-    """Run the study of ``game`` and print its tables; the exit status.
+    """Run the study of ``game`` and print its tables; the exit status (130 when
+    Ctrl-C or SIGTERM stopped it early: the tables and ``out`` then hold the games
+    that ended before).
 
     :raises InvalidOptionError: a game without a study, or bad arguments (checked, and
         the card file read, before any game is played).
@@ -77,7 +79,11 @@ def analyze(
         parse_seats(seats), games, players=make_agent, player=chosen, cards=cards, seed=seed
     )
     play = functools.partial(chosen_study.play, players=make_agent)  # picklable for workers
-    records = run_tasks(play, tasks, jobs=jobs, ray_address=ray_address, progress=progress)
+    stopped = False
+    try:
+        records = run_tasks(play, tasks, jobs=jobs, ray_address=ray_address, progress=progress)
+    except TasksInterrupted as stop:  # Ctrl-C or SIGTERM: report the games that ended
+        records, stopped = list(stop.finished.values()), True
     document = {
         "game": name,
         "player": chosen,
@@ -86,17 +92,24 @@ def analyze(
         "seed": seed,
         "summary": chosen_study.summarise(records, study_statistics),
         "records": records,
+        **({"stopped": True} if stopped else {}),
     }
+    if stopped:
+        print(
+            _("Stopped early: the tables count the {games} games that ended.").format(
+                games=len(records)
+            )
+        )
     _report(chosen_study, document, plots)
     if out is not None:
         out.write_text(json.dumps(document, indent=1), encoding="utf-8")
         print(_("Results saved to {path}").format(path=out))
     print(
         _("Took {seconds} s ({games} games).").format(
-            seconds=f"{time.perf_counter() - started:.0f}", games=len(tasks)
+            seconds=f"{time.perf_counter() - started:.0f}", games=len(records)
         )
     )
-    return 0
+    return 130 if stopped else 0
 
 
 def _report(chosen_study: Study, document: dict[str, Any], plots: Path | None) -> None:

@@ -51,7 +51,8 @@ def run_tasks(
     cluster's workers must be able to import ``function``'s module (the same
     stairgames, installed on every node). ``on_result`` hears of each result as it
     arrives. SIGTERM stops the tasks as Ctrl-C does, with a :exc:`KeyboardInterrupt`
-    (:func:`stairgames.core.progress.terminate_as_interrupt`).
+    (:func:`stairgames.core.progress.terminate_as_interrupt`): a :exc:`TasksInterrupted`
+    that keeps the results that ended before it.
 
     :raises InvalidOptionError: ``jobs`` below 1, or Ray asked for but not installed.
     """
@@ -77,16 +78,38 @@ def _collect(
 ) -> list[R]:
     """The results put back in task order, telling ``progress`` and ``on_result`` as
     they come."""
-    if progress is not None:
-        progress(0, total)
     results: dict[int, R] = {}
-    for index, result in unordered:
-        results[index] = result
-        if on_result is not None:
-            on_result(index, result)
+    try:
         if progress is not None:
-            progress(len(results), total)
+            progress(0, total)
+        for index, result in unordered:
+            results[index] = result
+            if on_result is not None:
+                on_result(index, result)
+            if progress is not None:
+                progress(len(results), total)
+    except KeyboardInterrupt as stop:
+        if isinstance(stop, TasksInterrupted):
+            raise
+        raise TasksInterrupted(results, total) from None
+    finally:
+        close = getattr(unordered, "close", None)
+        if close is not None:
+            close()  # the workers stop now, not when the generator is collected
     return [results[index] for index in range(total)]
+
+
+class TasksInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped :func:`run_tasks`: a :exc:`KeyboardInterrupt` that
+    keeps the results of the tasks that ended before it, so that the caller can report
+    and save them."""
+
+    def __init__(self, finished: dict[int, Any], total: int) -> None:
+        super().__init__(f"stopped after {len(finished)} of {total} tasks")
+        self.finished = dict(sorted(finished.items()))
+        """The results that ended, by task index (in task order)."""
+        self.total = total
+        """How many tasks there were."""
 
 
 class _Indexed:
@@ -154,4 +177,4 @@ def _call(function: Callable[[T], R], task: T) -> R:
     return function(task)
 
 
-__all__ = ["OnResult", "Progress", "import_ray", "run_tasks"]
+__all__ = ["OnResult", "Progress", "TasksInterrupted", "import_ray", "run_tasks"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stairgames.agents import make_agent
+from stairgames.analysis.parallel import TasksInterrupted
 from stairgames.arena.report import ArenaRun, format_report, summarise
 from stairgames.arena.runner import (
     GameTask,
@@ -37,6 +38,9 @@ def run_arena(
     """Play ``games`` games per pairing (or table) of ``players`` and return the run,
     over ``jobs`` local processes or on the Ray cluster at ``ray_address``.
 
+    Stopped by Ctrl-C or SIGTERM, it returns the games that ended before that, the
+    run marked :attr:`ArenaRun.stopped`.
+
     :raises InvalidOptionError: bad options or players, or a player that cannot play
         the game (before any game is played).
     """
@@ -46,8 +50,12 @@ def run_arena(
     tasks = schedule(name, options, players, games, seed)
     for player in players:
         make_agent(player, 0).check_game(loaded)
-    results = run_games(tasks, jobs=jobs, progress=progress, ray_address=ray_address)
     seats = load_with_text_options(name, options).num_players()
+    try:
+        results = run_games(tasks, jobs=jobs, progress=progress, ray_address=ray_address)
+    except TasksInterrupted as stop:
+        finished = list(stop.finished.values())
+        return ArenaRun(name, options, list(players), games, seed, seats, finished, stopped=True)
     return ArenaRun(name, options, list(players), games, seed, seats, results)
 
 

@@ -31,6 +31,9 @@ class ArenaRun:
     seed: int
     seats: int
     results: list[dict[str, Any]]
+    stopped: bool = False
+    """Whether Ctrl-C or SIGTERM stopped the run early: :attr:`results` holds the games
+    that ended before it, fewer than :attr:`games_per_table` a pairing."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,7 @@ class ArenaRun:
             "seats": self.seats,
             "summary": summarise(self),
             "results": self.results,
+            **({"stopped": True} if self.stopped else {}),
         }
 
     def save(self, path: Path) -> None:
@@ -75,6 +79,7 @@ class ArenaRun:
                 seed=int(data["seed"]),
                 seats=int(data["seats"]),
                 results=list(data["results"]),
+                stopped=bool(data.get("stopped", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StairgamesError(
@@ -212,6 +217,15 @@ def format_report(run: ArenaRun) -> str:
             games=summary["games"],
             per=run.games_per_table,
             seed=run.seed,
+        ),
+        *(
+            [
+                _("Stopped early: the tables count the {games} games that ended.").format(
+                    games=summary["games"]
+                )
+            ]
+            if run.stopped
+            else []
         ),
         "",
         _("Head to head (score of the first player; draws count half; 95% Wilson interval)"),
