@@ -447,7 +447,7 @@ def _arena(argv: Sequence[str]) -> int:
     if args.out is not None:
         run.save(args.out)
         print("\n" + _("Results saved to {path}").format(path=args.out))
-    return 0
+    return 130 if run.stopped else 0
 
 
 def _add_scale_flags(parser: argparse.ArgumentParser) -> None:
@@ -747,6 +747,7 @@ USAGE = N_("""usage: stairgames COMMAND [args]
 commands:
   list                      the games, their options, and the computer players
   play GAME [options]       play in the terminal (stairgames play stairs --help)
+  play --resume FILE        continue a stopped game from its saved record
   replay FILE [--step]      replay a saved record, showing every position
                             (--step: one at a time)
   review FILE [--json]      the computer's review of a recorded game: each move's
