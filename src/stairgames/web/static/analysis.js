@@ -15,21 +15,28 @@
 // each "analysis" message and analysisHint for the board's drawing options; moving to a
 // move goes through static/stepping.js's stepTo.
 
-import { t } from "/static/i18n.js";
-import { stepTo } from "/static/stepping.js";
+import { t } from "./i18n.js";
+import { stepTo } from "./stepping.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
 const N_ = (id) => id; // marks a message id translated later with t()
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const MARK_NAMES = { inaccuracy: N_("inaccuracy"), mistake: N_("mistake"),
-  blunder: N_("blunder") };
+const MARK_NAMES = { inaccuracy: N_("inaccuracy"), mistake: N_("mistake"), blunder: N_("blunder") };
 const WIDTH = 640;
 const HEIGHT = 170;
 const PAD = { left: 38, right: 12, top: 12, bottom: 26 };
 
-const state = { app: null, go: null, match: null, status: null, data: null, error: null,
-  asked: false, poll: null };
+const state = {
+  app: null,
+  go: null,
+  match: null,
+  status: null,
+  data: null,
+  error: null,
+  asked: false,
+  poll: null,
+};
 
 export function initAnalysis({ app, go }) {
   state.app = app;
@@ -41,8 +48,7 @@ export function initAnalysis({ app, go }) {
 // A new match on the page: what the server has of its analysis is asked once it is over.
 function reset(match) {
   clearTimeout(state.poll);
-  Object.assign(state, { match, status: null, data: null, error: null, asked: false,
-    poll: null });
+  Object.assign(state, { match, status: null, data: null, error: null, asked: false, poll: null });
 }
 
 async function fetchStatus(match) {
@@ -93,8 +99,10 @@ async function start() {
   $("analysis-start").disabled = true;
   state.error = null;
   try {
-    const response = await fetch(`/api/matches/${match}/analysis`, { method: "POST",
-      headers: { "content-type": "application/json" } });
+    const response = await fetch(`/api/matches/${match}/analysis`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
     const data = await response.json();
     if (state.match !== match) return;
     if (response.ok) take(data);
@@ -114,7 +122,7 @@ export function analysisMessage(message) {
 }
 
 function redraw() {
-  const view = state.app && state.app.view;
+  const view = state.app?.view;
   if (view && view.match === state.match) renderAnalysis(view);
 }
 
@@ -141,8 +149,10 @@ export function renderAnalysis(view) {
     if (state.total) {
       bar.max = state.total;
       bar.value = state.done || 0;
-      $("analysis-progress-text").textContent = t("Analysing: move {done} of {total}",
-        { done: state.done || 0, total: state.total });
+      $("analysis-progress-text").textContent = t("Analysing: move {done} of {total}", {
+        done: state.done || 0,
+        total: state.total,
+      });
     } else {
       bar.removeAttribute("value");
       $("analysis-progress-text").textContent = t("The analysis is starting…");
@@ -217,30 +227,60 @@ function drawGraph(view, seat) {
   svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
   const seatName = t(data.seats[seat] || String(seat));
   const measure = t(data.measure || N_("winning chance"));
-  svg.setAttribute("aria-label", t("The {measure} of {name} along the game",
-    { measure, name: seatName }));
-  el("rect", { x: PAD.left, y: PAD.top, width: WIDTH - PAD.left - PAD.right,
-    height: HEIGHT - PAD.top - PAD.bottom, class: "graph-field" }, svg);
+  svg.setAttribute(
+    "aria-label",
+    t("The {measure} of {name} along the game", { measure, name: seatName }),
+  );
+  el(
+    "rect",
+    {
+      x: PAD.left,
+      y: PAD.top,
+      width: WIDTH - PAD.left - PAD.right,
+      height: HEIGHT - PAD.top - PAD.bottom,
+      class: "graph-field",
+    },
+    svg,
+  );
   for (const share of [0, 0.5, 1]) {
-    el("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(share), y2: y(share),
-      class: share === 0.5 ? "graph-even" : "graph-rule" }, svg);
-    const label = el("text", { x: PAD.left - 5, y: y(share) + 4, "text-anchor": "end",
-      class: "graph-label" }, svg);
+    el(
+      "line",
+      {
+        x1: PAD.left,
+        x2: WIDTH - PAD.right,
+        y1: y(share),
+        y2: y(share),
+        class: share === 0.5 ? "graph-even" : "graph-rule",
+      },
+      svg,
+    );
+    const label = el(
+      "text",
+      { x: PAD.left - 5, y: y(share) + 4, "text-anchor": "end", class: "graph-label" },
+      svg,
+    );
     label.textContent = `${Math.round(share * 100)}%`;
   }
   const list = points(seat);
   if (list.length) {
     const line = list.map((p) => `${x(p.ply).toFixed(1)},${y(p.share).toFixed(1)}`);
-    const area = `M ${x(list[0].ply)},${y(0)} L ${line.join(" L ")} ` +
+    const area =
+      `M ${x(list[0].ply)},${y(0)} L ${line.join(" L ")} ` +
       `L ${x(list[list.length - 1].ply)},${y(0)} Z`;
     el("path", { d: area, class: "graph-area" }, svg);
     el("polyline", { points: line.join(" "), class: "graph-line" }, svg);
   }
   const shown = shownPly(view);
-  el("line", { x1: x(shown), x2: x(shown), y1: PAD.top, y2: HEIGHT - PAD.bottom,
-    class: "graph-now" }, svg);
-  const step = el("text", { x: WIDTH - PAD.right, y: HEIGHT - 8, "text-anchor": "end",
-    class: "graph-label" }, svg);
+  el(
+    "line",
+    { x1: x(shown), x2: x(shown), y1: PAD.top, y2: HEIGHT - PAD.bottom, class: "graph-now" },
+    svg,
+  );
+  const step = el(
+    "text",
+    { x: WIDTH - PAD.right, y: HEIGHT - 8, "text-anchor": "end", class: "graph-label" },
+    svg,
+  );
   step.textContent = t("Move {n} of {total}", { n: shown, total: view.history.length });
   for (const point of list) {
     if (!point.move) continue;
@@ -249,14 +289,35 @@ function drawGraph(view, seat) {
     const classes = ["graph-point", point.proven ? "proven" : "estimated"];
     if (mark) classes.push(`mark-${mark}`);
     if (move.ply === shown) classes.push("shown");
-    const group = el("g", { class: classes.join(" "), role: "button", tabindex: "0",
-      "data-ply": move.ply, "aria-label": pointLabel(move, point.share, seatName) }, svg);
+    const group = el(
+      "g",
+      {
+        class: classes.join(" "),
+        role: "button",
+        tabindex: "0",
+        "data-ply": move.ply,
+        "aria-label": pointLabel(move, point.share, seatName),
+      },
+      svg,
+    );
     // a wide invisible target (a column of the graph) makes a point easy to hit
     const half = Math.max(3, (WIDTH - PAD.left - PAD.right) / plies / 2);
-    el("rect", { x: x(move.ply) - half, y: PAD.top, width: 2 * half,
-      height: HEIGHT - PAD.top - PAD.bottom, class: "graph-hit" }, group);
-    el("circle", { cx: x(move.ply), cy: y(point.share), r: mark ? 5.5 : 3.5,
-      class: "graph-dot" }, group);
+    el(
+      "rect",
+      {
+        x: x(move.ply) - half,
+        y: PAD.top,
+        width: 2 * half,
+        height: HEIGHT - PAD.top - PAD.bottom,
+        class: "graph-hit",
+      },
+      group,
+    );
+    el(
+      "circle",
+      { cx: x(move.ply), cy: y(point.share), r: mark ? 5.5 : 3.5, class: "graph-dot" },
+      group,
+    );
     const tip = el("title", {}, group);
     tip.textContent = pointLabel(move, point.share, seatName);
     const go = () => stepTo(move.ply);
@@ -271,12 +332,17 @@ function drawGraph(view, seat) {
   const legend = $("analysis-legend");
   legend.textContent = t(
     "The {measure} of {name} after each move: a filled point is proven, a hollow one the search's estimate. Click a point to see its move.",
-    { measure, name: seatName });
+    { measure, name: seatName },
+  );
 }
 
 function pointLabel(move, share, seatName) {
-  const text = t("Move {n} {move}: {name} {value}",
-    { n: move.ply, move: move.move, name: seatName, value: percent(share) });
+  const text = t("Move {n} {move}: {name} {value}", {
+    n: move.ply,
+    move: move.move,
+    name: seatName,
+    value: percent(share),
+  });
   return move.mark ? `${text} ${markText(move.mark)}` : text;
 }
 
@@ -304,7 +370,7 @@ function markMoves(data) {
 
 // What the panel says of the move shown: its player's chance before and after, its mark,
 // the engine's better move and best line; at the end of the game, each seat's marks.
-function describeShown(view, seat) {
+function describeShown(view, _seat) {
   const box = $("analysis-move");
   const data = state.data;
   const shown = shownPly(view);
@@ -319,10 +385,19 @@ function describeShown(view, seat) {
     head.textContent = t("Move {n}: {move}{mark}", { n: move.ply, move: move.move, mark });
     if (move.mark) head.classList.add(`mark-${move.mark}`);
     lines.push(head);
-    lines.push(line(t("The {measure} of {name}: {before} before the move, {after} after it ({how})",
-      { measure, name, before: percent(move.before), after: percent(move.after),
-      how: move.proven ? t("proven")
-        : t("the search's estimate, ±{points} points", { points: points100(move) }) })));
+    lines.push(
+      line(
+        t("The {measure} of {name}: {before} before the move, {after} after it ({how})", {
+          measure,
+          name,
+          before: percent(move.before),
+          after: percent(move.after),
+          how: move.proven
+            ? t("proven")
+            : t("the search's estimate, ±{points} points", { points: points100(move) }),
+        }),
+      ),
+    );
     if (move.better) {
       lines.push(line(t("Better: {move}", { move: move.better }), "analysis-better"));
     }
@@ -330,18 +405,41 @@ function describeShown(view, seat) {
       lines.push(line(t("Best line: {line}", { line: move.line.join(" ") })));
     }
   } else {
-    lines.push(line(t("{proven} of {count} moves proven exactly.",
-      { proven: data.proven, count: data.decisions })));
+    lines.push(
+      line(
+        t("{proven} of {count} moves proven exactly.", {
+          proven: data.proven,
+          count: data.decisions,
+        }),
+      ),
+    );
     data.seats.forEach((name, index) => {
       const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
       for (const m of data.moves) if (m.mover === index && m.mark) counts[m.mark]++;
-      lines.push(line(t("{name}: {inaccuracies} inaccuracies (?!), {mistakes} mistakes (?), {blunders} blunders (??)",
-        { name: t(name), inaccuracies: counts.inaccuracy,
-        mistakes: counts.mistake, blunders: counts.blunder })));
+      lines.push(
+        line(
+          t(
+            "{name}: {inaccuracies} inaccuracies (?!), {mistakes} mistakes (?), {blunders} blunders (??)",
+            {
+              name: t(name),
+              inaccuracies: counts.inaccuracy,
+              mistakes: counts.mistake,
+              blunders: counts.blunder,
+            },
+          ),
+        ),
+      );
     });
   }
-  lines.push(line(t("Budget: {iterations} search iterations a position (seed {seed}).",
-    { iterations: data.budget.iterations, seed: data.budget.seed }), "analysis-budget"));
+  lines.push(
+    line(
+      t("Budget: {iterations} search iterations a position (seed {seed}).", {
+        iterations: data.budget.iterations,
+        seed: data.budget.seed,
+      }),
+      "analysis-budget",
+    ),
+  );
   box.replaceChildren(...lines);
   $("analysis-explore").hidden = false;
 }
@@ -364,7 +462,7 @@ export function analysisHint(view) {
   if (!state.data || view.match !== state.match || view.result === null) return null;
   const shown = shownPly(view);
   const move = entryAt(shown);
-  if (!move || !move.better) return null;
+  if (!move?.better) return null;
   const boards = state.app.boards || [];
   return { move: move.better, instead: true, board: boards[shown - 1] || null };
 }
@@ -380,9 +478,11 @@ async function explore() {
     const response = await fetch(`/api/matches/${view.match}/record`);
     if (!response.ok) return;
     const record = await response.json();
-    const params = new URLSearchParams({ game: record.game,
+    const params = new URLSearchParams({
+      game: record.game,
       options: JSON.stringify(record.options || {}),
-      moves: JSON.stringify((record.moves || []).slice(0, shown)) });
+      moves: JSON.stringify((record.moves || []).slice(0, shown)),
+    });
     if (record.start_position) params.set("position", record.start_position);
     state.go(`/analysis?${params}`);
   } catch {

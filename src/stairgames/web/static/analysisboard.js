@@ -9,19 +9,37 @@
 // against the computer" starts a match from the position shown (games without hidden
 // cards). Every text the server sent is put in the page with textContent.
 
-import { t } from "/static/i18n.js";
-import { ensurePlayer } from "/static/player.js";
+import { t } from "./i18n.js";
+import { ensurePlayer } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
 const N_ = (id) => id; // marks a message id translated later with t()
 // Moves that are words (Stairs' pass, swap and agreement): buttons, as on the match page.
-const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), offer: N_("Offer to end by agreement"),
-  accept: N_("Accept the offer"), decline: N_("Decline the offer") };
+const WORDS = {
+  pass: N_("Pass"),
+  swap: N_("Swap colours"),
+  offer: N_("Offer to end by agreement"),
+  accept: N_("Accept the offer"),
+  decline: N_("Decline the offer"),
+};
 const MOST_ACTIONS_LISTED = 12;
 
-const board = { games: [], saveTokens: null, go: null, game: null, options: {},
-  position: null, moves: [], answer: null, seq: 0, memory: {}, draw: null, drawFor: null,
-  wired: false, busy: false };
+const board = {
+  games: [],
+  saveTokens: null,
+  go: null,
+  game: null,
+  options: {},
+  position: null,
+  moves: [],
+  answer: null,
+  seq: 0,
+  memory: {},
+  draw: null,
+  drawFor: null,
+  wired: false,
+  busy: false,
+};
 
 export function hideAnalysisBoard() {
   $("analysis-board").hidden = true;
@@ -87,19 +105,19 @@ function wire() {
 
 function fillForm() {
   const select = $("ab-game");
-  select.replaceChildren(...board.games.map((g) =>
-    new Option(t(g.title), g.name, false, g.name === board.game)));
+  select.replaceChildren(
+    ...board.games.map((g) => new Option(t(g.title), g.name, false, g.name === board.game)),
+  );
   $("ab-text").value = board.position || "";
   const level = $("ab-level");
   const game = board.games.find((g) => g.name === board.game);
-  const levels = (game && game.levels) || ["medium"];
+  const levels = game?.levels || ["medium"];
   level.replaceChildren(...levels.map((l) => new Option(t(l), l, false, l === "medium")));
 }
 
 // Keep the position and the moves explored in the address (a link to share).
 function remember() {
-  const params = new URLSearchParams({ game: board.game,
-    options: JSON.stringify(board.options) });
+  const params = new URLSearchParams({ game: board.game, options: JSON.stringify(board.options) });
   if (board.position) params.set("position", board.position);
   if (board.moves.length) params.set("moves", JSON.stringify(board.moves));
   history.replaceState({}, "", `/analysis?${params}`);
@@ -123,16 +141,23 @@ async function load(played = null) {
   $("ab-error").textContent = "";
   $("ab-eval").replaceChildren(text(t("The engine is thinking…"), "thinking"));
   try {
-    const response = await fetch("/api/analysis/position", { method: "POST",
+    const response = await fetch("/api/analysis/position", {
+      method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: board.game, options: board.options,
-        position: board.position, moves: board.moves }) });
+      body: JSON.stringify({
+        game: board.game,
+        options: board.options,
+        position: board.position,
+        moves: board.moves,
+      }),
+    });
     const data = await response.json();
     if (seq !== board.seq) return;
     if (!response.ok) {
       $("ab-error").textContent = errorText(data.error);
       if (played !== null) board.moves = board.moves.slice(0, -1); // the move refused
-      if (board.answer) render(false); else $("ab-eval").replaceChildren();
+      if (board.answer) render(false);
+      else $("ab-eval").replaceChildren();
       return;
     }
     board.answer = data;
@@ -178,11 +203,18 @@ async function render(animate) {
   }
   const draw = await drawFor(answer.game);
   if (board.answer !== answer) return;
-  const best = answer.evaluation && answer.evaluation.best;
+  const best = answer.evaluation?.best;
   draw($("ab-board"), answer.board, {
-    legal: answer.legal, lastMove: board.moves[board.moves.length - 1] || null,
-    over: answer.over, play: explore, t, memory: board.memory, you: null, animate,
-    notes: $("ab-notes"), hint: best ? { move: best, instead: false } : null,
+    legal: answer.legal,
+    lastMove: board.moves[board.moves.length - 1] || null,
+    over: answer.over,
+    play: explore,
+    t,
+    memory: board.memory,
+    you: null,
+    animate,
+    notes: $("ab-notes"),
+    hint: best ? { move: best, instead: false } : null,
   });
 }
 
@@ -213,8 +245,14 @@ function renderEvaluation(answer) {
   const box = $("ab-eval");
   if (answer.over) {
     const result = answer.result || {};
-    box.replaceChildren(text(result.reason_id ? t(result.reason_id, result.reason_args || {})
-      : result.reason || t("Game over"), "ab-result"));
+    box.replaceChildren(
+      text(
+        result.reason_id
+          ? t(result.reason_id, result.reason_args || {})
+          : result.reason || t("Game over"),
+        "ab-result",
+      ),
+    );
     return;
   }
   const found = answer.evaluation;
@@ -228,9 +266,11 @@ function renderEvaluation(answer) {
   if (perfect) {
     lines.push(text(perfectText(answer, found, perfect), "ab-perfect"));
   }
-  const how = found.proven ? t("proven")
-    : t("the search's estimate, ±{points} points",
-      { points: Math.max(1, Math.round(100 * found.uncertainty)) });
+  const how = found.proven
+    ? t("proven")
+    : t("the search's estimate, ±{points} points", {
+        points: Math.max(1, Math.round(100 * found.uncertainty)),
+      });
   lines.push(text(t("The {measure} of each seat ({how}):", { measure, how })));
   const list = document.createElement("ul");
   list.className = "ab-shares";
@@ -241,19 +281,26 @@ function renderEvaluation(answer) {
     list.append(item);
   });
   lines.push(list);
-  if (found.best) lines.push(text(t("The engine's move: {move}", { move: found.best }),
-    "ab-best"));
+  if (found.best) lines.push(text(t("The engine's move: {move}", { move: found.best }), "ab-best"));
   if (found.line && found.line.length > 1) {
     lines.push(text(t("Best line: {line}", { line: found.line.join(" ") }), "ab-line"));
   }
   const actions = found.actions || [];
   if (actions.length && actions.length <= MOST_ACTIONS_LISTED) {
     const seat = answer.to_act ?? 0;
-    lines.push(text(answer.chance
-      ? t("The {measure} of {name} after each outcome (exact):",
-        { measure, name: seatName(answer, seat) })
-      : t("The {measure} of {name} after each move (exact):",
-        { measure, name: seatName(answer, seat) })));
+    lines.push(
+      text(
+        answer.chance
+          ? t("The {measure} of {name} after each outcome (exact):", {
+              measure,
+              name: seatName(answer, seat),
+            })
+          : t("The {measure} of {name} after each move (exact):", {
+              measure,
+              name: seatName(answer, seat),
+            }),
+      ),
+    );
     const each = document.createElement("ul");
     each.className = "ab-actions";
     for (const action of actions) {
@@ -265,8 +312,15 @@ function renderEvaluation(answer) {
     }
     lines.push(each);
   }
-  lines.push(text(t("Budget: {iterations} search iterations a position (seed {seed}).",
-    { iterations: found.budget.iterations, seed: found.budget.seed }), "analysis-budget"));
+  lines.push(
+    text(
+      t("Budget: {iterations} search iterations a position (seed {seed}).", {
+        iterations: found.budget.iterations,
+        seed: found.budget.seed,
+      }),
+      "analysis-budget",
+    ),
+  );
   box.replaceChildren(...lines);
 }
 
@@ -283,17 +337,22 @@ function perfectText(answer, found, perfect) {
   const moves = perfect.winner === answer.to_act;
   if (Number.isInteger(perfect.plies)) {
     const plies = perfect.plies;
-    return moves ? t("{name} wins in {plies} with {move} (proven)", { name, plies, move })
+    return moves
+      ? t("{name} wins in {plies} with {move} (proven)", { name, plies, move })
       : t("{name} wins in {plies}, whatever {other} plays (proven)", { name, plies, other });
   }
   if (Number.isInteger(perfect.plies_at_most)) {
     const plies = perfect.plies_at_most;
     return moves
       ? t("{name} wins in at most {plies} with {move} (proven)", { name, plies, move })
-      : t("{name} wins in at most {plies}, whatever {other} plays (proven)",
-        { name, plies, other });
+      : t("{name} wins in at most {plies}, whatever {other} plays (proven)", {
+          name,
+          plies,
+          other,
+        });
   }
-  return moves ? t("{name} wins with {move} (proven)", { name, move })
+  return moves
+    ? t("{name} wins with {move} (proven)", { name, move })
     : t("{name} wins, whatever {other} plays (proven)", { name, other });
 }
 
@@ -304,17 +363,19 @@ function wordOf(move) {
 // The moves explored from the position: each a button back to the position after it.
 function renderMoves() {
   const list = $("ab-moves");
-  list.replaceChildren(...board.moves.map((move, index) => {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move";
-    button.textContent = wordOf(move);
-    if (index === board.moves.length - 1) button.setAttribute("aria-current", "step");
-    button.addEventListener("click", () => goTo(index + 1));
-    item.append(button);
-    return item;
-  }));
+  list.replaceChildren(
+    ...board.moves.map((move, index) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "move";
+      button.textContent = wordOf(move);
+      if (index === board.moves.length - 1) button.setAttribute("aria-current", "step");
+      button.addEventListener("click", () => goTo(index + 1));
+      item.append(button);
+      return item;
+    }),
+  );
   $("ab-no-moves").hidden = board.moves.length > 0;
 }
 
@@ -324,8 +385,9 @@ function renderChoices(answer) {
   const box = $("ab-choices");
   const buttons = [];
   for (const outcome of answer.outcomes || []) {
-    buttons.push(button(`${outcome.move} (${percent(outcome.probability)})`,
-      () => explore(outcome.move)));
+    buttons.push(
+      button(`${outcome.move} (${percent(outcome.probability)})`, () => explore(outcome.move)),
+    );
   }
   for (const move of answer.legal || []) {
     if (move in WORDS) buttons.push(button(t(WORDS[move]), () => explore(move)));
@@ -345,17 +407,23 @@ function button(label, onClick) {
 // browser's, every other seat the computer's at the level chosen.
 async function playOn() {
   const answer = board.answer;
-  if (!answer || !answer.current || board.busy) return;
+  if (!answer?.current || board.busy) return;
   board.busy = true;
   const mine = answer.to_act ?? 0;
   const level = $("ab-level").value || "medium";
   const seats = answer.seats.map((_, seat) => (seat === mine ? "human" : `computer:${level}`));
   try {
     await ensurePlayer(); // the seat made for this browser is its player's
-    const response = await fetch("/api/matches", { method: "POST",
+    const response = await fetch("/api/matches", {
+      method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: answer.game, options: answer.options, seats,
-        position: answer.current }) });
+      body: JSON.stringify({
+        game: answer.game,
+        options: answer.options,
+        seats,
+        position: answer.current,
+      }),
+    });
     const data = await response.json();
     if (!response.ok) {
       $("ab-error").textContent = errorText(data.error);

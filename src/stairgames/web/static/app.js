@@ -2,32 +2,63 @@
 // page (board, moves, controls), speaking the web contract (HTTP + WebSocket). No game
 // logic lives here: the server sends the legal moves and each game's board.js draws.
 
-import { LANGUAGES, language, onLanguageChange, preferredLanguage, say, setLanguage, t }
-  from "/static/i18n.js";
-import { renderSeatList, seatSpecs, specialOption } from "/static/setup.js";
-import { chatReceived, chatReconnected, chatView } from "/static/chat.js";
-import { hideLobby, showLobby } from "/static/lobby.js";
-import { askForNotifications, fillTimeControls, mayAskForNotifications, setSound, showClocks,
-  soundOn, tellTurn, timeControlOf } from "/static/clock.js";
-import { hideMyGames, showMyGames } from "/static/mygames.js";
-import { ensurePlayer, shownName } from "/static/player.js";
-import { hideProfile, showProfile } from "/static/profile.js";
-import { initStepping, noteView, renderStepping } from "/static/stepping.js";
-import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "/static/analysis.js";
-import { hideAnalysisBoard, showAnalysisBoard } from "/static/analysisboard.js";
+import {
+  LANGUAGES,
+  language,
+  onLanguageChange,
+  preferredLanguage,
+  say,
+  setLanguage,
+  t,
+} from "./i18n.js";
+import { renderSeatList, seatSpecs, specialOption } from "./setup.js";
+import { chatReceived, chatReconnected, chatView } from "./chat.js";
+import { hideLobby, showLobby } from "./lobby.js";
+import {
+  askForNotifications,
+  fillTimeControls,
+  mayAskForNotifications,
+  setSound,
+  showClocks,
+  soundOn,
+  tellTurn,
+  timeControlOf,
+} from "./clock.js";
+import { hideMyGames, showMyGames } from "./mygames.js";
+import { ensurePlayer, shownName } from "./player.js";
+import { hideProfile, showProfile } from "./profile.js";
+import { initStepping, noteView, renderStepping } from "./stepping.js";
+import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./analysis.js";
+import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 
 const $ = (id) => document.getElementById(id);
 // N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
 const N_ = (id) => id;
-const WORDS = { pass: N_("Pass"), swap: N_("Swap colours"), accept: N_("Accept the offer"),
-  decline: N_("Decline the offer") };
+const WORDS = {
+  pass: N_("Pass"),
+  swap: N_("Swap colours"),
+  accept: N_("Accept the offer"),
+  decline: N_("Decline the offer"),
+};
 // Moves that are words, as the move list says them (the buttons' texts).
 const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
 
-const app = { games: [], match: null, view: null, sockets: {}, tokens: {}, held: [],
+const app = {
+  games: [],
+  match: null,
+  view: null,
+  sockets: {},
+  tokens: {},
+  held: [],
   memory: {},
-  boards: [], boardsKey: null, replayAt: null, draw: null, lastEvent: -1, retry: 0,
-  renders: 0 };
+  boards: [],
+  boardsKey: null,
+  replayAt: null,
+  draw: null,
+  lastEvent: -1,
+  retry: 0,
+  renders: 0,
+};
 
 // ----- home -----------------------------------------------------------------------
 
@@ -66,7 +97,7 @@ function selectedGame() {
 // The game chosen when the page opens: the first the server lists (GET /api/games lists
 // them in the order their registrations ask).
 function firstGame(playable) {
-  return (playable[0] || {}).name;
+  return playable[0]?.name;
 }
 
 function renderHome() {
@@ -78,14 +109,15 @@ function renderHome() {
   $("setup-heading").textContent = t("New game: {game}", { game: t(game.title) });
   const options = $("options");
   options.replaceChildren();
-  const seatsChanged = () => renderSeatList(selectedGame(), options.closest("fieldset"),
-    selectedGame().levels);
+  const seatsChanged = () =>
+    renderSeatList(selectedGame(), options.closest("fieldset"), selectedGame().levels);
   for (const option of game.options) {
     const special = specialOption(option, game, seatsChanged);
     // Options the form cannot edit (a tuple of steps, "int | None", Ishigaki's goal,
     // whose "−2" steps must fit it) keep their default.
-    const editable = ((option.choices && option.choices.length) ||
-      ["bool", "int", "str", "choice"].includes(option.type)) && option.name !== "goal";
+    const editable =
+      (option.choices?.length || ["bool", "int", "str", "choice"].includes(option.type)) &&
+      option.name !== "goal";
     if (special) options.append(special);
     else if (editable) options.append(optionInput(option));
   }
@@ -94,8 +126,9 @@ function renderHome() {
   level.replaceChildren(...game.levels.map((l) => new Option(t(l), l, false, l === levelNow)));
   const seat = $("my-seat");
   const seatNow = seat.value || "0";
-  seat.replaceChildren(...game.seat_names.map((s, i) =>
-    new Option(t(s), String(i), false, String(i) === seatNow)));
+  seat.replaceChildren(
+    ...game.seat_names.map((s, i) => new Option(t(s), String(i), false, String(i) === seatNow)),
+  );
   renderSeatList(game, options.closest("fieldset"), game.levels);
   fillTimeControls($("time-control"), game);
 }
@@ -135,7 +168,8 @@ function gameCard(game, checked) {
   const facts = document.createElement("p");
   facts.className = "game-facts";
   facts.textContent = [playersText(game), minutesText(game.play_minutes)]
-    .filter(Boolean).join(" · ");
+    .filter(Boolean)
+    .join(" · ");
   const about = document.createElement("p");
   about.className = "game-about";
   about.textContent = game.summary ? t(game.summary) : "";
@@ -160,8 +194,16 @@ function chooseGame(card) {
 async function drawPreview(game, svg, board) {
   try {
     const module = await import(`/games/${game}/board.js`);
-    module.draw(svg, board, { legal: [], lastMove: null, play: () => {}, t, memory: {},
-      you: null, animate: false, notes: document.createElement("div") });
+    module.draw(svg, board, {
+      legal: [],
+      lastMove: null,
+      play: () => {},
+      t,
+      memory: {},
+      you: null,
+      animate: false,
+      notes: document.createElement("div"),
+    });
   } catch {
     svg.replaceChildren(); // no picture rather than half of one
   }
@@ -171,22 +213,30 @@ function playersText(game) {
   const low = game.min_players;
   const high = game.max_players;
   if (!low) return "";
-  return low === high ? t("{count} players", { count: low })
+  return low === high
+    ? t("{count} players", { count: low })
     : t("{low}–{high} players", { low, high });
 }
 
 function minutesText(minutes) {
   if (!Array.isArray(minutes)) return "";
   const [low, high] = minutes;
-  return low === high ? t("about {minutes} minutes", { minutes: low })
+  return low === high
+    ? t("about {minutes} minutes", { minutes: low })
     : t("{low}–{high} minutes", { low, high });
 }
 
 function optionLabel(name) {
-  return { pie_rule: N_("Pie rule (the second player may swap colours)"),
-    agreement: N_("Offer to end by agreement"), variant: N_("Variant"),
-    players: N_("Players"), crumbling_wall: N_("Crumbling wall (the −2 steps)"),
-    size: N_("Board size (3 to 8 squares a side)") }[name] || name;
+  return (
+    {
+      pie_rule: N_("Pie rule (the second player may swap colours)"),
+      agreement: N_("Offer to end by agreement"),
+      variant: N_("Variant"),
+      players: N_("Players"),
+      crumbling_wall: N_("Crumbling wall (the −2 steps)"),
+      size: N_("Board size (3 to 8 squares a side)"),
+    }[name] || name
+  );
 }
 
 function optionInput(option) {
@@ -198,11 +248,10 @@ function optionInput(option) {
     input.type = "checkbox";
     input.checked = Boolean(option.default);
     label.append(input, " ", t(optionLabel(option.name)));
-  } else if (option.choices && option.choices.length) {
+  } else if (option.choices?.length) {
     input = document.createElement("select");
     for (const choice of option.choices) {
-      input.append(new Option(t(String(choice)), String(choice), false,
-        choice === option.default));
+      input.append(new Option(t(String(choice)), String(choice), false, choice === option.default));
     }
     // named by its label alone (wrapped in the label, it would be "Variant basic")
     const text = document.createElement("span");
@@ -227,18 +276,20 @@ async function startGame(event) {
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const type = input.dataset.type;
     if (input.dataset.optional && input.value === "") continue;
-    options[input.dataset.option] = type === "bool" ? input.checked
-      : type === "int" ? Number(input.value) : input.value;
+    options[input.dataset.option] =
+      type === "bool" ? input.checked : type === "int" ? Number(input.value) : input.value;
   }
   const opponent = document.querySelector('input[name="opponent"]:checked').value;
   const mine = Number($("my-seat").value);
   const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
   const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
   const time_control = timeControlOf($("time-control").value);
-  await ensurePlayer();  // its seats are then its player's (see seatQuery)
-  const response = await fetch("/api/matches", { method: "POST",
+  await ensurePlayer(); // its seats are then its player's (see seatQuery)
+  const response = await fetch("/api/matches", {
+    method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ game: game.name, options, seats, time_control }) });
+    body: JSON.stringify({ game: game.name, options, seats, time_control }),
+  });
   const data = await response.json();
   if (!response.ok) {
     $("home-error").textContent = errorText(data.error);
@@ -272,22 +323,36 @@ async function showMatch(match) {
   $("home").hidden = true;
   $("match").hidden = false;
   // the rules summary comes with the games' listing
-  loadGames().then(() => { if (app.view) renderRules(app.view); }).catch(() => {});
+  loadGames()
+    .then(() => {
+      if (app.view) renderRules(app.view);
+    })
+    .catch(() => {});
   closeSockets();
-  Object.assign(app, { match, view: null, memory: {}, boards: [], boardsKey: null, replayAt: null,
-    lastEvent: -1, confirmedSeat: null });
+  Object.assign(app, {
+    match,
+    view: null,
+    memory: {},
+    boards: [],
+    boardsKey: null,
+    replayAt: null,
+    lastEvent: -1,
+    confirmedSeat: null,
+  });
   // no controls until the first view says which apply (and the sockets are open)
   for (const id of ["undo", "takeback", "offer", "resign", "rematch"]) $(id).hidden = true;
   let seats = loadTokens(match);
   if (!seats.length) {
-    const held = await heldSeat(match);  // the player's own seat, from another browser
+    const held = await heldSeat(match); // the player's own seat, from another browser
     if (held !== null) seats = [{ seat: held }];
   }
-  if (!seats.length && await hasFreeSeat(match)) {
+  if (!seats.length && (await hasFreeSeat(match))) {
     await ensurePlayer();
     // (no body, but the type the server asks of every request that changes something)
-    const response = await fetch(`/api/matches/${match}/join`, { method: "POST",
-      headers: { "content-type": "application/json" } });
+    const response = await fetch(`/api/matches/${match}/join`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
     if (response.ok) {
       const joined = await response.json();
       seats = [joined];
@@ -371,7 +436,7 @@ function connect(seat) {
     if (token) socket.send(JSON.stringify({ type: "hello", token }));
     app.retry = 0;
     if (app.lastEvent >= 0) socket.send(JSON.stringify({ type: "sync", event: app.lastEvent }));
-    if (app.lastEvent >= 0) chatReconnected();  // what was said meanwhile (static/chat.js)
+    if (app.lastEvent >= 0) chatReconnected(); // what was said meanwhile (static/chat.js)
     setBanner(null);
   };
   socket.onmessage = (message) => receive(seat, JSON.parse(message.data));
@@ -383,7 +448,9 @@ function connect(seat) {
     }
     setBanner(t("Reconnecting…"));
     const wait = Math.min(5000, 300 * 2 ** app.retry++);
-    setTimeout(() => { if (app.match === match) connect(seat); }, wait);
+    setTimeout(() => {
+      if (app.match === match) connect(seat);
+    }, wait);
   };
 }
 
@@ -405,16 +472,21 @@ function receive(seat, message) {
     return;
   }
   if (message.type === "chat") {
-    chatReceived(message);  // static/chat.js
+    chatReceived(message); // static/chat.js
     return;
   }
   if (message.type === "analysis") {
-    analysisMessage(message);  // static/analysis.js: the computer's analysis
+    analysisMessage(message); // static/analysis.js: the computer's analysis
     return;
   }
   if (message.type !== "state") return;
-  if (message.rematch && app.view && !app.view.rematch && message.match === app.match &&
-      message.you !== null) {
+  if (
+    message.rematch &&
+    app.view &&
+    !app.view.rematch &&
+    message.match === app.match &&
+    message.you !== null
+  ) {
     followRematch(message.rematch, message.seats.length, message.tokens);
     return;
   }
@@ -446,8 +518,12 @@ function activeSeat(view) {
 // A rematch keeps the tokens; each person plays one seat on (the server's rule).
 // The server may send the new seats' tokens instead ("tokens": [{seat, token}]).
 function followRematch(match, seatCount, tokens = null) {
-  const moved = Array.isArray(tokens) ? tokens : loadTokens(app.match).map((s) => ({
-    seat: (s.seat + 1) % seatCount, token: s.token }));
+  const moved = Array.isArray(tokens)
+    ? tokens
+    : loadTokens(app.match).map((s) => ({
+        seat: (s.seat + 1) % seatCount,
+        token: s.token,
+      }));
   if (moved.length && !loadTokens(match).length) saveTokens(match, moved);
   history.pushState({}, "", `/m/${match}`);
   route();
@@ -458,8 +534,10 @@ function applyPresence(presence) {
   const older = app.view;
   if (!older || presence.match !== older.match) return;
   const connected = new Set(presence.connected);
-  const seats = older.seats.map((seat) => ({ ...seat,
-    connected: seat.kind === "computer" || connected.has(seat.seat) }));
+  const seats = older.seats.map((seat) => ({
+    ...seat,
+    connected: seat.kind === "computer" || connected.has(seat.seat),
+  }));
   const view = { ...older, seats, spectators: presence.spectators };
   noticeConnections(older, view);
   app.view = view;
@@ -471,7 +549,8 @@ function noticeConnections(older, view) {
     const before = older.seats.find((s) => s.seat === seat.seat);
     if (!before || before.connected === seat.connected || seat.seat === view.you) continue;
     if (seat.seat in app.tokens) continue; // another person at this screen
-    const text = seat.connected ? t("{name} joined", { name: seatName(seat) })
+    const text = seat.connected
+      ? t("{name} joined", { name: seatName(seat) })
       : t("{name} left", { name: seatName(seat) });
     showNotice(text);
   }
@@ -481,7 +560,9 @@ function showNotice(text) {
   $("notice").textContent = text;
   $("notice").hidden = false;
   clearTimeout(app.noticeTimer);
-  app.noticeTimer = setTimeout(() => { $("notice").hidden = true; }, 5000);
+  app.noticeTimer = setTimeout(() => {
+    $("notice").hidden = true;
+  }, 5000);
 }
 
 function seatName(seat) {
@@ -521,7 +602,10 @@ function hasPrivateBoards(view) {
 // The screen covers the board until the person whose view it is taps to see it.
 function coverFor(view) {
   const cover = $("pass-cover");
-  const needed = hasPrivateBoards(view) && view.board.private && app.replayAt === null &&
+  const needed =
+    hasPrivateBoards(view) &&
+    view.board.private &&
+    app.replayAt === null &&
     app.viewSeat !== app.confirmedSeat;
   cover.hidden = !needed;
   if (!needed) return false;
@@ -538,8 +622,12 @@ function coverFor(view) {
 // Whether an online game waits for this browser's move (the tab's title says so; at one
 // screen it always would, so there it does not).
 function waitingForMe(view) {
-  return view.result === null && view.to_act !== null && view.to_act === view.you &&
-    view.seats.some((seat) => seat.kind === "online");
+  return (
+    view.result === null &&
+    view.to_act !== null &&
+    view.to_act === view.you &&
+    view.seats.some((seat) => seat.kind === "online")
+  );
 }
 
 async function render(animate) {
@@ -547,7 +635,8 @@ async function render(animate) {
   if (!view) return;
   const turn = ++app.renders;
   if (coverFor(view)) return;
-  document.title = waitingForMe(view) ? `${t("(1) Your turn")} · ${t(view.title)}`
+  document.title = waitingForMe(view)
+    ? `${t("(1) Your turn")} · ${t(view.title)}`
     : `${t(view.title)} · stairgames`;
   tellTurn(view, waitingForMe(view), t(view.title));
   renderAlerts(view);
@@ -562,8 +651,11 @@ async function render(animate) {
   renderAnalysis(view); // static/analysis.js: a finished game's analysis, its marks
   // (stepping back during a game keeps the chat live; a finished game's shows what was
   // said by the move shown)
-  chatView(view, { query: seatQuery(view.you), headers: seatHeaders(view.you) },
-    view.result === null ? null : app.replayAt);
+  chatView(
+    view,
+    { query: seatQuery(view.you), headers: seatHeaders(view.you) },
+    view.result === null ? null : app.replayAt,
+  );
   const draw = await loadBoardScript(view.game);
   // A newer render may have begun while the board's script loaded: only it draws. (A
   // presence message replaces app.view with a copy and draws no board: not a newer one.)
@@ -575,8 +667,12 @@ async function render(animate) {
     legal: atTurn ? view.legal : [],
     lastMove: replaying ? view.history[app.replayAt - 1] || null : lastBoardMove(view),
     over: view.result !== null && !replaying,
-    play, t, memory: app.memory, you: holdsEverySeat(view) ? null : view.you,
-    animate, hint: analysisHint(view), // the engine's better move (static/analysis.js)
+    play,
+    t,
+    memory: app.memory,
+    you: holdsEverySeat(view) ? null : view.you,
+    animate,
+    hint: analysisHint(view), // the engine's better move (static/analysis.js)
   });
 }
 
@@ -588,8 +684,10 @@ function lastBoardMove(view) {
 }
 
 function holdsEverySeat(view) {
-  return view.seats.every((s) => s.seat in app.tokens || s.kind === "computer") &&
-    Object.keys(app.tokens).length > 1;
+  return (
+    view.seats.every((s) => s.seat in app.tokens || s.kind === "computer") &&
+    Object.keys(app.tokens).length > 1
+  );
 }
 
 function renderSeats(view) {
@@ -604,8 +702,10 @@ function renderSeats(view) {
     items.set(seat.seat, item);
   }
   showClocks(view, items);
-  const waiting = view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
-    view.you !== null && view.result === null;
+  const waiting =
+    view.seats.some((s) => s.kind === "online" && !(s.taken ?? s.connected)) &&
+    view.you !== null &&
+    view.result === null;
   $("invite").hidden = !waiting;
   const spectators = view.spectators || 0;
   $("spectators").hidden = !spectators;
@@ -617,7 +717,7 @@ function renderSeats(view) {
 // Another person's seat shows their name ("light: Kato"); one's own says "(you)".
 function seatLabel(seat, view) {
   if (seat.seat === view.you) return t("{name} (you)", { name: seatName(seat) });
-  const other = seat.player && !app.held.includes(seat.seat);  // not this screen's
+  const other = seat.player && !app.held.includes(seat.seat); // not this screen's
   const name = other
     ? t("{seat}: {player}", { seat: seatName(seat), player: shownName(seat.player) })
     : seatName(seat);
@@ -632,8 +732,8 @@ function seatLabel(seat, view) {
 // The switches of being told: the turn's sound, and the browser's notifications (asked
 // for on this button's click, never on load), in online games.
 function renderAlerts(view) {
-  const online = view.you !== null && view.result === null &&
-    view.seats.some((seat) => seat.kind === "online");
+  const online =
+    view.you !== null && view.result === null && view.seats.some((seat) => seat.kind === "online");
   $("alerts").hidden = !online;
   $("sound").checked = soundOn();
   $("notify").hidden = !mayAskForNotifications();
@@ -659,8 +759,10 @@ function renderTurn(view) {
   }
   if (view.takeback && view.takeback.by !== view.you && view.you !== null) {
     prompt.textContent = t("Your opponent asks to take back the last move.");
-    prompt.append(button(t("Allow"), () => send({ type: "takeback_answer", accept: true })),
-      button(t("Refuse"), () => send({ type: "takeback_answer", accept: false })));
+    prompt.append(
+      button(t("Allow"), () => send({ type: "takeback_answer", accept: true })),
+      button(t("Refuse"), () => send({ type: "takeback_answer", accept: false })),
+    );
   }
   for (const line of toldLines(view)) prompt.append(line);
   const words = $("words");
@@ -694,22 +796,39 @@ function toldLines(view) {
   const you = view.you;
   const name = (seat) => seatName(view.seats[seat]);
   if (view.last_move === "decline" && view.last_mover !== null && view.last_mover !== undefined) {
-    lines.push(told(view.last_mover === you ? t("You declined the offer to end by agreement.")
-      : t("{name} declined the offer to end by agreement.", { name: name(view.last_mover) })));
+    lines.push(
+      told(
+        view.last_mover === you
+          ? t("You declined the offer to end by agreement.")
+          : t("{name} declined the offer to end by agreement.", { name: name(view.last_mover) }),
+      ),
+    );
   }
   if (view.takeback && view.takeback.by === you && you !== null) {
     lines.push(told(t("You asked to take back your last move; waiting for the answer…")));
   }
   const outcome = view.takeback_outcome;
   if (outcome && outcome.by === you && you !== null) {
-    lines.push(told(outcome.outcome === "accepted" ? t("Your takeback was accepted.")
-      : outcome.outcome === "lapsed" ? t("Nobody answered your takeback in time.")
-        : t("Your takeback was refused.")));
+    lines.push(
+      told(
+        outcome.outcome === "accepted"
+          ? t("Your takeback was accepted.")
+          : outcome.outcome === "lapsed"
+            ? t("Nobody answered your takeback in time.")
+            : t("Your takeback was refused."),
+      ),
+    );
   }
   for (const seat of view.left || []) {
     const level = view.seats[seat].level;
-    lines.push(told(t("{name} resigned and left; the computer ({level}) plays on for them.",
-      { name: name(seat), level: t(level || "medium") })));
+    lines.push(
+      told(
+        t("{name} resigned and left; the computer ({level}) plays on for them.", {
+          name: name(seat),
+          level: t(level || "medium"),
+        }),
+      ),
+    );
   }
   if (view.result) lines.push(...rematchLines(view));
   return lines;
@@ -719,8 +838,16 @@ function rematchLines(view) {
   const asked = view.rematch_asked || [];
   const you = view.you;
   if (view.rematch && you === null) {
-    return [told(t("The players started a rematch."), " ", button(t("Watch the rematch"),
-      () => { history.pushState({}, "", `/m/${view.rematch}`); route(); }))];
+    return [
+      told(
+        t("The players started a rematch."),
+        " ",
+        button(t("Watch the rematch"), () => {
+          history.pushState({}, "", `/m/${view.rematch}`);
+          route();
+        }),
+      ),
+    ];
   }
   if (view.rematch || !asked.length) return [];
   if (you !== null && asked.includes(you)) {
@@ -729,8 +856,14 @@ function rematchLines(view) {
   const names = { names: asked.map((s) => ({ id: view.seats[s].name })), and: true };
   const text = t("Rematch offered by {names}.", { names });
   if (you === null) return [told(text)];
-  return [told(text, " ", button(t("Accept the rematch"), () => send({ type: "rematch" })),
-    button(t("Decline the rematch"), () => send({ type: "rematch_decline" })))];
+  return [
+    told(
+      text,
+      " ",
+      button(t("Accept the rematch"), () => send({ type: "rematch" })),
+      button(t("Decline the rematch"), () => send({ type: "rematch_decline" })),
+    ),
+  ];
 }
 
 function button(text, onClick) {
@@ -759,32 +892,37 @@ function renderMoves(view) {
   // is a button that shows the position after it (static/stepping.js).
   const shown = app.replayAt === null ? history.length : app.replayAt;
   list.classList.toggle("told", Boolean(told));
-  list.replaceChildren(...rounds.map((indexes, round) => {
-    const item = document.createElement("li");
-    const number = document.createElement("span");
-    number.className = "no";
-    number.textContent = `${round + 1}.`;
-    item.append(number);
-    for (const i of indexes) {
-      const move = document.createElement("button");
-      move.type = "button";
-      move.className = told || history[i] in MOVE_WORDS ? "move word" : "move";
-      move.dataset.move = history[i]; // the notation, as the record writes it
-      move.dataset.ply = String(i + 1); // the position after it
-      move.textContent = told ? (told[i] || [history[i]]).map((line) => capitalise(say(line)))
-        .join(language() === "ja" ? "" : " ") // Japanese sentences need no space between
-        : moveText(history[i]);
-      if (i === shown - 1) {
-        move.classList.add("current");
-        move.setAttribute("aria-current", "step");
-        if (app.replayAt !== null) current = item;
+  list.replaceChildren(
+    ...rounds.map((indexes, round) => {
+      const item = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "no";
+      number.textContent = `${round + 1}.`;
+      item.append(number);
+      for (const i of indexes) {
+        const move = document.createElement("button");
+        move.type = "button";
+        move.className = told || history[i] in MOVE_WORDS ? "move word" : "move";
+        move.dataset.move = history[i]; // the notation, as the record writes it
+        move.dataset.ply = String(i + 1); // the position after it
+        move.textContent = told
+          ? (told[i] || [history[i]])
+              .map((line) => capitalise(say(line)))
+              .join(language() === "ja" ? "" : " ") // Japanese sentences need no space between
+          : moveText(history[i]);
+        if (i === shown - 1) {
+          move.classList.add("current");
+          move.setAttribute("aria-current", "step");
+          if (app.replayAt !== null) current = item;
+        }
+        item.append(move);
       }
-      item.append(move);
-    }
-    return item;
-  }));
+      return item;
+    }),
+  );
   // The newest move in sight; stepping through a finished game, the move reached.
-  list.scrollTop = current ? current.offsetTop - list.offsetTop - list.clientHeight / 2
+  list.scrollTop = current
+    ? current.offsetTop - list.offsetTop - list.clientHeight / 2
     : list.scrollHeight;
 }
 
@@ -821,11 +959,13 @@ function renderResult(view) {
   else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else if (shared) {
-    head = t("{names} share the win",
-      { names: { names: winners.map((w) => ({ id: view.seats[w].name })), and: true } });
+    head = t("{names} share the win", {
+      names: { names: winners.map((w) => ({ id: view.seats[w].name })), and: true },
+    });
   } else head = t("{name} wins", { name: seatName(view.seats[winners[0]]) });
   // The arguments are texts too (a colour {"id": "red"}, a list of scores): t says them.
-  const reason = view.result.reason_id ? t(view.result.reason_id, view.result.reason_args || {})
+  const reason = view.result.reason_id
+    ? t(view.result.reason_id, view.result.reason_args || {})
     : view.result.reason || "";
   const strong = document.createElement("strong");
   strong.textContent = capitalise(head);
@@ -838,11 +978,13 @@ function renderResult(view) {
 function renderRules(view) {
   const text = $("rules-text");
   const game = app.games.find((g) => g.name === view.game);
-  text.replaceChildren(...((game && game.rules_summary) || []).map((line) => {
-    const p = document.createElement("p");
-    p.textContent = t(line);
-    return p;
-  }));
+  text.replaceChildren(
+    ...(game?.rules_summary || []).map((line) => {
+      const p = document.createElement("p");
+      p.textContent = t(line);
+      return p;
+    }),
+  );
 }
 
 function errorText(error) {
@@ -853,14 +995,16 @@ function errorText(error) {
 
 async function downloadRecord() {
   const seat = app.view ? app.view.you : null;
-  const response = await fetch(`/api/matches/${app.match}/record${seatQuery(seat)}`,
-    { headers: seatHeaders(seat) });
+  const response = await fetch(`/api/matches/${app.match}/record${seatQuery(seat)}`, {
+    headers: seatHeaders(seat),
+  });
   if (!response.ok) {
     $("match-error").textContent = t("The record could not be downloaded.");
     return;
   }
-  const blob = new Blob([JSON.stringify(await response.json(), null, 2)],
-    { type: "application/json" });
+  const blob = new Blob([JSON.stringify(await response.json(), null, 2)], {
+    type: "application/json",
+  });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = `${app.view.game}-${app.match}.json`;
@@ -894,14 +1038,12 @@ function route() {
   if (match) showMatch(match[1]);
   else if (location.pathname === "/analysis") {
     openPage(() => showAnalysisBoard(app.games, saveTokens, go));
-  }
-  else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
+  } else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
   else if (location.pathname === "/my") openPage(() => showMyGames(app.games, go));
   else if (location.pathname.startsWith("/p/")) {
     const name = decodeURIComponent(location.pathname.slice(3));
     openPage(() => showProfile(name, app.games, go));
-  }
-  else {
+  } else {
     closeSockets();
     app.match = null;
     showHome();
@@ -910,8 +1052,11 @@ function route() {
 
 function wire() {
   const select = $("lang");
-  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
-    new Option(name, code, false, code === language())));
+  select.replaceChildren(
+    ...Object.entries(LANGUAGES).map(
+      ([code, name]) => new Option(name, code, false, code === language()),
+    ),
+  );
   select.addEventListener("change", () => setLanguage(select.value));
   onLanguageChange(() => {
     select.value = language();
@@ -935,7 +1080,7 @@ function wire() {
     if (confirm(t("Resign this game?"))) send({ type: "resign" });
   });
   $("rematch").addEventListener("click", () => {
-    if (app.view && app.view.rematch) followRematch(app.view.rematch, app.view.seats.length);
+    if (app.view?.rematch) followRematch(app.view.rematch, app.view.seats.length);
     else send({ type: "rematch" });
   });
   $("record").addEventListener("click", downloadRecord);

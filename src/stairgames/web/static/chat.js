@@ -2,12 +2,21 @@
 // spectators' room, which only spectators read. Every message is shown as text
 // (textContent), never as markup: whatever someone writes reads as they wrote it. A
 // preset phrase travels as its id and is shown in the reader's language.
-import { onLanguageChange, t } from "/static/i18n.js";
-import { ensurePlayer, shownName } from "/static/player.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { ensurePlayer, shownName } from "./player.js";
 
-const HIDDEN = "stairgames.chat.hidden";  // localStorage: "1" while the chat is hidden
-const chat = { match: null, key: null, view: null, replayAt: null, credentials: null,
-  messages: new Map(), phrases: {}, room: null, phraseLang: null };
+const HIDDEN = "stairgames.chat.hidden"; // localStorage: "1" while the chat is hidden
+const chat = {
+  match: null,
+  key: null,
+  view: null,
+  replayAt: null,
+  credentials: null,
+  messages: new Map(),
+  phrases: {},
+  room: null,
+  phraseLang: null,
+};
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +27,7 @@ const $ = (id) => document.getElementById(id);
 export function chatView(view, credentials, replayAt) {
   const panel = $("chat");
   const online = view.seats.some((seat) => seat.kind === "online");
-  panel.hidden = !online && view.you !== null;  // nobody to talk to at one screen
+  panel.hidden = !online && view.you !== null; // nobody to talk to at one screen
   if (panel.hidden) return;
   Object.assign(chat, { view, credentials, replayAt });
   const key = `${view.match} ${view.you}`;
@@ -55,7 +64,8 @@ async function load() {
     const listing = await response.json();
     chat.phrases = listing.phrases || {};
     chat.room = listing.room;
-    if (!listing.rooms.includes("spectators")) {  // (once a spectator, now a player)
+    if (!listing.rooms.includes("spectators")) {
+      // (once a spectator, now a player)
       for (const [id, message] of chat.messages) {
         if (message.room === "spectators") chat.messages.delete(id);
       }
@@ -63,7 +73,7 @@ async function load() {
     for (const message of listing.messages) chat.messages.set(message.id, message);
     $("chat-input").maxLength = listing.max_length || 500;
   } catch {
-    return;  // what was shown stays
+    return; // what was shown stays
   }
   render();
 }
@@ -76,7 +86,8 @@ function speaker(message) {
   }
   const seat = chat.view.seats.find((s) => s.seat === message.seat);
   const seatName = seat ? t(seat.name) : String(message.seat);
-  return message.name ? t("{player} ({seat})", { player: shownName(message.name), seat: seatName })
+  return message.name
+    ? t("{player} ({seat})", { player: shownName(message.name), seat: seatName })
     : seatName;
 }
 
@@ -88,7 +99,8 @@ function line(message) {
   who.textContent = speaker(message);
   const said = document.createElement("span");
   said.className = message.phrase ? "chat-said phrase" : "chat-said";
-  said.textContent = message.phrase ? t(chat.phrases[message.phrase] || message.phrase)
+  said.textContent = message.phrase
+    ? t(chat.phrases[message.phrase] || message.phrase)
     : message.text;
   item.append(who, said);
   return item;
@@ -101,15 +113,17 @@ function renderPhrases() {
     return;
   }
   box.dataset.lang = document.documentElement.lang;
-  box.replaceChildren(...ids.map((id) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "chat-phrase";
-    button.dataset.phrase = id;
-    button.textContent = t(chat.phrases[id]);
-    button.addEventListener("click", () => post({ phrase: id }));
-    return button;
-  }));
+  box.replaceChildren(
+    ...ids.map((id) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "chat-phrase";
+      button.dataset.phrase = id;
+      button.textContent = t(chat.phrases[id]);
+      button.addEventListener("click", () => post({ phrase: id }));
+      return button;
+    }),
+  );
 }
 
 function render() {
@@ -120,13 +134,14 @@ function render() {
   $("chat-note").hidden = chat.room !== "spectators";
   $("chat-input").placeholder = t("Message");
   renderPhrases();
-  const shown = [...chat.messages.values()].sort((a, b) => a.id - b.id)
+  const shown = [...chat.messages.values()]
+    .sort((a, b) => a.id - b.id)
     .filter((message) => chat.replayAt === null || message.move <= chat.replayAt);
   const list = $("chat-messages");
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   list.replaceChildren(...shown.map(line));
   $("chat-empty").hidden = shown.length > 0;
-  if (atEnd) list.scrollTop = list.scrollHeight;  // the newest in sight, unless scrolled back
+  if (atEnd) list.scrollTop = list.scrollHeight; // the newest in sight, unless scrolled back
 }
 
 async function post(body) {
@@ -137,8 +152,11 @@ async function post(body) {
   }
   const { query, headers } = chat.credentials;
   try {
-    const response = await fetch(`/api/matches/${chat.match}/chat${query}`, { method: "POST",
-      headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`/api/matches/${chat.match}/chat${query}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const reply = await response.json();
     if (!response.ok) {
       const error = reply.error || {};

@@ -5,9 +5,16 @@
 // arrived, so a slow network costs the display nothing the server does not charge.
 // Correspondence views carry the running seat's deadline instead.
 
-import { t } from "/static/i18n.js";
+import { t } from "./i18n.js";
 
-const REALTIME_CHOICES = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 0]];
+const REALTIME_CHOICES = [
+  [1, 0],
+  [3, 2],
+  [5, 3],
+  [10, 5],
+  [15, 10],
+  [30, 0],
+];
 const CORRESPONDENCE_DAYS = [1, 2, 3, 7];
 
 // ----- choosing a time control -------------------------------------------------------
@@ -16,16 +23,24 @@ const CORRESPONDENCE_DAYS = [1, 2, 3, 7];
 // first among the real-time ones).
 export function fillTimeControls(select, game) {
   const kept = select.value;
-  const first = game && game.realtime_default ? game.realtime_default : [5, 3];
-  const realtime = [first, ...REALTIME_CHOICES.filter(([m, i]) => m !== first[0] || i !== first[1])];
+  const first = game?.realtime_default ? game.realtime_default : [5, 3];
+  const realtime = [
+    first,
+    ...REALTIME_CHOICES.filter(([m, i]) => m !== first[0] || i !== first[1]),
+  ];
   const options = [new Option(t("No clock"), "none")];
   for (const [minutes, increment] of realtime) {
-    options.push(new Option(t("Real time {clock}", { clock: `${minutes}+${increment}` }),
-      `realtime:${minutes}:${increment}`));
+    options.push(
+      new Option(
+        t("Real time {clock}", { clock: `${minutes}+${increment}` }),
+        `realtime:${minutes}:${increment}`,
+      ),
+    );
   }
   for (const days of CORRESPONDENCE_DAYS) {
-    options.push(new Option(t("Correspondence, {days} days a move", { days }),
-      `correspondence:${days}`));
+    options.push(
+      new Option(t("Correspondence, {days} days a move", { days }), `correspondence:${days}`),
+    );
   }
   select.replaceChildren(...options);
   if ([...select.options].some((o) => o.value === kept)) select.value = kept;
@@ -116,7 +131,7 @@ function correspondenceText(ms) {
 // ----- being told it is one's turn ---------------------------------------------------
 
 const SOUND_KEY = "stairgames.sound";
-const waitingBefore = new Map();  // match -> whether it waited for this browser's move
+const waitingBefore = new Map(); // match -> whether it waited for this browser's move
 
 export function soundOn() {
   return localStorage.getItem(SOUND_KEY) !== "off";
@@ -142,11 +157,14 @@ export async function askForNotifications() {
 export function tellTurn(view, waiting, title) {
   const before = waitingBefore.get(view.match);
   waitingBefore.set(view.match, waiting);
-  if (!waiting || before === true || before === undefined && !document.hidden) return;
+  if (!waiting || before === true || (before === undefined && !document.hidden)) return;
   if (soundOn()) beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
     const note = new Notification(t("(1) Your turn"), { body: title, tag: `turn-${view.match}` });
-    note.onclick = () => { window.focus(); note.close(); };
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
   }
 }
 

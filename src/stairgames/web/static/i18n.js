@@ -38,8 +38,10 @@ export function say(node) {
     const words = node.names.map(say);
     if (!node.and) return words.join(t(", "));
     if (words.length < 2) return words.join("");
-    return t("{items} and {last}", { items: words.slice(0, -1).join(t(", ")),
-      last: words[words.length - 1] });
+    return t("{items} and {last}", {
+      items: words.slice(0, -1).join(t(", ")),
+      last: words[words.length - 1],
+    });
   }
   if (Array.isArray(node.join)) return node.join.map(say).join("");
   if (Array.isArray(node.lines)) {
@@ -47,7 +49,8 @@ export function say(node) {
   }
   if (typeof node.id !== "string") return "";
   let template = messages[node.id] || node.id;
-  if (Array.isArray(template)) template = node.n === 1 ? template[0] : template[template.length - 1];
+  if (Array.isArray(template))
+    template = node.n === 1 ? template[0] : template[template.length - 1];
   else if (node.plural !== undefined && !messages[node.id] && node.n !== 1) template = node.plural;
   return fill(template, node.args || {});
 }

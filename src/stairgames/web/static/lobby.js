@@ -2,13 +2,20 @@
 // Accepting or opening a challenge makes this browser a player first when it is none yet
 // (it plays as "Anonymous N" until it chooses a name), keeps the seat's token like any
 // match's, and goes to the match.
-import { onLanguageChange, t } from "/static/i18n.js";
-import { currentPlayer, ensurePlayer, shownName } from "/static/player.js";
-import { fillTimeControls, timeControlOf, timeControlText } from "/static/clock.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { currentPlayer, ensurePlayer, shownName } from "./player.js";
+import { fillTimeControls, timeControlOf, timeControlText } from "./clock.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
-const lobby = { socket: null, challenges: [], live: [], games: [], open: false, saveTokens: null,
-  go: null };
+const lobby = {
+  socket: null,
+  challenges: [],
+  live: [],
+  games: [],
+  open: false,
+  saveTokens: null,
+  go: null,
+};
 
 function $(id) {
   return document.getElementById(id);
@@ -29,8 +36,10 @@ function optionsText(challenge) {
   const game = lobby.games.find((g) => g.name === challenge.game);
   if (!game) return "";
   return game.options
-    .filter((option) => option.name in challenge.options
-      && challenge.options[option.name] !== option.default)
+    .filter(
+      (option) =>
+        option.name in challenge.options && challenge.options[option.name] !== option.default,
+    )
     .map((option) => `${option.name.replace(/_/g, " ")} ${challenge.options[option.name]}`)
     .join(" · ");
 }
@@ -57,7 +66,9 @@ function row(challenge) {
     timeControlText(challenge.time_control),
     challenge.rated ? t("rated") : t("casual"),
     t("by"),
-  ].filter(Boolean).join(" · ");
+  ]
+    .filter(Boolean)
+    .join(" · ");
   const button = document.createElement("button");
   button.type = "button";
   const mine = challenge.creator.name !== null && challenge.creator.name === currentPlayer().name;
@@ -90,8 +101,11 @@ function render() {
 }
 
 async function post(url, body, method = "POST") {
-  const response = await fetch(url, { method, headers: JSON_HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method,
+    headers: JSON_HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const data = await response.json();
   if (!response.ok) {
     $("lobby-error").textContent = errorText(data.error);
@@ -129,12 +143,15 @@ function seatsFor(players, people) {
 function renderForm() {
   const select = $("challenge-game");
   const chosen = select.value;
-  select.replaceChildren(...lobby.games.filter((g) => g.web !== false)
-    .map((g) => new Option(t(g.title), g.name)));
+  select.replaceChildren(
+    ...lobby.games.filter((g) => g.web !== false).map((g) => new Option(t(g.title), g.name)),
+  );
   if (chosen) select.value = chosen;
   const game = lobby.games.find((g) => g.name === select.value);
-  const counts = game && Object.keys(game.seats_by_players || {}).length
-    ? Object.keys(game.seats_by_players).map(Number) : [game ? game.seat_names.length : 2];
+  const counts =
+    game && Object.keys(game.seats_by_players || {}).length
+      ? Object.keys(game.seats_by_players).map(Number)
+      : [game ? game.seat_names.length : 2];
   const players = $("challenge-players");
   const previous = Number(players.value);
   players.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
@@ -143,8 +160,11 @@ function renderForm() {
   const total = Number(players.value);
   const people = $("challenge-people");
   const wanted = Number(people.value) || total;
-  people.replaceChildren(...Array.from({ length: total - 1 }, (_, i) => i + 2)
-    .map((n) => new Option(String(n), String(n))));
+  people.replaceChildren(
+    ...Array.from({ length: total - 1 }, (_, i) => i + 2).map(
+      (n) => new Option(String(n), String(n)),
+    ),
+  );
   people.value = String(Math.min(Math.max(wanted, 2), total));
   $("challenge-people-label").hidden = total < 3;
   const computers = Number(people.value) < total;
@@ -171,8 +191,13 @@ async function openChallenge(event) {
   const options = {};
   const spec = lobby.games.find((g) => g.name === game);
   if (spec && Object.keys(spec.seats_by_players || {}).length) options.players = players;
-  const data = await post("/api/challenges", { game, options, seats: seatsFor(players, people),
-    rated: $("challenge-rated").checked, time_control: timeControlOf($("challenge-time").value) });
+  const data = await post("/api/challenges", {
+    game,
+    options,
+    seats: seatsFor(players, people),
+    rated: $("challenge-rated").checked,
+    time_control: timeControlOf($("challenge-time").value),
+  });
   if (!data) return;
   lobby.saveTokens(data.match, data.seats);
   lobby.go(`/m/${data.match}`);

@@ -1,8 +1,8 @@
 // "My games" (/my): the player's games, those waiting for them first, then the others
 // going on, then the finished ones with their results, a page at a time; each opens the
 // match (its replay, once over).
-import { onLanguageChange, t } from "/static/i18n.js";
-import { showWaiting, shownName } from "/static/player.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { showWaiting, shownName } from "./player.js";
 
 const mine = { page: 1, data: null, games: [], go: null, open: false };
 
@@ -25,7 +25,7 @@ function opponents(game) {
 function status(game) {
   if (game.your_turn) return t("Your move");
   if (!game.over) return t("Waiting for the others");
-  if (game.result && game.result.winners.some((w) => game.seats.includes(w))) {
+  if (game.result?.winners.some((w) => game.seats.includes(w))) {
     return game.result.winners.length > 1 ? t("Shared win") : t("Won");
   }
   return t("Lost");
@@ -52,8 +52,8 @@ function render() {
   if (!data) return;
   $("my-games-list").replaceChildren(...data.games.map(row));
   $("my-games-empty").hidden = data.games.length > 0;
-  $("my-games-page").textContent = data.pages > 1
-    ? t("Page {page} of {pages}", { page: data.page, pages: data.pages }) : "";
+  $("my-games-page").textContent =
+    data.pages > 1 ? t("Page {page} of {pages}", { page: data.page, pages: data.pages }) : "";
   $("my-games-previous").hidden = data.page <= 1;
   $("my-games-next").hidden = data.page >= data.pages;
 }
@@ -84,9 +84,17 @@ export function hideMyGames() {
 
 function start() {
   if (!$("my-games")) return;
-  $("my-games-previous").addEventListener("click", () => { mine.page -= 1; load(); });
-  $("my-games-next").addEventListener("click", () => { mine.page += 1; load(); });
-  onLanguageChange(() => { if (mine.open) render(); });
+  $("my-games-previous").addEventListener("click", () => {
+    mine.page -= 1;
+    load();
+  });
+  $("my-games-next").addEventListener("click", () => {
+    mine.page += 1;
+    load();
+  });
+  onLanguageChange(() => {
+    if (mine.open) render();
+  });
 }
 
 start();

@@ -1,7 +1,7 @@
 // The player in the page's header: who this browser plays as (GET /api/me), and a
 // form to choose or change the name (POST /api/me). Names are set as text, never as
 // markup: whatever a player calls themselves is shown as written.
-import { onLanguageChange, t } from "/static/i18n.js";
+import { onLanguageChange, t } from "./i18n.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 let current = { id: null, name: null, account: false };
@@ -46,15 +46,18 @@ function closeForms() {
 // POST a JSON body; the reply's body, or null with the error shown.
 async function send(url, body) {
   try {
-    const response = await fetch(url, { method: "POST", headers: JSON_HEADERS,
-      body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(body),
+    });
     const reply = await response.json();
     if (!response.ok) {
       $("me-error").textContent = errorText(reply.error);
       return null;
     }
     return reply;
-  } catch (error) {
+  } catch (_error) {
     $("me-error").textContent = t("The server cannot be reached.");
     return null;
   }
@@ -71,13 +74,15 @@ async function setPassword(event) {
 
 async function logIn(event) {
   event.preventDefault();
-  const reply = await send("/api/login", { name: $("login-name").value,
-    password: $("login-password").value });
+  const reply = await send("/api/login", {
+    name: $("login-name").value,
+    password: $("login-password").value,
+  });
   if (!reply) return;
   current = reply;
   show();
   closeForms();
-  location.reload();  // the page shows this player's games and seats now
+  location.reload(); // the page shows this player's games and seats now
 }
 
 async function logOut() {
@@ -109,14 +114,17 @@ async function saveName(event) {
   const body = name ? { name } : {};
   let reply;
   try {
-    const response = await fetch("/api/me", { method: "POST", headers: JSON_HEADERS,
-      body: JSON.stringify(body) });
+    const response = await fetch("/api/me", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(body),
+    });
     reply = await response.json();
     if (!response.ok) {
       $("me-error").textContent = errorText(reply.error);
       return;
     }
-  } catch (error) {
+  } catch (_error) {
     $("me-error").textContent = t("The server cannot be reached.");
     return;
   }
@@ -129,7 +137,7 @@ async function load() {
   try {
     const response = await fetch("/api/me");
     if (response.ok) current = await response.json();
-  } catch (error) {
+  } catch (_error) {
     // no server: the header keeps "no name yet"
   }
   show();
@@ -171,8 +179,7 @@ export async function refreshPlayer() {
 export async function ensurePlayer() {
   if (current.id !== null) return true;
   try {
-    const response = await fetch("/api/me", { method: "POST", headers: JSON_HEADERS,
-      body: "{}" });
+    const response = await fetch("/api/me", { method: "POST", headers: JSON_HEADERS, body: "{}" });
     if (!response.ok) return false;
     current = await response.json();
   } catch {

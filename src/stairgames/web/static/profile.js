@@ -1,7 +1,7 @@
 // A player's profile (/p/{name}): name, when they started, a rating per game (and pool)
 // with its uncertainty and number of rated games, and their recent games.
-import { onLanguageChange, t } from "/static/i18n.js";
-import { shownName } from "/static/player.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { shownName } from "./player.js";
 
 const profile = { data: null, games: [], go: null, open: false };
 
@@ -19,8 +19,12 @@ function poolText(pool) {
 
 function ratingRow(pool, rating) {
   const row = document.createElement("tr");
-  const cells = [poolText(pool), rating.shown, `± ${(3 * rating.sigma).toFixed(1)}`,
-    String(rating.games)];
+  const cells = [
+    poolText(pool),
+    rating.shown,
+    `± ${(3 * rating.sigma).toFixed(1)}`,
+    String(rating.games),
+  ];
   for (const text of cells) {
     const cell = document.createElement("td");
     cell.textContent = text;
@@ -75,4 +79,6 @@ export function hideProfile() {
   $("profile").hidden = true;
 }
 
-onLanguageChange(() => { if (profile.open) render(); });
+onLanguageChange(() => {
+  if (profile.open) render();
+});

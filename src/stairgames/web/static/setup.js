@@ -4,18 +4,24 @@
 // uploaded to POST /api/cards, which checks it and answers its id or the engine's
 // problems in the page's language.
 
-import { language, t } from "/static/i18n.js";
+import { language, t } from "./i18n.js";
 
 const N_ = (id) => id;
-const LABELS = { players: N_("Players"), first_player: N_("Who starts"),
-  cards: N_("Card set"), characters: N_("Characters (colours, comma-separated)") };
+const LABELS = {
+  players: N_("Players"),
+  first_player: N_("Who starts"),
+  cards: N_("Card set"),
+  characters: N_("Characters (colours, comma-separated)"),
+};
 
 export function hasSeatList(game) {
-  return Boolean(game && game.seats_by_players && Object.keys(game.seats_by_players).length);
+  return Boolean(game?.seats_by_players && Object.keys(game.seats_by_players).length);
 }
 
 function playerCounts(game) {
-  return Object.keys(game.seats_by_players).map(Number).sort((a, b) => a - b);
+  return Object.keys(game.seats_by_players)
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 function seatNames(game, players) {
@@ -93,13 +99,15 @@ function cardSetChooser() {
 
 async function upload(file, select, status) {
   status.classList.remove("error");
-  const chosen = file.files && file.files[0];
+  const chosen = file.files?.[0];
   if (!chosen) return;
   status.textContent = t("Checking the card file…");
   const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
-  const response = await fetch(`/api/cards?${query}`,
-    { method: "POST", headers: { "content-type": "application/toml; charset=utf-8" },
-      body: await chosen.text() });
+  const response = await fetch(`/api/cards?${query}`, {
+    method: "POST",
+    headers: { "content-type": "application/toml; charset=utf-8" },
+    body: await chosen.text(),
+  });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error || {};
@@ -120,7 +128,8 @@ async function upload(file, select, status) {
 // The seat list: one chooser for each seat of the chosen player count.
 export function renderSeatList(game, root, levels) {
   let box = document.getElementById("seat-list");
-  const fieldset = document.querySelector("#opponent-fieldset") ||
+  const fieldset =
+    document.querySelector("#opponent-fieldset") ||
     document.querySelector('input[name="opponent"]')?.closest("fieldset");
   if (!hasSeatList(game)) {
     if (box) box.remove();
@@ -145,8 +154,9 @@ export function renderSeatList(game, root, levels) {
     select.dataset.seat = String(seat);
     select.append(new Option(t("A person at this screen"), "human"));
     for (const level of levels) {
-      select.append(new Option(t("The computer ({level})", { level: t(level) }),
-        `computer:${level}`));
+      select.append(
+        new Option(t("The computer ({level})", { level: t(level) }), `computer:${level}`),
+      );
     }
     select.append(new Option(t("A friend online (invite link)"), "online"));
     select.value = before[seat] || (seat === 0 ? "human" : "computer:medium");
@@ -158,8 +168,10 @@ export function renderSeatList(game, root, levels) {
   const first = root.querySelector('[data-kind="first-player"]');
   if (first) {
     const now = first.value;
-    first.replaceChildren(new Option(t("at random"), ""),
-      ...names.map((name, seat) => new Option(t(name), String(seat))));
+    first.replaceChildren(
+      new Option(t("at random"), ""),
+      ...names.map((name, seat) => new Option(t(name), String(seat))),
+    );
     first.value = [...first.options].some((o) => o.value === now) ? now : "";
   }
 }

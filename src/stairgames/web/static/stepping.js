@@ -14,7 +14,7 @@
 // app.js owns the state it draws from: app.replayAt (the position shown, null: the live
 // one) and app.boards (the boards of every position for app.boardsKey's viewer).
 
-import { t } from "/static/i18n.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -97,15 +97,18 @@ async function loadBoards(view) {
   if (!frames && loading === asked) loading = null; // asked again at the next step
   const now = app.view;
   if (!frames || !now || keyOf(now) !== key || now.event !== view.event) return;
-  frames.forEach((frame, at) => { if (at <= total) app.boards[at] = frame.board; });
+  frames.forEach((frame, at) => {
+    if (at <= total) app.boards[at] = frame.board;
+  });
   app.boards[total] = now.board; // the live one, as the view has it
 }
 
 async function fetchFrames(view) {
   const seat = view.you;
   try {
-    const response = await fetch(`/api/matches/${view.match}/replay${hooks.query(seat)}`,
-      { headers: hooks.headers(seat) });
+    const response = await fetch(`/api/matches/${view.match}/replay${hooks.query(seat)}`, {
+      headers: hooks.headers(seat),
+    });
     if (!response.ok) return null;
     // {"match", "event", "over", "frames": [{"move", "board"}, ...]}: the board of every
     // position so far, the first before any move.
@@ -185,8 +188,12 @@ function onKey(event) {
 
 function typingIn(target) {
   if (!(target instanceof Element)) return false;
-  return Boolean(target.closest("input, textarea, select, [contenteditable=''], " +
-    "[contenteditable='true'], [role='textbox'], [role='slider'], [role='listbox']"));
+  return Boolean(
+    target.closest(
+      "input, textarea, select, [contenteditable=''], " +
+        "[contenteditable='true'], [role='textbox'], [role='slider'], [role='listbox']",
+    ),
+  );
 }
 
 // The banner over the board and the step bar (First, Back, Move n of total, Next, Last),
@@ -202,7 +209,7 @@ export function renderStepping(view) {
   const box = $("step-banner");
   box.hidden = app.replayAt === null;
   if (box.hidden) return;
-  $("step-text").textContent = at === 0 ? t("Viewing the start of the game")
-    : t("Viewing move {n}", { n: at });
+  $("step-text").textContent =
+    at === 0 ? t("Viewing the start of the game") : t("Viewing move {n}", { n: at });
   $("step-live").textContent = view.result !== null ? t("Back to the end") : t("Back to the game");
 }

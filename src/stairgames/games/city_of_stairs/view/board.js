@@ -111,11 +111,14 @@ function describeCard(card, t, withId = true) {
   if (card.stairs) parts.push(t("stairs"));
   if (card.experience) parts.push(t(card.experience));
   if (card.left.length) {
-    parts.push(t("bottom left: {icons}", { icons: card.left.map((i) => iconWords(i, t)).join(" ") }));
+    parts.push(
+      t("bottom left: {icons}", { icons: card.left.map((i) => iconWords(i, t)).join(" ") }),
+    );
   }
   if (card.right.length) {
-    parts.push(t("bottom right: {icons}",
-      { icons: card.right.map((i) => iconWords(i, t)).join(" ") }));
+    parts.push(
+      t("bottom right: {icons}", { icons: card.right.map((i) => iconWords(i, t)).join(" ") }),
+    );
   }
   return parts.join(t(", "));
 }
@@ -140,27 +143,47 @@ function drawCorner(group, icons, x, y, fromRight, total) {
   icons.forEach((icon, i) => {
     const bx = fromRight ? x - (i + 1) * step : x + i * step;
     const coloured = Boolean(icon.colour);
-    el("rect", { x: bx, y: y + 22 - size, width: size, height: size, rx: 5,
-      fill: coloured ? colourOf(icon.colour) : "#fff",
-      stroke: coloured ? "#222" : "#555", "stroke-width": 1 }, group);
-    text(group, bx + size / 2, y + 17, GLYPH[icon.kind], { "text-anchor": "middle",
-      "font-size": Math.min(17, size - 3), "font-weight": 700, fill: coloured ? "#fff" : "#111",
-      class: "cos-glyph" });
+    el(
+      "rect",
+      {
+        x: bx,
+        y: y + 22 - size,
+        width: size,
+        height: size,
+        rx: 5,
+        fill: coloured ? colourOf(icon.colour) : "#fff",
+        stroke: coloured ? "#222" : "#555",
+        "stroke-width": 1,
+      },
+      group,
+    );
+    text(group, bx + size / 2, y + 17, GLYPH[icon.kind], {
+      "text-anchor": "middle",
+      "font-size": Math.min(17, size - 3),
+      "font-weight": 700,
+      fill: coloured ? "#fff" : "#111",
+      class: "cos-glyph",
+    });
   });
 }
 
 function drawCard(group, card, x, y, t) {
-  el("rect", { x, y, width: CW, height: CH, rx: 7,
-    class: `cos-card cos-${card.kind}` }, group);
+  el("rect", { x, y, width: CW, height: CH, rx: 7, class: `cos-card cos-${card.kind}` }, group);
   text(group, x + CW - 4, y + 12, card.id, { "text-anchor": "end", class: "cos-id" });
   if (card.stairs) drawStairs(group, x + 8, y);
   if (card.experience) {
     const label = t(card.experience);
     const width = Math.min(CW - 40, labelWidth(label));
-    el("rect", { x: x + 3, y: y + 3, width: width + 12, height: 20, rx: 10,
-      class: "cos-experience" }, group);
-    text(group, x + 9, y + 17, label, { class: "cos-experience-text", textLength: width,
-      lengthAdjust: "spacingAndGlyphs" });
+    el(
+      "rect",
+      { x: x + 3, y: y + 3, width: width + 12, height: 20, rx: 10, class: "cos-experience" },
+      group,
+    );
+    text(group, x + 9, y + 17, label, {
+      class: "cos-experience-text",
+      textLength: width,
+      lengthAdjust: "spacingAndGlyphs",
+    });
   }
   const total = card.left.length + card.right.length;
   drawCorner(group, card.left, x + 3, y + CH - 25, false, total);
@@ -204,26 +227,45 @@ function drawLighthouse(svg, board, t) {
   const x = WIDTH / 2 - w / 2;
   el("rect", { x, y: M, width: w, height: LH - 4, rx: 8, class: "cos-lighthouse-card" }, g);
   const cx = x + 28;
-  el("path", { d: `M ${cx - 9} ${M + LH - 10} L ${cx - 5} ${M + 16} L ${cx + 5} ${M + 16} ` +
-    `L ${cx + 9} ${M + LH - 10} Z`, class: "cos-tower" }, g);
-  el("path", { d: `M ${cx - 6} ${M + 16} L ${cx} ${M + 7} L ${cx + 6} ${M + 16} Z`,
-    class: "cos-lamp" }, g);
+  el(
+    "path",
+    {
+      d:
+        `M ${cx - 9} ${M + LH - 10} L ${cx - 5} ${M + 16} L ${cx + 5} ${M + 16} ` +
+        `L ${cx + 9} ${M + LH - 10} Z`,
+      class: "cos-tower",
+    },
+    g,
+  );
+  el(
+    "path",
+    { d: `M ${cx - 6} ${M + 16} L ${cx} ${M + 7} L ${cx + 6} ${M + 16} Z`, class: "cos-lamp" },
+    g,
+  );
   text(g, x + 48, M + 24, t("lighthouse"), { class: "cos-label" });
-  text(g, x + 48, M + 44, t("{points} points", { points: board.lighthouse_points }),
-    { class: "cos-small" });
+  text(g, x + 48, M + 44, t("{points} points", { points: board.lighthouse_points }), {
+    class: "cos-small",
+  });
   g.setAttribute("role", "img");
-  g.setAttribute("aria-label", t("The lighthouse, above row 4: {points} points",
-    { points: board.lighthouse_points }));
+  g.setAttribute(
+    "aria-label",
+    t("The lighthouse, above row 4: {points} points", { points: board.lighthouse_points }),
+  );
 }
 
 function drawSeaside(svg, board, t) {
   for (const number of board.seaside) {
-    const g = el("g", { class: "cos-seaside", role: "img",
-      "aria-label": t("Seaside card {number}", { number }) }, svg);
+    const g = el(
+      "g",
+      { class: "cos-seaside", role: "img", "aria-label": t("Seaside card {number}", { number }) },
+      svg,
+    );
     const x = cellX(number - 1);
     el("rect", { x, y: SEASIDE_TOP, width: CW, height: SH, rx: 7, class: "cos-sea" }, g);
-    text(g, x + CW / 2, SEASIDE_TOP + 30, `↖ ${"①②③④⑤⑥⑦"[number - 1] || number} ↗`,
-      { "text-anchor": "middle", class: "cos-sea-text" });
+    text(g, x + CW / 2, SEASIDE_TOP + 30, `↖ ${"①②③④⑤⑥⑦"[number - 1] || number} ↗`, {
+      "text-anchor": "middle",
+      class: "cos-sea-text",
+    });
   }
 }
 
@@ -245,12 +287,17 @@ function drawCells(svg, board, ui, state) {
     if (cell.card) drawCard(g, cell.card, x, y, t);
     else {
       el("rect", { x, y, width: CW, height: CH, rx: 7, class: "cos-empty" }, g);
-      text(g, x + CW / 2, y + CH / 2 + 5, cell.name, { "text-anchor": "middle",
-        class: "cos-cell-name" });
+      text(g, x + CW / 2, y + CH / 2 + 5, cell.name, {
+        "text-anchor": "middle",
+        class: "cos-cell-name",
+      });
     }
     if (targets.has(cell.name)) {
-      el("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 6,
-        class: "cos-target-ring" }, g);
+      el(
+        "rect",
+        { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 6, class: "cos-target-ring" },
+        g,
+      );
     }
     const description = cell.card ? describeCard(cell.card, t) : t("empty");
     const activate = () => {
@@ -264,8 +311,7 @@ function drawCells(svg, board, ui, state) {
     };
     asButton(g, cell.name, description, activate);
     g.addEventListener("keydown", (event) => {
-      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0],
-        ArrowLeft: [-1, 0] };
+      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] };
       if (!(event.key in steps)) return;
       event.preventDefault();
       const [dc, dr] = steps[event.key];
@@ -298,8 +344,18 @@ function drawStock(svg, board, ui, state) {
     const g = el("g", { class: classes.join(" "), "data-stock": card.id }, svg);
     drawCard(g, card, x, STOCK_TOP, t);
     if (memory.selected === card.id) {
-      el("rect", { x: x - 3, y: STOCK_TOP - 3, width: CW + 6, height: CH + 6, rx: 9,
-        class: "cos-selected-ring" }, g);
+      el(
+        "rect",
+        {
+          x: x - 3,
+          y: STOCK_TOP - 3,
+          width: CW + 6,
+          height: CH + 6,
+          rx: 9,
+          class: "cos-selected-ring",
+        },
+        g,
+      );
     }
     const name = t("Stock card {card}", { card: card.id });
     if (playable) {
@@ -314,12 +370,15 @@ function drawStock(svg, board, ui, state) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", [name, describeCard(card, t, false)].join(t(", ")));
     }
-    text(svg, x + CW / 2, STOCK_TOP + CH + 13, t("{count} left", { count: left }),
-      { "text-anchor": "middle", class: "cos-small" });
+    text(svg, x + CW / 2, STOCK_TOP + CH + 13, t("{count} left", { count: left }), {
+      "text-anchor": "middle",
+      class: "cos-small",
+    });
   });
   let hint = "";
   if (state.byCard.size) {
-    hint = memory.selected ? t("Now choose a highlighted cell.")
+    hint = memory.selected
+      ? t("Now choose a highlighted cell.")
       : t("Choose a stock card, then a highlighted cell.");
   } else if (state.choices.length) {
     hint = t("Choose where to go: the buttons on the city.");
@@ -336,7 +395,8 @@ function dragToCell(svg, group, cells, ui) {
   let start = null;
   const point = (event) => {
     const matrix = svg.getScreenCTM();
-    return matrix ? [(event.clientX - matrix.e) / matrix.a, (event.clientY - matrix.f) / matrix.d]
+    return matrix
+      ? [(event.clientX - matrix.e) / matrix.a, (event.clientY - matrix.f) / matrix.d]
       : [event.clientX, event.clientY];
   };
   group.addEventListener("pointerdown", (event) => {
@@ -359,9 +419,11 @@ function dragToCell(svg, group, cells, ui) {
     group.style.pointerEvents = "none";
     const under = document.elementFromPoint(event.clientX, event.clientY);
     group.style.pointerEvents = "";
-    const cell = under && under.closest && under.closest("[data-cell]");
-    const name = cell && cell.getAttribute("data-cell");
-    setTimeout(() => { delete group.dataset.dragged; }, 0);
+    const cell = under?.closest?.("[data-cell]");
+    const name = cell?.getAttribute("data-cell");
+    setTimeout(() => {
+      delete group.dataset.dragged;
+    }, 0);
     if (name && cells.has(name)) {
       ui.memory.selected = null;
       ui.play(cells.get(name));
@@ -388,8 +450,12 @@ function traceSegments(seat, offset) {
     } else if (event.kind === "lighthouse") point = LIGHTHOUSE_CENTRE;
     if (!point) continue;
     point = [point[0] + offset, point[1] + offset];
-    if (previous && previous.column !== null && column !== null &&
-        Math.abs(column - previous.column) > 1) {
+    if (
+      previous &&
+      previous.column !== null &&
+      column !== null &&
+      Math.abs(column - previous.column) > 1
+    ) {
       const rightward = column < previous.column; // g to a: out on the right
       const middle = (previous.point[1] + point[1]) / 2;
       current.push([rightward ? WIDTH : 0, middle]);
@@ -412,15 +478,30 @@ function drawTraces(svg, board, ui) {
     const colour = colourOf(seat.colour);
     const segments = traceSegments(seat, offset);
     segments.forEach((points, k) => {
-      const line = el("polyline", { points: points.map((p) => p.join(",")).join(" "),
-        fill: "none", stroke: colour, "stroke-width": 4, "stroke-linejoin": "round",
-        "stroke-linecap": "round", opacity: 0.85, class: "cos-trace" }, layer);
+      const line = el(
+        "polyline",
+        {
+          points: points.map((p) => p.join(",")).join(" "),
+          fill: "none",
+          stroke: colour,
+          "stroke-width": 4,
+          "stroke-linejoin": "round",
+          "stroke-linecap": "round",
+          opacity: 0.85,
+          class: "cos-trace",
+        },
+        layer,
+      );
       const last = k === segments.length - 1 && seat.seat === board.walker;
       if (last && ui.animate && line.getTotalLength) {
         const length = line.getTotalLength();
-        line.animate([{ strokeDasharray: `${length}`, strokeDashoffset: `${length}` },
-          { strokeDasharray: `${length}`, strokeDashoffset: "0" }],
-        { duration: 400, easing: "ease-out" });
+        line.animate(
+          [
+            { strokeDasharray: `${length}`, strokeDashoffset: `${length}` },
+            { strokeDasharray: `${length}`, strokeDashoffset: "0" },
+          ],
+          { duration: 400, easing: "ease-out" },
+        );
       }
       for (const [x, y] of points.slice(k === 0 ? 1 : 0)) {
         if (x > 0 && x < WIDTH) el("circle", { cx: x, cy: y, r: 3.5, fill: colour }, layer);
@@ -429,7 +510,7 @@ function drawTraces(svg, board, ui) {
   });
 }
 
-function markerPoint(board, seat) {
+function markerPoint(_board, seat) {
   if (seat.location) return cellCentre(seat.location);
   if (seat.end === "lighthouse") return LIGHTHOUSE_CENTRE;
   if (seat.departure && seat.trace.length <= 1) return seasideCentre(seat.departure);
@@ -442,9 +523,19 @@ function drawMarkers(svg, board) {
     const point = markerPoint(board, seat);
     if (!point) continue;
     const walking = seat.seat === board.walker;
-    el("circle", { cx: point[0], cy: point[1] - (walking ? 0 : 12), r: walking ? 11 : 7,
-      fill: colourOf(seat.colour), stroke: "#fff", "stroke-width": 3,
-      class: walking ? "cos-marker walking" : "cos-marker" }, svg);
+    el(
+      "circle",
+      {
+        cx: point[0],
+        cy: point[1] - (walking ? 0 : 12),
+        r: walking ? 11 : 7,
+        fill: colourOf(seat.colour),
+        stroke: "#fff",
+        "stroke-width": 3,
+        class: walking ? "cos-marker walking" : "cos-marker",
+      },
+      svg,
+    );
   }
 }
 
@@ -459,10 +550,26 @@ function drawChoices(svg, board, ui, state) {
   const y = point[1] + 14;
   for (const choice of state.choices) {
     const g = el("g", { class: "cos-choice", "data-choice": choice }, svg);
-    el("rect", { x, y, width: size, height: size, rx: 10,
-      fill: colourOf(walker.colour), stroke: "#111", "stroke-width": 2 }, g);
-    text(g, x + size / 2, y + 29, GLYPH[choice], { "text-anchor": "middle",
-      "font-size": 26, "font-weight": 700, fill: "#fff" });
+    el(
+      "rect",
+      {
+        x,
+        y,
+        width: size,
+        height: size,
+        rx: 10,
+        fill: colourOf(walker.colour),
+        stroke: "#111",
+        "stroke-width": 2,
+      },
+      g,
+    );
+    text(g, x + size / 2, y + 29, GLYPH[choice], {
+      "text-anchor": "middle",
+      "font-size": 26,
+      "font-weight": 700,
+      fill: "#fff",
+    });
     asButton(g, t_(ui, CHOICE_NAMES[choice]), "", () => ui.play(choice));
     x += size + 6;
   }
@@ -476,35 +583,68 @@ function drawSeats(svg, board, ui) {
   const { t } = ui;
   board.seats.forEach((seat, i) => {
     const y = SEATS_TOP + i * SEAT_H;
-    const g = el("g", { class: "cos-seat", "data-seat": seat.colour,
-      "data-strolled": String(seat.strolled) }, svg);
+    const g = el(
+      "g",
+      { class: "cos-seat", "data-seat": seat.colour, "data-strolled": String(seat.strolled) },
+      svg,
+    );
     const active = board.walker === seat.seat || board.placing === seat.seat;
-    el("rect", { x: M, y, width: WIDTH - 2 * M, height: SEAT_H - 6, rx: 8,
-      class: active ? "cos-seat-box active" : "cos-seat-box" }, g);
+    el(
+      "rect",
+      {
+        x: M,
+        y,
+        width: WIDTH - 2 * M,
+        height: SEAT_H - 6,
+        rx: 8,
+        class: active ? "cos-seat-box active" : "cos-seat-box",
+      },
+      g,
+    );
     el("circle", { cx: M + 18, cy: y + 20, r: 10, fill: colourOf(seat.colour) }, g);
     text(g, M + 34, y + 25, t(seat.colour), { class: "cos-label" });
     const interests = seat.interests.map((name) => t(name)).join(t(", "));
-    text(g, M + 34, y + 48, t("Interests: {names}", { names: interests }),
-      { class: "cos-small" });
+    text(g, M + 34, y + 48, t("Interests: {names}", { names: interests }), { class: "cos-small" });
     // the departure card: face up where this viewer may know it, else face down
     const dx = WIDTH - M - 62;
     const mine = board.private && seat.departure && !seat.strolled; // only one's own
     if (seat.dealt) {
       const card = el("g", { class: "cos-departure", role: "img" }, g);
-      el("rect", { x: dx, y: y + 6, width: 48, height: SEAT_H - 18, rx: 6,
-        class: seat.departure ? "cos-departure-up" : "cos-departure-down" }, card);
+      el(
+        "rect",
+        {
+          x: dx,
+          y: y + 6,
+          width: 48,
+          height: SEAT_H - 18,
+          rx: 6,
+          class: seat.departure ? "cos-departure-up" : "cos-departure-down",
+        },
+        card,
+      );
       if (seat.departure) {
-        text(card, dx + 24, y + 40, "①②③④⑤⑥⑦"[seat.departure - 1] || String(seat.departure),
-          { "text-anchor": "middle", class: "cos-departure-number" });
-        card.setAttribute("aria-label", mine && !seat.strolled
-          ? t("Your departure card: seaside {number}", { number: seat.departure })
-          : t("{name}'s departure card: seaside {number}",
-            { name: t(seat.colour), number: seat.departure }));
+        text(card, dx + 24, y + 40, "①②③④⑤⑥⑦"[seat.departure - 1] || String(seat.departure), {
+          "text-anchor": "middle",
+          class: "cos-departure-number",
+        });
+        card.setAttribute(
+          "aria-label",
+          mine && !seat.strolled
+            ? t("Your departure card: seaside {number}", { number: seat.departure })
+            : t("{name}'s departure card: seaside {number}", {
+                name: t(seat.colour),
+                number: seat.departure,
+              }),
+        );
       } else {
-        text(card, dx + 24, y + 40, "?", { "text-anchor": "middle",
-          class: "cos-departure-number hidden" });
-        card.setAttribute("aria-label", t("{name}'s departure card, face down",
-          { name: t(seat.colour) }));
+        text(card, dx + 24, y + 40, "?", {
+          "text-anchor": "middle",
+          class: "cos-departure-number hidden",
+        });
+        card.setAttribute(
+          "aria-label",
+          t("{name}'s departure card, face down", { name: t(seat.colour) }),
+        );
       }
     }
     // the diary cards turned up, and the score
@@ -514,16 +654,34 @@ function drawSeats(svg, board, ui) {
       const label = t(icon);
       const w = 12 + labelWidth(label);
       if (x + w > dx - 6) break;
-      el("rect", { x, y: y + 9, width: w, height: 22, rx: 6,
-        class: seat.interests.includes(icon) || icon === "lighthouse" ? "cos-diary-card interest"
-          : "cos-diary-card" }, diary);
+      el(
+        "rect",
+        {
+          x,
+          y: y + 9,
+          width: w,
+          height: 22,
+          rx: 6,
+          class:
+            seat.interests.includes(icon) || icon === "lighthouse"
+              ? "cos-diary-card interest"
+              : "cos-diary-card",
+        },
+        diary,
+      );
       text(diary, x + 6, y + 25, label, { class: "cos-diary-text" });
       x += w + 4;
     }
-    diary.setAttribute("aria-label", t("Diary cards turned up: {names}",
-      { names: seat.diary.map((name) => t(name)).join(t(", ")) || "—" }));
-    let status = seat.score === 1 ? t("{points} point", { points: seat.score })
-      : t("{points} points", { points: seat.score });
+    diary.setAttribute(
+      "aria-label",
+      t("Diary cards turned up: {names}", {
+        names: seat.diary.map((name) => t(name)).join(t(", ")) || "—",
+      }),
+    );
+    let status =
+      seat.score === 1
+        ? t("{points} point", { points: seat.score })
+        : t("{points} points", { points: seat.score });
     if (seat.end) status += ` · ${t(END_NAMES[seat.end])}`;
     text(g, dx - 10, y + 48, status, { "text-anchor": "end", class: "cos-score" });
   });
@@ -538,13 +696,18 @@ export function draw(svg, board, ui) {
   const lastMatch = /@([a-g][1-4])$/.exec(ui.lastMove || "");
   if (lastMatch) state.last = lastMatch[1];
   const focused = svg.contains(document.activeElement) ? document.activeElement : null;
-  const focusKey = focused && (focused.getAttribute("data-cell") ||
-    focused.getAttribute("data-stock") || focused.getAttribute("data-choice"));
+  const focusKey =
+    focused &&
+    (focused.getAttribute("data-cell") ||
+      focused.getAttribute("data-stock") ||
+      focused.getAttribute("data-choice"));
   const full = {
     ...ui,
     t,
     redraw: () => draw(svg, board, { ...ui, animate: false }),
-    say: (message) => { svg.setAttribute("aria-description", message); },
+    say: (message) => {
+      svg.setAttribute("aria-description", message);
+    },
   };
   const height = SEATS_TOP + board.seats.length * SEAT_H + M;
   svg.replaceChildren();
@@ -563,8 +726,9 @@ export function draw(svg, board, ui) {
   drawChoices(svg, board, full, state);
   drawHint(svg, board, full);
   if (focusKey) {
-    const again = svg.querySelector(`[data-cell="${focusKey}"], [data-stock="${focusKey}"], ` +
-      `[data-choice="${focusKey}"]`);
+    const again = svg.querySelector(
+      `[data-cell="${focusKey}"], [data-stock="${focusKey}"], ` + `[data-choice="${focusKey}"]`,
+    );
     if (again) again.focus();
   }
 }
@@ -578,8 +742,11 @@ const PLACEMENT = /^([A-Za-z0-9][A-Za-z0-9_-]*)@([a-g][1-4])$/;
 function betterTag(group, x, y, t) {
   const label = t("better");
   const width = tagWidth(t);
-  el("rect", { x: x - width / 2, y: y - 10, width, height: 20, rx: 10, class: "cos-hint-tag" },
-    group);
+  el(
+    "rect",
+    { x: x - width / 2, y: y - 10, width, height: 20, rx: 10, class: "cos-hint-tag" },
+    group,
+  );
   text(group, x, y + 4.5, label, { "text-anchor": "middle", class: "cos-hint-tag-text" });
 }
 
@@ -597,8 +764,17 @@ function tagBeside(group, first, last, y, size, t) {
 }
 
 function hintGroup(svg, move, label) {
-  const group = el("g", { class: "hint cos-hint-move", "pointer-events": "none",
-    "data-hint": move, role: "img", "aria-label": label }, svg);
+  const group = el(
+    "g",
+    {
+      class: "hint cos-hint-move",
+      "pointer-events": "none",
+      "data-hint": move,
+      role: "img",
+      "aria-label": label,
+    },
+    svg,
+  );
   el("title", {}, group).textContent = label;
   return group;
 }
@@ -618,7 +794,7 @@ function drawHint(svg, board, ui) {
 // in the stock drawn, a dashed arrow from it to the cell.
 function drawPlacementHint(svg, board, before, move, id, cell, t) {
   const find = (stock) => (stock || []).find((card) => card && card.id === id) || null;
-  const card = find(before && before.stock) || find(board.stock);
+  const card = find(before?.stock) || find(board.stock);
   const label = t("Better: {move}", { move });
   const group = hintGroup(svg, move, label);
   const { column, row } = cellAt(cell);
@@ -630,8 +806,11 @@ function drawPlacementHint(svg, board, before, move, id, cell, t) {
   else {
     text(ghost, x + CW / 2, y + CH / 2 + 5, id, { "text-anchor": "middle", class: "cos-label" });
   }
-  el("rect", { x: x - 1, y: y - 1, width: CW + 2, height: CH + 2, rx: 8,
-    class: "hint-from cos-hint-ring" }, group);
+  el(
+    "rect",
+    { x: x - 1, y: y - 1, width: CW + 2, height: CH + 2, rx: 8, class: "hint-from cos-hint-ring" },
+    group,
+  );
   const slot = (board.stock || []).findIndex((c) => c && c.id === id);
   if (slot >= 0) drawStockArrow(svg, group, slot, x, y);
   // on the cell's foot, clear of its icons' middle (and over the arrow's shaft)
@@ -642,12 +821,33 @@ function drawPlacementHint(svg, board, before, move, id, cell, t) {
 function drawStockArrow(svg, group, slot, x, y) {
   // the stock card as drawStock places it
   const sx = cellX(slot) + slot * 8;
-  el("rect", { x: sx - 3, y: STOCK_TOP - 3, width: CW + 6, height: CH + 6, rx: 9,
-    class: "hint-from cos-hint-ring" }, group);
+  el(
+    "rect",
+    {
+      x: sx - 3,
+      y: STOCK_TOP - 3,
+      width: CW + 6,
+      height: CH + 6,
+      rx: 9,
+      class: "hint-from cos-hint-ring",
+    },
+    group,
+  );
   const head = `hint-head-${svg.id || "city"}`;
   const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
-    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  const marker = el(
+    "marker",
+    {
+      id: head,
+      viewBox: "0 0 10 10",
+      refX: 5,
+      refY: 5,
+      markerWidth: 3,
+      markerHeight: 3,
+      orient: "auto-start-reverse",
+    },
+    defs,
+  );
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
   const [x0, y0] = [sx + CW / 2, STOCK_TOP - 4];
   const [x1, y1] = [x + CW / 2, y + CH / 2 + 6];
@@ -659,7 +859,7 @@ function drawStockArrow(svg, group, slot, x, y) {
 
 // A stroll choice: its button where the walker stands ringed (the analysis board draws
 // the buttons), or, once the walker has walked on, a ghost of the button where it stood.
-function drawChoiceHint(svg, board, before, move, t) {
+function drawChoiceHint(svg, _board, before, move, t) {
   const label = t("Better: {move}", { move: t(CHOICE_NAMES[move]) });
   const shown = svg.querySelector(`.cos-choice[data-choice="${move}"] rect`);
   if (shown) {
@@ -667,10 +867,21 @@ function drawChoiceHint(svg, board, before, move, t) {
     const y = Number(shown.getAttribute("y"));
     const size = Number(shown.getAttribute("width"));
     const group = hintGroup(svg, move, label);
-    el("rect", { x: x - 5, y: y - 5, width: size + 10, height: size + 10, rx: 13,
-      class: "hint-from cos-hint-ring" }, group);
-    const row = [...svg.querySelectorAll(".cos-choice rect")]
-      .map((rect) => Number(rect.getAttribute("x")));
+    el(
+      "rect",
+      {
+        x: x - 5,
+        y: y - 5,
+        width: size + 10,
+        height: size + 10,
+        rx: 13,
+        class: "hint-from cos-hint-ring",
+      },
+      group,
+    );
+    const row = [...svg.querySelectorAll(".cos-choice rect")].map((rect) =>
+      Number(rect.getAttribute("x")),
+    );
     tagBeside(group, Math.min(...row), Math.max(...row) + size, y, size, t);
     return;
   }
@@ -682,11 +893,36 @@ function drawChoiceHint(svg, board, before, move, t) {
   const x = Math.max(M, Math.min(WIDTH - M - size, point[0] - size / 2));
   const y = point[1] + 14;
   const group = hintGroup(svg, move, label);
-  el("rect", { x, y, width: size, height: size, rx: 10, fill: colourOf(walker.colour),
-    class: "cos-hint-choice" }, group);
-  text(group, x + size / 2, y + 29, GLYPH[move], { "text-anchor": "middle",
-    "font-size": 26, "font-weight": 700, fill: "#fff" });
-  el("rect", { x: x - 5, y: y - 5, width: size + 10, height: size + 10, rx: 13,
-    class: "hint-from cos-hint-ring" }, group);
+  el(
+    "rect",
+    {
+      x,
+      y,
+      width: size,
+      height: size,
+      rx: 10,
+      fill: colourOf(walker.colour),
+      class: "cos-hint-choice",
+    },
+    group,
+  );
+  text(group, x + size / 2, y + 29, GLYPH[move], {
+    "text-anchor": "middle",
+    "font-size": 26,
+    "font-weight": 700,
+    fill: "#fff",
+  });
+  el(
+    "rect",
+    {
+      x: x - 5,
+      y: y - 5,
+      width: size + 10,
+      height: size + 10,
+      rx: 13,
+      class: "hint-from cos-hint-ring",
+    },
+    group,
+  );
   tagBeside(group, x, x + size, y, size, t);
 }

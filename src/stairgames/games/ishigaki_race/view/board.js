@@ -26,9 +26,39 @@ const STONE_W = 64;
 const STONE_H = 58;
 const WALL_X = 14;
 const TOP = 44;
-const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+const PIPS = {
+  1: [[0, 0]],
+  2: [
+    [-1, -1],
+    [1, 1],
+  ],
+  3: [
+    [-1, -1],
+    [0, 0],
+    [1, 1],
+  ],
+  4: [
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+    [1, 1],
+  ],
+  5: [
+    [-1, -1],
+    [1, -1],
+    [0, 0],
+    [-1, 1],
+    [1, 1],
+  ],
+  6: [
+    [-1, -1],
+    [1, -1],
+    [-1, 0],
+    [1, 0],
+    [-1, 1],
+    [1, 1],
+  ],
+};
 
 // The wall's own styles are in board.css beside this file (the page's Content-Security-
 // Policy allows no inline style): linked once, and waited for (at most until it fails)
@@ -73,8 +103,10 @@ export function say(node, t) {
     const words = node.names.map((item) => say(item, t));
     if (!node.and) return words.join(t(", "));
     if (words.length < 2) return words.join("");
-    return t("{items} and {last}", { items: words.slice(0, -1).join(t(", ")),
-      last: words[words.length - 1] });
+    return t("{items} and {last}", {
+      items: words.slice(0, -1).join(t(", ")),
+      last: words[words.length - 1],
+    });
   }
   if (Array.isArray(node.join)) return node.join.map((item) => say(item, t)).join("");
   let template = t(node.id);
@@ -102,10 +134,25 @@ function stonePlace(step, rows) {
 }
 
 function drawDie(parent, x, y, size, face, colour, label) {
-  const group = el("g", { class: "die", transform: `translate(${x} ${y})`, role: "img",
-    "aria-label": label }, parent);
-  el("rect", { x: 0, y: 0, width: size, height: size, rx: size / 6, class: "die-face",
-    stroke: colour, "stroke-width": 3 }, group);
+  const group = el(
+    "g",
+    { class: "die", transform: `translate(${x} ${y})`, role: "img", "aria-label": label },
+    parent,
+  );
+  el(
+    "rect",
+    {
+      x: 0,
+      y: 0,
+      width: size,
+      height: size,
+      rx: size / 6,
+      class: "die-face",
+      stroke: colour,
+      "stroke-width": 3,
+    },
+    group,
+  );
   const pips = el("g", { class: "pips" }, group);
   setPips(pips, size, face);
   return pips;
@@ -114,14 +161,31 @@ function drawDie(parent, x, y, size, face, colour, label) {
 function setPips(pips, size, face) {
   pips.replaceChildren();
   if (!face) {
-    const mark = el("text", { x: size / 2, y: size / 2 + size / 6, "text-anchor": "middle",
-      class: "die-unknown", "font-size": size / 2 }, pips);
+    const mark = el(
+      "text",
+      {
+        x: size / 2,
+        y: size / 2 + size / 6,
+        "text-anchor": "middle",
+        class: "die-unknown",
+        "font-size": size / 2,
+      },
+      pips,
+    );
     mark.textContent = "?";
     return;
   }
   for (const [dx, dy] of PIPS[face]) {
-    el("circle", { cx: size / 2 + dx * size / 4, cy: size / 2 + dy * size / 4, r: size / 11,
-      class: face === 1 ? "pip pip-one" : "pip" }, pips);
+    el(
+      "circle",
+      {
+        cx: size / 2 + (dx * size) / 4,
+        cy: size / 2 + (dy * size) / 4,
+        r: size / 11,
+        class: face === 1 ? "pip pip-one" : "pip",
+      },
+      pips,
+    );
   }
 }
 
@@ -150,21 +214,35 @@ function drawWall(svg, board, t, width, rows) {
     if (step === 0) classes.push("start");
     if (step === board.goal) classes.push("goal");
     const stone = el("g", { class: classes.join(" "), "data-step": String(step) }, wall);
-    el("rect", { x: x + 2, y: y + 2, width: STONE_W - 4, height: STONE_H - 4, rx: 9,
-      class: "stone-face" }, stone);
+    el(
+      "rect",
+      { x: x + 2, y: y + 2, width: STONE_W - 4, height: STONE_H - 4, rx: 9, class: "stone-face" },
+      stone,
+    );
     const number = el("text", { x: x + 8, y: y + 16, class: "step-number" }, stone);
     number.textContent = String(step);
     if (crumbling.has(step)) {
       // under the step number and left of the ninjas' place, clear of "13" and "17"
       el("path", { d: `M${x + 12} ${y + 22} l6 8 l-5 7 l6 8 l-3 7`, class: "crack" }, stone);
-      const mark = el("text", { x: x + STONE_W - 8, y: y + 17, "text-anchor": "end",
-        class: "minus-two" }, stone);
+      const mark = el(
+        "text",
+        { x: x + STONE_W - 8, y: y + 17, "text-anchor": "end", class: "minus-two" },
+        stone,
+      );
       mark.textContent = "−2";
     }
     if (step === 0 || step === board.goal) {
       // START under its stone, GOAL over its own (the wall's bottom and top rows)
-      const label = el("text", { x: x + STONE_W / 2, y: step === 0 ? y + STONE_H + 11 : y - 4,
-        "text-anchor": "middle", class: "end-label" }, stone);
+      const label = el(
+        "text",
+        {
+          x: x + STONE_W / 2,
+          y: step === 0 ? y + STONE_H + 11 : y - 4,
+          "text-anchor": "middle",
+          class: "end-label",
+        },
+        stone,
+      );
       label.textContent = step === 0 ? t("START") : t("GOAL");
     }
   }
@@ -172,15 +250,24 @@ function drawWall(svg, board, t, width, rows) {
   for (let row = 0; row + 1 < rows; row++) {
     const last = Math.min(board.goal, row * PER_ROW + PER_ROW - 1);
     const from = stonePlace(last, rows);
-    el("path", { d: `M${from.x + STONE_W - 14} ${from.y + 6} l0 -10 l-5 5 m5 -5 l5 5`,
-      class: "climb-arrow" }, wall);
+    el(
+      "path",
+      {
+        d: `M${from.x + STONE_W - 14} ${from.y + 6} l0 -10 l-5 5 m5 -5 l5 5`,
+        class: "climb-arrow",
+      },
+      wall,
+    );
   }
   return width;
 }
 
 function drawNinjas(svg, board, t, rows, memory, animate) {
   const byStep = {};
-  for (const ninja of board.ninjas) (byStep[ninja.step] = byStep[ninja.step] || []).push(ninja);
+  for (const ninja of board.ninjas) {
+    byStep[ninja.step] = byStep[ninja.step] || [];
+    byStep[ninja.step].push(ninja);
+  }
   const layer = el("g", { class: "ninjas" }, svg);
   const before = memory.steps || {};
   for (const [step, ninjas] of Object.entries(byStep)) {
@@ -191,17 +278,39 @@ function drawNinjas(svg, board, t, rows, memory, animate) {
       const cy = crowded ? y + 29 + Math.floor(i / 2) * 18 : y + 36;
       const r = crowded ? 8.5 : 11;
       const name = t(CAPITAL[ninja.colour]);
-      const group = el("g", { class: `ninja ninja-${ninja.colour}`, role: "img",
-        "aria-label": t("{name} on step {step}", { name, step: ninja.step }),
-        "data-seat": String(ninja.seat) }, layer);
+      const group = el(
+        "g",
+        {
+          class: `ninja ninja-${ninja.colour}`,
+          role: "img",
+          "aria-label": t("{name} on step {step}", { name, step: ninja.step }),
+          "data-seat": String(ninja.seat),
+        },
+        layer,
+      );
       el("circle", { cx, cy, r, fill: COLOURS[ninja.colour], class: "ninja-body" }, group);
-      el("rect", { x: cx - r + 2, y: cy - r / 3, width: 2 * r - 4, height: r / 2, rx: 2,
-        class: "ninja-eyes" }, group);
+      el(
+        "rect",
+        {
+          x: cx - r + 2,
+          y: cy - r / 3,
+          width: 2 * r - 4,
+          height: r / 2,
+          rx: 2,
+          class: "ninja-eyes",
+        },
+        group,
+      );
       const was = before[ninja.seat];
       if (animate && was !== undefined && was !== ninja.step) {
         const from = stonePlace(was, rows);
-        group.animate([{ transform: `translate(${from.x - x}px, ${from.y - y}px)` },
-          { transform: "translate(0, 0)" }], { duration: 450, easing: "ease-out" });
+        group.animate(
+          [
+            { transform: `translate(${from.x - x}px, ${from.y - y}px)` },
+            { transform: "translate(0, 0)" },
+          ],
+          { duration: 450, easing: "ease-out" },
+        );
       }
     });
   }
@@ -209,8 +318,11 @@ function drawNinjas(svg, board, t, rows, memory, animate) {
 }
 
 function resultWord(roll, t) {
-  return { climb: t("climbs"), slip: t("slips"), doubles: t("doubles!"),
-    score: t("roll-off") }[roll.result] || "";
+  return (
+    { climb: t("climbs"), slip: t("slips"), doubles: t("doubles!"), score: t("roll-off") }[
+      roll.result
+    ] || ""
+  );
 }
 
 function drawDice(svg, board, t, x, top, sideBySide, memory, animate, over) {
@@ -223,8 +335,20 @@ function drawDice(svg, board, t, x, top, sideBySide, memory, animate, over) {
     const caption = el("text", { x, y: top + 12, class: "dice-caption" }, tray);
     caption.textContent = t("{name} rolls", { name: nameOf(board, now, t) });
     const size = 46;
-    fresh.push([drawDie(tray, x, top + 20, size, board.dice[0], colour,
-      t("die {value}", { value: board.dice[0] })), size, board.dice[0], "now"]);
+    fresh.push([
+      drawDie(
+        tray,
+        x,
+        top + 20,
+        size,
+        board.dice[0],
+        colour,
+        t("die {value}", { value: board.dice[0] }),
+      ),
+      size,
+      board.dice[0],
+      "now",
+    ]);
     drawDie(tray, x + size + 10, top + 20, size, 0, "#999", t("second die not rolled"));
   }
   const last = board.last_roll;
@@ -236,16 +360,34 @@ function drawDice(svg, board, t, x, top, sideBySide, memory, animate, over) {
     caption.textContent = t("Last roll: {name}", { name: nameOf(board, last.seat, t) });
     const size = 34;
     last.dice.forEach((face, i) => {
-      fresh.push([drawDie(tray, x + i * (size + 8), lastTop + 8, size, face, colour,
-        t("die {value}", { value: face })), size, face, "last"]);
+      fresh.push([
+        drawDie(
+          tray,
+          x + i * (size + 8),
+          lastTop + 8,
+          size,
+          face,
+          colour,
+          t("die {value}", { value: face }),
+        ),
+        size,
+        face,
+        "last",
+      ]);
     });
-    const word = el("text", { x: x + last.dice.length * (size + 8), y: lastTop + 8 + size / 2 + 5,
-      class: `roll-result result-${last.result}` }, tray);
+    const word = el(
+      "text",
+      {
+        x: x + last.dice.length * (size + 8),
+        y: lastTop + 8 + size / 2 + 5,
+        class: `roll-result result-${last.result}`,
+      },
+      tray,
+    );
     word.textContent = resultWord(last, t);
   }
   const key = JSON.stringify([board.dice, board.last_roll, board.turn, board.phase]);
-  const reduce = window.matchMedia &&
-    window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   if (animate && !reduce && memory.diceKey !== undefined && memory.diceKey !== key) {
     for (const [pips, size, face] of fresh) tumble(pips, size, face, memory);
   }
@@ -262,15 +404,19 @@ function announcement(board, t) {
   if (board.winner !== null && board.winner !== undefined) {
     return t("{name} wins!", { name: nameOf(board, board.winner, t) });
   }
-  const names = (seats) => say({ names: seats.map((s) => ({ id: colourOf(board, s) })),
-    and: true }, t);
+  const names = (seats) =>
+    say({ names: seats.map((s) => ({ id: colourOf(board, s) })), and: true }, t);
   if (board.goal_round) {
-    return t("Goal round: {arrived} on the goal; {left} play one more turn.",
-      { arrived: names(board.goal_round.arrived), left: names(board.goal_round.left) });
+    return t("Goal round: {arrived} on the goal; {left} play one more turn.", {
+      arrived: names(board.goal_round.arrived),
+      left: names(board.goal_round.left),
+    });
   }
   if (board.rolloff) {
-    return t("Roll-off between {names}: the highest roll wins (one die: its value; a higher second die: the sum; a lower one: 0; doubles: the sum).",
-      { names: names(board.rolloff.rollers) });
+    return t(
+      "Roll-off between {names}: the highest roll wins (one die: its value; a higher second die: the sum; a lower one: 0; doubles: the sum).",
+      { names: names(board.rolloff.rollers) },
+    );
   }
   return "";
 }
@@ -291,14 +437,20 @@ function drawChoice(box, board, ui, t) {
   const mine = legal.includes(choice.stop.move) && legal.includes(choice.roll.move);
   const who = nameOf(board, choice.seat, t);
   if (!mine) {
-    html("p", { class: "ishi-waiting" }, box,
-      t("{name} rolled {value} and decides: stop or roll the second die.",
-        { name: who, value: choice.first }));
+    html(
+      "p",
+      { class: "ishi-waiting" },
+      box,
+      t("{name} rolled {value} and decides: stop or roll the second die.", {
+        name: who,
+        value: choice.first,
+      }),
+    );
     return;
   }
   const chances = board.chances && ui.memory.showChances ? board.chances : null;
-  const chanceOf = (key) => chances ? t("wins {chance}", { chance:
-    percent(chances[key][choice.seat]) }) : null;
+  const chanceOf = (key) =>
+    chances ? t("wins {chance}", { chance: percent(chances[key][choice.seat]) }) : null;
   const stop = choice.stop;
   let stopHead;
   let stopDetail;
@@ -309,29 +461,56 @@ function drawChoice(box, board, ui, t) {
     rollDetail = t("higher: score the sum · lower: score 0 · doubles: score the sum");
   } else {
     stopHead = t("Stop: climb {steps}", { steps: stop.climb });
-    stopDetail = stop.crumbles_at !== undefined
-      ? t("lands on the crumbling step {step} and drops to step {to}",
-        { step: stop.crumbles_at, to: stop.to })
-      : t("to step {to}", { to: stop.to });
+    stopDetail =
+      stop.crumbles_at !== undefined
+        ? t("lands on the crumbling step {step} and drops to step {to}", {
+            step: stop.crumbles_at,
+            to: stop.to,
+          })
+        : t("to step {to}", { to: stop.to });
     rollDetail = t("higher: climb on the sum · lower: slip 1 step · doubles: the highest fall 3");
   }
-  const row = html("div", { class: "choices", role: "group",
-    "aria-label": t("{name} rolled {value}: stop or roll?", { name: who, value: choice.first }) },
-  box);
-  const stopButton = choiceButton(row, "choice-stop", stopHead, stopDetail, chanceOf("stop"),
-    () => ui.play(stop.move));
-  const rollButton = choiceButton(row, "choice-roll", t("Roll the second die"), rollDetail,
-    chanceOf("roll"), () => ui.play(choice.roll.move));
+  const row = html(
+    "div",
+    {
+      class: "choices",
+      role: "group",
+      "aria-label": t("{name} rolled {value}: stop or roll?", { name: who, value: choice.first }),
+    },
+    box,
+  );
+  const stopButton = choiceButton(row, "choice-stop", stopHead, stopDetail, chanceOf("stop"), () =>
+    ui.play(stop.move),
+  );
+  const rollButton = choiceButton(
+    row,
+    "choice-roll",
+    t("Roll the second die"),
+    rollDetail,
+    chanceOf("roll"),
+    () => ui.play(choice.roll.move),
+  );
   // the engine's move of this position (the analysis board): its button marked "better"
   const best = ui.hint && !ui.hint.instead ? ui.hint.move : null;
-  for (const [button, move] of [[stopButton, stop.move], [rollButton, choice.roll.move]]) {
+  for (const [button, move] of [
+    [stopButton, stop.move],
+    [rollButton, choice.roll.move],
+  ]) {
     if (move !== best) continue;
     button.classList.add("choice-better");
     html("span", { class: "choice-better-tag" }, button, t("better"));
   }
   if (board.ninjas.length === 2) {
-    const toggle = html("button", { type: "button", class: "chances-toggle",
-      "aria-pressed": String(Boolean(ui.memory.showChances)) }, box, t("Winning chances"));
+    const toggle = html(
+      "button",
+      {
+        type: "button",
+        class: "chances-toggle",
+        "aria-pressed": String(Boolean(ui.memory.showChances)),
+      },
+      box,
+      t("Winning chances"),
+    );
     toggle.addEventListener("click", () => {
       ui.memory.showChances = !ui.memory.showChances;
       drawNotes(ui.notes, board, { ...ui, animate: false });
@@ -339,21 +518,31 @@ function drawChoice(box, board, ui, t) {
       if (again) again.focus();
     });
     if (ui.memory.showChances && !board.chances) {
-      html("p", { class: "ishi-waiting" }, box,
-        t("The winning chances are being worked out; they show from the next roll."));
+      html(
+        "p",
+        { class: "ishi-waiting" },
+        box,
+        t("The winning chances are being worked out; they show from the next roll."),
+      );
     }
   }
 }
 
 function drawAccount(box, board, t) {
-  if (!board.account || !board.account.length) return;
-  const details = html("section", { class: "ishi-account", "aria-label": t("The last turns") },
-    box);
+  if (!board.account?.length) return;
+  const details = html(
+    "section",
+    { class: "ishi-account", "aria-label": t("The last turns") },
+    box,
+  );
   html("h3", {}, details, t("The last turns"));
   const list = html("ol", {}, details);
   for (const turn of board.account) {
-    const item = html("li", { class: turn.seat === null ? "turn-draw"
-      : `turn-${colourOf(board, turn.seat)}` }, list);
+    const item = html(
+      "li",
+      { class: turn.seat === null ? "turn-draw" : `turn-${colourOf(board, turn.seat)}` },
+      list,
+    );
     // Japanese sentences end in "。" and follow each other without a space.
     const gap = document.documentElement.lang === "ja" ? "" : " ";
     item.textContent = turn.lines.map((line) => say(line, t)).join(gap);
@@ -426,7 +615,7 @@ function hintOf(board, hint) {
   const move = hint && (hint.move === "stop" || hint.move === "roll") ? hint.move : null;
   if (!move) return null;
   const before = hint.instead ? hint.board : board;
-  const choice = before && before.choice;
+  const choice = before?.choice;
   if (!choice) return { move, seat: null, from: null, path: [], colour: null, choice: null };
   const seat = choice.seat;
   const ninja = (before.ninjas || []).find((n) => n.seat === seat);
@@ -437,15 +626,22 @@ function hintOf(board, hint) {
     path = stop.crumbles_at !== undefined ? [from, stop.crumbles_at, stop.to] : [from, stop.to];
   }
   const drawn = (board.ninjas || []).find((n) => n.seat === seat);
-  return { move, seat, from, path, colour: ninja ? ninja.colour : null, choice,
-    now: drawn ? drawn.step : null };
+  return {
+    move,
+    seat,
+    from,
+    path,
+    colour: ninja ? ninja.colour : null,
+    choice,
+    now: drawn ? drawn.step : null,
+  };
 }
 
 // The badge's words: what the move does, as its choice button says it.
 function hintWords(hint, t) {
   const choice = hint.choice;
   if (hint.move === "roll") return t("Roll the second die");
-  if (!choice || !choice.stop) return hint.move;
+  if (!choice?.stop) return hint.move;
   if (choice.rolloff) return t("Stop: score {score}", { score: choice.stop.score });
   return t("Stop: climb {steps}", { steps: choice.stop.climb });
 }
@@ -457,14 +653,20 @@ function stoneCentre(step, rows) {
 
 // On the wall: the deciding ninja's stone ringed; for "stop" a dashed arrow from it (by
 // the "−2" stone it lands on first) to the stone where it ends, and a ghost ninja there.
-function drawHintOnWall(svg, hint, t, rows) {
+function drawHintOnWall(svg, hint, _t, rows) {
   if (hint.from === null) return;
-  const group = el("g", { class: "hint hint-wall", "pointer-events": "none",
-    "aria-hidden": "true" }, svg);
+  const group = el(
+    "g",
+    { class: "hint hint-wall", "pointer-events": "none", "aria-hidden": "true" },
+    svg,
+  );
   const ring = (step, className) => {
     const { x, y } = stonePlace(step, rows);
-    el("rect", { x: x + 1, y: y + 1, width: STONE_W - 2, height: STONE_H - 2, rx: 10,
-      class: className }, group);
+    el(
+      "rect",
+      { x: x + 1, y: y + 1, width: STONE_W - 2, height: STONE_H - 2, rx: 10, class: className },
+      group,
+    );
   };
   ring(hint.from, "hint-from");
   // a ninja that has moved on since (the move shown) leaves a ghost where it decided
@@ -475,8 +677,19 @@ function drawHintOnWall(svg, hint, t, rows) {
   ring(end, "hint-from hint-to");
   const head = `hint-head-${svg.id || "wall"}`;
   const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
-    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  const marker = el(
+    "marker",
+    {
+      id: head,
+      viewBox: "0 0 10 10",
+      refX: 5,
+      refY: 5,
+      markerWidth: 3,
+      markerHeight: 3,
+      orient: "auto-start-reverse",
+    },
+    defs,
+  );
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
   // each leg bends upward a little, clear of the ninjas standing in the middle
   const points = path.map((step) => stoneCentre(step, rows));
@@ -505,12 +718,14 @@ function ghost(group, [cx, cy], colour) {
 function drawHintBadge(svg, hint, t, x, y, width) {
   const words = hintWords(hint, t);
   const label = t("Better: {move}", { move: words });
-  const group = el("g", { class: "hint hint-badge", "data-hint": hint.move, role: "img",
-    "aria-label": label }, svg);
+  const group = el(
+    "g",
+    { class: "hint hint-badge", "data-hint": hint.move, role: "img", "aria-label": label },
+    svg,
+  );
   el("title", {}, group).textContent = label;
   el("rect", { x, y, width, height: BADGE_H, rx: 8, class: "hint-badge-face" }, group);
-  el("text", { x: x + 9, y: y + 16, class: "hint-badge-caption" }, group)
-    .textContent = t("better");
+  el("text", { x: x + 9, y: y + 16, class: "hint-badge-caption" }, group).textContent = t("better");
   const line = el("text", { x: x + 9, y: y + 36, class: "hint-badge-move" }, group);
   line.textContent = words;
   // a long text (Japanese, or a narrow badge) is squeezed into the badge

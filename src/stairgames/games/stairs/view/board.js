@@ -47,15 +47,40 @@ function drawStack(group, square, x, y) {
   for (let i = 0; i < shown.length; i++) {
     const [fill, stroke] = COLOURS[shown[i]];
     const cy = base - i * DISC_H;
-    el("path", { d: `M ${cx - rx} ${cy - DISC_H} v ${DISC_H} a ${rx} ${ry} 0 0 0 ${2 * rx} 0 ` +
-      `v ${-DISC_H} Z`, fill, stroke, "stroke-width": 1, class: "disc-side" }, group);
+    el(
+      "path",
+      {
+        d:
+          `M ${cx - rx} ${cy - DISC_H} v ${DISC_H} a ${rx} ${ry} 0 0 0 ${2 * rx} 0 ` +
+          `v ${-DISC_H} Z`,
+        fill,
+        stroke,
+        "stroke-width": 1,
+        class: "disc-side",
+      },
+      group,
+    );
   }
   const topY = base - shown.length * DISC_H;
   const [fill, stroke] = COLOURS[square.top];
-  el("ellipse", { cx, cy: topY, rx, ry, fill, stroke, "stroke-width": 1.2, class: "disc-top" },
-    group);
-  const label = el("text", { x: cx, y: topY + 5, "text-anchor": "middle",
-    "font-size": 14, "font-weight": 700, fill: stroke, class: "height" }, group);
+  el(
+    "ellipse",
+    { cx, cy: topY, rx, ry, fill, stroke, "stroke-width": 1.2, class: "disc-top" },
+    group,
+  );
+  const label = el(
+    "text",
+    {
+      x: cx,
+      y: topY + 5,
+      "text-anchor": "middle",
+      "font-size": 14,
+      "font-weight": 700,
+      fill: stroke,
+      class: "height",
+    },
+    group,
+  );
   label.textContent = String(square.height);
 }
 
@@ -79,7 +104,8 @@ export function draw(svg, board, ui) {
   }
   const last = /^[a-h][1-8]-[a-h][1-8]$/.test(ui.lastMove || "") ? ui.lastMove : null;
   const focused = svg.contains(document.activeElement)
-    ? document.activeElement.getAttribute("data-square") : null;
+    ? document.activeElement.getAttribute("data-square")
+    : null;
 
   const side = board.size * CELL + 2 * MARGIN;
   svg.replaceChildren();
@@ -90,12 +116,23 @@ export function draw(svg, board, ui) {
 
   for (let i = 0; i < board.size; i++) {
     const pos = flipped ? board.size - 1 - i : i;
-    const fileLabel = el("text", { x: MARGIN + pos * CELL + CELL / 2, y: side - 6,
-      "text-anchor": "middle", class: "coord" }, svg);
+    const fileLabel = el(
+      "text",
+      { x: MARGIN + pos * CELL + CELL / 2, y: side - 6, "text-anchor": "middle", class: "coord" },
+      svg,
+    );
     fileLabel.textContent = board.files[i];
     const row = flipped ? i : board.size - 1 - i;
-    const rankLabel = el("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2 + 4,
-      "text-anchor": "middle", class: "coord" }, svg);
+    const rankLabel = el(
+      "text",
+      {
+        x: MARGIN / 2,
+        y: MARGIN + row * CELL + CELL / 2 + 4,
+        "text-anchor": "middle",
+        class: "coord",
+      },
+      svg,
+    );
     rankLabel.textContent = board.ranks[i];
   }
 
@@ -115,18 +152,31 @@ export function draw(svg, board, ui) {
     if (selectable) classes.push("movable");
     const stuck = legal.length && board.stuck ? board.stuck[square.name] : null;
     if (board.peak > 1 && square.height === board.peak) classes.push("peak");
-    const group = el("g", { class: classes.join(" "), role: "button", tabindex: "0",
-      "aria-label": square.name, "data-square": square.name,
-      "aria-description": describe(square, t) }, svg);
+    const group = el(
+      "g",
+      {
+        class: classes.join(" "),
+        role: "button",
+        tabindex: "0",
+        "aria-label": square.name,
+        "data-square": square.name,
+        "aria-description": describe(square, t),
+      },
+      svg,
+    );
     if (memory.selected === square.name) group.setAttribute("aria-pressed", "true");
     el("rect", { x, y, width: CELL, height: CELL, class: "cell" }, group);
     if (targets.has(square.name)) {
-      el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.42, class: "target-ring" },
-        group);
+      el(
+        "circle",
+        { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.42, class: "target-ring" },
+        group,
+      );
     }
     const pieces = el("g", { class: "stack" }, group);
     if (square.height > 0) drawStack(pieces, square, x, y);
-    if (selectable) el("circle", { cx: x + CELL - 9, cy: y + 9, r: 5, class: "movable-mark" }, group);
+    if (selectable)
+      el("circle", { cx: x + CELL - 9, cy: y + 9, r: 5, class: "movable-mark" }, group);
     buttons[square.name] = { group, pieces };
     const activate = () => {
       if (targets.has(square.name)) {
@@ -174,7 +224,7 @@ export function draw(svg, board, ui) {
   drawHint(svg, board, ui.hint, flipped);
   showWhyNot(board, ui, legal, t);
 
-  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   if (last && ui.animate && !reduce && buttons[last.slice(3)]) {
     const [x0, y0] = cellPosition(board, last.slice(0, 2), flipped);
     const [x1, y1] = cellPosition(board, last.slice(3), flipped);
@@ -194,20 +244,39 @@ function drawHint(svg, board, hint, flipped) {
   const [x1, y1] = cellPosition(board, move.slice(3), flipped);
   const head = `hint-head-${svg.id || "board"}`;
   const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
-    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  const marker = el(
+    "marker",
+    {
+      id: head,
+      viewBox: "0 0 10 10",
+      refX: 5,
+      refY: 5,
+      markerWidth: 3,
+      markerHeight: 3,
+      orient: "auto-start-reverse",
+    },
+    defs,
+  );
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
-  const group = el("g", { class: "hint", "pointer-events": "none",
-    "data-hint": move }, svg);
+  const group = el("g", { class: "hint", "pointer-events": "none", "data-hint": move }, svg);
   const half = CELL / 2;
   const dx = x1 - x0;
   const dy = y1 - y0;
   const length = Math.hypot(dx, dy) || 1;
   const trim = CELL * 0.22; // from the middle of the square, short of the next middle
   el("circle", { cx: x0 + half, cy: y0 + half, r: CELL * 0.4, class: "hint-from" }, group);
-  el("line", { x1: x0 + half + (dx / length) * trim, y1: y0 + half + (dy / length) * trim,
-    x2: x1 + half - (dx / length) * trim, y2: y1 + half - (dy / length) * trim,
-    class: "hint-arrow", "marker-end": `url(#${head})` }, group);
+  el(
+    "line",
+    {
+      x1: x0 + half + (dx / length) * trim,
+      y1: y0 + half + (dy / length) * trim,
+      x2: x1 + half - (dx / length) * trim,
+      y2: y1 + half - (dy / length) * trim,
+      class: "hint-arrow",
+      "marker-end": `url(#${head})`,
+    },
+    group,
+  );
 }
 
 // Why the piece last clicked cannot move (the engine's sentence), below the board; no
@@ -225,7 +294,6 @@ function showWhyNot(board, ui, legal, t) {
   const line = document.createElement("p");
   line.className = "why-not";
   line.setAttribute("role", "status");
-  line.textContent = t("{square} cannot move: {reason}",
-    { square: memory.whyNot, reason });
+  line.textContent = t("{square} cannot move: {reason}", { square: memory.whyNot, reason });
   notes.replaceChildren(line);
 }

@@ -53,19 +53,25 @@ export function draw(svg, board, ui) {
   const legal = ui.legal || [];
   const t = ui.t || ((s) => s);
   const fields = board.fields;
-  if (memory.selected !== null && memory.selected !== undefined &&
-      countsFrom(legal, memory.selected).length === 0) {
+  if (
+    memory.selected !== null &&
+    memory.selected !== undefined &&
+    countsFrom(legal, memory.selected).length === 0
+  ) {
     memory.selected = null;
   }
-  let counts = memory.selected === null || memory.selected === undefined
-    ? [] : countsFrom(legal, memory.selected);
+  const counts =
+    memory.selected === null || memory.selected === undefined
+      ? []
+      : countsFrom(legal, memory.selected);
   if (counts.length && !counts.includes(memory.count)) memory.count = counts[0];
   const reach = board.stacks[board.to_move] || 0;
   const target = counts.length ? memory.selected + direction(board.to_move) * reach : null;
   // Where the last move's discs went ({from, count, to}), as the server worked it out.
   const last = board.last || null;
   const focused = svg.contains(document.activeElement)
-    ? document.activeElement.getAttribute("data-field") : null;
+    ? document.activeElement.getAttribute("data-field")
+    : null;
 
   const peak = Math.max(12, ...fields.map((f) => f.stack.length));
   const width = fields.length * FIELD_W + 2 * MARGIN;
@@ -87,12 +93,24 @@ export function draw(svg, board, ui) {
     if (memory.selected === field.index) classes.push("selected");
     if (target === field.index) classes.push("target");
     if (last && last.to === field.index) classes.push("last-to");
-    const group = el("g", { class: classes.join(" "), role: "button", tabindex: "0",
-      "aria-label": String(field.index), "data-field": String(field.index),
-      "aria-description": describe(field, t) }, svg);
+    const group = el(
+      "g",
+      {
+        class: classes.join(" "),
+        role: "button",
+        tabindex: "0",
+        "aria-label": String(field.index),
+        "data-field": String(field.index),
+        "aria-description": describe(field, t),
+      },
+      svg,
+    );
     if (memory.selected === field.index) group.setAttribute("aria-pressed", "true");
-    el("rect", { x: x + 2, y: 30, width: FIELD_W - 4, height: floor - 28, rx: 6, class: "cell" },
-      group);
+    el(
+      "rect",
+      { x: x + 2, y: 30, width: FIELD_W - 4, height: floor - 28, rx: 6, class: "cell" },
+      group,
+    );
     const discs = el("g", { class: "stack" }, group);
     const n = field.stack.length;
     for (let i = 0; i < n; i++) {
@@ -101,10 +119,21 @@ export function draw(svg, board, ui) {
       const picked = memory.selected === field.index && fromTop <= (memory.count || 0);
       const canPick = memory.selected === field.index && counts.includes(fromTop);
       const moved = last && last.to === field.index && fromTop <= last.count;
-      const rect = el("rect", { x: x + 7, y: floor - (i + 1) * DISC_H, width: FIELD_W - 14,
-        height: DISC_H - 1.5, rx: 4, fill: FILL[disc], stroke: STROKE[disc],
-        "stroke-width": picked ? 2.5 : 1,
-        class: `disc disc-${disc}${picked ? " picked" : ""}${moved ? " moved" : ""}` }, discs);
+      const rect = el(
+        "rect",
+        {
+          x: x + 7,
+          y: floor - (i + 1) * DISC_H,
+          width: FIELD_W - 14,
+          height: DISC_H - 1.5,
+          rx: 4,
+          fill: FILL[disc],
+          stroke: STROKE[disc],
+          "stroke-width": picked ? 2.5 : 1,
+          class: `disc disc-${disc}${picked ? " picked" : ""}${moved ? " moved" : ""}`,
+        },
+        discs,
+      );
       if (canPick) {
         rect.addEventListener("click", (event) => {
           event.stopPropagation();
@@ -117,11 +146,17 @@ export function draw(svg, board, ui) {
       el("circle", { cx: x + FIELD_W / 2, cy: floor + 16, r: 6, class: "target-dot" }, group);
     }
     if (movable) {
-      el("circle", { cx: x + FIELD_W / 2, cy: floor - n * DISC_H - 9, r: 5,
-        class: "movable-mark" }, group);
+      el(
+        "circle",
+        { cx: x + FIELD_W / 2, cy: floor - n * DISC_H - 9, r: 5, class: "movable-mark" },
+        group,
+      );
     }
-    const label = el("text", { x: x + FIELD_W / 2, y: height - 8, "text-anchor": "middle",
-      class: "coord" }, group);
+    const label = el(
+      "text",
+      { x: x + FIELD_W / 2, y: height - 8, "text-anchor": "middle", class: "coord" },
+      group,
+    );
     label.textContent = String(field.index);
     buttons[field.index] = { group, discs };
 
@@ -157,31 +192,41 @@ export function draw(svg, board, ui) {
         event.preventDefault();
         activate();
         refocus();
-      } else if (memory.selected === field.index && counts.length &&
-                 (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+      } else if (
+        memory.selected === field.index &&
+        counts.length &&
+        (event.key === "ArrowUp" || event.key === "ArrowDown")
+      ) {
         event.preventDefault();
         const at = counts.indexOf(memory.count);
-        const next = event.key === "ArrowUp" ? Math.min(counts.length - 1, at + 1)
-          : Math.max(0, at - 1);
+        const next =
+          event.key === "ArrowUp" ? Math.min(counts.length - 1, at + 1) : Math.max(0, at - 1);
         memory.count = counts[next];
         draw(svg, board, { ...ui, animate: false });
         refocus();
-      } else if (memory.selected === field.index && /^[1-9]$/.test(event.key) &&
-                 counts.includes(Number(event.key))) {
+      } else if (
+        memory.selected === field.index &&
+        /^[1-9]$/.test(event.key) &&
+        counts.includes(Number(event.key))
+      ) {
         memory.count = Number(event.key);
         draw(svg, board, { ...ui, animate: false });
         refocus();
       } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
         event.preventDefault();
         const next = svg.querySelector(
-          `[data-field="${field.index + (event.key === "ArrowRight" ? 1 : -1)}"]`);
+          `[data-field="${field.index + (event.key === "ArrowRight" ? 1 : -1)}"]`,
+        );
         if (next) next.focus();
       }
     });
   }
   if (memory.selected !== null && memory.selected !== undefined && counts.length) {
-    const status = el("text", { x: width / 2, y: 20, "text-anchor": "middle",
-      class: "pick-hint", "aria-live": "polite" }, svg);
+    const status = el(
+      "text",
+      { x: width / 2, y: 20, "text-anchor": "middle", class: "pick-hint", "aria-live": "polite" },
+      svg,
+    );
     status.textContent = t("Move {count} of field {field}: choose where")
       .replace("{count}", String(memory.count))
       .replace("{field}", String(memory.selected));
@@ -190,12 +235,14 @@ export function draw(svg, board, ui) {
   drawHint(svg, board, ui.hint, floor);
   showScores(board, ui, t);
 
-  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   if (last && ui.animate && !reduce && buttons[last.to]) {
     const dx = (last.from - last.to) * FIELD_W;
     for (const rect of buttons[last.to].discs.querySelectorAll(".moved")) {
-      rect.animate([{ transform: `translate(${dx}px, -20px)` }, { transform: "translate(0, 0)" }],
-        { duration: 300, easing: "ease-out" });
+      rect.animate([{ transform: `translate(${dx}px, -20px)` }, { transform: "translate(0, 0)" }], {
+        duration: 300,
+        easing: "ease-out",
+      });
     }
   }
 }
@@ -203,10 +250,10 @@ export function draw(svg, board, ui) {
 // Where the engine's move "F:K" goes, numbered as the line drawn: {from, to, count}, or
 // null when that line cannot say (a better move whose line before is not at hand).
 function hintFields(board, hint) {
-  const match = /^(\d+):(\d+)$/.exec((hint && hint.move) || "");
+  const match = /^(\d+):(\d+)$/.exec(hint?.move || "");
   if (!match) return null;
   const before = hint.instead ? hint.board : board;
-  if (!before || !before.fields || !before.stacks) return null;
+  if (!before?.fields || !before.stacks) return null;
   const from = Number(match[1]);
   const to = from + direction(before.to_move) * (before.stacks[before.to_move] || 0);
   if (before === board) return { from, to, count: Number(match[2]) };
@@ -214,8 +261,8 @@ function hintFields(board, hint) {
   // and the fields after it moved down one
   let gone = null;
   if (before.fields.length > board.fields.length && board.last) gone = board.last.from;
-  const now = (field) => (gone === null || field < gone ? field
-    : field === gone ? null : field - 1);
+  const now = (field) =>
+    gone === null || field < gone ? field : field === gone ? null : field - 1;
   if (now(from) === null || now(to) === null) return null;
   return { from: now(from), to: now(to), count: Number(match[2]) };
 }
@@ -224,24 +271,60 @@ function hintFields(board, hint) {
 // land, with how many discs it moves (pointer events pass through it).
 function drawHint(svg, board, hint, floor) {
   const fields = hintFields(board, hint);
-  if (!fields || fields.from < 0 || fields.to < 0 || fields.from >= board.fields.length ||
-      fields.to >= board.fields.length) return;
+  if (
+    !fields ||
+    fields.from < 0 ||
+    fields.to < 0 ||
+    fields.from >= board.fields.length ||
+    fields.to >= board.fields.length
+  )
+    return;
   const head = `hint-head-${svg.id || "line"}`;
   const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: head, viewBox: "0 0 10 10", refX: 5, refY: 5,
-    markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  const marker = el(
+    "marker",
+    {
+      id: head,
+      viewBox: "0 0 10 10",
+      refX: 5,
+      refY: 5,
+      markerWidth: 3,
+      markerHeight: 3,
+      orient: "auto-start-reverse",
+    },
+    defs,
+  );
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-head" }, marker);
-  const group = el("g", { class: "hint", "pointer-events": "none", "data-hint": hint.move },
-    svg);
+  const group = el("g", { class: "hint", "pointer-events": "none", "data-hint": hint.move }, svg);
   const x0 = MARGIN + fields.from * FIELD_W + FIELD_W / 2;
   const x1 = MARGIN + fields.to * FIELD_W + FIELD_W / 2;
-  el("rect", { x: x0 - FIELD_W / 2 + 3, y: 31, width: FIELD_W - 6, height: floor - 30, rx: 6,
-    class: "hint-from" }, group);
+  el(
+    "rect",
+    {
+      x: x0 - FIELD_W / 2 + 3,
+      y: 31,
+      width: FIELD_W - 6,
+      height: floor - 30,
+      rx: 6,
+      class: "hint-from",
+    },
+    group,
+  );
   const y = 40;
-  el("path", { d: `M ${x0} ${y} Q ${(x0 + x1) / 2} ${y - 22} ${x1} ${y}`,
-    class: "hint-arrow", "marker-end": `url(#${head})` }, group);
-  const label = el("text", { x: (x0 + x1) / 2, y: y - 21, "text-anchor": "middle",
-    class: "hint-count" }, group);
+  el(
+    "path",
+    {
+      d: `M ${x0} ${y} Q ${(x0 + x1) / 2} ${y - 22} ${x1} ${y}`,
+      class: "hint-arrow",
+      "marker-end": `url(#${head})`,
+    },
+    group,
+  );
+  const label = el(
+    "text",
+    { x: (x0 + x1) / 2, y: y - 21, "text-anchor": "middle", class: "hint-count" },
+    group,
+  );
   label.textContent = String(fields.count);
 }
 
@@ -255,26 +338,29 @@ function showScores(board, ui, t) {
   line.className = "scores";
   line.setAttribute("aria-live", "polite");
   const scores = { white: board.scores.W, black: board.scores.B };
-  line.textContent = ui.over ? t("Final score: white {white}, black {black}", scores)
+  line.textContent = ui.over
+    ? t("Final score: white {white}, black {black}", scores)
     : t("Score so far: white {white}, black {black}", scores);
   const reach = document.createElement("p");
   reach.className = "stack-counts";
   if (board.stacks) {
-    reach.textContent = t(
-      "Stacks (how far a move goes): white {white}, black {black}",
-      { white: board.stacks.W, black: board.stacks.B });
+    reach.textContent = t("Stacks (how far a move goes): white {white}, black {black}", {
+      white: board.stacks.W,
+      black: board.stacks.B,
+    });
   }
   notes.replaceChildren(line, reach);
   // Why the field last clicked cannot move (the engine's sentence), while it still holds.
   const legal = ui.legal || [];
-  const reason = legal.length && board.stuck && ui.memory && ui.memory.whyNot !== undefined
-    ? board.stuck[ui.memory.whyNot] : null;
+  const reason =
+    legal.length && board.stuck && ui.memory && ui.memory.whyNot !== undefined
+      ? board.stuck[ui.memory.whyNot]
+      : null;
   if (reason) {
     const why = document.createElement("p");
     why.className = "why-not";
     why.setAttribute("role", "status");
-    why.textContent = t("Field {field} cannot move: {reason}",
-      { field: ui.memory.whyNot, reason });
+    why.textContent = t("Field {field} cannot move: {reason}", { field: ui.memory.whyNot, reason });
     notes.append(why);
   } else if (ui.memory) {
     ui.memory.whyNot = undefined;
