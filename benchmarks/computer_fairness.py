@@ -52,7 +52,7 @@ import sys
 import uvicorn
 from pathlib import Path
 from stairgames.server.app import Settings, create_app
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
 
 load = int(sys.argv[3])
 raised = {

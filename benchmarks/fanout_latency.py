@@ -1,7 +1,7 @@
 """Cross-process delivery (not a test): two ``stairgames serve`` processes on one
 PostgreSQL database, every game's two seats connected one to each process, so that every
 move is committed by one process and reaches the opponent through the other (the
-fan-out: PostgreSQL's LISTEN/NOTIFY, ``stairgames.server.fanout``).
+fan-out: PostgreSQL's LISTEN/NOTIFY, ``stairgames.server.play.fanout``).
 
 Rows: **across** (seat 0 on the first process, seat 1 on the second) and, for
 comparison on the same database, **one process** (both seats on the first). Each is

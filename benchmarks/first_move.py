@@ -43,7 +43,7 @@ at once) with an empty numba cache (``NUMBA_CACHE_DIR``, *cold*) and then again 
 cache it left (*warm*): seconds until the board (the session is ready), and from the
 human's first move to the computer's first reply (from the start, where the computer
 moves first). The web server's workers are measured the same way: a fresh process
-calls ``stairgames.server.computer.choose_move(..., background=True)`` (what a worker
+calls ``stairgames.server.play.computer.choose_move(..., background=True)`` (what a worker
 does for a move) on the first position the computer plays, cold and warm.
 
 Each table gives every repeat, the median, the load average (1 min) before and after,
@@ -410,7 +410,7 @@ WORKER = """
 import json, random, sys, time
 started = time.perf_counter()
 import stairgames
-from stairgames.server.computer import choose_move
+from stairgames.server.play.computer import choose_move
 
 name, options, level, out = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
 game = stairgames.load(name, **options)

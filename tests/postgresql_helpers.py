@@ -20,7 +20,7 @@ from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError, free_port
 from benchmarks.postgresql import postgresql_server as _postgresql_server
 from fastapi.testclient import TestClient
 
-from stairgames.server.fanout import PostgresFanOut
+from stairgames.server.play.fanout import PostgresFanOut
 from tests.server_helpers import running
 
 __all__ = [

@@ -1,5 +1,5 @@
 """Issue 33: what no event records reaches every server process too, through the
-fan-out's topics (``FanOut.broadcast`` / ``subscribe``, ``server/fanout.py``).
+fan-out's topics (``FanOut.broadcast`` / ``subscribe``, ``server/play/fanout.py``).
 
 Two apps on one PostgreSQL database (``tests/postgresql_helpers.py``), each with its own
 event loop, as two server processes; polling is set to an hour, so anything that
@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.fanout import (
+from stairgames.server.people.players import COOKIE
+from stairgames.server.play.fanout import (
     MAX_TOPIC_BYTES,
     LocalFanOut,
     decode_topic,
     encode_topic,
 )
-from stairgames.server.players import COOKIE
 from tests.postgresql_helpers import (
     DEADLINE,
     PostgreSQL,

@@ -29,9 +29,10 @@ from stairgames.core.registry import game_names, player_hooks
 from stairgames.games.ishigaki_race.play import evaluate as ishigaki
 from stairgames.games.ishigaki_race.research import maxn_kernel
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
-from stairgames.server import computer, serve
+from stairgames.server import serve
 from stairgames.server.app import Settings
-from stairgames.server.computer import WARMING, ComputerPool
+from stairgames.server.play import computer
+from stairgames.server.play.computer import WARMING, ComputerPool
 from tests.first_move_helpers import FakeProcess, Launches
 from tests.server_helpers import connect, new_match, receive_until, running, token_of
 

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.limits import LiveProcesses, Rate, SharedAllowances
+from stairgames.server.base.limits import LiveProcesses, Rate, SharedAllowances
+from stairgames.server.base.store import make_engine
 from stairgames.server.migrations import upgrade
-from stairgames.server.store import make_engine
 from tests.postgresql_helpers import PostgreSQL, postgresql_server, wait_for
 from tests.server_helpers import JSON, connect, new_match, running, token_of
 

@@ -19,10 +19,10 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.i18n import localize, set_language
-from stairgames.server import computer
 from stairgames.server.app import catalog_messages
-from stairgames.server.matches import Match, chance_seed
-from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
+from stairgames.server.base.store import EventRecord, MatchRecord, SeatRecord
+from stairgames.server.play import computer
+from stairgames.server.play.matches import Match, chance_seed
 from tests.server_helpers import (
     JSON,
     connect,
@@ -459,9 +459,9 @@ def test_computer_players_think_in_a_process_pool(tmp_path: Path) -> None:
 
 
 def test_two_writers_on_one_database_cannot_both_write_the_same_event(tmp_path: Path) -> None:
-    from stairgames.server.matches import MatchService, ServerError
+    from stairgames.server.base.store import Store, make_engine
     from stairgames.server.migrations import upgrade
-    from stairgames.server.store import Store, make_engine
+    from stairgames.server.play.matches import MatchService, ServerError
 
     engine = make_engine(f"sqlite:///{tmp_path / 'shared.db'}")
     upgrade(engine)
@@ -482,8 +482,8 @@ def test_the_quick_start_up_check_knows_alembics_newest_revision(tmp_path: Path)
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
+    from stairgames.server.base.store import make_engine
     from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
-    from stairgames.server.store import make_engine
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))

@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
+from stairgames.server.base.store import default_database_url, make_engine
 from stairgames.server.migrations import upgrade
-from stairgames.server.players import (
+from stairgames.server.people.players import (
     COOKIE,
     PLAIN_COOKIE,
     Hasher,
     LoopGuardedHasher,
     PlayerStore,
 )
-from stairgames.server.store import default_database_url, make_engine
 from tests.server_helpers import JSON, running
 
 RIGHT = "correct horse"

@@ -1,4 +1,4 @@
-"""The computer's analysis in the web app (issue 31, ``server/analysis.py``): a finished
+"""The computer's analysis in the web app (issue 31, ``server/analysis/analysis.py``): a finished
 game's analysis (refused before the end, progress then the result over the match's
 WebSocket, made once and shared, stored and carried by the record, rate-limited), the
 analysis board's positions (``POST /api/analysis/position``, bad input refused), and
@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 
 from stairgames.core.record import GameRecord, make_record
 from stairgames.core.registry import load
-from stairgames.server.computer import ComputerError, ComputerPool
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
+from stairgames.server.play.computer import ComputerError, ComputerPool
 from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 
 TINY = {"analysis_iterations": 4, "analysis_position_iterations": 8}

@@ -1,4 +1,4 @@
-"""Uploaded card files (server/card_files.py) are bounded: no name a card file brings may
+"""Uploaded card files (server/play/card_files.py) are bounded: no name a card file brings may
 hold a bidirectional control or another invisible character (refused at upload, and
 again when a kept file is read), one uploader keeps a limited number of files no match
 uses, and such files are deleted a week after their last upload (issue 48)."""
@@ -17,16 +17,16 @@ from fastapi.testclient import TestClient
 import stairgames
 from stairgames.core.errors import InvalidOptionError, StairgamesError
 from stairgames.games.city_of_stairs.cards import default_cards_text, parse_card_set
-from stairgames.server import card_files
-from stairgames.server.card_files import (
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.limits import Rate
+from stairgames.server.play import card_files
+from stairgames.server.play.card_files import (
     UNUSED_CARD_FILE_DAYS,
     CardFiles,
     resolve_cards_option,
     start_card_sweep,
     sweep_cards_every,
 )
-from stairgames.server.errors import ServerError
-from stairgames.server.limits import Rate
 from tests.server_helpers import JSON, TOML, running
 
 SET_NAME = 'name = "stairgames reconstruction 1"'

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.chat import CHAT_RATE, MAX_LENGTH, PHRASES, clean_text
-from stairgames.server.players import COOKIE
+from stairgames.server.chat.chat import CHAT_RATE, MAX_LENGTH, PHRASES, clean_text
+from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, receive_until, running, state_at_rest, token_of
 
 HOSTILE_MARKUP = [

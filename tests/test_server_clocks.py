@@ -10,18 +10,18 @@ from typing import Any
 
 import pytest
 
-from stairgames.server.clocks import (
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.store import ClockStore, Store, default_database_url, make_engine
+from stairgames.server.migrations import upgrade
+from stairgames.server.play.clocks import (
     REALTIME,
     Clock,
     TimeControl,
     parse_time_control,
 )
-from stairgames.server.errors import ServerError
-from stairgames.server.match import Match
-from stairgames.server.matches import OFFER_SECONDS, MatchService
-from stairgames.server.migrations import upgrade
-from stairgames.server.seats import COMPUTER
-from stairgames.server.store import ClockStore, Store, default_database_url, make_engine
+from stairgames.server.play.match import Match
+from stairgames.server.play.matches import OFFER_SECONDS, MatchService
+from stairgames.server.play.seats import COMPUTER
 from tests.server_helpers import JSON, connect, receive_until, running, seat_get, token_of
 
 START = 1_800_000_000.0
@@ -391,7 +391,7 @@ def test_the_game_default_fills_a_real_time_control_left_open(tmp_path: Path) ->
 
 def test_a_rated_game_lost_on_time_rates_it_a_loss(tmp_path: Path) -> None:
     """Issue 29: an abandoned game (its player let the clock run out) counts as a loss."""
-    from stairgames.server.players import COOKIE
+    from stairgames.server.people.players import COOKIE
 
     fake = FakeClock()
     with running(tmp_path, wall_clock=fake) as client:

@@ -17,12 +17,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from stairgames.server import computer
-from stairgames.server.computer import ComputerPool
-from stairgames.server.hub import Connection, Hub
-from stairgames.server.matches import MatchService
+from stairgames.server.base.store import Store, make_engine, on_event_loop_thread
 from stairgames.server.migrations import upgrade
-from stairgames.server.store import Store, make_engine, on_event_loop_thread
+from stairgames.server.play import computer
+from stairgames.server.play.computer import ComputerPool
+from stairgames.server.play.hub import Connection, Hub
+from stairgames.server.play.matches import MatchService
 from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 from tests.test_server_computers import ENDLESS, ended
 

@@ -21,10 +21,10 @@ import pytest
 
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.core.registry import game_names, load
-from stairgames.server import computer
 from stairgames.server.app import Settings
-from stairgames.server.computer import ComputerError, ComputerPool, ComputerTimeoutError
-from stairgames.server.seats import parse_seat
+from stairgames.server.play import computer
+from stairgames.server.play.computer import ComputerError, ComputerPool, ComputerTimeoutError
+from stairgames.server.play.seats import parse_seat
 from tests.server_helpers import connect, new_match, receive_until, running, seat_get, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,7 +219,7 @@ def test_a_failing_computer_is_told_in_the_view_and_not_asked_again_at_that_even
         return real(*job)
 
     monkeypatch.setattr(computer, "choose_move", flaky)
-    caplog.set_level(logging.ERROR, logger="stairgames.server.hub")
+    caplog.set_level(logging.ERROR, logger="stairgames.server.play.hub")
     with running(tmp_path) as client:
         created = new_match(client, "stairs", ["human", "computer:easy"])
         match, token = created["match"], token_of(created, 0)
@@ -288,7 +288,7 @@ def test_a_computer_that_overran_is_told_in_the_view(tmp_path: Path) -> None:
 
 SERVER = """
 import asyncio
-from stairgames.server.computer import ComputerPool
+from stairgames.server.play.computer import ComputerPool
 
 async def main():
     async def expire(seconds):

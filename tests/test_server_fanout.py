@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stairgames.server.hub import Hub
+from stairgames.server.play.hub import Hub
 from tests.server_helpers import connect, new_match, receive_until, running, token_of
 
 TOO_MANY_CONNECTIONS = "too many connections from your address (at most {limit})"

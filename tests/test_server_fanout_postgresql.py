@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.match import Match
+from stairgames.server.play.match import Match
 from tests.postgresql_helpers import (
     DEADLINE,
     PostgreSQL,

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import stairgames
-from stairgames.server.clocks import time_control_from_json
-from stairgames.server.match import Match
-from stairgames.server.matches import MatchService
+from stairgames.server.base.store import Store, default_database_url, make_engine
 from stairgames.server.migrations import upgrade
-from stairgames.server.store import Store, default_database_url, make_engine
+from stairgames.server.play.clocks import time_control_from_json
+from stairgames.server.play.match import Match
+from stairgames.server.play.matches import MatchService
 
 
 def view_of(match: Match, seat: int) -> dict[str, object]:
@@ -57,7 +57,7 @@ def test_the_fanout_connects_where_the_engine_does() -> None:
     from psycopg.conninfo import conninfo_to_dict
     from sqlalchemy import create_engine
 
-    from stairgames.server.fanout import postgres_dsn
+    from stairgames.server.play.fanout import postgres_dsn
 
     local = create_engine("postgresql+psycopg://games@/games?host=/var/run/postgresql")
     assert conninfo_to_dict(postgres_dsn(local)) == {

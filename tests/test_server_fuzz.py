@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from stairgames.server.limits import Rate
-from stairgames.server.store import EventRow, MatchRow
+from stairgames.server.base.limits import Rate
+from stairgames.server.base.store import EventRow, MatchRow
 from tests.server_helpers import connect, new_match, receive_until, running, state_at_rest, token_of
 
 FUZZ = settings(

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from stairgames.server.store import EventConflictError, EventRecord
+from stairgames.server.base.store import EventConflictError, EventRecord
 from tests.server_helpers import (
     JSON,
     connect,

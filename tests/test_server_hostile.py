@@ -18,7 +18,7 @@ import pytest
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.app import Settings, create_app
-from stairgames.server.limits import ClientRates, Rate
+from stairgames.server.base.limits import ClientRates, Rate
 from tests.browser_helpers import serving
 from tests.server_helpers import (
     connect,
@@ -297,8 +297,8 @@ def test_finding_8_servers_starting_together_on_an_empty_sqlite_file_all_migrate
 ) -> None:
     """(PostgreSQL's advisory lock: ``tests/test_server_postgresql.py``.)"""
 
+    from stairgames.server.base.store import default_database_url, make_engine
     from stairgames.server.migrations import HEAD, current_revision
-    from stairgames.server.store import default_database_url, make_engine
 
     engines = [make_engine(default_database_url(tmp_path)) for _ in range(4)]
     failures = migrate_together(engines)
@@ -310,7 +310,7 @@ def test_finding_8_servers_starting_together_on_an_empty_sqlite_file_all_migrate
 def test_finding_3_a_request_that_fails_inside_the_server_keeps_the_socket_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from stairgames.server.matches import MatchService
+    from stairgames.server.play.matches import MatchService
 
     def broken(*_args: Any) -> None:
         raise RuntimeError("a bug")

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from stairgames.server.limits import (
+from stairgames.server.base.limits import (
     ClientRates,
     LimitCounts,
     LiveProcesses,
@@ -32,8 +32,8 @@ from stairgames.server.limits import (
     Send,
     SharedAllowances,
 )
+from stairgames.server.base.store import make_engine
 from stairgames.server.migrations import upgrade
-from stairgames.server.store import make_engine
 from tests.postgresql_helpers import PostgreSQL, postgresql_server
 from tests.server_helpers import JSON, running
 

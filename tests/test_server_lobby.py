@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from stairgames.server.lobby import AWAY_SECONDS, rating_pool
-from stairgames.server.players import COOKIE
+from stairgames.server.lobby.lobby import AWAY_SECONDS, rating_pool
+from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, receive_until, running, seat_get, state_at_rest
 
 
@@ -393,7 +393,7 @@ def test_a_seat_token_may_come_in_a_header_and_never_reaches_the_access_log(
     import logging
 
     from stairgames.server.app import Settings
-    from stairgames.server.logs import RedactSecrets
+    from stairgames.server.base.logs import RedactSecrets
     from stairgames.server.serve import uvicorn_config
 
     created = client.post(

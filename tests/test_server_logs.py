@@ -6,7 +6,7 @@ import json
 import logging
 from pathlib import Path
 
-from stairgames.server.logs import JsonFormatter, RedactSecrets, log_config
+from stairgames.server.base.logs import JsonFormatter, RedactSecrets, log_config
 from tests.postgresql_helpers import free_port
 from tests.serve_helpers import get, post, serving
 

@@ -29,11 +29,11 @@ from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
 from stairgames.server.app import STATIC_DIR
-from stairgames.server.errors import ServerError
-from stairgames.server.mail import MailSettings, mail_settings, parse_smtp_url
-from stairgames.server.mail_routes import MailService, clean_address
-from stairgames.server.notify import HOUR, MailStore, Notifier, Outbox
-from stairgames.server.players import COOKIE
+from stairgames.server.base.errors import ServerError
+from stairgames.server.mail.notify import HOUR, MailStore, Notifier, Outbox
+from stairgames.server.mail.routes import MailService, clean_address
+from stairgames.server.mail.sending import MailSettings, mail_settings, parse_smtp_url
+from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, receive_until, running
 
 START = 1_900_000_000.0
@@ -703,7 +703,7 @@ def test_a_dead_smtp_server_is_logged_and_the_game_goes_on(
         kato, suga = account(client, "Kato"), account(client, "Suga")
         service = service_of(client)
         suga_id = client.get("/api/me", headers=suga).json()["id"]
-        with caplog.at_level(logging.WARNING, logger="stairgames.server.mail"):
+        with caplog.at_level(logging.WARNING, logger="stairgames.server.mail.sending"):
             reply = client.post(
                 "/api/account/email", json={"address": "suga@example.org"}, headers=suga
             )
@@ -757,7 +757,7 @@ def test_the_smtp_login_is_used_and_a_refused_one_is_logged_without_its_password
         for password, delivered in [("s3cret%20pass", 1), ("wrong-guess", 1)]:
             url = f"smtp://games%40example.org:{password}@127.0.0.1:{port}"
             with (
-                caplog.at_level(logging.WARNING, logger="stairgames.server.mail"),
+                caplog.at_level(logging.WARNING, logger="stairgames.server.mail.sending"),
                 running(tmp_path, mail=mailing(url, timeout_seconds=5), wall_clock=clock) as client,
             ):
                 kato = account(client, f"Kato{delivered}{len(password)}")

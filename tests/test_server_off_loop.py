@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from stairgames.server.players import COOKIE
-from stairgames.server.store import BlockingOnLoopError, ClockStore
+from stairgames.server.base.store import BlockingOnLoopError, ClockStore
+from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, receive_until, running
 
 START = 1_750_000_000.0

@@ -20,12 +20,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.server import analysis
-from stairgames.server.card_files import card_folder, resolve_cards_option
-from stairgames.server.limits import Rate
-from stairgames.server.mail_routes import MailService
-from stairgames.server.players import COOKIE, PLAIN_COOKIE, PlayerStore
-from stairgames.server.store import BlockingOnLoopError, on_event_loop_thread
+from stairgames.server.analysis import analysis
+from stairgames.server.base.limits import Rate
+from stairgames.server.base.store import BlockingOnLoopError, on_event_loop_thread
+from stairgames.server.mail.routes import MailService
+from stairgames.server.people.players import COOKIE, PLAIN_COOKIE, PlayerStore
+from stairgames.server.play.card_files import card_folder, resolve_cards_option
 from tests.server_helpers import JSON, connect, new_match, receive_until, running
 from tests.test_server_analysis import STAIRS_3, TINY, finished, wait_done
 from tests.test_server_mail import (

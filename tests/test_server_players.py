@@ -12,10 +12,10 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
+from stairgames.server.base.store import SeatRecord, Store, make_engine
 from stairgames.server.migrations import HEAD, MIGRATIONS_DIR, current_revision, upgrade
-from stairgames.server.players import COOKIE, PLAIN_COOKIE, clean_name, name_key
-from stairgames.server.store import SeatRecord, Store, make_engine
+from stairgames.server.people.players import COOKIE, PLAIN_COOKIE, clean_name, name_key
 from tests.server_helpers import JSON, running
 
 HOSTILE_NAMES = [
@@ -312,7 +312,7 @@ def test_a_database_of_an_older_schema_upgrades_with_its_matches(
 
 
 def test_a_profile_shows_name_created_date_and_ratings(tmp_path: Path) -> None:
-    from stairgames.server.ratings import RatedResult
+    from stairgames.server.people.ratings import RatedResult
 
     with running(tmp_path) as client, TestClient(client.app) as other:
         ann, bob = become(client, "Ann"), become(other, "Bob")

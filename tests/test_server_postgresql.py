@@ -104,8 +104,8 @@ def test_finding_8_servers_starting_together_on_an_empty_database_all_migrate_it
     import psycopg
     from sqlalchemy import inspect
 
+    from stairgames.server.base.store import make_engine
     from stairgames.server.migrations import HEAD, current_revision
-    from stairgames.server.store import make_engine
 
     admin = postgresql_url.replace("postgresql+psycopg://", "postgresql://")
     for attempt in range(4):

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from stairgames.server.base.store import Store, make_engine
 from stairgames.server.migrations import upgrade
-from stairgames.server.rating_store import RatingStore
-from stairgames.server.ratings import (
+from stairgames.server.people.rating_store import RatingStore
+from stairgames.server.people.ratings import (
     PROVISIONAL_GAMES,
     RatedResult,
     Rating,
@@ -19,7 +20,6 @@ from stairgames.server.ratings import (
     pool_of,
     rebuild,
 )
-from stairgames.server.store import Store, make_engine
 
 
 def test_a_win_raises_the_winner_and_lowers_the_loser() -> None:
@@ -103,7 +103,7 @@ def test_a_result_that_cannot_be_rated_is_refused(
 
 
 def _players(engine: Any, *names: str) -> list[str]:
-    from stairgames.server.players import PlayerStore
+    from stairgames.server.people.players import PlayerStore
 
     store = PlayerStore(engine)
     return [store.create(name)[0].id for name in names]

@@ -24,8 +24,8 @@ from fastapi.testclient import TestClient
 
 import stairgames
 from stairgames.core.game import State
-from stairgames.server import matches
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
+from stairgames.server.play import matches
 from tests.server_helpers import JSON, connect, new_match, running, seat_get
 
 SECRET_SEAT = 1

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from stairgames.core.registry import listing_order, load
 from stairgames.server.app import Settings
-from stairgames.server.limits import Rate
-from stairgames.server.players import COOKIE
+from stairgames.server.base.limits import Rate
+from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 
 FROZEN = 1_800_000_000.0

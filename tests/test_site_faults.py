@@ -29,8 +29,8 @@ from benchmarks.site import Site, SiteMissingError, running_site
 from benchmarks.site_load import FIRST_MOVES, OFFER, Game, Plan, move_of_play, run, summarize
 from fastapi.testclient import TestClient
 
-from stairgames.server.match import Match
-from stairgames.server.store import off_loop
+from stairgames.server.base.store import off_loop
+from stairgames.server.play.match import Match
 from tests.postgresql_helpers import (
     AN_HOUR,
     DEADLINE,

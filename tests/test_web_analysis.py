@@ -26,7 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     budget of 4 search iterations a position), served by uvicorn: its base URL."""
     pytest.importorskip("fastapi", reason="the web app needs fastapi")
     from stairgames.server.app import Settings, create_app
-    from stairgames.server.limits import Rate
+    from stairgames.server.base.limits import Rate
 
     generous = Rate(per_minute=6000, burst=600)
     settings = Settings(

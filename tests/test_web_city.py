@@ -16,7 +16,7 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.games.city_of_stairs import CityOfStairsState
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.city_of_stairs.view.board import board_view
-from stairgames.server.card_files import MAX_CARD_FILE_BYTES
+from stairgames.server.play.card_files import MAX_CARD_FILE_BYTES
 from tests.server_helpers import JSON, TOML, connect, new_match, running, state_at_rest, token_of
 
 

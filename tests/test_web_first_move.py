@@ -16,7 +16,7 @@ import pytest
 
 import stairgames
 from stairgames.server.app import Settings, create_app
-from stairgames.server.computer import WARMING, ComputerPool
+from stairgames.server.play.computer import WARMING, ComputerPool
 from tests.browser_helpers import checked_page, expect, serving, shot
 
 

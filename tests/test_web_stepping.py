@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
 from tests.server_helpers import JSON, connect, new_match, running, seat_get
 
 # ----- the server: frames as each viewer may see them -----------------------------------
@@ -141,7 +141,7 @@ PHONE = {"width": 390, "height": 844}
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.agents.levels import LEVEL_NAMES
     from stairgames.server.app import Settings, create_app
-    from stairgames.server.limits import Rate
+    from stairgames.server.base.limits import Rate
     from tests.browser_helpers import serving
 
     settings = Settings(

@@ -76,7 +76,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread) served by uvicorn: its base URL."""
     pytest.importorskip("fastapi", reason="the web app needs fastapi")
     from stairgames.server.app import Settings, create_app
-    from stairgames.server.limits import Rate
+    from stairgames.server.base.limits import Rate
 
     data = tmp_path_factory.mktemp("web-ui")
     # the pages of this file come from one address and start a match in nearly every test
@@ -476,8 +476,8 @@ def finished_city_of_stairs_result_and_error() -> tuple[dict[str, Any], dict[str
     for a placement refused with a nested reason (``error``), with the engine's texts."""
     from stairgames.core.chance import sample_chance_outcome
     from stairgames.core.errors import IllegalMoveError
-    from stairgames.server.matches import Match, error_json
-    from stairgames.server.store import EventRecord, MatchRecord, SeatRecord
+    from stairgames.server.base.store import EventRecord, MatchRecord, SeatRecord
+    from stairgames.server.play.matches import Match, error_json
 
     rng = random.Random(3)
     state = stairgames.load("city_of_stairs", players=3).new_initial_state()

@@ -33,7 +33,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_fields
 from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
-from stairgames.server.analysis import (
+from stairgames.server.analysis.analysis import (
     POSITION_BODY_BYTES,
     POSITION_ROUTE,
     add_analysis_routes,
@@ -41,20 +41,7 @@ from stairgames.server.analysis import (
     is_analysis_route,
     start_analysis,
 )
-from stairgames.server.card_files import (
-    CARD_ROUTE,
-    MAX_CARD_FILE_BYTES,
-    add_card_routes,
-    resolve_cards_option,
-    start_card_sweep,
-)
-from stairgames.server.chat import add_chat_routes, start_chat
-from stairgames.server.clocks import requested_time_control
-from stairgames.server.computer import ComputerPool
-from stairgames.server.fanout import FanOut, start_fanout
-from stairgames.server.health import add_health_routes, start_health
-from stairgames.server.hub import Connection, Hub, Limits
-from stairgames.server.limits import (
+from stairgames.server.base.limits import (
     ANALYSES_RATE,
     CARD_UPLOADS_RATE,
     CHALLENGES_RATE,
@@ -72,22 +59,7 @@ from stairgames.server.limits import (
     start_shared_limits,
     too_large,
 )
-from stairgames.server.lobby import Lobby, LobbyStore, add_lobby_routes
-from stairgames.server.mail import MailSettings
-from stairgames.server.mail_routes import UNSUBSCRIBE_ROUTE, mail_router, start_mail
-from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
-from stairgames.server.migrations import upgrade
-from stairgames.server.players import (
-    LOGIN_ROUTE,
-    ME_ROUTE,
-    PlayerStore,
-    add_player_routes,
-    current_player_async,
-    session_secret,
-)
-from stairgames.server.rating_store import RatingStore
-from stairgames.server.referee import Referee
-from stairgames.server.store import (
+from stairgames.server.base.store import (
     ClockStore,
     Store,
     guard_event_loop,
@@ -95,6 +67,34 @@ from stairgames.server.store import (
     off_loop,
     private_data_dir,
 )
+from stairgames.server.chat.chat import add_chat_routes, start_chat
+from stairgames.server.lobby.lobby import Lobby, LobbyStore, add_lobby_routes
+from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE, mail_router, start_mail
+from stairgames.server.mail.sending import MailSettings
+from stairgames.server.migrations import upgrade
+from stairgames.server.ops.health import add_health_routes, start_health
+from stairgames.server.people.players import (
+    LOGIN_ROUTE,
+    ME_ROUTE,
+    PlayerStore,
+    add_player_routes,
+    current_player_async,
+    session_secret,
+)
+from stairgames.server.people.rating_store import RatingStore
+from stairgames.server.play.card_files import (
+    CARD_ROUTE,
+    MAX_CARD_FILE_BYTES,
+    add_card_routes,
+    resolve_cards_option,
+    start_card_sweep,
+)
+from stairgames.server.play.clocks import requested_time_control
+from stairgames.server.play.computer import ComputerPool
+from stairgames.server.play.fanout import FanOut, start_fanout
+from stairgames.server.play.hub import Connection, Hub, Limits
+from stairgames.server.play.matches import LEVELS, Match, MatchService, ServerError, error_json
+from stairgames.server.play.referee import Referee
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class Settings:
     """Whether other server processes write to the same database (``None``: yes for
     PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
     events, and the events other processes commit reach this one's watchers through the
-    fan-out (:mod:`stairgames.server.fanout`: PostgreSQL's LISTEN/NOTIFY; polling every
+    fan-out (:mod:`stairgames.server.play.fanout`: PostgreSQL's LISTEN/NOTIFY; polling every
     ``follow_seconds`` while its connection is lost, or on another database). (Either
     way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
@@ -165,7 +165,7 @@ class Settings:
     sweep_seconds: float = 60.0
     lobby_sweep_seconds: float = 15.0
     """How often the lobby notes which creators are present and drops the challenges
-    of those away for 10 minutes (:data:`stairgames.server.lobby.AWAY_SECONDS`)."""
+    of those away for 10 minutes (:data:`stairgames.server.lobby.lobby.AWAY_SECONDS`)."""
     matches_per_minute: Rate = MATCHES_RATE
     """What one client (an address) may create: matches, joins of free seats, card
     uploads; beyond, requests are refused with 429 and ``Retry-After``."""
@@ -185,12 +185,12 @@ class Settings:
     """Now, in seconds since the epoch: the players' clocks (a fake one in tests)."""
     heartbeat_seconds: float = 1.0
     """How often each process tells the database it is alive (the time all were down is
-    given back to the clocks, :mod:`stairgames.server.referee`)."""
+    given back to the clocks, :mod:`stairgames.server.play.referee`)."""
     mail: MailSettings | None = None
     """The SMTP server and public address for e-mail (``stairgames serve --smtp-url``);
-    ``None``: the server sends no mail (:mod:`stairgames.server.mail_routes`)."""
+    ``None``: the server sends no mail (:mod:`stairgames.server.mail.routes`)."""
     analysis_iterations: int = 200
-    """The computer's analysis of a finished game (:mod:`stairgames.server.analysis`):
+    """The computer's analysis of a finished game (:mod:`stairgames.server.analysis.analysis`):
     search iterations a position (the exact solvers get 200 × this many positions
     first), with :attr:`analysis_seed`, so that an analysis repeats on any machine."""
     analysis_seed: int = 0
@@ -216,7 +216,7 @@ class Settings:
     may ask for: each replays the whole game."""
     loop_guard: bool = False
     """Whether a database call made on the event loop's thread raises instead of running
-    (:func:`stairgames.server.store.guard_event_loop`), once the app has started: on in
+    (:func:`stairgames.server.base.store.guard_event_loop`), once the app has started: on in
     the tests, so that a route that blocks every visitor fails there."""
 
     def shared(self) -> bool:
@@ -271,10 +271,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         background += start_fanout(app, engine, hub, settings)  # other processes' events
         background += _share_across_processes(app, engine, hub, referee, settings)
-        start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/health.py)
-        background += start_chat(app, engine, hub, settings)  # the chat (server/chat.py)
-        background += start_mail(app, engine, hub, lobby, settings)  # server/mail_routes.py
-        start_analysis(app, engine, hub, settings)  # the computer's analysis (server/analysis.py)
+        start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/ops/health.py)
+        background += start_chat(app, engine, hub, settings)  # the chat (server/chat/chat.py)
+        background += start_mail(app, engine, hub, lobby, settings)  # server/mail/routes.py
+        start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
         app.state.domain_rates = {  # the limits routes keep themselves, counted in /metrics
             "player": app.state.players.login_rates,
@@ -321,8 +321,8 @@ def _share_across_processes(
     app: FastAPI, engine: Any, hub: Hub, referee: Referee, settings: Settings
 ) -> list[asyncio.Task[None]]:
     """What must hold over every server process of the database (issue 33): the lobby's
-    list, who is connected (``server/hub.py``), the per-client limits
-    (``server/limits.py``); the tasks that keep them."""
+    list, who is connected (``server/play/hub.py``), the per-client limits
+    (``server/base/limits.py``); the tasks that keep them."""
     fanout = app.state.fanout
     app.state.lobby.share_through(fanout)
     tasks = start_shared_limits(app, engine, settings)
@@ -443,7 +443,7 @@ def _http_refusal(request: Request, status: int) -> ServerError:
 
 def _add_request_limits(app: FastAPI, settings: Settings) -> None:
     """Bodies read only up to their route's limit, and each client's allowance of match
-    creations, joins and card uploads (:mod:`stairgames.server.limits`)."""
+    creations, joins and card uploads (:mod:`stairgames.server.base.limits`)."""
     limit = settings.max_message_bytes
 
     def route_of(method: str, path: str) -> Route:
@@ -828,7 +828,7 @@ def _add_api(app: FastAPI) -> None:
         player = await current_player_async(request)
         player_id = None if player is None else player.id
         address = request.client.host if request.client else ""
-        # a match of computers only is let in within limits (server/hub.py)
+        # a match of computers only is let in within limits (server/play/hub.py)
         with hub.computer_only_admission(seats, player_id, address) as admission:
             service = hub.service
             created = await service.in_thread(
@@ -877,7 +877,7 @@ def _add_api(app: FastAPI) -> None:
         data["players"] = [names.get(i, kind) for i, kind in enumerate(data["players"])]
         stored = analyses_of(request).stored
         analysis = await off_loop(stored, match.id) if match.over else None
-        if analysis is not None:  # the computer's analysis, once made (server/analysis.py)
+        if analysis is not None:  # the computer's analysis, once made (server/analysis/analysis.py)
             data["analysis"] = analysis
         filename = f"{match.game_name}-{match.id}.json"
         return JSONResponse(

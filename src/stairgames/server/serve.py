@@ -82,7 +82,7 @@ def announce_line(args: argparse.Namespace) -> str:
     ``--log-format json``)."""
     announce = _("stairgames: open http://{host}:{port}/").format(host=args.host, port=args.port)
     if args.log_format == "json":
-        from stairgames.server.logs import json_line
+        from stairgames.server.base.logs import json_line
 
         return json_line(announce)
     return announce
@@ -118,9 +118,9 @@ def serve_parser() -> argparse.ArgumentParser:
             "connections): for load tests from one machine, never for a public server"
         ),
     )
-    from stairgames.server.mail import add_mail_arguments
+    from stairgames.server.mail.sending import add_mail_arguments
 
-    add_mail_arguments(parser)  # --smtp-url, --mail-from, --public-url (server/mail.py)
+    add_mail_arguments(parser)  # --smtp-url, --mail-from, --public-url (server/mail/sending.py)
     from stairgames.server.workers import add_deployment_arguments
 
     add_deployment_arguments(parser)  # --workers, --log-format, ... (server/workers.py)
@@ -130,7 +130,7 @@ def serve_parser() -> argparse.ArgumentParser:
 def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Settings:
     """The app's settings that ``stairgames serve``'s options ask for."""
     from stairgames.server.app import Settings
-    from stairgames.server.mail import mail_settings_of
+    from stairgames.server.mail.sending import mail_settings_of
 
     settings = Settings(
         data_dir=Path(args.data_dir),
@@ -196,9 +196,9 @@ def ratings(argv: Sequence[str]) -> int:
     _add_database_arguments(parser)
     args = parser.parse_args(argv)
     from stairgames.server.app import Settings
+    from stairgames.server.base.store import make_engine
     from stairgames.server.migrations import upgrade
-    from stairgames.server.rating_store import RatingStore
-    from stairgames.server.store import make_engine
+    from stairgames.server.people.rating_store import RatingStore
 
     settings = Settings(data_dir=Path(args.data_dir), database_url=_with_driver(args.database_url))
     engine = make_engine(settings.url())
@@ -215,7 +215,7 @@ def without_client_limits(settings: Settings) -> Settings:
     """``settings`` where one address may do as much as a crowd (load tests from one
     machine): rates of requests and messages and the connections per client lifted;
     body sizes, header deadlines and computer budgets stay."""
-    from stairgames.server.limits import Rate
+    from stairgames.server.base.limits import Rate
 
     plenty = Rate(per_minute=1e9, burst=1e9)
     return dataclasses.replace(
@@ -244,15 +244,15 @@ def uvicorn_config(
 ) -> uvicorn.Config:
     """How ``stairgames serve`` runs ``app`` on uvicorn (the tests serve it the same way).
 
-    ``log_format``: ``text`` or ``json`` (:func:`stairgames.server.logs.log_config`;
+    ``log_format``: ``text`` or ``json`` (:func:`stairgames.server.base.logs.log_config`;
     ``None``, for tests: uvicorn's own set-up, warnings only); ``access_log``: a line for
     every request; ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed (``None``: no one's). ``more``: other options of
     ``uvicorn.Config`` (the workers')."""
     import uvicorn
 
-    from stairgames.server import logs
-    from stairgames.server.limits import header_timeout_protocol
+    from stairgames.server.base import logs
+    from stairgames.server.base.limits import header_timeout_protocol
 
     logging: dict[str, Any] = {"log_level": "warning"}
     if log_format is not None:

@@ -7,7 +7,7 @@ to one of them), starts again one that dies, and stops them all on SIGINT or SIG
 Each worker builds its own app from the same command line (:func:`worker_app`, an
 import string uvicorn calls in the worker; the options travel in the environment,
 :data:`ARGV_VARIABLE`), with its own connections to the database, its own fan-out
-listener (:mod:`stairgames.server.fanout`) and its own pool of computer players.
+listener (:mod:`stairgames.server.play.fanout`) and its own pool of computer players.
 
 What is per process and what is shared (``docs/deploy.md`` says it for operators):
 
@@ -140,7 +140,7 @@ def __getattr__(name: str) -> Any:
     in each worker: a class made at run time cannot be sent to another process)."""
     if name == "HeaderTimeoutProtocol":
         from stairgames.server.app import Settings
-        from stairgames.server.limits import header_timeout_protocol
+        from stairgames.server.base.limits import header_timeout_protocol
 
         return header_timeout_protocol(Settings.header_timeout_seconds)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-// The pages of the links in mails (server/mail_routes.py): every text is in the page,
+// The pages of the links in mails (server/mail/routes.py): every text is in the page,
 // in its reader's language; this script only sends what a button asks (JSON, like every
 // other change) and shows the paragraph that says how it went.
 const JSON_HEADERS = { "content-type": "application/json" };

@@ -5,7 +5,7 @@ Revises: 0006
 
 ``client_allowances``: one token bucket a kind of request and client (its address
 hashed), spent and refilled by one atomic statement on PostgreSQL
-(:class:`stairgames.server.limits.SharedAllowances`); ``at`` is the database's clock in
+(:class:`stairgames.server.base.limits.SharedAllowances`); ``at`` is the database's clock in
 seconds since the epoch. Nothing in it needs to survive a crash, so on PostgreSQL the
 table is ``UNLOGGED`` (no write-ahead log); SQLite, one process, keeps its buckets in
 memory and never uses it. It needs no other table: it may follow any later revision.

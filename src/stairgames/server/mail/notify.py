@@ -26,7 +26,7 @@ The hour and the day are claimed in the database (a conditional update of the pl
 database never send the same mail twice.
 
 The :class:`Notifier` reads and writes the database only in
-:func:`~stairgames.server.store.off_loop`'s threads (its callbacks that read it too), so
+:func:`~stairgames.server.base.store.off_loop`'s threads (its callbacks that read it too), so
 the event loop never waits for it.
 """
 
@@ -44,16 +44,7 @@ from typing import Any, Final
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from stairgames.server.mail import (
-    Game,
-    Letter,
-    Mailer,
-    MailSettings,
-    digest_letter,
-    message_of,
-    turn_letter,
-)
-from stairgames.server.store import (
+from stairgames.server.base.store import (
     MailAddressRow,
     MailTokenRow,
     MailWaitingRow,
@@ -61,6 +52,15 @@ from stairgames.server.store import (
     PlayerSessionRow,
     Repository,
     off_loop,
+)
+from stairgames.server.mail.sending import (
+    Game,
+    Letter,
+    Mailer,
+    MailSettings,
+    digest_letter,
+    message_of,
+    turn_letter,
 )
 
 log = logging.getLogger(__name__)
@@ -493,7 +493,7 @@ class Notifier:
     the game as a letter shows it to that player (``None``: no such match);
     ``connected(match_id)``: the seats with a page open on it here; ``name_of(player)``.
     ``seat_players``, ``describe`` and ``name_of`` read the database: they are called in
-    a database thread (:func:`~stairgames.server.store.off_loop`), ``connected`` on the
+    a database thread (:func:`~stairgames.server.base.store.off_loop`), ``connected`` on the
     event loop.
     """
 

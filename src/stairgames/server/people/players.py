@@ -20,7 +20,7 @@ characters, unique ignoring case and width (:func:`name_key`); renaming keeps th
 and so their games.
 
 Nothing here waits on the event loop: the routes read and write the database in
-:func:`stairgames.server.store.off_loop`'s threads and hash and check passwords in
+:func:`stairgames.server.base.store.off_loop`'s threads and hash and check passwords in
 threads of their own (:func:`hashing_off_loop`); :class:`LoopGuardedHasher` makes a hash
 on the loop's thread raise in the tests.
 
@@ -66,15 +66,15 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
-from stairgames.server.limits import ClientRates, Clock, Rate
-from stairgames.server.matches import ServerError, error_json
-from stairgames.server.store import (
+from stairgames.server.base.limits import ClientRates, Clock, Rate
+from stairgames.server.base.store import (
     PlayerRow,
     PlayerSessionRow,
     Repository,
     allowances_off_loop,
     off_loop,
 )
+from stairgames.server.play.matches import ServerError, error_json
 
 COOKIE: Final = "__Host-sg_player"
 """The cookie holding a browser's player secret where the page is a secure context."""
@@ -95,7 +95,7 @@ _REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"
 unassigned characters, and line and paragraph separators: none may stand in a name."""
 LOGINS_PER_NAME: Final = Rate(per_minute=1, burst=10)
 """Wrong passwords for one name, from anywhere: ten at once, then one a minute (beside
-each address's own allowance, :data:`stairgames.server.limits.LOGINS_RATE`). Once spent,
+each address's own allowance, :data:`stairgames.server.base.limits.LOGINS_RATE`). Once spent,
 only an address that gave no wrong password for the name lately is heard."""
 LOGINS_PER_NAME_AND_ADDRESS: Final = Rate(per_minute=1, burst=10)
 """Login attempts for one name from one address, right or wrong: ten at once, then one
@@ -270,7 +270,7 @@ async def hashing_off_loop(
     """``call(*args, **kwargs)`` (a password's hash or check) in one of the
     :data:`HASHING_THREADS` hashing threads, awaited.
 
-    Not in :func:`~stairgames.server.store.off_loop`'s database threads: each check
+    Not in :func:`~stairgames.server.base.store.off_loop`'s database threads: each check
     holds a thread for a tenth of a second or more and 64 MiB, so a few dozen at once
     (many addresses trying passwords) would hold every database thread, and every move's
     commit would wait behind them. Here they wait in a queue of their own, two at a time
@@ -312,7 +312,7 @@ class PlayerStore(Repository):
     """Players and their sessions in the database (tables of :mod:`.store`).
 
     Its plain methods block (the database, Argon2id): threads and tests call them, the
-    routes the ``async`` ones, which wait in :func:`~stairgames.server.store.off_loop`
+    routes the ``async`` ones, which wait in :func:`~stairgames.server.base.store.off_loop`
     and :func:`hashing_off_loop`. ``guard_loop``: a password hashed or checked on an
     event loop's thread raises (:class:`LoopGuardedHasher`).
     """
@@ -709,7 +709,7 @@ def _required(player: Player | None) -> Player:
 
 
 def _address(request: HTTPConnection) -> str:
-    """The client's address, as :class:`~stairgames.server.limits.RequestLimits` names
+    """The client's address, as :class:`~stairgames.server.base.limits.RequestLimits` names
     it."""
     return request.client.host if request.client else "unknown"
 

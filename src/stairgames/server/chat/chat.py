@@ -30,7 +30,7 @@ topic (``{"match", "message": id}``; the process reads the message from the data
 :meth:`Chat.share_through`), and, while the fan-out does not carry topics (polling, or
 PostgreSQL's listening connection lost), by reading the new messages every
 ``follow_seconds`` (:meth:`Chat.follow_other_processes`). A player's allowance is shared
-by the processes on PostgreSQL (:class:`stairgames.server.limits.SharedAllowances`).
+by the processes on PostgreSQL (:class:`stairgames.server.base.limits.SharedAllowances`).
 """
 
 from __future__ import annotations
@@ -50,14 +50,14 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from stairgames.i18n import N_
-from stairgames.server.errors import ServerError
-from stairgames.server.fanout import RESYNC, FanOut
-from stairgames.server.hub import Hub
-from stairgames.server.limits import ClientRates, Clock, Rate, shared_allowances
-from stairgames.server.lobby import lobby_of
-from stairgames.server.match import Match
-from stairgames.server.players import Player, current_player_async
-from stairgames.server.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.limits import ClientRates, Clock, Rate, shared_allowances
+from stairgames.server.base.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.lobby.lobby import lobby_of
+from stairgames.server.people.players import Player, current_player_async
+from stairgames.server.play.fanout import RESYNC, FanOut
+from stairgames.server.play.hub import Hub
+from stairgames.server.play.match import Match
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings

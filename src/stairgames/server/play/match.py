@@ -14,7 +14,7 @@ person accepts), ``rematch``, ``flag`` (a seat's time ran out: it loses, or in a
 three or more seats with people left to play, a computer takes it, as when resigning),
 ``resume`` (the server was down since ``down_since``: that time is given back to the
 clocks) and ``lapse`` (an offer nobody answered in time is withdrawn). The events are
-checked, numbered and committed by the service (:mod:`stairgames.server.matches`).
+checked, numbered and committed by the service (:mod:`stairgames.server.play.matches`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from stairgames.core.game import Game, State
 from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
 from stairgames.core.registry import get_spec, load
 from stairgames.i18n import N_, Text, arguments_json
-from stairgames.server.clocks import Clock, TimeControl, time_control_from_json
-from stairgames.server.errors import ServerError
-from stairgames.server.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
-from stairgames.server.store import EventRecord, MatchRecord
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.store import EventRecord, MatchRecord
+from stairgames.server.play.clocks import Clock, TimeControl, time_control_from_json
+from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
 
 
 def outcome_json(state: State) -> dict[str, Any] | None:

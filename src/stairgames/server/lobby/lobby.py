@@ -39,21 +39,8 @@ from sqlalchemy.exc import IntegrityError
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
-from stairgames.server.clocks import UNTIMED, TimeControl, requested_time_control
-from stairgames.server.errors import ServerError
-from stairgames.server.fanout import RESYNC, FanOut
-from stairgames.server.hub import Hub
-from stairgames.server.match import Match, public_options
-from stairgames.server.players import (
-    Player,
-    PlayerStore,
-    current_player_async,
-    required_player_async,
-)
-from stairgames.server.rating_store import RatingStore
-from stairgames.server.ratings import RatedResult, is_rateable, pool_of
-from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
-from stairgames.server.store import (
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.store import (
     ChallengeRow,
     MatchRow,
     PlayerRow,
@@ -61,6 +48,19 @@ from stairgames.server.store import (
     SeatPlayerRow,
     off_loop,
 )
+from stairgames.server.people.players import (
+    Player,
+    PlayerStore,
+    current_player_async,
+    required_player_async,
+)
+from stairgames.server.people.rating_store import RatingStore
+from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
+from stairgames.server.play.clocks import UNTIMED, TimeControl, requested_time_control
+from stairgames.server.play.fanout import RESYNC, FanOut
+from stairgames.server.play.hub import Hub
+from stairgames.server.play.match import Match, public_options
+from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def _aware(moment: datetime.datetime) -> datetime.datetime:
 
 
 def rating_pool(game: str, options: dict[str, Any]) -> str:
-    """The rating pool of a match (see :func:`stairgames.server.ratings.pool_of`)."""
+    """The rating pool of a match (see :func:`stairgames.server.people.ratings.pool_of`)."""
     return pool_of(game, options, get_spec(game).rating_options)
 
 

@@ -22,10 +22,10 @@ import logging
 import secrets
 from collections.abc import Callable
 
-from stairgames.server.errors import ServerError
-from stairgames.server.hub import Hub
-from stairgames.server.match import Match
-from stairgames.server.store import ClockStore, off_loop
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.store import ClockStore, off_loop
+from stairgames.server.play.hub import Hub
+from stairgames.server.play.match import Match
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ to players until the game ends (the seed is in the record only then).
 The service methods are synchronous; the web layer calls them under one lock per match
 and commits before it announces (:meth:`MatchService.commit`). What a person does on
 every move has an ``async`` twin whose database work runs in a thread
-(:func:`stairgames.server.store.off_loop`) while the caller holds the match's lock:
+(:func:`stairgames.server.base.store.off_loop`) while the caller holds the match's lock:
 :meth:`MatchService.move_async` and :meth:`MatchService.follow_async`. A commit is
 checked and folded into a copy of the match first; the match itself takes the copy's
 state only once the database said yes, so nobody reads an event not committed.
@@ -33,11 +33,8 @@ from stairgames.core.game import Game
 from stairgames.core.options import options_to_dict
 from stairgames.core.registry import load
 from stairgames.i18n import N_, Text
-from stairgames.server.clocks import REALTIME, UNTIMED, TimeControl
-from stairgames.server.errors import ServerError, error_json
-from stairgames.server.match import Match
-from stairgames.server.seats import COMPUTER, HUMAN, hash_token, parse_seat
-from stairgames.server.store import (
+from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.store import (
     EventConflictError,
     EventRecord,
     SeatRecord,
@@ -46,6 +43,9 @@ from stairgames.server.store import (
     off_loop,
     on_event_loop_thread,
 )
+from stairgames.server.play.clocks import REALTIME, UNTIMED, TimeControl
+from stairgames.server.play.match import Match
+from stairgames.server.play.seats import COMPUTER, HUMAN, hash_token, parse_seat
 
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
@@ -134,7 +134,7 @@ class MatchService:
         self._matches: dict[str, Match] = {}
         self.committed: list[Callable[[Match, Sequence[EventRecord]], None]] = []
         """Told each match and the events just committed to it, by this process (the
-        fan-out's publish and the metrics: :mod:`stairgames.server.fanout`), always on
+        fan-out's publish and the metrics: :mod:`stairgames.server.play.fanout`), always on
         the event loop's thread (a commit made in a database thread tells them there)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service serves, once :meth:`in_thread` was used."""
@@ -268,7 +268,7 @@ class MatchService:
         """The match with the events other server processes committed since, read in one
         query and folded into a copy of it (``match`` itself is left as it was, so a new
         object means a change, as with :meth:`refresh`); the fan-out's way, which does not
-        replay the whole match for each event (:mod:`stairgames.server.fanout`)."""
+        replay the whole match for each event (:mod:`stairgames.server.play.fanout`)."""
         return self._folded(match, self.store.events_after(match.id, match.event))
 
     async def follow_async(self, match: Match) -> Match:

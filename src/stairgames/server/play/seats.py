@@ -12,7 +12,7 @@ from typing import Any, Final
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import Game
 from stairgames.i18n import N_, Names, Text
-from stairgames.server.errors import ServerError
+from stairgames.server.base.errors import ServerError
 
 HUMAN: Final = "human"
 """A seat played by a person at the screen that made the match."""

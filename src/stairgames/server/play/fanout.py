@@ -74,14 +74,14 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from stairgames.server.match import Match
-from stairgames.server.store import EventRecord
+from stairgames.server.base.store import EventRecord
+from stairgames.server.play.match import Match
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from stairgames.server.app import Settings
-    from stairgames.server.hub import Hub
+    from stairgames.server.play.hub import Hub
 
 log = logging.getLogger(__name__)
 

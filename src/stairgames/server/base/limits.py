@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import select, text
 
 from stairgames.i18n import N_
-from stairgames.server.matches import ServerError, error_json
-from stairgames.server.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.base.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.play.matches import ServerError, error_json
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -95,7 +95,7 @@ CHALLENGES_RATE = Rate(per_minute=10, burst=10)
 REPLAYS_RATE = Rate(per_minute=60, burst=30)
 """Replays and records per client: each replays a whole game off the loop."""
 """Login attempts from one client, whatever the names (see also
-:data:`stairgames.server.players.LOGINS_PER_NAME`)."""
+:data:`stairgames.server.people.players.LOGINS_PER_NAME`)."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -321,7 +321,7 @@ GONE_LOOKED_AT_SECONDS = 3600.0
 
 class LiveProcesses(Repository):
     """The server processes alive on the database: those whose heartbeat
-    (``server_heartbeats``, written by :class:`stairgames.server.referee.Referee` every
+    (``server_heartbeats``, written by :class:`stairgames.server.play.referee.Referee` every
     second) is under ``stale_seconds`` old, and those gone (their last beat older, within
     the last hour), read again by :meth:`run`."""
 

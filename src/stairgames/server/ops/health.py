@@ -53,18 +53,18 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 from sqlalchemy import event, text
 
-from stairgames.server.fanout import PostgresFanOut
-from stairgames.server.limits import AnswerStatus
-from stairgames.server.match import Match
-from stairgames.server.store import EventRecord
+from stairgames.server.base.limits import AnswerStatus
+from stairgames.server.base.store import EventRecord
+from stairgames.server.play.fanout import PostgresFanOut
+from stairgames.server.play.match import Match
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
     from sqlalchemy.engine import Engine
     from starlette.types import ASGIApp, Receive, Scope, Send
 
-    from stairgames.server.hub import Hub
-    from stairgames.server.limits import ClientRates
+    from stairgames.server.base.limits import ClientRates
+    from stairgames.server.play.hub import Hub
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
@@ -335,7 +335,7 @@ def _revision(engine: Engine) -> str | None:
 
 def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
     """When the app starts: what ``/readyz`` checks and ``/metrics`` counts (after the
-    fan-out is made: :func:`stairgames.server.fanout.start_fanout`)."""
+    fan-out is made: :func:`stairgames.server.play.fanout.start_fanout`)."""
     app.state.engine = engine
     metrics: Metrics = app.state.metrics
     metrics.watch_database(engine)

@@ -46,17 +46,17 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
-from stairgames.server.computer import (
+from stairgames.server.base.limits import Bucket, LiveProcesses
+from stairgames.server.base.store import off_loop
+from stairgames.server.play.computer import (
     COMPUTER_ONLY_LANE,
     ComputerError,
     ComputerPool,
     ComputerTimeoutError,
 )
-from stairgames.server.fanout import RESYNC, FanOut
-from stairgames.server.limits import Bucket, LiveProcesses
-from stairgames.server.matches import LEVELS, Match, MatchService, ServerError, error_json
-from stairgames.server.seats import COMPUTER, HUMAN, ONLINE
-from stairgames.server.store import off_loop
+from stairgames.server.play.fanout import RESYNC, FanOut
+from stairgames.server.play.matches import LEVELS, Match, MatchService, ServerError, error_json
+from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE
 
 log = logging.getLogger(__name__)
 
@@ -471,7 +471,7 @@ class Hub:
             *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
         )
 
-    # ----- the chat's hooks (server/chat.py) ---------------------------------------
+    # ----- the chat's hooks (server/chat/chat.py) ---------------------------------------
 
     async def tell(self, match_id: str, text: str, reads: Callable[[int | None], bool]) -> None:
         """Send ``text`` as it is to the match's connections whose seat (``None``: a
@@ -788,7 +788,7 @@ class Hub:
 
     async def follow(self, match_id: str) -> None:
         """Read the events another server process committed to ``match_id`` and announce
-        them (the fan-out's callback, :mod:`stairgames.server.fanout`); that process's
+        them (the fan-out's callback, :mod:`stairgames.server.play.fanout`); that process's
         computers answer them, not this one's."""
         async with self.lock(match_id):
             match = await self.service.get_async(match_id)

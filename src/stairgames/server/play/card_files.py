@@ -23,7 +23,7 @@ nothing is stored. A file no match's options name is deleted
 :data:`UNUSED_CARD_FILE_DAYS` days after its last upload, by a sweep every
 :data:`CARD_SWEEP_SECONDS` (:func:`start_card_sweep`); a file a match names is kept for
 its record and replays. Every read and write of the folder, and every query, runs off
-the event loop (:func:`~stairgames.server.store.off_loop`).
+the event loop (:func:`~stairgames.server.base.store.off_loop`).
 
 The names a card file brings (the set's, its characters') are the engine's to check:
 City of Stairs' reader refuses control and invisible characters in them (U+202E would
@@ -56,9 +56,9 @@ from sqlalchemy.engine import Engine
 from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import FileParser, option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
-from stairgames.server.matches import ServerError, error_json
-from stairgames.server.players import Player, current_player_async
-from stairgames.server.store import MatchRow, off_loop
+from stairgames.server.base.store import MatchRow, off_loop
+from stairgames.server.people.players import Player, current_player_async
+from stairgames.server.play.matches import ServerError, error_json
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ is over) let the server find the running clocks after a restart; its ``summary``
 whose turn, the result, who plays each seat) as of event ``summary_event`` lets a
 player's list of games be read without replaying them; ``server_heartbeats``
 says when each server process was last alive, so that the time all of them were down is
-given back to the clocks (:mod:`stairgames.server.clocks`).
+given back to the clocks (:mod:`stairgames.server.play.clocks`).
 
-And the players' (:mod:`stairgames.server.players` reads and writes them):
+And the players' (:mod:`stairgames.server.people.players` reads and writes them):
 
 - ``players``: a display name (unique ignoring case and width, ``name_key``) and, for an
   account, the Argon2id hash of its password;
@@ -34,16 +34,16 @@ And the players' (:mod:`stairgames.server.players` reads and writes them):
   or not, when its creator was last there, and why it closed (``started``,
   ``withdrawn``, ``expired``);
 - ``rated_results``: the result of each rated match, in the order they ended, and
-  ``ratings``: what :mod:`stairgames.server.ratings` makes of them (rebuilt from
+  ``ratings``: what :mod:`stairgames.server.people.ratings` makes of them (rebuilt from
   ``rated_results`` on demand).
 
-and the chat's (:mod:`stairgames.server.chat` reads and writes it):
+and the chat's (:mod:`stairgames.server.chat.chat` reads and writes it):
 
 - ``chat_messages``: what was said in a match, numbered in the order it was said, in
   its players' room or its spectators' (who said it, the text as written or the id of a
   preset phrase, and how many moves the game had then).
 
-and the e-mail's (:mod:`stairgames.server.notify` reads and writes them):
+and the e-mail's (:mod:`stairgames.server.mail.notify` reads and writes them):
 
 - ``mail_addresses``: an account's e-mail address, its language, when it was confirmed,
   whether turn notifications are on, and when the last turn mail and digest went out;
@@ -52,7 +52,7 @@ and the e-mail's (:mod:`stairgames.server.notify` reads and writes them):
 - ``mail_waiting``: the correspondence games waiting for a player with notifications
   on, since when, and when a mail told them.
 
-and the computer's analysis (:mod:`stairgames.server.analysis` reads and writes it):
+and the computer's analysis (:mod:`stairgames.server.analysis.analysis` reads and writes it):
 
 - ``analyses``: the analysis of a finished match, one a match, made once and shared by
   everyone who opens it: ``running`` (since ``started_at``, by some server process) or

@@ -28,13 +28,13 @@ engine, with its legal moves (the chance outcomes at chance), its board for the 
 ``Settings.analysis_position_iterations`` a position, in the pool's ``position`` lane).
 
 Each client (address) may start ``analyses_per_minute`` analyses and ask
-``positions_per_minute`` positions (``server/limits.py``, through the app's request
+``positions_per_minute`` positions (``server/base/limits.py``, through the app's request
 limits), and so may each player, whatever their addresses (:attr:`Analyses.rates`; a
 browser that is no player is limited by its address only): beyond, 429 with
 ``Retry-After``.
 
 **Off the event loop.** Every database read and write here (the ``analyses`` table, the
-match, the request's player) waits in :func:`~stairgames.server.store.off_loop`'s
+match, the request's player) waits in :func:`~stairgames.server.base.store.off_loop`'s
 threads, and so do the analysis board's work (a card file read, a game loaded, up to
 :data:`MAX_MOVES` moves played, its board drawn) and the JSON of every answer that
 carries an analysis (a long game's is large): the event loop only passes them on.
@@ -63,16 +63,16 @@ from stairgames.core.options import options_to_dict
 from stairgames.core.record import FULL_VIEW, GameRecord
 from stairgames.core.registry import get_spec, load, load_with_text_options
 from stairgames.i18n import N_, Text
-from stairgames.server.card_files import resolve_cards_option
-from stairgames.server.computer import ComputerError, ComputerTimeoutError
-from stairgames.server.errors import ServerError, error_json
-from stairgames.server.fanout import FanOut
-from stairgames.server.hub import Hub
-from stairgames.server.limits import ClientRates, shared_allowances
-from stairgames.server.match import Match, outcome_json, public_options
-from stairgames.server.matches import MAX_POSITION_LENGTH
-from stairgames.server.players import RetryLaterError, current_player_async
-from stairgames.server.store import AnalysisRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.limits import ClientRates, shared_allowances
+from stairgames.server.base.store import AnalysisRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.people.players import RetryLaterError, current_player_async
+from stairgames.server.play.card_files import resolve_cards_option
+from stairgames.server.play.computer import ComputerError, ComputerTimeoutError
+from stairgames.server.play.fanout import FanOut
+from stairgames.server.play.hub import Hub
+from stairgames.server.play.match import Match, outcome_json, public_options
+from stairgames.server.play.matches import MAX_POSITION_LENGTH
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings

@@ -13,8 +13,8 @@ import json
 
 from sqlalchemy import delete, select
 
-from stairgames.server.ratings import RatedResult, Rating, RatingBook, rebuild
-from stairgames.server.store import RatedResultRow, RatingRow, Repository
+from stairgames.server.base.store import RatedResultRow, RatingRow, Repository
+from stairgames.server.people.ratings import RatedResult, Rating, RatingBook, rebuild
 
 
 def _now() -> datetime.datetime:

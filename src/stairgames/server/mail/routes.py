@@ -3,13 +3,13 @@
 
 ``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
 app's lifespan) makes ``app.state.mail`` and, when the server sends mail
-(``Settings.mail``), registers the :class:`~stairgames.server.notify.Notifier` on the
+(``Settings.mail``), registers the :class:`~stairgames.server.mail.notify.Notifier` on the
 hub's ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
 would send a mail answers 409 (``this server sends no e-mail``); the links of mails sent
 before still work.
 
 A mailed link carries a secret in ``?token=`` (so that ``stairgames serve`` writes
-``token=…`` in its logs, :mod:`stairgames.server.logs`); the database keeps only its
+``token=…`` in its logs, :mod:`stairgames.server.base.logs`); the database keeps only its
 SHA-256. Opening a link changes nothing: its page (no inline script, see the pages'
 Content-Security-Policy) asks before it acts, with a JSON request like every other
 change. The one exception is RFC 8058's one-click unsubscribe, ``POST
@@ -17,10 +17,10 @@ change. The one exception is RFC 8058's one-click unsubscribe, ``POST
 which only turns notifications off.
 
 Nothing here waits on the event loop: every database read and write goes through
-:func:`~stairgames.server.store.off_loop`'s threads (the mail rates too, where they are
+:func:`~stairgames.server.base.store.off_loop`'s threads (the mail rates too, where they are
 the database's), a reset's new password is hashed in the hashing threads
 (:meth:`PlayerStore.hash_password`), and mails are sent in threads of their own
-(:class:`~stairgames.server.mail.SmtpMailer`).
+(:class:`~stairgames.server.mail.sending.SmtpMailer`).
 """
 
 from __future__ import annotations
@@ -40,18 +40,10 @@ from starlette.requests import HTTPConnection
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
-from stairgames.server.errors import ServerError
-from stairgames.server.limits import ClientRates, Rate, shared_allowances
-from stairgames.server.mail import (
-    Game,
-    MailSettings,
-    Opponent,
-    SmtpMailer,
-    Words,
-    confirm_letter,
-    reset_letter,
-)
-from stairgames.server.notify import (
+from stairgames.server.base.errors import ServerError
+from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
+from stairgames.server.base.store import allowances_off_loop, off_loop
+from stairgames.server.mail.notify import (
     CONFIRM,
     CONFIRM_SECONDS,
     RESET,
@@ -64,7 +56,16 @@ from stairgames.server.notify import (
     Outbox,
     token_hash,
 )
-from stairgames.server.players import (
+from stairgames.server.mail.sending import (
+    Game,
+    MailSettings,
+    Opponent,
+    SmtpMailer,
+    Words,
+    confirm_letter,
+    reset_letter,
+)
+from stairgames.server.people.players import (
     PASSWORD_LENGTH,
     Player,
     PlayerStore,
@@ -73,18 +74,17 @@ from stairgames.server.players import (
     required_player_async,
     session_secret,
 )
-from stairgames.server.seats import COMPUTER
-from stairgames.server.store import allowances_off_loop, off_loop
+from stairgames.server.play.seats import COMPUTER
 
 if TYPE_CHECKING:
     from stairgames.server.app import Settings
-    from stairgames.server.hub import Hub
-    from stairgames.server.lobby import Lobby
+    from stairgames.server.lobby.lobby import Lobby
+    from stairgames.server.play.hub import Hub
 
 UNSUBSCRIBE_ROUTE: Final = "/unsubscribe"
 """The unsubscribe link of every notification: ``GET`` its page, ``POST`` one click
 (RFC 8058; any content type, so ``app.py`` lets it through without JSON)."""
-PAGES_DIR: Final = Path(__file__).resolve().parent / "static"
+PAGES_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 ADDRESS_LENGTH: Final = 254
 LINKS_RATE: Final = Rate(per_minute=20, burst=20)
 """Uses of mailed links one client may try a minute (confirm, unsubscribe, reset)."""

@@ -14,7 +14,7 @@ digest) carries the unsubscribe link in its text and, for one-click unsubscribin
 that cannot be sent is logged (the server, the kind of mail and the reason; never the
 password, a link or the address) and dropped.
 
-Who gets which notification when is :mod:`stairgames.server.notify`'s business.
+Who gets which notification when is :mod:`stairgames.server.mail.notify`'s business.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Final, Protocol
 from urllib.parse import unquote, urlsplit
 
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, translations
-from stairgames.server.limits import Rate
+from stairgames.server.base.limits import Rate
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from typing import Any
 from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
-from stairgames.server.errors import ServerError
+from stairgames.server.base.errors import ServerError
 
 NONE = "none"
 REALTIME = "realtime"

@@ -1,0 +1,1 @@
+"""The computer's analysis of finished games and the analysis board (above ``play``)."""

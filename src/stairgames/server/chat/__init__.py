@@ -1,0 +1,1 @@
+"""The chat of a match and of the lobby (above ``lobby``)."""

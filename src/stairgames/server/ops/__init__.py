@@ -1,0 +1,1 @@
+"""Operations: health checks and metrics (above every domain, below ``app``)."""

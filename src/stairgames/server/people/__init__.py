@@ -1,0 +1,1 @@
+"""People: players and their accounts and sessions, ratings (above ``base``)."""
