@@ -51,7 +51,8 @@ import dataclasses
 import sys
 import uvicorn
 from pathlib import Path
-from stairgames.server.app import Settings, create_app
+from stairgames.server.base.settings import Settings
+from stairgames.server.app import create_app
 from stairgames.server.base.limits import Rate
 
 load = int(sys.argv[3])

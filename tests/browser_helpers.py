@@ -103,7 +103,7 @@ def serving(app: Any, settings: Any = None) -> Iterator[str]:
     pytest.importorskip("uvicorn", reason="the web app needs uvicorn")
     import uvicorn
 
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
     from stairgames.server.serve import uvicorn_config
 
     told = threading.Event()

@@ -10,7 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from stairgames.agents.levels import LEVEL_NAMES
-from stairgames.server.app import Settings, create_app
+from stairgames.server.app import create_app
+from stairgames.server.base.settings import Settings
 
 JSON = {"content-type": "application/json"}
 """The content type every request that changes something is sent with (the join too,

@@ -30,7 +30,7 @@ from stairgames.games.ishigaki_race.play import evaluate as ishigaki
 from stairgames.games.ishigaki_race.research import maxn_kernel
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.server import serve
-from stairgames.server.app import Settings
+from stairgames.server.base.settings import Settings
 from stairgames.server.play import computer
 from stairgames.server.play.computer import WARMING, ComputerPool
 from tests.first_move_helpers import FakeProcess, Launches

@@ -11,6 +11,11 @@ server, web, cli, terminal, interop, i18n, argparse_i18n and the package's
 ``__init__``. Inside a game, the engine is the modules at the top of its package
 (``rules``, ``game``, ``notation``, ``position``...), its registration the package's
 ``__init__``, and ``view/``, ``play/`` and ``research/`` its layers.
+
+Inside the server, each module belongs to a domain (its folder: ``server/play/hub.py`` is
+``play``; ``app.py`` is ``app``, ``serve.py`` and ``workers.py`` the ``runners``,
+``migrations/`` is ``base``), and :data:`DOMAIN_MAY_IMPORT` says which domains each may
+import; the server's modules also import one another without a cycle.
 """
 
 from __future__ import annotations
@@ -47,6 +52,31 @@ LAYER_MAY_IMPORT = {
 """What each part of a game may import of the same game (``registration``: the game's
 ``__init__``, which names ``play`` and ``research`` only by lazy references)."""
 
+_BELOW_FEATURES = frozenset({"base", "people", "play"})
+_DOMAINS = frozenset({"lobby", "chat", "mail", "analysis", "ops"}) | _BELOW_FEATURES
+DOMAIN_MAY_IMPORT = {
+    "base": frozenset({"base"}),
+    "people": frozenset({"base", "people"}),
+    "play": frozenset({"base", "people", "play"}),
+    "lobby": _BELOW_FEATURES | {"lobby"},
+    "chat": _BELOW_FEATURES | {"lobby", "chat"},
+    "mail": _BELOW_FEATURES | {"lobby", "mail"},
+    "analysis": _BELOW_FEATURES | {"analysis"},
+    "ops": _DOMAINS,
+    "app": _DOMAINS | {"app"},
+    "runners": _DOMAINS | {"app", "runners"},
+}
+"""Which domains of the server each may import (docs/architecture.md, "The server's
+layers"): ``base`` (errors, the database, limits, logs, settings, migrations) at the
+bottom; ``people`` (players, ratings) above it, then ``play`` (matches, seats, clocks,
+the referee, computers, the hub and its fan-out, card files); the features above them
+(``lobby``; ``chat`` and ``mail``, which also name the lobby; ``analysis``); ``ops``
+(health, metrics, the middlewares) above every feature; ``app``, which wires them all,
+at the top, imported only by its ``runners`` (``serve``, ``workers``)."""
+SERVER_TOP_MODULES = {"app": "app", "serve": "runners", "workers": "runners"}
+"""The server's modules outside a domain's folder, and their domain (``migrations/``
+and the package's ``__init__`` are ``base``)."""
+
 RULES = {
     "a": (
         "shared code never imports a game",
@@ -70,6 +100,13 @@ RULES = {
         "the engine and research/; research/ the engine; the registration "
         "names play/ and research/ by lazy 'module:attribute' references",
     ),
+    "e": (
+        "inside the server, each domain imports only those below it (DOMAIN_MAY_IMPORT)",
+        "the server is layered as the games are: base at the bottom, people and play "
+        "above it, the features (lobby, chat, mail, analysis) above them, ops above "
+        "every feature and the app, which wires them, at the top; so that a feature "
+        "can change without touching those below, and none imports the app back",
+    ),
 }
 
 _G = "stairgames.games."
@@ -87,6 +124,8 @@ class Place:
     game: str = ""
     layer: str = ""
     top: str = ""
+    domain: str = ""
+    """The server's domain (:data:`DOMAIN_MAY_IMPORT`) of a module under ``server``."""
 
 
 def place_of(parts: tuple[str, ...]) -> Place:
@@ -95,6 +134,8 @@ def place_of(parts: tuple[str, ...]) -> Place:
     top = parts[0] if parts else "__init__"
     if top == "core":
         return Place("core", top=top)
+    if top == "server":
+        return Place("shared", top=top, domain=server_domain(parts[1:]))
     if top != "games":
         return Place("shared", top=top)
     if len(parts) == 1:
@@ -104,6 +145,13 @@ def place_of(parts: tuple[str, ...]) -> Place:
         return Place("game", game, "registration", top)
     layer = rest[0] if rest[0] in GAME_LAYERS else "engine"
     return Place("game", game, layer, top)
+
+
+def server_domain(parts: tuple[str, ...]) -> str:
+    """The domain of a server module by its name's parts below ``server``."""
+    if not parts or parts[0] == "migrations":
+        return "base"
+    return SERVER_TOP_MODULES.get(parts[0], parts[0])
 
 
 def modules(root: Path, package: str) -> dict[str, Path]:
@@ -142,10 +190,15 @@ def _absolute(node: ast.ImportFrom, name: str, is_package: bool) -> str:
 
 
 def broken_rule(importer: Place, imported: Place) -> str | None:
-    """The rule (``"a"`` to ``"d"``) that an import from ``importer`` of ``imported``
+    """The rule (``"a"`` to ``"e"``) that an import from ``importer`` of ``imported``
     breaks, if any."""
     if importer.kind == "shared":
-        return "a" if imported.kind == "game" else None
+        if imported.kind == "game":
+            return "a"
+        if importer.domain and imported.domain:
+            allowed = DOMAIN_MAY_IMPORT.get(importer.domain, frozenset())
+            return None if imported.domain in allowed else "e"
+        return None
     if imported.kind == "games":
         return None  # the namespace, imported to discover the games
     if importer.kind == "core":
@@ -183,6 +236,47 @@ def contract_violations(
     return violations
 
 
+def import_graph(root: Path, package: str, under: str) -> dict[str, set[str]]:
+    """The modules of ``package`` under ``under`` (a dotted name) and, for each, those of
+    them it imports, anywhere in it (a type checker's imports too)."""
+    known = modules(root, package)
+    inside = {name for name in known if name == under or name.startswith(under + ".")}
+    return {
+        name: {t for t in imported_names(known[name], name, set(known)) if t in inside} - {name}
+        for name in sorted(inside)
+    }
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The modules that import one another in a cycle (Tarjan's strongly connected
+    components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph[module]):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component: list[str] = []
+            while not component or component[-1] != module:
+                component.append(stack.pop())
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in graph:
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
+
+
 def test_stairgames_keeps_the_import_contract():
     violations = contract_violations(SOURCE, "stairgames", ALLOWED)
     assert not violations, "\n".join(violations)
@@ -216,11 +310,39 @@ def test_every_rule_can_fail_on_a_package_with_wrong_imports():
         f"{package}.core.registry imports {package}.server.app: rule (c)",
         f"{package}.games.demo.game imports {package}.games.demo.play.evaluate: rule (d)",
         f"{package}.games.demo.research.solver imports {package}.games.demo.view.board: rule (d)",
+        f"{package}.server.base.store imports {package}.server.play.match: rule (e)",
+        f"{package}.server.play.match imports {package}.server.lobby.lobby: rule (e)",
+        f"{package}.server.lobby.lobby imports {package}.server.app: rule (e)",
     }
     assert {violation[: violation.index(")") + 1] for violation in violations} == expected
     by_rule = {violation.split("rule (")[1][0]: violation for violation in violations}
     for rule, (title, why) in RULES.items():
         assert by_rule[rule].endswith(f") {title}: {why}")
+
+
+def test_no_import_cycle_inside_the_server():
+    cycles = import_cycles(import_graph(SOURCE, "stairgames", "stairgames.server"))
+    assert not cycles, "\n".join(" <-> ".join(cycle) for cycle in cycles)
+
+
+def test_a_cycle_inside_the_server_is_found():
+    package = "tests.contract_fixture"
+    graph = import_graph(FIXTURE, package, f"{package}.server")
+    assert import_cycles(graph) == [[f"{package}.server.play.fanout", f"{package}.server.play.hub"]]
+
+
+def test_every_server_module_is_in_a_domain_of_the_table():
+    domains = {
+        server_domain(tuple(name.split(".")[2:]))
+        for name in modules(SOURCE, "stairgames")
+        if name.startswith("stairgames.server")
+    }
+    assert domains == set(DOMAIN_MAY_IMPORT)
+
+
+def test_a_module_of_no_known_domain_breaks_the_server_rule():
+    importer = place_of(("server", "newfeature", "routes"))
+    assert broken_rule(importer, place_of(("server", "base", "errors"))) == "e"
 
 
 # ----- the lazy references that stand in for imports ------------------------------

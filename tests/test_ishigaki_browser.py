@@ -25,7 +25,8 @@ CHOICE_OR_END = (
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
 
     data_dir: Path = tmp_path_factory.mktemp("ishigaki-web")
     with serving(

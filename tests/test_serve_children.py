@@ -19,7 +19,7 @@ import pytest
 
 from stairgames.agents import warming
 from stairgames.server import serve
-from stairgames.server.app import Settings
+from stairgames.server.base.settings import Settings
 
 WAIT_AT_MOST = 30.0
 """Seconds the test waits for the process to end and be waited for (milliseconds)."""

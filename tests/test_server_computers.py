@@ -21,7 +21,7 @@ import pytest
 
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.core.registry import game_names, load
-from stairgames.server.app import Settings
+from stairgames.server.base.settings import Settings
 from stairgames.server.play import computer
 from stairgames.server.play.computer import ComputerError, ComputerPool, ComputerTimeoutError
 from stairgames.server.play.seats import parse_seat

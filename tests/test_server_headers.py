@@ -24,7 +24,8 @@ from starlette.websockets import WebSocketDisconnect
 
 import stairgames
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.server.app import STATIC_DIR, Settings, create_app, same_origin
+from stairgames.server.app import create_app, same_origin
+from stairgames.server.base.settings import STATIC_DIR, Settings
 from tests.browser_helpers import serving
 from tests.server_helpers import JSON, connect, new_match, running, state_at_rest, token_of
 

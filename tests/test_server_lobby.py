@@ -392,8 +392,8 @@ def test_a_seat_token_may_come_in_a_header_and_never_reaches_the_access_log(
 ) -> None:
     import logging
 
-    from stairgames.server.app import Settings
     from stairgames.server.base.logs import RedactSecrets
+    from stairgames.server.base.settings import Settings
     from stairgames.server.serve import uvicorn_config
 
     created = client.post(

@@ -28,11 +28,11 @@ import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from stairgames.server.app import STATIC_DIR
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.settings import STATIC_DIR, MailSettings
 from stairgames.server.mail.notify import HOUR, MailStore, Notifier, Outbox
 from stairgames.server.mail.routes import MailService, clean_address
-from stairgames.server.mail.sending import MailSettings, mail_settings, parse_smtp_url
+from stairgames.server.mail.sending import mail_settings, parse_smtp_url
 from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, receive_until, running
 
@@ -864,7 +864,8 @@ def test_the_account_page_and_the_links_pages_work_in_chromium(
     """The account page gives and confirms an address and turns mails off and on; the
     unsubscribe and reset pages do what their buttons say; no page breaks the
     Content-Security-Policy."""
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
     from tests.browser_helpers import expect, serving, watch_content_security_policy
 
     inbox, url = smtp

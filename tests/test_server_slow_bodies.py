@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from stairgames.server.app import Settings, create_app
+from stairgames.server.app import create_app
+from stairgames.server.base.settings import Settings
 from tests.browser_helpers import serving
 
 HELD = 200

@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stairgames.core.registry import listing_order, load
-from stairgames.server.app import Settings
 from stairgames.server.base.limits import Rate
+from stairgames.server.base.settings import Settings
 from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 

@@ -25,8 +25,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real web app on a temporary SQLite (computers and analyses in threads, a
     budget of 4 search iterations a position), served by uvicorn: its base URL."""
     pytest.importorskip("fastapi", reason="the web app needs fastapi")
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
     from stairgames.server.base.limits import Rate
+    from stairgames.server.base.settings import Settings
 
     generous = Rate(per_minute=6000, burst=600)
     settings = Settings(

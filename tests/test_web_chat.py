@@ -23,7 +23,8 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("fastapi", reason="the web app needs fastapi")
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
 
     data: Path = tmp_path_factory.mktemp("web-chat")
     with serving(create_app(Settings(data_dir=data, computer_workers=0, loop_guard=True))) as url:

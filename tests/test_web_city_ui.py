@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.server.app import Settings, create_app
+from stairgames.server.app import create_app
+from stairgames.server.base.settings import Settings
 from tests.browser_helpers import ARTIFACTS, BROWSER_WAIT_MS, serving
 
 try:

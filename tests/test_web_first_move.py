@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 import stairgames
-from stairgames.server.app import Settings, create_app
+from stairgames.server.app import create_app
+from stairgames.server.base.settings import Settings
 from stairgames.server.play.computer import WARMING, ComputerPool
 from tests.browser_helpers import checked_page, expect, serving, shot
 

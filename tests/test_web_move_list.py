@@ -94,7 +94,8 @@ LIST_FACTS = """
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
 
     data_dir: Path = tmp_path_factory.mktemp("move-list")
     settings = Settings(

@@ -17,7 +17,8 @@ MARKUP_NAME = '<img src=x onerror="window.__owned=1">'[:24]
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
 
     data_dir: Path = tmp_path_factory.mktemp("players-web")
     settings = Settings(data_dir=data_dir, computer_workers=0, loop_guard=True)

@@ -140,8 +140,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.agents.levels import LEVEL_NAMES
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
     from stairgames.server.base.limits import Rate
+    from stairgames.server.base.settings import Settings
     from tests.browser_helpers import serving
 
     settings = Settings(

@@ -75,8 +75,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real web app (``create_app`` on a temporary SQLite, its computer players in a
     thread) served by uvicorn: its base URL."""
     pytest.importorskip("fastapi", reason="the web app needs fastapi")
-    from stairgames.server.app import Settings, create_app
+    from stairgames.server.app import create_app
     from stairgames.server.base.limits import Rate
+    from stairgames.server.base.settings import Settings
 
     data = tmp_path_factory.mktemp("web-ui")
     # the pages of this file come from one address and start a match in nearly every test

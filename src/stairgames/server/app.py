@@ -13,9 +13,8 @@ import hashlib
 import json
 import logging
 import re
-import time
 import typing
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,35 +41,24 @@ from stairgames.server.analysis.analysis import (
     start_analysis,
 )
 from stairgames.server.base.limits import (
-    ANALYSES_RATE,
-    CARD_UPLOADS_RATE,
-    CHALLENGES_RATE,
-    JOINS_RATE,
-    LOGINS_RATE,
-    MATCHES_RATE,
-    NEW_PLAYERS_RATE,
-    POSITIONS_RATE,
-    REPLAYS_RATE,
     ClientRates,
-    Rate,
     RequestLimits,
     Route,
     shared_allowances,
     start_shared_limits,
     too_large,
 )
+from stairgames.server.base.settings import Settings
 from stairgames.server.base.store import (
     ClockStore,
     Store,
     guard_event_loop,
     make_engine,
     off_loop,
-    private_data_dir,
 )
 from stairgames.server.chat.chat import add_chat_routes, start_chat
 from stairgames.server.lobby.lobby import Lobby, LobbyStore, add_lobby_routes
 from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE, mail_router, start_mail
-from stairgames.server.mail.sending import MailSettings
 from stairgames.server.migrations import upgrade
 from stairgames.server.ops.health import add_health_routes, start_health
 from stairgames.server.people.players import (
@@ -95,139 +83,9 @@ from stairgames.server.play.fanout import FanOut, start_fanout
 from stairgames.server.play.hub import Connection, Hub, Limits
 from stairgames.server.play.matches import LEVELS, Match, MatchService, ServerError, error_json
 from stairgames.server.play.referee import Referee
+from stairgames.server.play.seats import TOKEN_IN_ADDRESS
 
 log = logging.getLogger(__name__)
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """How the server runs; every field has a default fit for one machine."""
-
-    data_dir: Path = Path("data")
-    database_url: str | None = None
-    """``None``: SQLite in ``data_dir`` (``data/stairgames.db``)."""
-    computer_workers: int = 1
-    """Processes computer players think in (0: one thread, for tests)."""
-    computer_players: tuple[str, ...] = LEVELS
-    """The players a browser may give a computer seat (``computer:NAME``): the levels. A
-    server for experiments (or a test) may add player texts such as ``random``; every
-    one is held to the deadlines below all the same."""
-    computer_move_seconds: float = 30.0
-    """The most a computer's move may take once its player is prepared (the levels take
-    at most about 2 s); beyond, its worker is killed and the match told so."""
-    computer_prepare_seconds: float = 180.0
-    """The most a worker may take to start and prepare a player before its move's clock
-    starts (the first time on a machine, compiling a level's code takes tens of seconds)."""
-    warm_computers: bool = False
-    """Whether ``stairgames serve`` starts compiling every game's computer players' code
-    in the background as it starts (one process, under the lock of compiling:
-    :func:`stairgames.agents.warming.start_every_game`), so that the site's first games
-    usually find it ready; ``stairgames serve`` turns it on unless ``--no-warm-up``. Off
-    for apps made otherwise (tests)."""
-    static_dir: Path = STATIC_DIR
-    max_message_bytes: int = 4096
-    """The largest WebSocket message or request body accepted."""
-    messages_per_second: float = 20.0
-    message_burst: float = 40.0
-    """What one client (an address: ``websocket.client.host``) may send over all its
-    WebSockets together: ``messages_per_second`` on average, up to ``message_burst`` at
-    once; beyond, messages are refused with 429."""
-    refusals_before_close: int = 200
-    max_connections_per_client: int = 20
-    """WebSockets one client may hold open at once (all matches); more are refused (429)."""
-    max_spectators_per_match: int = 500
-    """Spectators one match takes; more are refused (503). A seat's player always gets in."""
-    presence_seconds: float = 0.2
-    """Who connected or left is gathered this long, then told the others of the match in
-    one small ``presence`` message (not a view)."""
-    computer_only_matches: int = 8
-    """Matches with no person in them (every seat a computer) whose computers play at
-    once in this process; beyond, a new one is refused (503). They think in a lane of
-    the pool of their own (one process), so they never hold up a match a person plays."""
-    computer_only_per_player: int = 2
-    """Of those, how many one player (a browser that is no player: one address) may have
-    running; beyond, a new one is refused (429)."""
-    computer_only_unwatched_seconds: float = 600.0
-    """A match with no person in it that nobody has watched this long is stopped."""
-    shared_database: bool | None = None
-    """Whether other server processes write to the same database (``None``: yes for
-    PostgreSQL, no for SQLite). When shared, each request first reads the match's newest
-    events, and the events other processes commit reach this one's watchers through the
-    fan-out (:mod:`stairgames.server.play.fanout`: PostgreSQL's LISTEN/NOTIFY; polling every
-    ``follow_seconds`` while its connection is lost, or on another database). (Either
-    way, two writes of the same event collide and one is refused.)"""
-    follow_seconds: float = 1.0
-    idle_seconds: float = 600.0
-    """A match nobody watches or uses for this long is dropped from memory (it stays in
-    the database and is loaded again when asked for); checked every ``sweep_seconds``."""
-    sweep_seconds: float = 60.0
-    lobby_sweep_seconds: float = 15.0
-    """How often the lobby notes which creators are present and drops the challenges
-    of those away for 10 minutes (:data:`stairgames.server.lobby.lobby.AWAY_SECONDS`)."""
-    matches_per_minute: Rate = MATCHES_RATE
-    """What one client (an address) may create: matches, joins of free seats, card
-    uploads; beyond, requests are refused with 429 and ``Retry-After``."""
-    joins_per_minute: Rate = JOINS_RATE
-    card_uploads_per_minute: Rate = CARD_UPLOADS_RATE
-    players_per_minute: Rate = NEW_PLAYERS_RATE
-    logins_per_minute: Rate = LOGINS_RATE
-    header_timeout_seconds: float = 10.0
-    """A connection that has not sent a request's headers this long after it opened (or
-    after the request began) is closed (``stairgames serve``; see :func:`uvicorn_config`)."""
-    body_timeout_seconds: float = 10.0
-    """A request whose body has not all come this long after its headers is answered 408
-    and its connection closed (``stairgames serve``)."""
-    clock: Callable[[], float] = time.monotonic
-    """The clock of the rate limits (a fake one in tests)."""
-    wall_clock: Callable[[], float] = time.time
-    """Now, in seconds since the epoch: the players' clocks (a fake one in tests)."""
-    heartbeat_seconds: float = 1.0
-    """How often each process tells the database it is alive (the time all were down is
-    given back to the clocks, :mod:`stairgames.server.play.referee`)."""
-    mail: MailSettings | None = None
-    """The SMTP server and public address for e-mail (``stairgames serve --smtp-url``);
-    ``None``: the server sends no mail (:mod:`stairgames.server.mail.routes`)."""
-    analysis_iterations: int = 200
-    """The computer's analysis of a finished game (:mod:`stairgames.server.analysis.analysis`):
-    search iterations a position (the exact solvers get 200 × this many positions
-    first), with :attr:`analysis_seed`, so that an analysis repeats on any machine."""
-    analysis_seed: int = 0
-    analysis_position_iterations: int = 200
-    """The analysis board's budget a position (``POST /api/analysis/position``)."""
-    analysis_workers: int = 1
-    """Analyses of finished games made at once (each in a worker process of its own;
-    more wait their turn); the analysis board's positions take turns in another lane of
-    :attr:`analysis_position_workers`."""
-    analysis_position_workers: int = 1
-    analysis_seconds: float = 900.0
-    """The most an analysis may take (beyond, its worker is killed and it may be asked
-    for again); :attr:`analysis_position_seconds` the most a position may."""
-    analysis_position_seconds: float = 30.0
-    analyses_per_minute: Rate = ANALYSES_RATE
-    """Analyses one client may start, and positions it may have valued."""
-    positions_per_minute: Rate = POSITIONS_RATE
-    challenges_per_minute: Rate = CHALLENGES_RATE
-    """Lobby challenges one client (an address, and a player) may open: each is a match
-    and a message to every lobby watcher."""
-    replays_per_minute: Rate = REPLAYS_RATE
-    """Replays and records (``GET /api/matches/{id}/replay`` and ``/record``) one client
-    may ask for: each replays the whole game."""
-    loop_guard: bool = False
-    """Whether a database call made on the event loop's thread raises instead of running
-    (:func:`stairgames.server.base.store.guard_event_loop`), once the app has started: on in
-    the tests, so that a route that blocks every visitor fails there."""
-
-    def shared(self) -> bool:
-        if self.shared_database is not None:
-            return self.shared_database
-        return bool(self.database_url) and not str(self.database_url).startswith("sqlite")
-
-    def url(self) -> str:
-        if self.database_url:
-            return self.database_url
-        return private_data_dir(self.data_dir)  # 0700, its database 0600
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -369,11 +227,6 @@ async def _viewer(
     player = await current_player_async(request)
     return await off_loop(_lobby(request).player_seat, player, match.id, seat)
 
-
-TOKEN_IN_ADDRESS = N_(
-    "a seat's token is not taken in an address: send it in the X-Seat-Token header, "
-    "or as the WebSocket's first message"
-)
 
 HELLO_SECONDS = 10.0
 """How long a WebSocket opened with ``?auth=message`` has to send its token."""

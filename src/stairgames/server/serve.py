@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import logging
+import os
 import socket
 import subprocess
 import threading
@@ -16,8 +18,9 @@ from stairgames.i18n import _
 
 if TYPE_CHECKING:
     import uvicorn
+    from fastapi import FastAPI
 
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +31,7 @@ def serve(argv: Sequence[str]) -> int:
     settings = serve_settings(args, parser)
     start_warming(settings)  # the process runs on by itself, reaped when it ends
     if args.workers > 1:  # N processes on one port (server/workers.py)
-        from stairgames.server.workers import serve_workers
-
-        return serve_workers(argv, args, parser, settings)
+        return _serve_workers(argv, args, parser, settings)
 
     from stairgames.server.app import create_app
 
@@ -47,9 +48,49 @@ def serve(argv: Sequence[str]) -> int:
     return 0
 
 
+def _serve_workers(
+    argv: Sequence[str],
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    settings: Settings,
+) -> int:
+    """Run ``args.workers`` worker processes on ``args.host``:``args.port`` until stopped
+    (:mod:`stairgames.server.workers`); each builds its app with :func:`worker_app`."""
+    from stairgames.server import workers
+
+    workers.refuse_without_postgresql(parser, settings)
+    os.environ[workers.ARGV_VARIABLE] = json.dumps(list(argv))
+    config = uvicorn_config(
+        workers.WORKER_APP,
+        args.host,
+        args.port,
+        settings,
+        log_format=args.log_format,
+        access_log=args.access_log,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        factory=True,
+        workers=args.workers,
+        http=workers.WORKER_PROTOCOL,
+    )
+    return workers.serve_workers(config, announce_line(args))
+
+
+def worker_app() -> FastAPI:
+    """The app of one worker process (``stairgames serve --workers N``): the parent's
+    command line read again."""
+    from stairgames.server.app import create_app
+    from stairgames.server.workers import ARGV_VARIABLE
+
+    parser = serve_parser()
+    args = parser.parse_args(json.loads(os.environ[ARGV_VARIABLE]))
+    app = create_app(serve_settings(args, parser))
+    freeze_startup_objects()  # what the worker imported (its app starts after)
+    return app
+
+
 def start_warming(settings: Settings) -> subprocess.Popen[bytes] | None:
     """Start compiling every game's computer players' code in the background, where
-    ``settings`` ask for it (:attr:`~stairgames.server.app.Settings.warm_computers`):
+    ``settings`` ask for it (:attr:`~stairgames.server.base.settings.Settings.warm_computers`):
     one process for all games, which checks itself what is still to compile, so that the
     server starts without waiting for it. A thread waits for it to end (:func:`reaped`),
     so that it does not stay behind as a defunct child."""
@@ -129,7 +170,7 @@ def serve_parser() -> argparse.ArgumentParser:
 
 def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Settings:
     """The app's settings that ``stairgames serve``'s options ask for."""
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
     from stairgames.server.mail.sending import mail_settings_of
 
     settings = Settings(
@@ -195,7 +236,7 @@ def ratings(argv: Sequence[str]) -> int:
     )
     _add_database_arguments(parser)
     args = parser.parse_args(argv)
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
     from stairgames.server.base.store import make_engine
     from stairgames.server.migrations import upgrade
     from stairgames.server.people.rating_store import RatingStore

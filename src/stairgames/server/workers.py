@@ -4,8 +4,9 @@ deployment sets (``--log-format``, ``--access-log``, ``--forwarded-allow-ips``).
 The workers are uvicorn's (``uvicorn.supervisors.Multiprocess``): the parent binds the
 port, starts N worker processes that accept on it (the kernel hands each new connection
 to one of them), starts again one that dies, and stops them all on SIGINT or SIGTERM.
-Each worker builds its own app from the same command line (:func:`worker_app`, an
-import string uvicorn calls in the worker; the options travel in the environment,
+Each worker builds its own app from the same command line
+(:func:`stairgames.server.serve.worker_app`, an import string uvicorn calls in the
+worker; the options travel in the environment,
 :data:`ARGV_VARIABLE`), with its own connections to the database, its own fan-out
 listener (:mod:`stairgames.server.play.fanout`) and its own pool of computer players.
 
@@ -31,22 +32,22 @@ refused.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stairgames.i18n import _
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
+    import uvicorn
 
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
 
 ARGV_VARIABLE = "STAIRGAMES_SERVE_ARGV"
 """The environment variable the parent gives its workers ``stairgames serve``'s options
 in (a JSON list)."""
-WORKER_APP = f"{__name__}:worker_app"
+WORKER_APP = "stairgames.server.serve:worker_app"
+"""The import string of one worker's app, which uvicorn calls in each worker."""
+WORKER_PROTOCOL = f"{__name__}:HeaderTimeoutProtocol"
+"""The import string of the workers' HTTP protocol (:func:`__getattr__`)."""
 READY_SECONDS = 180.0
 """How long the parent waits for each worker to start before it says where to connect."""
 
@@ -80,13 +81,8 @@ def add_deployment_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def serve_workers(
-    argv: Sequence[str],
-    args: argparse.Namespace,
-    parser: argparse.ArgumentParser,
-    settings: Settings,
-) -> int:
-    """Run ``args.workers`` worker processes on ``args.host``:``args.port`` until stopped."""
+def refuse_without_postgresql(parser: argparse.ArgumentParser, settings: Settings) -> None:
+    """Stop with a usage error when ``--workers`` above 1 has no shared database."""
     if not settings.shared():
         parser.error(
             _(
@@ -94,24 +90,13 @@ def serve_workers(
                 "SQLite takes one server process"
             )
         )
+
+
+def serve_workers(config: uvicorn.Config, announce: str) -> int:
+    """Run the worker processes of ``config`` (made by :func:`stairgames.server.serve.serve`
+    with :data:`WORKER_APP` and :data:`WORKER_PROTOCOL`) until stopped; print ``announce``
+    once every worker is ready."""
     from uvicorn.supervisors.multiprocess import Multiprocess
-
-    from stairgames.server.serve import announce_line, uvicorn_config
-
-    os.environ[ARGV_VARIABLE] = json.dumps(list(argv))
-    config = uvicorn_config(
-        WORKER_APP,
-        args.host,
-        args.port,
-        settings,
-        log_format=args.log_format,
-        access_log=args.access_log,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        factory=True,
-        workers=args.workers,
-        http=f"{__name__}:HeaderTimeoutProtocol",
-    )
-    announce = announce_line(args)
 
     class AnnouncingWorkers(Multiprocess):
         def init_processes(self) -> None:
@@ -123,27 +108,22 @@ def serve_workers(
     return 0
 
 
-def worker_app() -> FastAPI:
-    """The app of one worker process: the parent's command line read again."""
-    from stairgames.server.app import create_app
-    from stairgames.server.serve import freeze_startup_objects, serve_parser, serve_settings
-
-    parser = serve_parser()
-    args = parser.parse_args(json.loads(os.environ[ARGV_VARIABLE]))
-    app = create_app(serve_settings(args, parser))
-    freeze_startup_objects()  # what the worker imported (its app starts after)
-    return app
-
-
 def __getattr__(name: str) -> Any:
     """``HeaderTimeoutProtocol``: the workers' HTTP protocol (uvicorn imports it by name
     in each worker: a class made at run time cannot be sent to another process)."""
     if name == "HeaderTimeoutProtocol":
-        from stairgames.server.app import Settings
         from stairgames.server.base.limits import header_timeout_protocol
+        from stairgames.server.base.settings import Settings
 
         return header_timeout_protocol(Settings.header_timeout_seconds)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ARGV_VARIABLE", "add_deployment_arguments", "serve_workers", "worker_app"]
+__all__ = [
+    "ARGV_VARIABLE",
+    "WORKER_APP",
+    "WORKER_PROTOCOL",
+    "add_deployment_arguments",
+    "refuse_without_postgresql",
+    "serve_workers",
+]

@@ -75,7 +75,7 @@ from stairgames.server.play.match import Match, outcome_json, public_options
 from stairgames.server.play.matches import MAX_POSITION_LENGTH
 
 if TYPE_CHECKING:
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
 
 log = logging.getLogger(__name__)
 

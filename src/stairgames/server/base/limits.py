@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import select, text
 
 from stairgames.i18n import N_
+from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
-from stairgames.server.play.matches import ServerError, error_json
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -377,7 +377,7 @@ def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio
     """On a database shared with other server processes: the app's request rates
     (``app.state.rates``) shared where the database can (:func:`shared_allowances`), and
     ``app.state.processes``, the processes alive, read now and every two heartbeats (the
-    task returned). ``settings``: the app's :class:`stairgames.server.app.Settings`."""
+    task returned). ``settings``: the app's :class:`stairgames.server.base.settings.Settings`."""
     app.state.processes = None
     if not settings.shared():
         return []
@@ -566,7 +566,7 @@ async def _refuse(send: Send, error: ServerError, *, retry_after: int | None = N
 
 BODY_TIMEOUT_SECONDS = 10.0
 """How long a request's body may take to arrive once its headers have (the default of
-:attr:`stairgames.server.app.Settings.body_timeout_seconds`)."""
+:attr:`stairgames.server.base.settings.Settings.body_timeout_seconds`)."""
 
 
 def header_timeout_protocol(

@@ -58,9 +58,10 @@ from stairgames.server.people.players import Player, current_player_async
 from stairgames.server.play.fanout import RESYNC, FanOut
 from stairgames.server.play.hub import Hub
 from stairgames.server.play.match import Match
+from stairgames.server.play.seats import TOKEN_IN_ADDRESS
 
 if TYPE_CHECKING:
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -313,8 +314,6 @@ class Chat:
             :func:`stairgames.server.app._viewer`); 403, a token of no seat of the match.
         """
         if token is not None:
-            from stairgames.server.app import TOKEN_IN_ADDRESS  # (app imports this module)
-
             raise ServerError(400, TOKEN_IN_ADDRESS)
         token = request.headers.get("x-seat-token")
         player = await current_player_async(request)

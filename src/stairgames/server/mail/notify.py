@@ -44,6 +44,7 @@ from typing import Any, Final
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from stairgames.server.base.settings import MailSettings
 from stairgames.server.base.store import (
     MailAddressRow,
     MailTokenRow,
@@ -57,7 +58,6 @@ from stairgames.server.mail.sending import (
     Game,
     Letter,
     Mailer,
-    MailSettings,
     digest_letter,
     message_of,
     turn_letter,

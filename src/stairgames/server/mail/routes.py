@@ -42,6 +42,7 @@ from stairgames.core.registry import get_spec
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
+from stairgames.server.base.settings import MailSettings
 from stairgames.server.base.store import allowances_off_loop, off_loop
 from stairgames.server.mail.notify import (
     CONFIRM,
@@ -58,7 +59,6 @@ from stairgames.server.mail.notify import (
 )
 from stairgames.server.mail.sending import (
     Game,
-    MailSettings,
     Opponent,
     SmtpMailer,
     Words,
@@ -77,7 +77,7 @@ from stairgames.server.people.players import (
 from stairgames.server.play.seats import COMPUTER
 
 if TYPE_CHECKING:
-    from stairgames.server.app import Settings
+    from stairgames.server.base.settings import Settings
     from stairgames.server.lobby.lobby import Lobby
     from stairgames.server.play.hub import Hub
 

@@ -35,36 +35,13 @@ from typing import Final, Protocol
 from urllib.parse import unquote, urlsplit
 
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, translations
-from stairgames.server.base.limits import Rate
+from stairgames.server.base.settings import MailSettings, SmtpServer
 
 log = logging.getLogger(__name__)
 
 SCHEMES: Final = {"smtp": 25, "smtp+starttls": 587, "smtps": 465}
 """The SMTP address's schemes and their default ports: plain SMTP (a local relay),
 STARTTLS (the usual submission port) and TLS from the first byte."""
-ADDRESSES_RATE: Final = Rate(per_minute=5, burst=5)
-"""E-mail addresses one client (an address) may set a minute: each one sends a mail."""
-RESETS_RATE: Final = Rate(per_minute=5, burst=5)
-"""Password resets one client may ask for a minute (whatever the names)."""
-MAILS_PER_NAME: Final = Rate(per_minute=1 / 20, burst=3)
-"""Confirmation or reset mails for one player: three at once, then one every 20
-minutes; beyond that, none is sent (a reset is answered the same all the same)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class SmtpServer:
-    """Where mail goes out: host and port, STARTTLS or TLS, and the login if any."""
-
-    host: str
-    port: int
-    starttls: bool = False
-    tls: bool = False
-    username: str | None = None
-    password: str | None = dataclasses.field(default=None, repr=False)
-
-    def where(self) -> str:
-        """``host:port``, for logs (never the login)."""
-        return f"{self.host}:{self.port}"
 
 
 def parse_smtp_url(url: str) -> SmtpServer:
@@ -92,36 +69,6 @@ def parse_smtp_url(url: str) -> SmtpServer:
         username=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password is not None else None,
     )
-
-
-@dataclasses.dataclass(frozen=True)
-class MailSettings:
-    """How the server sends mail (``Settings.mail``; ``None`` there: it sends none)."""
-
-    smtp: SmtpServer
-    public_url: str = "http://127.0.0.1:8000"
-    """The site's address as readers reach it: the links in mails start with it."""
-    sender: str = ""
-    """The ``From`` of every mail; empty: ``stairgames <noreply@HOST>`` of the public URL."""
-    timeout_seconds: float = 20.0
-    """The most one SMTP conversation may take (connecting, then each reply)."""
-    sweep_seconds: float = 60.0
-    """How often the server looks for turn mails and digests due (and once at start)."""
-    addresses_rate: Rate = ADDRESSES_RATE
-    resets_rate: Rate = RESETS_RATE
-    mails_per_name: Rate = MAILS_PER_NAME
-
-    def link(self, path: str) -> str:
-        """The absolute address of ``path`` (``/m/abc``) on the public site."""
-        return self.public_url.rstrip("/") + path
-
-    def from_header(self) -> str:
-        if self.sender:
-            return self.sender
-        host = urlsplit(self.public_url).hostname or "localhost"
-        if not re.fullmatch(r"[A-Za-z0-9.-]*[A-Za-z][A-Za-z0-9.-]*", host):
-            host = "localhost"  # an IP address: no mail domain
-        return f"stairgames <noreply@{host}>"
 
 
 def mail_settings(
@@ -476,11 +423,9 @@ class SmtpMailer:
 __all__ = [
     "Game",
     "Letter",
-    "MailSettings",
     "Mailer",
     "Opponent",
     "SmtpMailer",
-    "SmtpServer",
     "Words",
     "confirm_letter",
     "digest_letter",

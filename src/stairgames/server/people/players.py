@@ -66,6 +66,7 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
+from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, Clock, Rate
 from stairgames.server.base.store import (
     PlayerRow,
@@ -74,7 +75,6 @@ from stairgames.server.base.store import (
     allowances_off_loop,
     off_loop,
 )
-from stairgames.server.play.matches import ServerError, error_json
 
 COOKIE: Final = "__Host-sg_player"
 """The cookie holding a browser's player secret where the page is a secure context."""

@@ -76,12 +76,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from stairgames.server.base.store import EventRecord
 from stairgames.server.play.match import Match
+from stairgames.server.play.matches import MatchService
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from stairgames.server.app import Settings
-    from stairgames.server.play.hub import Hub
+    from stairgames.server.base.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,24 @@ RESYNC = "fanout.resync"
 """The topic each process delivers to its own handlers after a gap in delivery."""
 QUEUED_AT_MOST = 10_000
 """Topic messages waiting to be delivered (or sent) beyond which the oldest are dropped."""
+
+
+class Hub(Protocol):
+    """What the fan-out needs of the hub of live matches (:class:`stairgames.server.play.hub.Hub`,
+    which imports this module): which matches it watches, and how it reads and announces
+    what other processes committed."""
+
+    @property
+    def service(self) -> MatchService: ...
+
+    def watches(self, match_id: str) -> bool: ...
+
+    async def follow(self, match_id: str) -> None: ...
+
+    async def catch_up(self) -> None: ...
+
+    async def follow_other_processes(self, seconds: float) -> None: ...
+
 
 TopicHandler = Callable[[dict[str, Any]], Awaitable[None]]
 """Told each message of a topic it subscribed to: ``await handler(data)``."""

@@ -67,7 +67,8 @@ class Sender(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """What one client and one match may take (see :class:`stairgames.server.app.Settings`)."""
+    """What one client and one match may take (see
+    :class:`stairgames.server.base.settings.Settings`)."""
 
     messages_per_second: float = 20.0
     message_burst: float = 40.0

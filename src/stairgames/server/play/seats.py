@@ -78,3 +78,11 @@ def parse_seat(spec: Any, index: int, game: Game, players: Sequence[str]) -> tup
 
 
 __all__ = ["COMPUTER", "HUMAN", "ONLINE", "Seat", "hash_token", "parse_seat"]
+
+
+TOKEN_IN_ADDRESS: Final = N_(
+    "a seat's token is not taken in an address: send it in the X-Seat-Token header, "
+    "or as the WebSocket's first message"
+)
+"""Why a request with a seat's token in its address (``?token=``) is refused: addresses
+end up in logs, histories and the ``Referer`` of other sites."""

@@ -1,0 +1,1 @@
+"""The fixture server's lobby."""
