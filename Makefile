@@ -41,7 +41,19 @@ serve: $(PLAY_STAMP)
 play: $(PLAY_STAMP)
 	$(BIN)/stairgames play stairs --light human --dark medium
 
-test: $(DEV_STAMP)
+# The page's JavaScript checks (biome, tsc, node --test) use the packages package-lock.json
+# pins, installed into node_modules/ again only when the lock changes; the page itself
+# needs none of them (no build step), so `make serve` never runs npm.
+JS_STAMP := node_modules/.installed
+$(JS_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(JS_STAMP)
+
+test: $(DEV_STAMP) $(JS_STAMP)
+	node_modules/.bin/biome ci
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.strict.json
+	node --test tests/js/
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
@@ -78,4 +90,4 @@ messages: $(DEV_STAMP)
 		--no-fuzzy-matching --ignore-obsolete
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -18,7 +18,8 @@
 import { t } from "./i18n.js";
 import { stepTo } from "./stepping.js";
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
+import { ApiError, api, errorText } from "./net.js";
 const NS = "http://www.w3.org/2000/svg";
 const N_ = (id) => id; // marks a message id translated later with t()
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -41,8 +42,8 @@ const state = {
 export function initAnalysis({ app, go }) {
   state.app = app;
   state.go = go;
-  $("analysis-start").addEventListener("click", start);
-  $("analysis-explore").addEventListener("click", explore);
+  $("analysis-start", HTMLButtonElement).addEventListener("click", start);
+  $("analysis-explore", HTMLButtonElement).addEventListener("click", explore);
 }
 
 // A new match on the page: what the server has of its analysis is asked once it is over.
@@ -53,11 +54,9 @@ function reset(match) {
 
 async function fetchStatus(match) {
   try {
-    const response = await fetch(`/api/matches/${match}/analysis`);
+    const data = await api(`/api/matches/${match}/analysis`);
     if (state.match !== match) return;
-    if (response.ok) {
-      take(await response.json());
-    }
+    take(data);
   } catch {
     // the button stays: it asks again
   }
@@ -96,19 +95,19 @@ function pollLater() {
 
 async function start() {
   const match = state.match;
-  $("analysis-start").disabled = true;
+  $("analysis-start", HTMLButtonElement).disabled = true;
   state.error = null;
   try {
-    const response = await fetch(`/api/matches/${match}/analysis`, {
+    const data = await api(`/api/matches/${match}/analysis`, {
       method: "POST",
       headers: { "content-type": "application/json" },
     });
-    const data = await response.json();
     if (state.match !== match) return;
-    if (response.ok) take(data);
-    else state.error = data.error || null;
-  } catch {
-    state.error = { id: N_("The server cannot be reached.") };
+    take(data);
+  } catch (failure) {
+    if (state.match !== match) return;
+    const reached = failure instanceof ApiError && !failure.unreachable;
+    state.error = reached ? failure.error : { id: N_("The server cannot be reached.") };
   }
   redraw();
 }
@@ -140,12 +139,12 @@ export function renderAnalysis(view) {
   }
   const running = state.status === "running";
   const done = state.status === "done" && state.data;
-  $("analysis-start").hidden = Boolean(done) || running || state.status === null;
-  $("analysis-start").disabled = false;
+  $("analysis-start", HTMLButtonElement).hidden = Boolean(done) || running || state.status === null;
+  $("analysis-start", HTMLButtonElement).disabled = false;
   const progress = $("analysis-progress");
   progress.hidden = !running;
   if (running) {
-    const bar = $("analysis-bar");
+    const bar = $("analysis-bar", HTMLProgressElement);
     if (state.total) {
       bar.max = state.total;
       bar.value = state.done || 0;
@@ -170,10 +169,6 @@ export function renderAnalysis(view) {
   describeShown(view, seat);
 }
 
-function errorText(error) {
-  return t(error.id || error.message, error.args || {}) || error.message || "";
-}
-
 // The seat whose chance the graph follows: the viewer's, else the first.
 function seatShown(view) {
   const you = view.you;
@@ -182,7 +177,7 @@ function seatShown(view) {
 
 function shownPly(view) {
   const app = state.app;
-  return app.replayAt === null ? view.history.length : app.replayAt;
+  return app.replay.shown(view.history.length);
 }
 
 function entryAt(ply) {
@@ -441,7 +436,7 @@ function describeShown(view, _seat) {
     ),
   );
   box.replaceChildren(...lines);
-  $("analysis-explore").hidden = false;
+  $("analysis-explore", HTMLButtonElement).hidden = false;
 }
 
 // The half-width of an estimated loss's 95% interval, in percentage points.
@@ -463,7 +458,7 @@ export function analysisHint(view) {
   const shown = shownPly(view);
   const move = entryAt(shown);
   if (!move?.better) return null;
-  const boards = state.app.boards || [];
+  const boards = state.app.replay.boards;
   return { move: move.better, instead: true, board: boards[shown - 1] || null };
 }
 
@@ -475,9 +470,7 @@ async function explore() {
   if (!view) return;
   const shown = shownPly(view);
   try {
-    const response = await fetch(`/api/matches/${view.match}/record`);
-    if (!response.ok) return;
-    const record = await response.json();
+    const record = await api(`/api/matches/${view.match}/record`);
     const params = new URLSearchParams({
       game: record.game,
       options: JSON.stringify(record.options || {}),

@@ -11,8 +11,9 @@
 
 import { t } from "./i18n.js";
 import { ensurePlayer } from "./player.js";
+import { $, button } from "./dom.js";
+import { ApiError, api, errorText, failureText } from "./net.js";
 
-const $ = (id) => document.getElementById(id);
 const N_ = (id) => id; // marks a message id translated later with t()
 // Moves that are words (Stairs' pass, swap and agreement): buttons, as on the match page.
 const WORDS = {
@@ -78,38 +79,38 @@ function wire() {
   board.wired = true;
   $("ab-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    board.game = $("ab-game").value;
-    const text = $("ab-text").value.trim();
+    board.game = $("ab-game", HTMLSelectElement).value;
+    const text = $("ab-text", HTMLTextAreaElement).value.trim();
     board.position = text || null;
     board.options = {}; // the position says its own options (a Stairs board's size)
     board.moves = [];
     board.memory = {};
     load();
   });
-  $("ab-back").addEventListener("click", () => goTo(board.moves.length - 1));
-  $("ab-reset").addEventListener("click", () => goTo(0));
+  $("ab-back", HTMLButtonElement).addEventListener("click", () => goTo(board.moves.length - 1));
+  $("ab-reset", HTMLButtonElement).addEventListener("click", () => goTo(0));
   $("ab-play-move").addEventListener("submit", (event) => {
     event.preventDefault();
-    const move = $("ab-move-input").value.trim();
+    const move = $("ab-move-input", HTMLInputElement).value.trim();
     if (move) explore(move);
-    $("ab-move-input").value = "";
+    $("ab-move-input", HTMLInputElement).value = "";
   });
-  $("ab-copy").addEventListener("click", () => {
-    $("ab-link").value = location.href;
-    $("ab-link").hidden = false;
-    $("ab-link").select();
+  $("ab-copy", HTMLButtonElement).addEventListener("click", () => {
+    $("ab-link", HTMLInputElement).value = location.href;
+    $("ab-link", HTMLInputElement).hidden = false;
+    $("ab-link", HTMLInputElement).select();
     if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
   });
-  $("ab-play-on").addEventListener("click", playOn);
+  $("ab-play-on", HTMLButtonElement).addEventListener("click", playOn);
 }
 
 function fillForm() {
-  const select = $("ab-game");
+  const select = $("ab-game", HTMLSelectElement);
   select.replaceChildren(
     ...board.games.map((g) => new Option(t(g.title), g.name, false, g.name === board.game)),
   );
-  $("ab-text").value = board.position || "";
-  const level = $("ab-level");
+  $("ab-text", HTMLTextAreaElement).value = board.position || "";
+  const level = $("ab-level", HTMLSelectElement);
   const game = board.games.find((g) => g.name === board.game);
   const levels = game?.levels || ["medium"];
   level.replaceChildren(...levels.map((l) => new Option(t(l), l, false, l === "medium")));
@@ -140,38 +141,33 @@ async function load(played = null) {
   const seq = ++board.seq;
   $("ab-error").textContent = "";
   $("ab-eval").replaceChildren(text(t("The engine is thinking…"), "thinking"));
+  let data;
   try {
-    const response = await fetch("/api/analysis/position", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
+    data = await api("/api/analysis/position", {
+      json: {
         game: board.game,
         options: board.options,
         position: board.position,
         moves: board.moves,
-      }),
+      },
     });
-    const data = await response.json();
+  } catch (failure) {
     if (seq !== board.seq) return;
-    if (!response.ok) {
-      $("ab-error").textContent = errorText(data.error);
-      if (played !== null) board.moves = board.moves.slice(0, -1); // the move refused
-      if (board.answer) render(false);
-      else $("ab-eval").replaceChildren();
+    if (!(failure instanceof ApiError) || failure.unreachable) {
+      $("ab-error").textContent = t("The server cannot be reached.");
       return;
     }
-    board.answer = data;
-    board.options = data.options || {};
-    remember();
-    render(played !== null);
-  } catch {
-    if (seq === board.seq) $("ab-error").textContent = t("The server cannot be reached.");
+    $("ab-error").textContent = errorText(failure.error);
+    if (played !== null) board.moves = board.moves.slice(0, -1); // the move refused
+    if (board.answer) render(false);
+    else $("ab-eval").replaceChildren();
+    return;
   }
-}
-
-function errorText(error) {
-  if (!error) return t("Something went wrong.");
-  return t(error.id || error.message, error.args || {}) || error.message;
+  if (seq !== board.seq) return;
+  board.answer = data;
+  board.options = data.options || {};
+  remember();
+  render(played !== null);
 }
 
 async function drawFor(game) {
@@ -187,15 +183,15 @@ async function drawFor(game) {
 async function render(animate) {
   const answer = board.answer;
   $("ab-title").textContent = t(answer.title);
-  $("ab-game").value = answer.game;
+  $("ab-game", HTMLSelectElement).value = answer.game;
   renderTurn(answer);
   renderEvaluation(answer);
   renderMoves();
   renderChoices(answer);
-  $("ab-current").value = answer.current || "";
-  $("ab-back").disabled = !board.moves.length;
-  $("ab-reset").disabled = !board.moves.length;
-  $("ab-play-on").hidden = answer.hidden_information || answer.over;
+  $("ab-current", HTMLTextAreaElement).value = answer.current || "";
+  $("ab-back", HTMLButtonElement).disabled = !board.moves.length;
+  $("ab-reset", HTMLButtonElement).disabled = !board.moves.length;
+  $("ab-play-on", HTMLButtonElement).hidden = answer.hidden_information || answer.over;
   $("ab-play-on-note").hidden = !answer.hidden_information;
   if (!answer.board) {
     $("ab-board").replaceChildren();
@@ -395,14 +391,6 @@ function renderChoices(answer) {
   box.replaceChildren(...buttons);
 }
 
-function button(label, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = label;
-  node.addEventListener("click", onClick);
-  return node;
-}
-
 // A match from the position shown: the seat to act (the first at chance) is this
 // browser's, every other seat the computer's at the level chosen.
 async function playOn() {
@@ -410,29 +398,17 @@ async function playOn() {
   if (!answer?.current || board.busy) return;
   board.busy = true;
   const mine = answer.to_act ?? 0;
-  const level = $("ab-level").value || "medium";
+  const level = $("ab-level", HTMLSelectElement).value || "medium";
   const seats = answer.seats.map((_, seat) => (seat === mine ? "human" : `computer:${level}`));
   try {
     await ensurePlayer(); // the seat made for this browser is its player's
-    const response = await fetch("/api/matches", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        game: answer.game,
-        options: answer.options,
-        seats,
-        position: answer.current,
-      }),
+    const data = await api("/api/matches", {
+      json: { game: answer.game, options: answer.options, seats, position: answer.current },
     });
-    const data = await response.json();
-    if (!response.ok) {
-      $("ab-error").textContent = errorText(data.error);
-      return;
-    }
     board.saveTokens(data.match, data.seats);
     board.go(`/m/${data.match}`);
-  } catch {
-    $("ab-error").textContent = t("The server cannot be reached.");
+  } catch (failure) {
+    $("ab-error").textContent = failureText(failure);
   } finally {
     board.busy = false;
   }

@@ -31,18 +31,22 @@ import { initStepping, noteView, renderStepping } from "./stepping.js";
 import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./analysis.js";
 import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 
-const $ = (id) => document.getElementById(id);
-// N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
-const N_ = (id) => id;
-const WORDS = {
-  pass: N_("Pass"),
-  swap: N_("Swap colours"),
-  accept: N_("Accept the offer"),
-  decline: N_("Decline the offer"),
-};
-// Moves that are words, as the move list says them (the buttons' texts).
-const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
+import { $, button } from "./dom.js";
+import { api, errorText, failureText } from "./net.js";
+import { Replay } from "./replay.js";
+import {
+  capitalise,
+  isEditable,
+  isWord,
+  minutesText,
+  moveRounds,
+  moveText,
+  optionLabel,
+  playersText,
+  WORDS,
+} from "./pagetext.js";
 
+/** @type {import("./types.js").App} */
 const app = {
   games: [],
   match: null,
@@ -51,10 +55,12 @@ const app = {
   tokens: {},
   held: [],
   memory: {},
-  boards: [],
-  boardsKey: null,
-  replayAt: null,
+  replay: new Replay(),
+  viewSeat: null,
+  confirmedSeat: null,
+  noticeTimer: undefined,
   draw: null,
+  drawFor: null,
   lastEvent: -1,
   retry: 0,
   renders: 0,
@@ -76,22 +82,13 @@ async function showHome() {
 // GET /api/games: each game's options, seats, summary, rules and a board to picture it.
 async function loadGames() {
   if (!app.games.length) {
-    const response = await fetch("/api/games");
-    if (response.ok) app.games = await response.json();
+    try {
+      app.games = await api("/api/games");
+    } catch {
+      // no listing: the pages that need one show none
+    }
   }
   return app.games;
-}
-
-// A sentence as it starts a line: "Dark resigns", "Red 6, blue 7: blue wins" (scripts
-// without capitals, Japanese, are left as they are).
-function capitalise(text) {
-  return text ? text.charAt(0).toLocaleUpperCase(language()) + text.slice(1) : text;
-}
-
-function selectedGame() {
-  const checked = document.querySelector('input[name="game"]:checked');
-  const playable = app.games.filter((g) => g.web !== false);
-  return playable.find((g) => g.name === (checked ? checked.value : firstGame(playable)));
 }
 
 // The game chosen when the page opens: the first the server lists (GET /api/games lists
@@ -100,10 +97,19 @@ function firstGame(playable) {
   return playable[0]?.name;
 }
 
+function selectedGame() {
+  const checked = /** @type {HTMLInputElement | null} */ (
+    document.querySelector('input[name="game"]:checked')
+  );
+  const playable = app.games.filter((g) => g.web !== false);
+  return playable.find((g) => g.name === (checked ? checked.value : firstGame(playable)));
+}
+
 function renderHome() {
   renderGameCards();
   const game = selectedGame();
   for (const card of $("game-list").querySelectorAll(".game-card")) {
+    if (!(card instanceof HTMLElement)) continue;
     card.classList.toggle("selected", card.dataset.game === game.name);
   }
   $("setup-heading").textContent = t("New game: {game}", { game: t(game.title) });
@@ -113,24 +119,20 @@ function renderHome() {
     renderSeatList(selectedGame(), options.closest("fieldset"), selectedGame().levels);
   for (const option of game.options) {
     const special = specialOption(option, game, seatsChanged);
-    // Options the form cannot edit (a tuple of steps, "int | None", Ishigaki's goal,
-    // whose "−2" steps must fit it) keep their default.
-    const editable =
-      (option.choices?.length || ["bool", "int", "str", "choice"].includes(option.type)) &&
-      option.name !== "goal";
+    // (options the form cannot edit keep their default: pagetext.js's isEditable)
     if (special) options.append(special);
-    else if (editable) options.append(optionInput(option));
+    else if (isEditable(option)) options.append(optionInput(option));
   }
-  const level = $("level");
+  const level = $("level", HTMLSelectElement);
   const levelNow = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => new Option(t(l), l, false, l === levelNow)));
-  const seat = $("my-seat");
+  const seat = $("my-seat", HTMLSelectElement);
   const seatNow = seat.value || "0";
   seat.replaceChildren(
     ...game.seat_names.map((s, i) => new Option(t(s), String(i), false, String(i) === seatNow)),
   );
   renderSeatList(game, options.closest("fieldset"), game.levels);
-  fillTimeControls($("time-control"), game);
+  fillTimeControls($("time-control", HTMLSelectElement), game);
 }
 
 // The games as cards (drawn again when the language changes): a picture of the board,
@@ -140,7 +142,7 @@ function renderHome() {
 function renderGameCards() {
   const list = $("game-list");
   if (list.dataset.lang === language() && list.children.length) return;
-  const chosen = list.querySelector("input:checked");
+  const chosen = /** @type {HTMLInputElement | null} */ (list.querySelector("input:checked"));
   const playable = app.games.filter((g) => g.web !== false);
   const name = chosen ? chosen.value : firstGame(playable);
   list.dataset.lang = language();
@@ -175,7 +177,8 @@ function gameCard(game, checked) {
   about.textContent = game.summary ? t(game.summary) : "";
   card.append(picture, label, facts, about);
   card.addEventListener("click", (event) => {
-    if (event.target === input || label.contains(event.target)) return;
+    const target = event.target instanceof Node ? event.target : null;
+    if (target === input || label.contains(target)) return;
     input.checked = true;
     chooseGame(card);
   });
@@ -207,36 +210,6 @@ async function drawPreview(game, svg, board) {
   } catch {
     svg.replaceChildren(); // no picture rather than half of one
   }
-}
-
-function playersText(game) {
-  const low = game.min_players;
-  const high = game.max_players;
-  if (!low) return "";
-  return low === high
-    ? t("{count} players", { count: low })
-    : t("{low}–{high} players", { low, high });
-}
-
-function minutesText(minutes) {
-  if (!Array.isArray(minutes)) return "";
-  const [low, high] = minutes;
-  return low === high
-    ? t("about {minutes} minutes", { minutes: low })
-    : t("{low}–{high} minutes", { low, high });
-}
-
-function optionLabel(name) {
-  return (
-    {
-      pie_rule: N_("Pie rule (the second player may swap colours)"),
-      agreement: N_("Offer to end by agreement"),
-      variant: N_("Variant"),
-      players: N_("Players"),
-      crumbling_wall: N_("Crumbling wall (the −2 steps)"),
-      size: N_("Board size (3 to 8 squares a side)"),
-    }[name] || name
-  );
 }
 
 function optionInput(option) {
@@ -273,26 +246,30 @@ async function startGame(event) {
   event.preventDefault();
   const game = selectedGame();
   const options = {};
-  for (const input of $("options").querySelectorAll("[data-option]")) {
+  const inputs = /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
+    $("options").querySelectorAll("[data-option]")
+  );
+  for (const input of inputs) {
     const type = input.dataset.type;
     if (input.dataset.optional && input.value === "") continue;
+    const checked = input instanceof HTMLInputElement && input.checked;
     options[input.dataset.option] =
-      type === "bool" ? input.checked : type === "int" ? Number(input.value) : input.value;
+      type === "bool" ? checked : type === "int" ? Number(input.value) : input.value;
   }
-  const opponent = document.querySelector('input[name="opponent"]:checked').value;
-  const mine = Number($("my-seat").value);
-  const other = opponent === "computer" ? `computer:${$("level").value}` : opponent;
+  const opponent = /** @type {HTMLInputElement} */ (
+    document.querySelector('input[name="opponent"]:checked')
+  ).value;
+  const mine = Number($("my-seat", HTMLSelectElement).value);
+  const other =
+    opponent === "computer" ? `computer:${$("level", HTMLSelectElement).value}` : opponent;
   const seats = seatSpecs(game) || game.seat_names.map((_, i) => (i === mine ? "human" : other));
-  const time_control = timeControlOf($("time-control").value);
+  const time_control = timeControlOf($("time-control", HTMLSelectElement).value);
   await ensurePlayer(); // its seats are then its player's (see seatQuery)
-  const response = await fetch("/api/matches", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ game: game.name, options, seats, time_control }),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    $("home-error").textContent = errorText(data.error);
+  let data;
+  try {
+    data = await api("/api/matches", { json: { game: game.name, options, seats, time_control } });
+  } catch (failure) {
+    $("home-error").textContent = failureText(failure);
     return;
   }
   saveTokens(data.match, data.seats);
@@ -329,13 +306,11 @@ async function showMatch(match) {
     })
     .catch(() => {});
   closeSockets();
+  app.replay.reset();
   Object.assign(app, {
     match,
     view: null,
     memory: {},
-    boards: [],
-    boardsKey: null,
-    replayAt: null,
     lastEvent: -1,
     confirmedSeat: null,
   });
@@ -349,14 +324,15 @@ async function showMatch(match) {
   if (!seats.length && (await hasFreeSeat(match))) {
     await ensurePlayer();
     // (no body, but the type the server asks of every request that changes something)
-    const response = await fetch(`/api/matches/${match}/join`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-    });
-    if (response.ok) {
-      const joined = await response.json();
+    try {
+      const joined = await api(`/api/matches/${match}/join`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
       seats = [joined];
       saveTokens(match, seats);
+    } catch {
+      // not joined: watched
     }
   }
   app.tokens = Object.fromEntries(seats.map((s) => [s.seat, s.token]));
@@ -374,9 +350,7 @@ async function heldSeat(match) {
 // The seats this browser's player holds in the match (by cookie).
 async function heldSeats(match) {
   try {
-    const response = await fetch(`/api/my/seats/${match}`);
-    if (!response.ok) return [];
-    return (await response.json()).seats;
+    return (await api(`/api/my/seats/${match}`)).seats;
   } catch {
     return [];
   }
@@ -386,9 +360,7 @@ async function heldSeats(match) {
 // not over: only then is joining tried (a full match is watched, with no refusal).
 async function hasFreeSeat(match) {
   try {
-    const response = await fetch(`/api/matches/${match}`);
-    if (!response.ok) return false;
-    const view = await response.json();
+    const view = await api(`/api/matches/${match}`);
     return !view.result && view.seats.some((s) => s.kind === "online" && !s.taken);
   } catch {
     return false;
@@ -605,17 +577,17 @@ function coverFor(view) {
   const needed =
     hasPrivateBoards(view) &&
     view.board.private &&
-    app.replayAt === null &&
+    app.replay.at === null &&
     app.viewSeat !== app.confirmedSeat;
   cover.hidden = !needed;
   if (!needed) return false;
   const seat = view.seats.find((s) => s.seat === app.viewSeat);
   const name = seat ? seatName(seat) : String(app.viewSeat);
   $("pass-text").textContent = t("Pass the device to {name}", { name });
-  $("pass-show").textContent = t("I am {name}: show my cards", { name });
+  $("pass-show", HTMLButtonElement).textContent = t("I am {name}: show my cards", { name });
   $("board").replaceChildren();
   $("moves").replaceChildren();
-  $("pass-show").focus();
+  $("pass-show", HTMLButtonElement).focus();
   return true;
 }
 
@@ -654,18 +626,19 @@ async function render(animate) {
   chatView(
     view,
     { query: seatQuery(view.you), headers: seatHeaders(view.you) },
-    view.result === null ? null : app.replayAt,
+    view.result === null ? null : app.replay.at,
   );
   const draw = await loadBoardScript(view.game);
   // A newer render may have begun while the board's script loaded: only it draws. (A
   // presence message replaces app.view with a copy and draws no board: not a newer one.)
   if (app.renders !== turn) return;
-  const replaying = app.replayAt !== null;
-  const board = replaying ? app.boards[app.replayAt] : view.board;
+  const at = app.replay.at;
+  const replaying = at !== null;
+  const board = app.replay.board(view.board);
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
   draw($("board"), board, {
     legal: atTurn ? view.legal : [],
-    lastMove: replaying ? view.history[app.replayAt - 1] || null : lastBoardMove(view),
+    lastMove: replaying ? view.history[at - 1] || null : lastBoardMove(view),
     over: view.result !== null && !replaying,
     play,
     t,
@@ -710,7 +683,7 @@ function renderSeats(view) {
   const spectators = view.spectators || 0;
   $("spectators").hidden = !spectators;
   $("spectators").textContent = spectators ? t("Spectators: {count}", { count: spectators }) : "";
-  $("invite-link").value = `${location.origin}/m/${view.match}`;
+  $("invite-link", HTMLInputElement).value = `${location.origin}/m/${view.match}`;
 }
 
 // A seat as its list shows it, whole sentences from the catalog ("light (you)").
@@ -735,8 +708,8 @@ function renderAlerts(view) {
   const online =
     view.you !== null && view.result === null && view.seats.some((seat) => seat.kind === "online");
   $("alerts").hidden = !online;
-  $("sound").checked = soundOn();
-  $("notify").hidden = !mayAskForNotifications();
+  $("sound", HTMLInputElement).checked = soundOn();
+  $("notify", HTMLButtonElement).hidden = !mayAskForNotifications();
 }
 
 function renderTurn(view) {
@@ -767,7 +740,7 @@ function renderTurn(view) {
   for (const line of toldLines(view)) prompt.append(line);
   const words = $("words");
   words.replaceChildren();
-  const atTurn = view.to_act !== null && view.to_act === view.you && app.replayAt === null;
+  const atTurn = view.to_act !== null && view.to_act === view.you && app.replay.at === null;
   const legal = atTurn ? view.legal : [];
   // A lone Pass says why (S4: who has no legal move passes).
   if (legal.length === 1 && legal[0] === "pass") {
@@ -777,7 +750,7 @@ function renderTurn(view) {
     words.append(why, " ");
   }
   for (const move of legal) {
-    if (move in WORDS) words.append(button(t(WORDS[move]), () => play(move)));
+    if (Object.hasOwn(WORDS, move)) words.append(button(t(WORDS[move]), () => play(move)));
   }
 }
 
@@ -866,14 +839,6 @@ function rematchLines(view) {
   ];
 }
 
-function button(text, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = text;
-  node.addEventListener("click", onClick);
-  return node;
-}
-
 // The move list, newest last and scrolled to: a game that tells its moves (dice, draws,
 // deals) has the server's narration for this viewer, one entry a move; other two-player
 // games pair the moves of a round ("1. c3-d4 d4-c3"); moves that are words are translated.
@@ -881,16 +846,11 @@ function renderMoves(view) {
   const list = $("moves");
   const told = Array.isArray(view.narration) ? view.narration : null;
   const history = view.history;
-  const rounds = [];
-  const step = !told && view.seats.length === 2 ? 2 : 1;
-  for (let first = 0; first < history.length; first += step) {
-    const indexes = [first, first + 1].slice(0, step).filter((i) => i < history.length);
-    rounds.push(indexes);
-  }
+  const rounds = moveRounds(history.length, view.seats.length, Boolean(told));
   let current = null;
   // The move shown (the newest when the position is the live one) is marked; each move
   // is a button that shows the position after it (static/stepping.js).
-  const shown = app.replayAt === null ? history.length : app.replayAt;
+  const shown = app.replay.shown(history.length);
   list.classList.toggle("told", Boolean(told));
   list.replaceChildren(
     ...rounds.map((indexes, round) => {
@@ -902,7 +862,7 @@ function renderMoves(view) {
       for (const i of indexes) {
         const move = document.createElement("button");
         move.type = "button";
-        move.className = told || history[i] in MOVE_WORDS ? "move word" : "move";
+        move.className = told || isWord(history[i]) ? "move word" : "move";
         move.dataset.move = history[i]; // the notation, as the record writes it
         move.dataset.ply = String(i + 1); // the position after it
         move.textContent = told
@@ -913,7 +873,7 @@ function renderMoves(view) {
         if (i === shown - 1) {
           move.classList.add("current");
           move.setAttribute("aria-current", "step");
-          if (app.replayAt !== null) current = item;
+          if (app.replay.at !== null) current = item;
         }
         item.append(move);
       }
@@ -926,24 +886,20 @@ function renderMoves(view) {
     : list.scrollHeight;
 }
 
-function moveText(move) {
-  return move in MOVE_WORDS ? t(MOVE_WORDS[move]) : move;
-}
-
 function renderControls(view) {
   const over = view.result !== null;
   const player = view.you !== null;
   const computer = view.seats.some((s) => s.kind === "computer");
   // Whether taking back is allowed at all is the server's to say (can_undo, can_takeback).
-  $("undo").hidden = !view.can_undo || !(computer || holdsEverySeat(view));
-  $("undo").disabled = view.history.length === 0;
-  $("takeback").hidden = !view.can_takeback;
-  $("takeback").disabled = view.history.length === 0 || Boolean(view.takeback);
-  $("offer").hidden = !(view.legal || []).includes("offer") || over;
-  $("resign").hidden = !player || over;
+  $("undo", HTMLButtonElement).hidden = !view.can_undo || !(computer || holdsEverySeat(view));
+  $("undo", HTMLButtonElement).disabled = view.history.length === 0;
+  $("takeback", HTMLButtonElement).hidden = !view.can_takeback;
+  $("takeback", HTMLButtonElement).disabled = view.history.length === 0 || Boolean(view.takeback);
+  $("offer", HTMLButtonElement).hidden = !(view.legal || []).includes("offer") || over;
+  $("resign", HTMLButtonElement).hidden = !player || over;
   // (a rematch offered: its Accept and Decline buttons answer it)
   const offered = (view.rematch_asked || []).length > 0 && !view.rematch;
-  $("rematch").hidden = !player || !over || offered;
+  $("rematch", HTMLButtonElement).hidden = !player || !over || offered;
 }
 
 function renderResult(view) {
@@ -987,22 +943,18 @@ function renderRules(view) {
   );
 }
 
-function errorText(error) {
-  if (!error) return t("Something went wrong.");
-  if (error.text) return error.text;
-  return t(error.id || error.message, error.args || {}) || error.message;
-}
-
 async function downloadRecord() {
   const seat = app.view ? app.view.you : null;
-  const response = await fetch(`/api/matches/${app.match}/record${seatQuery(seat)}`, {
-    headers: seatHeaders(seat),
-  });
-  if (!response.ok) {
+  let record;
+  try {
+    record = await api(`/api/matches/${app.match}/record${seatQuery(seat)}`, {
+      headers: seatHeaders(seat),
+    });
+  } catch {
     $("match-error").textContent = t("The record could not be downloaded.");
     return;
   }
-  const blob = new Blob([JSON.stringify(await response.json(), null, 2)], {
+  const blob = new Blob([JSON.stringify(record, null, 2)], {
     type: "application/json",
   });
   const link = document.createElement("a");
@@ -1013,6 +965,11 @@ async function downloadRecord() {
 }
 
 // ----- start ----------------------------------------------------------------------
+
+// Forget the board's selection (a piece chosen): the position shown changed.
+function clearSelection() {
+  app.memory = {};
+}
 
 function go(path) {
   history.pushState({}, "", path);
@@ -1051,7 +1008,7 @@ function route() {
 }
 
 function wire() {
-  const select = $("lang");
+  const select = $("lang", HTMLSelectElement);
   select.replaceChildren(
     ...Object.entries(LANGUAGES).map(
       ([code, name]) => new Option(name, code, false, code === language()),
@@ -1064,37 +1021,40 @@ function wire() {
     if (app.view) render(false);
   });
   $("new-game").addEventListener("submit", startGame);
-  $("pass-show").addEventListener("click", () => {
+  $("pass-show", HTMLButtonElement).addEventListener("click", () => {
     app.confirmedSeat = app.viewSeat;
     render(false);
   });
-  $("sound").addEventListener("change", () => setSound($("sound").checked));
-  $("notify").addEventListener("click", async () => {
+  $("sound", HTMLInputElement).addEventListener("change", () =>
+    setSound($("sound", HTMLInputElement).checked),
+  );
+  $("notify", HTMLButtonElement).addEventListener("click", async () => {
     await askForNotifications();
-    $("notify").hidden = !mayAskForNotifications();
+    $("notify", HTMLButtonElement).hidden = !mayAskForNotifications();
   });
-  $("undo").addEventListener("click", () => send({ type: "undo" }));
-  $("takeback").addEventListener("click", () => send({ type: "takeback" }));
-  $("offer").addEventListener("click", () => play("offer"));
-  $("resign").addEventListener("click", () => {
+  $("undo", HTMLButtonElement).addEventListener("click", () => send({ type: "undo" }));
+  $("takeback", HTMLButtonElement).addEventListener("click", () => send({ type: "takeback" }));
+  $("offer", HTMLButtonElement).addEventListener("click", () => play("offer"));
+  $("resign", HTMLButtonElement).addEventListener("click", () => {
     if (confirm(t("Resign this game?"))) send({ type: "resign" });
   });
-  $("rematch").addEventListener("click", () => {
+  $("rematch", HTMLButtonElement).addEventListener("click", () => {
     if (app.view?.rematch) followRematch(app.view.rematch, app.view.seats.length);
     else send({ type: "rematch" });
   });
-  $("record").addEventListener("click", downloadRecord);
-  $("copy-invite").addEventListener("click", () => {
-    $("invite-link").select();
-    if (navigator.clipboard) navigator.clipboard.writeText($("invite-link").value);
+  $("record", HTMLButtonElement).addEventListener("click", downloadRecord);
+  $("copy-invite", HTMLButtonElement).addEventListener("click", () => {
+    $("invite-link", HTMLInputElement).select();
+    if (navigator.clipboard)
+      navigator.clipboard.writeText($("invite-link", HTMLInputElement).value);
   });
-  $("rules-toggle").addEventListener("click", () => {
+  $("rules-toggle", HTMLButtonElement).addEventListener("click", () => {
     const open = $("rules").hidden;
     $("rules").hidden = !open;
-    $("rules-toggle").setAttribute("aria-expanded", String(open));
+    $("rules-toggle", HTMLButtonElement).setAttribute("aria-expanded", String(open));
   });
   // the move list, the step bar and ←/→, Home/End step through the game
-  initStepping({ app, render, seatQuery, seatHeaders });
+  initStepping({ app, render, clearSelection, seatQuery, seatHeaders });
   initAnalysis({ app, go }); // static/analysis.js
   window.addEventListener("popstate", route);
 }

@@ -4,6 +4,8 @@
 // preset phrase travels as its id and is shown in the reader's language.
 import { onLanguageChange, t } from "./i18n.js";
 import { ensurePlayer, shownName } from "./player.js";
+import { $, has } from "./dom.js";
+import { api, failureText } from "./net.js";
 
 const HIDDEN = "stairgames.chat.hidden"; // localStorage: "1" while the chat is hidden
 const chat = {
@@ -17,8 +19,6 @@ const chat = {
   room: null,
   phraseLang: null,
 };
-
-const $ = (id) => document.getElementById(id);
 
 // The match page shows a view (app.js's render): the chat of its match, for its viewer.
 // credentials: how requests name the viewer's seat ({query, headers}, as app.js sends
@@ -59,9 +59,8 @@ async function load() {
   const { match, key } = chat;
   const { query, headers } = chat.credentials;
   try {
-    const response = await fetch(`/api/matches/${match}/chat${query}`, { headers });
-    if (!response.ok || chat.key !== key) return;
-    const listing = await response.json();
+    const listing = await api(`/api/matches/${match}/chat${query}`, { headers });
+    if (chat.key !== key) return;
     chat.phrases = listing.phrases || {};
     chat.room = listing.room;
     if (!listing.rooms.includes("spectators")) {
@@ -71,7 +70,7 @@ async function load() {
       }
     }
     for (const message of listing.messages) chat.messages.set(message.id, message);
-    $("chat-input").maxLength = listing.max_length || 500;
+    $("chat-input", HTMLInputElement).maxLength = listing.max_length || 500;
   } catch {
     return; // what was shown stays
   }
@@ -129,10 +128,10 @@ function renderPhrases() {
 function render() {
   if (!chat.view) return;
   const hidden = localStorage.getItem(HIDDEN) === "1";
-  $("chat-hide").checked = hidden;
+  $("chat-hide", HTMLInputElement).checked = hidden;
   $("chat-body").hidden = hidden;
   $("chat-note").hidden = chat.room !== "spectators";
-  $("chat-input").placeholder = t("Message");
+  $("chat-input", HTMLInputElement).placeholder = t("Message");
   renderPhrases();
   const shown = [...chat.messages.values()]
     .sort((a, b) => a.id - b.id)
@@ -152,36 +151,26 @@ async function post(body) {
   }
   const { query, headers } = chat.credentials;
   try {
-    const response = await fetch(`/api/matches/${chat.match}/chat${query}`, {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const reply = await response.json();
-    if (!response.ok) {
-      const error = reply.error || {};
-      $("chat-error").textContent = t(error.id || "Something went wrong.", error.args || {});
-      return false;
-    }
+    const reply = await api(`/api/matches/${chat.match}/chat${query}`, { json: body, headers });
     chat.messages.set(reply.id, reply);
     render();
     return true;
-  } catch {
-    $("chat-error").textContent = t("The server cannot be reached.");
+  } catch (failure) {
+    $("chat-error").textContent = failureText(failure);
     return false;
   }
 }
 
 function wire() {
-  if (!$("chat")) return;
+  if (!has("chat")) return;
   $("chat-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const input = $("chat-input");
+    const input = $("chat-input", HTMLInputElement);
     if (!input.value.trim()) return;
     if (await post({ text: input.value })) input.value = "";
   });
-  $("chat-hide").addEventListener("change", () => {
-    localStorage.setItem(HIDDEN, $("chat-hide").checked ? "1" : "0");
+  $("chat-hide", HTMLInputElement).addEventListener("change", () => {
+    localStorage.setItem(HIDDEN, $("chat-hide", HTMLInputElement).checked ? "1" : "0");
     render();
   });
   onLanguageChange(render);

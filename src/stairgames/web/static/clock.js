@@ -6,71 +6,42 @@
 // Correspondence views carry the running seat's deadline instead.
 
 import { t } from "./i18n.js";
+import { clockFace, timeControlChoices, timeControlOf, timeControlText } from "./clocktext.js";
 
-const REALTIME_CHOICES = [
-  [1, 0],
-  [3, 2],
-  [5, 3],
-  [10, 5],
-  [15, 10],
-  [30, 0],
-];
-const CORRESPONDENCE_DAYS = [1, 2, 3, 7];
+export { timeControlOf, timeControlText };
 
 // ----- choosing a time control -------------------------------------------------------
 
-// Fill a <select> with the time controls offered for `game` (its own real-time default
-// first among the real-time ones).
+/**
+ * Fill a <select> with the time controls offered for `game` (its own real-time default
+ * first among the real-time ones), keeping the choice made where it is still offered.
+ *
+ * @param {HTMLSelectElement} select
+ * @param {Parameters<typeof timeControlChoices>[0]} game
+ */
 export function fillTimeControls(select, game) {
   const kept = select.value;
-  const first = game?.realtime_default ? game.realtime_default : [5, 3];
-  const realtime = [
-    first,
-    ...REALTIME_CHOICES.filter(([m, i]) => m !== first[0] || i !== first[1]),
-  ];
-  const options = [new Option(t("No clock"), "none")];
-  for (const [minutes, increment] of realtime) {
-    options.push(
-      new Option(
-        t("Real time {clock}", { clock: `${minutes}+${increment}` }),
-        `realtime:${minutes}:${increment}`,
-      ),
-    );
-  }
-  for (const days of CORRESPONDENCE_DAYS) {
-    options.push(
-      new Option(t("Correspondence, {days} days a move", { days }), `correspondence:${days}`),
-    );
-  }
-  select.replaceChildren(...options);
+  select.replaceChildren(
+    ...timeControlChoices(game).map(([value, text]) => new Option(text, value)),
+  );
   if ([...select.options].some((o) => o.value === kept)) select.value = kept;
-}
-
-// The API's time_control for a choice of fillTimeControls (undefined: none).
-export function timeControlOf(value) {
-  const [kind, a, b] = String(value || "none").split(":");
-  if (kind === "realtime") return { kind, minutes: Number(a), increment: Number(b) };
-  if (kind === "correspondence") return { kind, days: Number(a) };
-  return undefined;
-}
-
-// A time control in a few words: "5+3", "2 days a move", "no clock".
-export function timeControlText(control) {
-  if (!control || control.kind === "none") return t("no clock");
-  if (control.kind === "realtime") return `${fraction(control.minutes)}+${control.increment}`;
-  return t("{days} days a move", { days: control.days });
-}
-
-function fraction(minutes) {
-  return { 0.25: "¼", 0.5: "½", 0.75: "¾" }[minutes] || String(minutes);
 }
 
 // ----- showing the clocks ------------------------------------------------------------
 
+/**
+ * @type {{clock: import("./clocktext.js").Clock | null, receivedAt: number,
+ *   items: Map<number, HTMLElement>}}
+ */
 const shown = { clock: null, receivedAt: 0, items: new Map() };
 
-// Show `view`'s clocks in the seat list's items (a Map of seat -> <li>); called with
-// each new view.
+/**
+ * Show `view`'s clocks in the seat list's items (seat -> <li>); called with each new
+ * view.
+ *
+ * @param {{clock?: import("./clocktext.js").Clock | null}} view
+ * @param {Map<number, HTMLElement>} items
+ */
 export function showClocks(view, items) {
   shown.clock = view.clock || null;
   shown.receivedAt = performance.now();
@@ -91,52 +62,26 @@ function tick() {
   if (!clock) return;
   const elapsed = performance.now() - shown.receivedAt;
   for (const [seat, span] of shown.items) {
-    const running = clock.running === seat;
-    let text = "";
-    let low = false;
-    if (clock.kind === "realtime") {
-      const left = Math.max(0, clock.remaining_ms[seat] - (running ? elapsed : 0));
-      text = realtimeText(left);
-      low = left < 20_000;
-    } else if (running && clock.deadline_ms) {
-      const left = Math.max(0, clock.deadline_ms - clock.now_ms - elapsed);
-      text = correspondenceText(left);
-      low = left < 3_600_000;
-    }
-    span.textContent = text;
-    span.classList.toggle("running", running);
-    span.classList.toggle("low", low && running);
+    const face = clockFace(clock, seat, elapsed);
+    span.textContent = face.text;
+    span.classList.toggle("running", face.running);
+    span.classList.toggle("low", face.low);
   }
 }
 
 setInterval(tick, 200);
 
-function realtimeText(ms) {
-  if (ms < 10_000) return (Math.floor(ms / 100) / 10).toFixed(1);
-  const seconds = Math.ceil(ms / 1000);
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-
-function correspondenceText(ms) {
-  const minutes = Math.floor(ms / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days) return t("{days} d {hours} h left", { days, hours });
-  return t("{hours} h {minutes} min left", { hours, minutes: minutes % 60 });
-}
-
 // ----- being told it is one's turn ---------------------------------------------------
 
 const SOUND_KEY = "stairgames.sound";
-const waitingBefore = new Map(); // match -> whether it waited for this browser's move
+/** @type {Map<string, boolean>} match -> whether it waited for this browser's move */
+const waitingBefore = new Map();
 
 export function soundOn() {
   return localStorage.getItem(SOUND_KEY) !== "off";
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? "on" : "off");
 }
@@ -154,6 +99,11 @@ export async function askForNotifications() {
 
 // Called with each view: when a game starts waiting for this browser's move, a short
 // sound (unless turned off) and, if the tab is hidden, a notification.
+/**
+ * @param {{match: string}} view
+ * @param {boolean} waiting
+ * @param {string} title
+ */
 export function tellTurn(view, waiting, title) {
   const before = waitingBefore.get(view.match);
   waitingBefore.set(view.match, waiting);
@@ -168,6 +118,7 @@ export function tellTurn(view, waiting, title) {
   }
 }
 
+/** @type {AudioContext | null} */
 let audio = null;
 
 function beep() {

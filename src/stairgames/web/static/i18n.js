@@ -2,28 +2,66 @@
 // catalog ({"lang", "messages": {msgid: msgstr}}; English is empty: identity).
 // The chosen language is remembered in localStorage and can change at any time.
 
+import { api } from "./net.js";
+
+/** @type {Record<string, string>} */
 export const LANGUAGES = { en: "English", ja: "日本語" };
 const KEY = "stairgames.lang";
+/** @type {Record<string, string | string[]>} msgid -> msgstr (a plural's forms: a list) */
 let messages = {};
 let current = "en";
+/** @type {((lang: string) => void)[]} */
 const listeners = [];
+
+/**
+ * A text the server sent as JSON (stairgames.i18n.text_json): see say.
+ *
+ * @typedef {string | number | boolean | null | undefined | TextNode} Text
+ * @typedef {object} TextNode
+ * @property {string} [id]
+ * @property {Record<string, unknown>} [args]
+ * @property {string} [plural]
+ * @property {number} [n]
+ * @property {Text[]} [names]
+ * @property {boolean} [and]
+ * @property {Text[]} [join]
+ * @property {Text[]} [lines]
+ * @property {string} [bullet]
+ */
 
 // t(id, args): the message in the current language with {name} (also {name!r}, as
 // Python's repr of a string, and {name:spec}, the spec ignored) filled from args; an
 // argument that is a text structure (see say) is translated first.
+/**
+ * @param {string} id
+ * @param {Record<string, unknown>} [args]
+ * @returns {string}
+ */
 export function t(id, args = {}) {
   let text = messages[id] || id;
   if (Array.isArray(text)) text = text[0];
   return fill(text, args);
 }
 
+/**
+ * @param {string} text
+ * @param {Record<string, unknown>} args
+ * @returns {string}
+ */
 function fill(text, args) {
-  return text.replace(/\{(\w+)(![rsa])?(:[^{}]*)?\}/g, (whole, name, conversion) => {
-    if (!args || !(name in args)) return whole;
-    const value = args[name];
-    if (value !== null && typeof value === "object") return say(value);
-    return conversion === "!r" && typeof value === "string" ? `'${value}'` : String(value);
-  });
+  return text.replace(
+    /\{(\w+)(![rsa])?(:[^{}]*)?\}/g,
+    (
+      /** @type {string} */ whole,
+      /** @type {string} */ name,
+      /** @type {string | undefined} */ conversion,
+    ) => {
+      if (!args || !(name in args)) return whole;
+      const value = args[name];
+      if (value !== null && typeof value === "object") return say(value);
+      return conversion === "!r" && typeof value === "string" ? `'${value}'` : String(value);
+    },
+  );
 }
 
 // say(node): a text the server sent as JSON (stairgames.i18n.text_json) in the current
@@ -31,11 +69,16 @@ function fill(text, args) {
 // arguments (each a node too), plurals with "plural" and "n", {"names": [...], "and"}
 // a list of names, {"lines": [...], "bullet"} one a line, {"join": [...]} texts written one
 // after the other; numbers and text as they are.
-export function say(node) {
-  if (node === null || node === undefined) return "";
-  if (typeof node !== "object") return String(node);
+/**
+ * @param {unknown} value a Text
+ * @returns {string}
+ */
+export function say(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object") return String(value);
+  const node = /** @type {TextNode} */ (value);
   if (Array.isArray(node.names)) {
-    const words = node.names.map(say);
+    const words = node.names.map((name) => say(name));
     if (!node.and) return words.join(t(", "));
     if (words.length < 2) return words.join("");
     return t("{items} and {last}", {
@@ -43,11 +86,12 @@ export function say(node) {
       last: words[words.length - 1],
     });
   }
-  if (Array.isArray(node.join)) return node.join.map(say).join("");
+  if (Array.isArray(node.join)) return node.join.map((part) => say(part)).join("");
   if (Array.isArray(node.lines)) {
     return node.lines.map((line) => (node.bullet ?? "") + say(line)).join("\n");
   }
   if (typeof node.id !== "string") return "";
+  /** @type {string | string[]} */
   let template = messages[node.id] || node.id;
   if (Array.isArray(template))
     template = node.n === 1 ? template[0] : template[template.length - 1];
@@ -65,12 +109,16 @@ export function preferredLanguage() {
   return (navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
 }
 
+/** @param {string} lang */
 export async function setLanguage(lang) {
   if (!(lang in LANGUAGES)) lang = "en";
   let loaded = {};
   if (lang !== "en") {
-    const response = await fetch(`/api/i18n/${lang}`);
-    if (response.ok) loaded = (await response.json()).messages || {};
+    try {
+      loaded = (await api(`/api/i18n/${lang}`)).messages || {};
+    } catch {
+      // no catalog: the English ids
+    }
   }
   messages = loaded;
   current = lang;
@@ -80,16 +128,18 @@ export async function setLanguage(lang) {
   for (const listener of listeners) listener(lang);
 }
 
+/** @param {(lang: string) => void} listener */
 export function onLanguageChange(listener) {
   listeners.push(listener);
 }
 
 // Elements marked with data-i18n get its message as text; data-i18n-label sets aria-label.
+/** @param {ParentNode} root */
 export function translateStatic(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) {
-    node.textContent = t(node.getAttribute("data-i18n"));
+    node.textContent = t(node.getAttribute("data-i18n") ?? "");
   }
   for (const node of root.querySelectorAll("[data-i18n-label]")) {
-    node.setAttribute("aria-label", t(node.getAttribute("data-i18n-label")));
+    node.setAttribute("aria-label", t(node.getAttribute("data-i18n-label") ?? ""));
   }
 }

@@ -3,10 +3,11 @@
 // (it plays as "Anonymous N" until it chooses a name), keeps the seat's token like any
 // match's, and goes to the match.
 import { onLanguageChange, t } from "./i18n.js";
+import { $, has } from "./dom.js";
+import { api, failureText } from "./net.js";
 import { currentPlayer, ensurePlayer, shownName } from "./player.js";
 import { fillTimeControls, timeControlOf, timeControlText } from "./clock.js";
 
-const JSON_HEADERS = { "content-type": "application/json" };
 const lobby = {
   socket: null,
   challenges: [],
@@ -16,15 +17,6 @@ const lobby = {
   saveTokens: null,
   go: null,
 };
-
-function $(id) {
-  return document.getElementById(id);
-}
-
-function errorText(error) {
-  if (!error) return t("Something went wrong.");
-  return t(error.id || error.message, error.args || {}) || error.message;
-}
 
 function titleOf(name) {
   const game = lobby.games.find((g) => g.name === name);
@@ -101,14 +93,13 @@ function render() {
 }
 
 async function post(url, body, method = "POST") {
-  const response = await fetch(url, {
-    method,
-    headers: JSON_HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    $("lobby-error").textContent = errorText(data.error);
+  let data;
+  try {
+    // (the content type the server asks of every request that changes something)
+    const headers = { "content-type": "application/json" };
+    data = await api(url, { method, json: body, headers });
+  } catch (failure) {
+    $("lobby-error").textContent = failureText(failure);
     return null;
   }
   $("lobby-error").textContent = "";
@@ -135,13 +126,15 @@ async function withdraw(challenge) {
 function seatsFor(players, people) {
   const seats = ["human"];
   for (let seat = 1; seat < players; seat += 1) {
-    seats.push(seat < people ? "online" : `computer:${$("challenge-level").value}`);
+    seats.push(
+      seat < people ? "online" : `computer:${$("challenge-level", HTMLSelectElement).value}`,
+    );
   }
   return seats;
 }
 
 function renderForm() {
-  const select = $("challenge-game");
+  const select = $("challenge-game", HTMLSelectElement);
   const chosen = select.value;
   select.replaceChildren(
     ...lobby.games.filter((g) => g.web !== false).map((g) => new Option(t(g.title), g.name)),
@@ -152,13 +145,13 @@ function renderForm() {
     game && Object.keys(game.seats_by_players || {}).length
       ? Object.keys(game.seats_by_players).map(Number)
       : [game ? game.seat_names.length : 2];
-  const players = $("challenge-players");
+  const players = $("challenge-players", HTMLSelectElement);
   const previous = Number(players.value);
   players.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
   if (counts.includes(previous)) players.value = String(previous);
   $("challenge-players-label").hidden = counts.length < 2;
   const total = Number(players.value);
-  const people = $("challenge-people");
+  const people = $("challenge-people", HTMLSelectElement);
   const wanted = Number(people.value) || total;
   people.replaceChildren(
     ...Array.from({ length: total - 1 }, (_, i) => i + 2).map(
@@ -169,14 +162,14 @@ function renderForm() {
   $("challenge-people-label").hidden = total < 3;
   const computers = Number(people.value) < total;
   $("challenge-level-label").hidden = !computers;
-  $("challenge-rated").disabled = computers;
-  if (computers) $("challenge-rated").checked = false;
+  $("challenge-rated", HTMLInputElement).disabled = computers;
+  if (computers) $("challenge-rated", HTMLInputElement).checked = false;
   const levels = game ? game.levels || [] : [];
-  const level = $("challenge-level");
+  const level = $("challenge-level", HTMLSelectElement);
   if (level.options.length !== levels.length) {
     level.replaceChildren(...levels.map((l) => new Option(t(l), l)));
   }
-  fillTimeControls($("challenge-time"), game);
+  fillTimeControls($("challenge-time", HTMLSelectElement), game);
 }
 
 async function openChallenge(event) {
@@ -185,9 +178,9 @@ async function openChallenge(event) {
     $("lobby-error").textContent = t("The server cannot be reached.");
     return;
   }
-  const game = $("challenge-game").value;
-  const players = Number($("challenge-players").value);
-  const people = players < 3 ? players : Number($("challenge-people").value);
+  const game = $("challenge-game", HTMLSelectElement).value;
+  const players = Number($("challenge-players", HTMLSelectElement).value);
+  const people = players < 3 ? players : Number($("challenge-people", HTMLSelectElement).value);
   const options = {};
   const spec = lobby.games.find((g) => g.name === game);
   if (spec && Object.keys(spec.seats_by_players || {}).length) options.players = players;
@@ -195,8 +188,8 @@ async function openChallenge(event) {
     game,
     options,
     seats: seatsFor(players, people),
-    rated: $("challenge-rated").checked,
-    time_control: timeControlOf($("challenge-time").value),
+    rated: $("challenge-rated", HTMLInputElement).checked,
+    time_control: timeControlOf($("challenge-time", HTMLSelectElement).value),
   });
   if (!data) return;
   lobby.saveTokens(data.match, data.seats);
@@ -242,7 +235,7 @@ export function hideLobby() {
 }
 
 function start() {
-  if (!$("lobby")) return;
+  if (!has("lobby")) return;
   $("challenge-form").addEventListener("submit", openChallenge);
   for (const id of ["challenge-game", "challenge-players", "challenge-people"]) {
     $(id).addEventListener("change", renderForm);

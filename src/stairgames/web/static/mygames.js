@@ -3,12 +3,10 @@
 // match (its replay, once over).
 import { onLanguageChange, t } from "./i18n.js";
 import { showWaiting, shownName } from "./player.js";
+import { $, has } from "./dom.js";
+import { api } from "./net.js";
 
 const mine = { page: 1, data: null, games: [], go: null, open: false };
-
-function $(id) {
-  return document.getElementById(id);
-}
 
 function titleOf(name) {
   const game = mine.games.find((g) => g.name === name);
@@ -54,19 +52,18 @@ function render() {
   $("my-games-empty").hidden = data.games.length > 0;
   $("my-games-page").textContent =
     data.pages > 1 ? t("Page {page} of {pages}", { page: data.page, pages: data.pages }) : "";
-  $("my-games-previous").hidden = data.page <= 1;
-  $("my-games-next").hidden = data.page >= data.pages;
+  $("my-games-previous", HTMLButtonElement).hidden = data.page <= 1;
+  $("my-games-next", HTMLButtonElement).hidden = data.page >= data.pages;
 }
 
 async function load() {
-  const response = await fetch(`/api/my/games?page=${mine.page}`);
-  if (!response.ok) {
-    mine.data = { games: [], page: 1, pages: 1 };
-    $("my-games-error").textContent = t("Choose a name to keep your games.");
-  } else {
-    mine.data = await response.json();
+  try {
+    mine.data = await api(`/api/my/games?page=${mine.page}`);
     $("my-games-error").textContent = "";
     showWaiting(mine.data.waiting);
+  } catch {
+    mine.data = { games: [], page: 1, pages: 1 };
+    $("my-games-error").textContent = t("Choose a name to keep your games.");
   }
   render();
 }
@@ -83,12 +80,12 @@ export function hideMyGames() {
 }
 
 function start() {
-  if (!$("my-games")) return;
-  $("my-games-previous").addEventListener("click", () => {
+  if (!has("my-games")) return;
+  $("my-games-previous", HTMLButtonElement).addEventListener("click", () => {
     mine.page -= 1;
     load();
   });
-  $("my-games-next").addEventListener("click", () => {
+  $("my-games-next", HTMLButtonElement).addEventListener("click", () => {
     mine.page += 1;
     load();
   });

@@ -2,21 +2,25 @@
 // form to choose or change the name (POST /api/me). Names are set as text, never as
 // markup: whatever a player calls themselves is shown as written.
 import { onLanguageChange, t } from "./i18n.js";
+import { $, has } from "./dom.js";
+import { ApiError, api, failureText } from "./net.js";
 
-const JSON_HEADERS = { "content-type": "application/json" };
+/**
+ * This browser's player (GET /api/me): no id before it is one.
+ *
+ * @typedef {{id: number | string | null, name: string | null, account: boolean}} Player
+ */
+
+/** @type {Player} */
 let current = { id: null, name: null, account: false };
-
-function $(id) {
-  return document.getElementById(id);
-}
-
-function errorText(error) {
-  if (!error) return t("Something went wrong.");
-  return t(error.id || error.message, error.args || {}) || error.message;
-}
 
 // A player's name as shown: the server's "Anonymous N" in the page's language, any other
 // name as its player wrote it.
+/**
+ * @template {string | null | undefined} N
+ * @param {N} name
+ * @returns {string | N}
+ */
 export function shownName(name) {
   const anonymous = /^Anonymous (\d+)$/.exec(name || "");
   return anonymous ? t("Anonymous {number}", { number: anonymous[1] }) : name;
@@ -26,57 +30,57 @@ function show() {
   const named = current.id !== null;
   $("me-name").textContent = named ? shownName(current.name) : "";
   $("me-status").textContent = named ? t("Playing as") : t("You have no name yet");
-  $("me-edit").textContent = named ? t("Change name") : t("Choose a name");
-  $("me-password").hidden = !named || current.account;
-  $("me-login").hidden = current.account;
-  $("me-logout").hidden = !current.account;
+  $("me-edit", HTMLButtonElement).textContent = named ? t("Change name") : t("Choose a name");
+  $("me-password", HTMLButtonElement).hidden = !named || current.account;
+  $("me-login", HTMLButtonElement).hidden = current.account;
+  $("me-logout", HTMLButtonElement).hidden = !current.account;
 }
 
+/** @param {string} id */
 function openAccountForm(id) {
   for (const form of ["me-form", "password-form", "login-form"]) $(form).hidden = form !== id;
   $("me-error").textContent = "";
-  $(id).querySelector("input").focus();
+  $(id).querySelector("input")?.focus();
 }
 
 function closeForms() {
   for (const form of ["me-form", "password-form", "login-form"]) $(form).hidden = true;
-  $("me-edit").hidden = false;
+  $("me-edit", HTMLButtonElement).hidden = false;
 }
 
 // POST a JSON body; the reply's body, or null with the error shown.
+/**
+ * @param {string} url
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<Player | null>}
+ */
 async function send(url, body) {
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: JSON_HEADERS,
-      body: JSON.stringify(body),
-    });
-    const reply = await response.json();
-    if (!response.ok) {
-      $("me-error").textContent = errorText(reply.error);
-      return null;
-    }
-    return reply;
-  } catch (_error) {
-    $("me-error").textContent = t("The server cannot be reached.");
+    return await api(url, { json: body });
+  } catch (failure) {
+    $("me-error").textContent = failureText(failure);
     return null;
   }
 }
 
+/** @param {SubmitEvent} event */
 async function setPassword(event) {
   event.preventDefault();
-  const reply = await send("/api/account", { password: $("password-input").value });
+  const reply = await send("/api/account", {
+    password: $("password-input", HTMLInputElement).value,
+  });
   if (!reply) return;
   current = reply;
   show();
   closeForms();
 }
 
+/** @param {SubmitEvent} event */
 async function logIn(event) {
   event.preventDefault();
   const reply = await send("/api/login", {
-    name: $("login-name").value,
-    password: $("login-password").value,
+    name: $("login-name", HTMLInputElement).value,
+    password: $("login-password", HTMLInputElement).value,
   });
   if (!reply) return;
   current = reply;
@@ -95,9 +99,9 @@ async function logOut() {
 
 function openForm() {
   $("me-form").hidden = false;
-  $("me-edit").hidden = true;
+  $("me-edit", HTMLButtonElement).hidden = true;
   $("me-error").textContent = "";
-  const input = $("me-input");
+  const input = $("me-input", HTMLInputElement);
   input.value = current.name || "";
   input.focus();
   input.select();
@@ -105,29 +109,16 @@ function openForm() {
 
 function closeForm() {
   $("me-form").hidden = true;
-  $("me-edit").hidden = false;
+  $("me-edit", HTMLButtonElement).hidden = false;
 }
 
+/** @param {SubmitEvent} event */
 async function saveName(event) {
   event.preventDefault();
-  const name = $("me-input").value.trim();
+  const name = $("me-input", HTMLInputElement).value.trim();
   const body = name ? { name } : {};
-  let reply;
-  try {
-    const response = await fetch("/api/me", {
-      method: "POST",
-      headers: JSON_HEADERS,
-      body: JSON.stringify(body),
-    });
-    reply = await response.json();
-    if (!response.ok) {
-      $("me-error").textContent = errorText(reply.error);
-      return;
-    }
-  } catch (_error) {
-    $("me-error").textContent = t("The server cannot be reached.");
-    return;
-  }
+  const reply = await send("/api/me", body);
+  if (!reply) return;
   current = reply;
   show();
   closeForm();
@@ -135,9 +126,8 @@ async function saveName(event) {
 
 async function load() {
   try {
-    const response = await fetch("/api/me");
-    if (response.ok) current = await response.json();
-  } catch (_error) {
+    current = await api("/api/me");
+  } catch {
     // no server: the header keeps "no name yet"
   }
   show();
@@ -148,15 +138,19 @@ async function load() {
 export async function refreshWaiting() {
   let waiting = 0;
   try {
-    const response = await fetch("/api/my/games");
-    if (response.ok) waiting = (await response.json()).waiting;
-  } catch {
+    waiting = (await api("/api/my/games")).waiting;
+  } catch (failure) {
+    if (failure instanceof ApiError && !failure.unreachable) {
+      showWaiting(0); // (not a player's: none waiting)
+      return;
+    }
     // the badge stays as it was
     return;
   }
   showWaiting(waiting);
 }
 
+/** @param {number} waiting */
 export function showWaiting(waiting) {
   const badge = $("my-games-badge");
   badge.textContent = waiting ? String(waiting) : "";
@@ -179,9 +173,7 @@ export async function refreshPlayer() {
 export async function ensurePlayer() {
   if (current.id !== null) return true;
   try {
-    const response = await fetch("/api/me", { method: "POST", headers: JSON_HEADERS, body: "{}" });
-    if (!response.ok) return false;
-    current = await response.json();
+    current = await api("/api/me", { json: {} });
   } catch {
     return false;
   }
@@ -190,13 +182,15 @@ export async function ensurePlayer() {
 }
 
 function start() {
-  if (!$("me")) return;
-  $("me-edit").addEventListener("click", openForm);
-  $("me-cancel").addEventListener("click", closeForm);
+  if (!has("me")) return;
+  $("me-edit", HTMLButtonElement).addEventListener("click", openForm);
+  $("me-cancel", HTMLButtonElement).addEventListener("click", closeForm);
   $("me-form").addEventListener("submit", saveName);
-  $("me-password").addEventListener("click", () => openAccountForm("password-form"));
-  $("me-login").addEventListener("click", () => openAccountForm("login-form"));
-  $("me-logout").addEventListener("click", logOut);
+  $("me-password", HTMLButtonElement).addEventListener("click", () =>
+    openAccountForm("password-form"),
+  );
+  $("me-login", HTMLButtonElement).addEventListener("click", () => openAccountForm("login-form"));
+  $("me-logout", HTMLButtonElement).addEventListener("click", logOut);
   $("password-form").addEventListener("submit", setPassword);
   $("login-form").addEventListener("submit", logIn);
   for (const button of document.querySelectorAll("#me .cancel")) {

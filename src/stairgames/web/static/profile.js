@@ -2,12 +2,10 @@
 // with its uncertainty and number of rated games, and their recent games.
 import { onLanguageChange, t } from "./i18n.js";
 import { shownName } from "./player.js";
+import { $ } from "./dom.js";
+import { api } from "./net.js";
 
 const profile = { data: null, games: [], go: null, open: false };
-
-function $(id) {
-  return document.getElementById(id);
-}
 
 // "stairs size=6" as "Stairs (size 6)".
 function poolText(pool) {
@@ -64,13 +62,13 @@ export async function showProfile(name, games, go) {
   Object.assign(profile, { games, go, open: true, data: null });
   $("profile").hidden = false;
   $("profile-error").textContent = "";
-  const response = await fetch(`/api/players/${encodeURIComponent(name)}`);
-  if (!response.ok) {
+  try {
+    profile.data = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch {
     $("profile-name").textContent = name;
     $("profile-error").textContent = t("no such player");
     return;
   }
-  profile.data = await response.json();
   render();
 }
 

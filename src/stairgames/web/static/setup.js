@@ -5,6 +5,7 @@
 // problems in the page's language.
 
 import { language, t } from "./i18n.js";
+import { ApiError, api, errorText } from "./net.js";
 
 const N_ = (id) => id;
 const LABELS = {
@@ -103,15 +104,15 @@ async function upload(file, select, status) {
   if (!chosen) return;
   status.textContent = t("Checking the card file…");
   const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
-  const response = await fetch(`/api/cards?${query}`, {
-    method: "POST",
-    headers: { "content-type": "application/toml; charset=utf-8" },
-    body: await chosen.text(),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = data.error || {};
-    status.textContent = error.text || t(error.id || "Something went wrong.", error.args || {});
+  let data;
+  try {
+    data = await api(`/api/cards?${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/toml; charset=utf-8" },
+      body: await chosen.text(),
+    });
+  } catch (failure) {
+    status.textContent = errorText(failure instanceof ApiError ? failure.error : null);
     status.classList.add("error");
     select.value = "";
     return;
@@ -129,7 +130,7 @@ async function upload(file, select, status) {
 export function renderSeatList(game, root, levels) {
   let box = document.getElementById("seat-list");
   const fieldset =
-    document.querySelector("#opponent-fieldset") ||
+    /** @type {HTMLFieldSetElement | null} */ (document.querySelector("#opponent-fieldset")) ||
     document.querySelector('input[name="opponent"]')?.closest("fieldset");
   if (!hasSeatList(game)) {
     if (box) box.remove();
@@ -179,5 +180,8 @@ export function renderSeatList(game, root, levels) {
 // The seat specs of the seat list, or null where the game has none.
 export function seatSpecs(game) {
   if (!hasSeatList(game)) return null;
-  return [...document.querySelectorAll("#seat-list select")].map((select) => select.value);
+  const selects = /** @type {NodeListOf<HTMLSelectElement>} */ (
+    document.querySelectorAll("#seat-list select")
+  );
+  return [...selects].map((select) => select.value);
 }

@@ -11,32 +11,59 @@
 // earlier position as that seat may see it (City of Stairs: its own departure card only).
 // A finished game's replay holds every position in full.
 //
-// app.js owns the state it draws from: app.replayAt (the position shown, null: the live
-// one) and app.boards (the boards of every position for app.boardsKey's viewer).
+// The state (the position shown, the boards of every position for one viewer) is
+// app.replay, a Replay (static/replay.js): this module changes it through its methods
+// only, and app.js draws from it; clearing the board's selection is app.js's hook.
 
 import { t } from "./i18n.js";
+import { $ } from "./dom.js";
+import { api } from "./net.js";
+import { keyOf, stepOfKey } from "./replay.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * What stepping draws with, given once by app.js.
+ *
+ * @typedef {object} SteppingHooks
+ * @property {import("./types.js").App} app the page's state (read here, and its replay)
+ * @property {(animate: boolean) => void} render draws the match page again
+ * @property {() => void} clearSelection forgets the board's selection (ui.memory)
+ * @property {(seat: number | null) => string} seatQuery how an address names the seat
+ * @property {(seat: number | null) => Record<string, string>} seatHeaders its headers
+ */
 
-const hooks = { app: null, render: null, query: null, headers: null };
-let loading = null; // the replay being fetched: {key, promise}
+/** @type {SteppingHooks | null} */
+let hooks = null;
+/** @type {{key: string, promise: Promise<{board: unknown}[] | null>} | null} */
+let loading = null; // the replay being fetched
 
-// Called once by app.js: what to draw with and how a request names its seat.
-export function initStepping({ app, render, seatQuery, seatHeaders }) {
-  Object.assign(hooks, { app, render, query: seatQuery, headers: seatHeaders });
+/** @returns {SteppingHooks} */
+function wired() {
+  if (!hooks) throw new Error("initStepping was not called");
+  return hooks;
+}
+
+/**
+ * Called once by app.js: what to draw with and how a request names its seat.
+ *
+ * @param {SteppingHooks} given
+ */
+export function initStepping(given) {
+  hooks = given;
   $("board").before(banner());
-  $("replay-first").addEventListener("click", () => stepTo(0));
-  $("replay-back").addEventListener("click", () => stepBy(-1));
-  $("replay-next").addEventListener("click", () => stepBy(1));
-  $("replay-last").addEventListener("click", () => stepTo(Infinity));
+  $("replay-first", HTMLButtonElement).addEventListener("click", () => stepTo(0));
+  $("replay-back", HTMLButtonElement).addEventListener("click", () => stepBy(-1));
+  $("replay-next", HTMLButtonElement).addEventListener("click", () => stepBy(1));
+  $("replay-last", HTMLButtonElement).addEventListener("click", () => stepTo(Infinity));
   // a move of the list (a button, data-ply: the position after it)
   $("moves").addEventListener("click", (event) => {
-    const move = event.target.closest("[data-ply]");
-    if (move) stepTo(Number(move.dataset.ply));
+    const target = event.target instanceof Element ? event.target : null;
+    const move = target?.closest("[data-ply]");
+    if (move instanceof HTMLElement) stepTo(Number(move.dataset.ply));
   });
   document.addEventListener("keydown", onKey);
 }
 
+/** @returns {HTMLDivElement} */
 function banner() {
   const box = document.createElement("div");
   box.id = "step-banner";
@@ -53,42 +80,29 @@ function banner() {
   return box;
 }
 
-// Whose boards app.boards holds: the match, the viewer (a seat, null: a spectator) and
-// whether the game was over (a finished game's replay is asked again, in full).
-function keyOf(view) {
-  return `${view.match}:${view.you}:${view.result !== null}`;
-}
-
-// A view arrived (app.js's receive, before it becomes app.view): its board is kept as
-// this viewer's board of its position, and during a game a new event brings the live
-// position back. (A finished game's later events, a rematch asked, leave the replay
-// where it is.)
+/**
+ * A view arrived (app.js's receive, before it becomes app.view): its board is kept as
+ * this viewer's board of its position, and during a game a new event brings the live
+ * position back. (A finished game's later events, a rematch asked, leave the replay
+ * where it is.)
+ *
+ * @param {import("./types.js").View | null} older
+ * @param {import("./types.js").View} view
+ */
 export function noteView(older, view) {
-  const app = hooks.app;
-  const key = keyOf(view);
-  if (app.boardsKey !== key) {
-    app.boardsKey = key;
-    app.boards = [];
-  }
-  app.boards[view.history.length] = view.board;
-  app.boards.length = view.history.length + 1;
-  const newEvent = !older || older.match !== view.match || older.event !== view.event;
-  if (newEvent && app.replayAt !== null && (!older || older.result === null)) {
-    app.replayAt = null;
-    app.memory = {};
-  }
+  const { app, clearSelection } = wired();
+  if (app.replay.note(older, view)) clearSelection();
 }
 
-// Fills app.boards from the server's replay for this viewer where a position has no
-// board yet (asked once per event while it answers: a newer view brings the live
+// Fills the replay's boards from the server's replay for this viewer where a position
+// has no board yet (asked once per event while it answers: a newer view brings the live
 // position back anyway).
+/** @param {import("./types.js").View} view */
 async function loadBoards(view) {
-  const app = hooks.app;
+  const { app } = wired();
   const key = keyOf(view);
   const total = view.history.length;
-  let missing = false;
-  for (let at = 0; at <= total; at++) if (!app.boards[at]) missing = true;
-  if (!missing) return;
+  if (!app.replay.missing(total)) return;
   if (!loading || loading.key !== `${key}:${view.event}`) {
     loading = { key: `${key}:${view.event}`, promise: fetchFrames(view) };
   }
@@ -97,37 +111,43 @@ async function loadBoards(view) {
   if (!frames && loading === asked) loading = null; // asked again at the next step
   const now = app.view;
   if (!frames || !now || keyOf(now) !== key || now.event !== view.event) return;
-  frames.forEach((frame, at) => {
-    if (at <= total) app.boards[at] = frame.board;
-  });
-  app.boards[total] = now.board; // the live one, as the view has it
+  app.replay.fill(frames, total, now.board); // the live one last, as the view has it
 }
 
+/**
+ * GET /api/matches/{id}/replay: {"match", "event", "over", "frames": [{"move",
+ * "board"}, ...]}, the board of every position so far, the first before any move;
+ * null where it cannot be had for this view's event.
+ *
+ * @param {import("./types.js").View} view
+ * @returns {Promise<{board: unknown}[] | null>}
+ */
 async function fetchFrames(view) {
+  const { seatQuery, seatHeaders } = wired();
   const seat = view.you;
   try {
-    const response = await fetch(`/api/matches/${view.match}/replay${hooks.query(seat)}`, {
-      headers: hooks.headers(seat),
+    const data = await api(`/api/matches/${view.match}/replay${seatQuery(seat)}`, {
+      headers: seatHeaders(seat),
     });
-    if (!response.ok) return null;
-    // {"match", "event", "over", "frames": [{"move", "board"}, ...]}: the board of every
-    // position so far, the first before any move.
-    const data = await response.json();
     return Array.isArray(data.frames) && data.event === view.event ? data.frames : null;
   } catch {
     return null; // the boards seen meanwhile stay
   }
 }
 
-// Show the position after `ply` moves (0: the start; the number of moves or more: the
-// live position).
+/**
+ * Show the position after `ply` moves (0: the start; the number of moves or more: the
+ * live position).
+ *
+ * @param {number} ply
+ * @param {number} [direction] where to look for a board when that position has none
+ */
 export async function stepTo(ply, direction = 1) {
-  const app = hooks.app;
+  const { app, render, clearSelection } = wired();
   const view = app.view;
   if (!view || !$("pass-cover").hidden) return;
   const total = view.history.length;
-  let at = Math.max(0, Math.min(total, ply));
-  if (at >= total) {
+  if (Math.max(0, Math.min(total, ply)) >= total) {
     backToLive(false);
     return;
   }
@@ -135,57 +155,63 @@ export async function stepTo(ply, direction = 1) {
   await loadBoards(view);
   const now = app.view;
   if (!now || now.match !== view.match || now.event !== view.event) return; // live again
-  while (at > 0 && at < total && !app.boards[at]) at += direction;
-  if (at < total && !app.boards[at]) return; // no board to show (the server did not answer)
-  app.replayAt = at >= total ? null : at;
-  app.memory = {};
-  hooks.render(true);
+  const at = app.replay.target(ply, total, direction);
+  if (at === null) return; // no board to show (the server did not answer)
+  app.replay.show(at, total);
+  clearSelection();
+  render(true);
   if (inList) focusShown();
 }
 
+/** @param {number} delta */
 export function stepBy(delta) {
-  const app = hooks.app;
+  const { app } = wired();
   if (!app.view) return;
-  const at = app.replayAt === null ? app.view.history.length : app.replayAt;
-  stepTo(at + delta, delta < 0 ? -1 : 1);
+  stepTo(app.replay.shown(app.view.history.length) + delta, delta < 0 ? -1 : 1);
 }
 
-// Back to the live position (the banner's button, End, Last).
+/**
+ * Back to the live position (the banner's button, End, Last).
+ *
+ * @param {boolean} focus
+ */
 export function backToLive(focus) {
-  const app = hooks.app;
+  const { app, render, clearSelection } = wired();
   const inList = $("moves").contains(document.activeElement);
-  const wasStepping = app.replayAt !== null;
-  app.replayAt = null;
-  if (wasStepping) {
-    app.memory = {};
-    hooks.render(false);
+  if (app.replay.live()) {
+    clearSelection();
+    render(false);
   }
   if (focus || inList) focusShown();
 }
 
 function focusShown() {
   const shown = $("moves").querySelector('[aria-current="step"]');
-  if (shown) shown.focus({ preventScroll: true });
+  if (shown instanceof HTMLElement) shown.focus({ preventScroll: true });
 }
 
 // ←/→ one move, Home the start, End the live position; not while typing (the chat's
 // text box), not on the board (its squares take the arrows), not with a modifier
 // (Alt+← is the browser's Back).
+/** @param {KeyboardEvent} event */
 function onKey(event) {
-  const steps = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" };
-  if (!(event.key in steps) || event.defaultPrevented) return;
-  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-  const app = hooks.app;
+  const step = stepOfKey(event);
+  if (step === null || event.defaultPrevented) return;
+  const { app } = wired();
   if (!app.view || $("match").hidden || !$("pass-cover").hidden) return;
   if (!app.view.history.length || typingIn(event.target)) return;
-  if ($("board").contains(event.target) || $("board-notes").contains(event.target)) return;
+  const target = event.target instanceof Node ? event.target : null;
+  if ($("board").contains(target) || $("board-notes").contains(target)) return;
   event.preventDefault();
-  const step = steps[event.key];
   if (step === "first") stepTo(0);
   else if (step === "last") backToLive(false);
   else stepBy(step);
 }
 
+/**
+ * @param {EventTarget | null} target
+ * @returns {boolean}
+ */
 function typingIn(target) {
   if (!(target instanceof Element)) return false;
   return Boolean(
@@ -199,15 +225,16 @@ function typingIn(target) {
 // The banner over the board and the step bar (First, Back, Move n of total, Next, Last),
 // drawn with every render: the bar once the game has a move, the banner while an
 // earlier position is shown.
+/** @param {import("./types.js").View} view */
 export function renderStepping(view) {
-  const app = hooks.app;
+  const { replay } = wired().app;
   const total = view.history.length;
-  const at = app.replayAt === null ? total : app.replayAt;
+  const at = replay.shown(total);
   $("replay").hidden = total === 0;
   $("replay-step").textContent = t("Move {n} of {total}", { n: at, total });
-  $("moves").classList.toggle("stepping", app.replayAt !== null);
+  $("moves").classList.toggle("stepping", replay.at !== null);
   const box = $("step-banner");
-  box.hidden = app.replayAt === null;
+  box.hidden = replay.at === null;
   if (box.hidden) return;
   $("step-text").textContent =
     at === 0 ? t("Viewing the start of the game") : t("Viewing move {n}", { n: at });

@@ -646,6 +646,13 @@ function hintWords(hint, t) {
   return t("Stop: climb {steps}", { steps: choice.stop.climb });
 }
 
+/**
+ * The centre of a step's stone.
+ *
+ * @param {number} step
+ * @param {number} rows
+ * @returns {[number, number]}
+ */
 function stoneCentre(step, rows) {
   const { x, y } = stonePlace(step, rows);
   return [x + STONE_W / 2, y + STONE_H / 2 + 4];
