@@ -6,13 +6,44 @@ import { showWaiting, shownName } from "./player.js";
 import { $, has } from "./dom.js";
 import { api } from "./net.js";
 
-const mine = { page: 1, data: null, games: [], go: null, open: false };
+/**
+ * A game of GET /api/my/games: the seats the player holds in it, its players.
+ *
+ * @typedef {object} MyGame
+ * @property {string} match
+ * @property {string} game
+ * @property {number[]} seats
+ * @property {{seat: number, name: string | null, kind: string}[]} players
+ * @property {boolean} your_turn
+ * @property {boolean} over
+ * @property {{winners: number[]} | null} result
+ */
 
+/**
+ * GET /api/my/games?page=N: a page of the player's games.
+ *
+ * @typedef {{games: MyGame[], page: number, pages: number, waiting?: number}} MyGames
+ */
+
+/**
+ * @type {{page: number, data: MyGames | null, games: import("./types.js").Game[],
+ *   go: (path: string) => void, open: boolean}}
+ */
+const mine = { page: 1, data: null, games: [], go: () => {}, open: false };
+
+/**
+ * @param {string} name
+ * @returns {string}
+ */
 function titleOf(name) {
   const game = mine.games.find((g) => g.name === name);
   return game ? t(game.title) : name;
 }
 
+/**
+ * @param {MyGame} game
+ * @returns {string}
+ */
 function opponents(game) {
   return game.players
     .filter((p) => !game.seats.includes(p.seat))
@@ -20,6 +51,10 @@ function opponents(game) {
     .join(t(", "));
 }
 
+/**
+ * @param {MyGame} game
+ * @returns {string}
+ */
 function status(game) {
   if (game.your_turn) return t("Your move");
   if (!game.over) return t("Waiting for the others");
@@ -29,6 +64,10 @@ function status(game) {
   return t("Lost");
 }
 
+/**
+ * @param {MyGame} game
+ * @returns {HTMLLIElement}
+ */
 function row(game) {
   const item = document.createElement("li");
   item.className = `my-game${game.your_turn ? " your-turn" : ""}`;
@@ -58,9 +97,11 @@ function render() {
 
 async function load() {
   try {
-    mine.data = await api(`/api/my/games?page=${mine.page}`);
+    /** @type {MyGames} */
+    const data = await api(`/api/my/games?page=${mine.page}`);
+    mine.data = data;
     $("my-games-error").textContent = "";
-    showWaiting(mine.data.waiting);
+    showWaiting(data.waiting ?? 0);
   } catch {
     mine.data = { games: [], page: 1, pages: 1 };
     $("my-games-error").textContent = t("Choose a name to keep your games.");
@@ -68,6 +109,12 @@ async function load() {
   render();
 }
 
+/**
+ * Show the player's games; `games` is /api/games' list, `go(path)` the page's own.
+ *
+ * @param {import("./types.js").Game[]} games
+ * @param {(path: string) => void} go
+ */
 export function showMyGames(games, go) {
   Object.assign(mine, { games, go, open: true, page: 1 });
   $("my-games").hidden = false;

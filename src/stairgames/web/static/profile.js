@@ -5,9 +5,33 @@ import { shownName } from "./player.js";
 import { $ } from "./dom.js";
 import { api } from "./net.js";
 
-const profile = { data: null, games: [], go: null, open: false };
+/**
+ * A game of a profile's recent games.
+ *
+ * @typedef {{match: string, game: string, players: {name: string | null}[]}} PlayedGame
+ */
+
+/**
+ * GET /api/players/{name}: the player, a rating per pool, recent games.
+ *
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {string} created
+ * @property {Record<string, {shown: string, sigma: number, games: number}>} ratings
+ * @property {PlayedGame[]} games
+ */
+
+/**
+ * @type {{data: Profile | null, games: import("./types.js").Game[],
+ *   go: (path: string) => void, open: boolean}}
+ */
+const profile = { data: null, games: [], go: () => {}, open: false };
 
 // "stairs size=6" as "Stairs (size 6)".
+/**
+ * @param {string} pool
+ * @returns {string}
+ */
 function poolText(pool) {
   const [name, ...options] = pool.split(" ");
   const game = profile.games.find((g) => g.name === name);
@@ -15,6 +39,11 @@ function poolText(pool) {
   return options.length ? `${title} (${options.join(", ").replace(/=/g, " ")})` : title;
 }
 
+/**
+ * @param {string} pool
+ * @param {Profile["ratings"][string]} rating
+ * @returns {HTMLTableRowElement}
+ */
 function ratingRow(pool, rating) {
   const row = document.createElement("tr");
   const cells = [
@@ -31,6 +60,10 @@ function ratingRow(pool, rating) {
   return row;
 }
 
+/**
+ * @param {PlayedGame} game
+ * @returns {HTMLLIElement}
+ */
 function gameRow(game) {
   const item = document.createElement("li");
   const link = document.createElement("a");
@@ -54,10 +87,18 @@ function render() {
   const pools = Object.entries(data.ratings);
   $("profile-ratings").replaceChildren(...pools.map(([pool, rating]) => ratingRow(pool, rating)));
   $("profile-no-ratings").hidden = pools.length > 0;
-  $("profile-ratings").closest("table").hidden = pools.length === 0;
+  const table = $("profile-ratings").closest("table");
+  if (table) table.hidden = pools.length === 0;
   $("profile-games").replaceChildren(...data.games.map(gameRow));
 }
 
+/**
+ * Show a player's profile; `games` is /api/games' list, `go(path)` the page's own.
+ *
+ * @param {string} name
+ * @param {import("./types.js").Game[]} games
+ * @param {(path: string) => void} go
+ */
 export async function showProfile(name, games, go) {
   Object.assign(profile, { games, go, open: true, data: null });
   $("profile").hidden = false;
