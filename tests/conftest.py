@@ -25,14 +25,17 @@ SERVICE_FIXTURES = frozenset({"postgresql", "postgresql_url", "smtp"})
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test by what it starts, so that a tier can leave it out (``pytest -m "not
     browser and not slow"``): ``browser`` for the :func:`browser` fixture, ``services``
-    for the fixtures of :data:`SERVICE_FIXTURES`; a test that starts a service itself
-    says so with its own ``services`` marker."""
+    for the fixtures of :data:`SERVICE_FIXTURES` (a test that starts a service itself
+    says so with its own ``services`` marker), and every ``services`` test ``slow``
+    too. Other tests are marked ``slow`` where they are written (docs/testing.md)."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if "browser" in used:
             item.add_marker(pytest.mark.browser)
         if used & SERVICE_FIXTURES:
             item.add_marker(pytest.mark.services)
+        if item.get_closest_marker("services") is not None:
+            item.add_marker(pytest.mark.slow)  # starting a server takes seconds
 
 
 @pytest.fixture(autouse=True)

@@ -93,6 +93,7 @@ def test_alphabeta_plays_two_player_perfect_information_games_and_refuses_others
 
 @pytest.mark.parametrize("name", stairgames.game_names())
 @pytest.mark.parametrize("player", ["random", "greedy", "mcts:iterations=20"])
+@pytest.mark.slow
 def test_a_seed_makes_the_choices_repeatable(name, player):
     game = stairgames.load(name)
     first = [make_agent(player, s, seed=42 + s) for s in range(game.num_players())]

@@ -184,6 +184,7 @@ def test_a_small_budget_bounds_the_distance_and_never_misstates_it(positions: in
         assert found.low == truth
 
 
+@pytest.mark.slow
 def test_a_bound_from_above_is_shown_as_at_most(monkeypatch: pytest.MonkeyPatch):
     """Where the budget proves a bound but not the distance, the board says "at most"
     (and the move it shows keeps the bound)."""

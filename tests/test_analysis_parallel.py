@@ -255,6 +255,7 @@ def _stop(head: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_arena_on_a_ray_cluster_gives_the_results_of_local_processes(
     ray_cluster: str, tmp_path: Path
 ):
@@ -268,6 +269,7 @@ def test_arena_on_a_ray_cluster_gives_the_results_of_local_processes(
 
 
 @pytest.mark.ray
+@pytest.mark.slow
 def test_run_tasks_on_a_ray_cluster_keeps_task_order(ray_cluster: str, tmp_path: Path):
     seen: list[int] = []
     heard: list[int] = []
@@ -289,6 +291,7 @@ def test_run_tasks_on_a_ray_cluster_keeps_task_order(ray_cluster: str, tmp_path:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_each_result_is_heard_as_it_ends(jobs):
     heard: list[tuple[int, int]] = []
     results = run_tasks(abs, [-2, 3, -5], jobs=jobs, on_result=lambda i, r: heard.append((i, r)))

@@ -71,6 +71,7 @@ def keys(rows: list[list[str]], width: int) -> list[tuple[str, ...]]:
     return [tuple(row[:width]) for row in rows]
 
 
+@pytest.mark.slow
 def test_the_conditions_come_first(report: list[str]) -> None:
     names = [line.split(":", 1)[0] for line in report[: report.index("")]]
     assert names == list(CONDITIONS)

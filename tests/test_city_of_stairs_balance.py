@@ -87,6 +87,7 @@ def test_games_of_a_study_repeat_exactly_over_processes():
     assert len(characters) > 2  # characters are drawn per game, not seat 0 always red
 
 
+@pytest.mark.slow
 def test_analyze_a_custom_card_file_in_a_tiny_run(tmp_path: Path, capsys):
     def generous_lighthouse(data: dict[str, Any]) -> None:
         data["lighthouse"]["points"] = 20

@@ -294,6 +294,7 @@ def test_default_set_every_experience_icon_interests_some_character():
 
 
 @pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.slow
 def test_default_set_no_movement_icon_is_useless_in_random_play(players: int):
     """Every movement icon that applies to a colour in play decides some stroll's step
     (measured with random play, fixed seed; `python -m ...city_of_stairs.analysis`)."""

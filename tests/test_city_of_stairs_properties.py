@@ -26,6 +26,7 @@ PLAYERS = [2, 3, 4]
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.slow
 def test_protocol_conformance_for_each_option_set(players: int):
     check_game(stairgames.load("city_of_stairs", players=players), games=4, seed=players)
 

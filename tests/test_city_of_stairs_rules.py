@@ -523,6 +523,7 @@ def test_evaluate_in_the_strolling_phase_is_the_games_evaluation_and_counts_best
     assert player_hooks("city_of_stairs").evaluate is evaluate
 
 
+@pytest.mark.slow
 def test_evaluate_stays_in_bounds_and_matches_the_end():
     for seed in range(4):
         state = new_state(players=2 + seed % 3)

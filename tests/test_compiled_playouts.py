@@ -113,6 +113,7 @@ def test_stairs_compiled_playout_refuses_a_scripted_move_the_rules_do_not_offer(
     assert stairs_kernel.playout(s, CONSTANTS, 0, refused, found) == -1
 
 
+@pytest.mark.slow
 def test_stairs_compiled_playout_wins_as_often_as_the_rules_random_play():
     """From a position after six random moves, light's share of 3000 compiled playouts
     lies within four standard errors of its share of 3000 reference playouts."""
@@ -192,6 +193,7 @@ def test_27_compiled_playout_refuses_a_scripted_move_the_rules_do_not_offer():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.slow
 def test_27_compiled_playout_scores_as_often_as_the_rules_random_play(variant):
     """From the opening, white's mean return over 3000 compiled playouts lies within
     four standard errors of its mean over 3000 random games through the protocol."""

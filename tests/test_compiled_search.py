@@ -86,6 +86,7 @@ def proven_value(state: State, solver: object, seat: int) -> float | None:
         ("twenty_seven", {"variant": "expert"}, line_solve.EndgameSolver, 12),
     ],
 )
+@pytest.mark.slow
 def test_the_compiled_search_proves_the_values_the_exact_solver_proves(
     name, options, make_solver, plies
 ):

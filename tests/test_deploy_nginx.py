@@ -58,6 +58,7 @@ def access_lines(backend: Served) -> list[dict[str, object]]:
     return [line for line in lines if line.get("logger") == "uvicorn.access"]
 
 
+@pytest.mark.slow
 def test_two_servers_behind_nginx_play_over_tls_and_log_no_secret(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -116,6 +117,7 @@ def test_two_servers_behind_nginx_play_over_tls_and_log_no_secret(
     assert clients["direct"].startswith("198.51.100.7:")
 
 
+@pytest.mark.slow
 def test_nginx_sends_new_games_to_the_survivor_when_a_backend_dies(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:

@@ -116,6 +116,7 @@ def listing(challenge_id: str, *, listed: bool = True) -> Any:
     return accepts
 
 
+@pytest.mark.slow
 def test_a_challenge_made_on_one_process_reaches_a_lobby_on_the_other(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -136,6 +137,7 @@ def test_a_challenge_made_on_one_process_reaches_a_lobby_on_the_other(
                 assert [name.split("-")[0] for name in live["players"]] == ["Ann", "Bob"]
 
 
+@pytest.mark.slow
 def test_a_lobby_reads_its_list_again_after_the_fanout_was_lost(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -153,6 +155,7 @@ def test_a_lobby_reads_its_list_again_after_the_fanout_was_lost(
             assert listener.connections == 2
 
 
+@pytest.mark.slow
 def test_who_is_connected_is_counted_over_both_processes(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -216,6 +219,7 @@ def finished_stairs(client: TestClient) -> str:
     return match
 
 
+@pytest.mark.slow
 def test_an_analysis_made_on_one_process_is_followed_on_the_other(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:

@@ -55,6 +55,7 @@ def _after_one_move(game: Game) -> State:
 
 
 @pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.slow
 def test_a_cold_player_plays_its_fallback_until_the_compiling_ends_then_the_compiled_search(
     level: str, cold: list[str]
 ) -> None:

@@ -90,6 +90,7 @@ def replace_spec(monkeypatch, name: str, **fields: Any) -> None:
 
 
 @pytest.mark.parametrize("name", stairgames.game_names())
+@pytest.mark.slow
 def test_loading_and_playing_a_game_imports_neither_numba_nor_player_code(name):
     loaded = run_python(
         f"""
@@ -118,6 +119,7 @@ def test_loading_and_playing_a_game_imports_neither_numba_nor_player_code(name):
 
 
 @pytest.mark.parametrize("name", ["stairs", "twenty_seven"])
+@pytest.mark.slow
 def test_a_games_hooks_import_its_compiled_code_on_first_use(name):
     """The hooks name their compiled parts by reference (``on_first_use``): loading them
     imports neither numba nor the kernel; the first playout imports both."""
@@ -280,6 +282,7 @@ def test_the_terminal_says_it_prepares_the_computer_player_only_when_that_compil
     assert session.agents[1].prepared_for is game
 
 
+@pytest.mark.slow
 def test_on_a_fresh_install_the_first_move_keeps_its_endgame_solver(tmp_path):
     """An empty numba cache: preparing the player compiles (and says so), so that its
     first move still proves the win in its share of the time, compiling nothing."""
@@ -316,6 +319,7 @@ def test_on_a_fresh_install_the_first_move_keeps_its_endgame_solver(tmp_path):
     assert again["move"] in wins and again["nodes"] == 0
 
 
+@pytest.mark.slow
 def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
     """Every compiled function that the moves of a game call was compiled (or loaded)
     by the warm-up, in a process where nothing else compiled them before."""
@@ -345,6 +349,7 @@ def test_the_warm_up_leaves_nothing_to_compile_for_a_whole_game():
         assert int(warmed) > 0 and after == warmed, name
 
 
+@pytest.mark.slow
 def test_mcts_without_the_endgame_solver_warms_up_its_compiled_playout():
     """``mcts`` plays out with the compiled playout of Stairs and 27: preparing it
     compiles (or loads) the playout, so that its moves compile nothing."""
@@ -371,6 +376,7 @@ def test_mcts_without_the_endgame_solver_warms_up_its_compiled_playout():
 # ----- the numba cache follows the modules a kernel copies from -----------------
 
 
+@pytest.mark.slow
 def test_a_kernel_is_compiled_again_when_a_module_it_copies_from_changes(tmp_path):
     package = tmp_path / "tiny"
     package.mkdir()
@@ -408,6 +414,7 @@ def test_a_kernel_is_compiled_again_when_a_module_it_copies_from_changes(tmp_pat
     assert run_python(script, **env).split() == ["False", "4"]
 
 
+@pytest.mark.slow
 def test_a_kernel_that_changes_drops_what_the_kernels_it_copies_from_compiled_for_it(tmp_path):
     """A generic kernel (as :mod:`stairgames.core.uct`) compiled for a game kernel's
     functions keeps that code in its own cache files, keyed on its own source alone: a

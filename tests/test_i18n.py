@@ -70,6 +70,7 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+@pytest.mark.slow
 def test_every_message_in_the_sources_has_a_japanese_translation():
     japanese = catalog_ids(catalog_path("ja"))
     untranslated = []

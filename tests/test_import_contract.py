@@ -277,11 +277,13 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(cycles)
 
 
+@pytest.mark.slow
 def test_stairgames_keeps_the_import_contract():
     violations = contract_violations(SOURCE, "stairgames", ALLOWED)
     assert not violations, "\n".join(violations)
 
 
+@pytest.mark.slow
 def test_every_allowed_import_still_breaks_a_rule():
     """An entry of :data:`ALLOWED` goes once its import is gone (or keeps the rules)."""
     broken = {

@@ -59,6 +59,7 @@ def test_two_players_agree_with_the_solver_over_whole_races(board):
     ],
     ids=["3p-goal7", "3p-goal8-crumbling"],
 )
+@pytest.mark.slow
 def test_more_players_agree_with_the_solver_over_whole_races(board, players):
     """The slower solver enumerates every turn start, goal round and roll-off included,
     as Race values: an independent check of the rotation, the goal round and the roll-off."""
@@ -87,6 +88,7 @@ def test_three_players_the_start_player_is_favoured():
 @pytest.mark.parametrize(
     ("board", "players"), [(Board(goal=10), 3), (Board(goal=7, crumbling=frozenset({4})), 4)]
 )
+@pytest.mark.slow
 def test_chances_match_games_played_by_the_policy(board, players):
     """2,000 games of the solved policy on a short wall; each seat's share within four
     standard errors of its solved chance."""
@@ -146,6 +148,7 @@ def test_a_slow_solve_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
     assert read is not None and np.array_equal(read.race, solved.race)
 
 
+@pytest.mark.slow
 def test_the_perfect_player_refuses_four_players_until_the_table_is_built(capsys):
     game = stairgames.load("ishigaki_race", players=4)
     with pytest.raises(InvalidOptionError, match=r"stairgames solve ishigaki_race --players 4`"):
@@ -216,6 +219,7 @@ def test_the_perfect_player_plays_the_solved_policy_with_three_players():
     assert len(line) == 30 and line[0] == 1  # a die of 1 comes first, then roll (nothing to lose)
 
 
+@pytest.mark.slow
 def test_the_plain_wall_roll_table_is_roll_on_low_dice_and_reproduces_the_policy():
     """The docs' rule: roll on 1-3, stop on 4-6, stop one step below the goal."""
     table, weighted, counted = maxn.roll_table(maxn.compute(PLAIN, 3))
@@ -279,6 +283,7 @@ def test_three_players_are_valued_by_the_maxn_solution_at_every_point():
     assert not solutions.cache_dir().exists()  # solved in the process, not written
 
 
+@pytest.mark.slow
 def test_four_players_are_estimated_until_their_table_is_built_then_exact():
     """A wall of 11 steps: 14,641 race positions with four ninjas, too many to solve on
     demand, so the evaluation estimates until the table is in the solved-tables folder."""

@@ -141,6 +141,7 @@ def test_conformance_check_for_every_option_set(options):
     check_game(stairgames.load("ishigaki_race", **options), games=4, seed=3)
 
 
+@pytest.mark.slow
 def test_conformance_check_with_a_given_start_player_and_a_small_board():
     check_game(
         stairgames.load(

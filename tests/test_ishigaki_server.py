@@ -54,6 +54,7 @@ def play_to_the_end(sockets: dict[int, Any], first: dict[str, Any]) -> tuple[dic
     ],
     ids=["3-seats", "4-seats"],
 )
+@pytest.mark.slow
 def test_ishigaki_with_a_mix_of_seats_is_played_to_the_end(
     tmp_path: Path, seats: list[str], options: dict[str, Any]
 ) -> None:

@@ -82,6 +82,7 @@ def test_no_player_beats_random_in_95_percent_of_two_player_games(board, ceiling
 
 
 @pytest.mark.parametrize("board", [PLAIN, CRUMBLING], ids=["plain", "crumbling"])
+@pytest.mark.slow
 def test_each_level_wins_more_than_half_against_the_one_below_exactly(board):
     reference = solve(board, 2)
     ladder = ["random", "easy", "medium", "hard", "expert"]

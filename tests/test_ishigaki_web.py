@@ -251,6 +251,7 @@ def test_three_players_and_die_rolls_get_no_chances():
     assert view(played(["start:0", "die:2", "roll"]))["chances"] is None
 
 
+@pytest.mark.slow
 def test_a_view_never_waits_for_the_solution(monkeypatch: pytest.MonkeyPatch) -> None:
     """An unsolved wall (goal 30) gives no chances at once: the solution is asked of a
     background thread, not worked out in the view; once it is there, chances come."""

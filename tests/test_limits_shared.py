@@ -62,6 +62,7 @@ def alive(client: TestClient) -> int:
     return len(processes.read())
 
 
+@pytest.mark.slow
 def test_a_client_alternating_between_two_processes_gets_one_allowance(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -115,6 +116,7 @@ def test_a_chat_writer_has_one_allowance_over_both_processes(
         assert statuses == [200, 200, 200, 200, 200, 429]  # five at once, over both
 
 
+@pytest.mark.slow
 def test_each_process_takes_its_share_of_a_clients_websockets(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -133,6 +135,7 @@ def test_each_process_takes_its_share_of_a_clients_websockets(
             assert hub._clients["testclient"].bucket.rate == 5.0  # half of 10 a second
 
 
+@pytest.mark.slow
 def test_logins_for_one_name_are_limited_over_both_processes(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:

@@ -119,6 +119,7 @@ def check_no_hidden_card(state) -> None:
         assert twin.information_state_string(seat) == text
 
 
+@pytest.mark.slow
 def test_openspiel_ismcts_bot_plays_city_of_stairs_through_the_bridge():
     import random
 

@@ -448,6 +448,7 @@ def test_a_resumed_record_is_saved_for_the_same_viewer(tmp_path: Path):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.slow
 def test_a_resumed_game_at_a_terminal_shows_the_board_and_no_other_seats_card(
     language: str, tmp_path: Path
 ):

@@ -168,6 +168,7 @@ def test_durations_read_as_a_clock() -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.slow
 def test_every_command_with_progress_stays_within_80_columns(
     terminal: Callable[[], Terminal], tmp_path: Path, language: str
 ) -> None:

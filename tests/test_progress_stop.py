@@ -73,6 +73,7 @@ def _fake_parts(count: int) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("first, second", [(signal.SIGINT, signal.SIGTERM)])
+@pytest.mark.slow
 def test_a_one_job_5x5_solve_stops_on_ctrl_c_and_kill_and_resume_goes_on(
     tmp_path: Path, first: signal.Signals, second: signal.Signals
 ) -> None:
@@ -91,6 +92,7 @@ def test_a_one_job_5x5_solve_stops_on_ctrl_c_and_kill_and_resume_goes_on(
         assert json.loads(record.read_text(encoding="utf-8")) == _fake_parts(2)
 
 
+@pytest.mark.slow
 def test_a_solve_that_ends_keeps_every_part_and_reports_without_a_broken_line(
     tmp_path: Path,
 ) -> None:

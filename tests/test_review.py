@@ -83,6 +83,7 @@ def stairs_share(
 
 
 @pytest.mark.parametrize("seed", range(3))
+@pytest.mark.slow
 def test_every_number_of_a_4x4_review_is_proven_and_is_the_solved_value(seed: int):
     record = random_record("stairs", seed, size=4, agreement=False)
     states = states_of(record)
@@ -143,6 +144,7 @@ FIVE_WINNING_FIRST_MOVES: Final = frozenset(
 
 
 @pytest.mark.parametrize("seed", [21, 22, 23, 24, 25])
+@pytest.mark.slow
 def test_every_proven_number_of_5x5_reviews_is_the_value_of_a_separate_search(seed: int):
     """Issue 31: on 5×5, each proven before and after is the solved value, by a search run
     apart from the review's (its own table, the board as it is rather than up to its
@@ -161,6 +163,7 @@ def test_every_proven_number_of_5x5_reviews_is_the_value_of_a_separate_search(se
             assert move.after == float(move.move in FIVE_WINNING_FIRST_MOVES)
 
 
+@pytest.mark.slow
 def test_a_lost_win_on_4x4_is_a_blunder_with_a_winning_better_move():
     solver = BoardSolver(4)
     found = []
@@ -186,6 +189,7 @@ def test_a_lost_win_on_4x4_is_a_blunder_with_a_winning_better_move():
 @pytest.mark.parametrize(
     ("players", "goal", "seed"), [(2, 20, 1), (2, 20, 2), (3, 8, 3), (3, 8, 4)]
 )
+@pytest.mark.slow
 def test_every_number_of_an_ishigaki_review_is_the_value_iteration_chance(
     players: int, goal: int, seed: int
 ):

@@ -56,6 +56,7 @@ def issue_review() -> tuple[list[State], list[MoveReview]]:
     return [state for _, state in replay(record)], review(record, budget=ISSUE_BUDGET)
 
 
+@pytest.mark.slow
 def test_the_issues_win_given_away_for_a_draw_is_proven_and_marked(issue_review):
     states, reviews = issue_review
     move = reviews[5]
@@ -104,6 +105,7 @@ def random_record(name: str, seed: int, **options: object) -> GameRecord:
         ("stairs", 4, {"size": 6, "agreement": False}),
     ],
 )
+@pytest.mark.slow
 def test_the_engines_own_move_never_contradicts_its_intervals(
     name: str, seed: int, options: dict[str, object]
 ):

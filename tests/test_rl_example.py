@@ -18,6 +18,7 @@ ROOT = Path(stairgames.__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "learn_twenty_seven.py"
 
 
+@pytest.mark.slow
 def test_learning_example_trains_and_reports_win_rates_before_and_after():
     environment = {
         **os.environ,

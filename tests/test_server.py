@@ -502,6 +502,7 @@ def test_serve_reads_postgresql_urls_with_psycopg_3() -> None:
     assert _with_driver("sqlite:///x.db") == "sqlite:///x.db" and _with_driver(None) is None
 
 
+@pytest.mark.slow
 def test_stairgames_serve_answers_on_sqlite_in_its_data_folder(tmp_path: Path) -> None:
     import socket
     import subprocess
@@ -577,6 +578,7 @@ def test_idle_matches_leave_memory_and_come_back_from_the_database(tmp_path: Pat
 
 
 @pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.slow
 def test_a_finished_game_with_dice_records_the_seed_that_draws_every_roll_again(
     tmp_path: Path, players: int
 ) -> None:

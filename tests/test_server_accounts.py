@@ -96,6 +96,7 @@ def cookie_header(client: TestClient) -> str:
 # ----- password changes ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_wrong_old_passwords_are_limited_per_player_with_retry_after(tmp_path: Path) -> None:
     clock = FakeClock()
     with running(tmp_path, clock=clock) as client:
@@ -115,6 +116,7 @@ def test_wrong_old_passwords_are_limited_per_player_with_retry_after(tmp_path: P
         assert change(client, "first password", "second password").status_code == 200
 
 
+@pytest.mark.slow
 def test_password_changes_are_limited_per_address(tmp_path: Path) -> None:
     clock = FakeClock()
     with running(tmp_path, clock=clock) as client:
@@ -149,6 +151,7 @@ def test_a_first_password_counts_against_the_same_allowance(tmp_path: Path) -> N
 # ----- logging in ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_attacker_spending_a_names_logins_does_not_lock_its_owner_out(
     tmp_path: Path,
 ) -> None:
@@ -177,6 +180,7 @@ def test_an_attacker_spending_a_names_logins_does_not_lock_its_owner_out(
         assert me(owner)["id"] == made["id"]
 
 
+@pytest.mark.slow
 def test_a_right_password_forgets_the_addresses_wrong_ones(tmp_path: Path) -> None:
     clock = FakeClock()
     with running(tmp_path, clock=clock) as client:
@@ -189,6 +193,7 @@ def test_a_right_password_forgets_the_addresses_wrong_ones(tmp_path: Path) -> No
         assert log_in(browser_at(client, "198.51.100.7"), RIGHT).status_code == 200
 
 
+@pytest.mark.slow
 def test_one_address_guessing_one_name_gets_ten_then_one_a_minute(tmp_path: Path) -> None:
     clock = FakeClock()
     many = Rate(per_minute=10_000, burst=10_000)  # the address's own allowance aside
@@ -207,6 +212,7 @@ def test_one_address_guessing_one_name_gets_ten_then_one_a_minute(tmp_path: Path
 # ----- sessions ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_password_change_logs_out_every_other_session(tmp_path: Path) -> None:
     with running(tmp_path) as home:
         made = account(home, password="first password")
@@ -331,6 +337,7 @@ def test_the_guard_makes_a_password_hashed_on_the_event_loop_raise(tmp_path: Pat
     engine.dispose()
 
 
+@pytest.mark.slow
 def test_the_account_routes_hash_nothing_on_the_event_loop(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         store = players(client)

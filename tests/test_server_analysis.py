@@ -86,6 +86,7 @@ def test_city_of_stairs_ended_by_a_resignation_is_not_analysed(tmp_path: Path) -
         assert "hidden from the players" in error_id(refused)
 
 
+@pytest.mark.slow
 def test_the_progress_then_the_result_reach_the_watchers(tmp_path: Path) -> None:
     with running(tmp_path, **TINY) as client:
         match = finished(client)
@@ -186,6 +187,7 @@ def test_starting_analyses_is_limited_per_client(tmp_path: Path) -> None:
         assert plain.status_code == 415  # JSON only, as every request that changes something
 
 
+@pytest.mark.slow
 def test_the_pools_workers_run_an_analysis_with_its_progress(tmp_path: Path) -> None:
     """A real worker process: the task's progress comes back message by message."""
     game = load("stairs", size=3)

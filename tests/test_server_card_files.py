@@ -116,6 +116,7 @@ class FakeClock:
 
 @pytest.mark.parametrize("char", BIDI_AND_INVISIBLE)
 @pytest.mark.parametrize("edit", [with_set_name, with_red_name], ids=["set", "character"])
+@pytest.mark.slow
 def test_a_name_holding_a_bidi_control_or_invisible_character_is_refused_and_not_kept(
     tmp_path: Path, char: str, edit: Any
 ) -> None:

@@ -237,6 +237,7 @@ def test_an_empty_message_is_refused(client: TestClient, table: Table, text: str
 
 
 @pytest.mark.parametrize("text", CONTROL)
+@pytest.mark.slow
 def test_control_and_reordering_characters_are_refused(
     client: TestClient, table: Table, text: str
 ) -> None:
@@ -310,6 +311,7 @@ def test_a_message_not_sent_as_json_is_refused_415(
     assert texts(chat(client, match)) == []
 
 
+@pytest.mark.slow
 def test_an_unknown_match_has_no_chat(client: TestClient) -> None:
     ann = player(client, "Ann")
     assert client.get("/api/matches/nope/chat").status_code == 404

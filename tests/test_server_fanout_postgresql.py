@@ -74,6 +74,7 @@ def play(ws: Any, view: dict[str, Any]) -> None:
     ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
 
 
+@pytest.mark.slow
 def test_moves_made_through_one_server_reach_a_player_on_the_other_in_order(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -106,6 +107,7 @@ def test_moves_made_through_one_server_reach_a_player_on_the_other_in_order(
     assert elsewhere in metrics  # light's three moves, made through the first server
 
 
+@pytest.mark.slow
 def test_a_lost_listening_connection_is_opened_again_and_catches_up(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -153,6 +155,7 @@ def test_polling_stands_in_while_the_database_cannot_be_listened_to(
             assert ready.json()["checks"] == {"database": True, "migrations": True, "fanout": True}
 
 
+@pytest.mark.slow
 def test_after_postgresql_restarts_the_servers_are_ready_again_and_lose_nothing(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:

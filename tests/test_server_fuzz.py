@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -86,6 +87,7 @@ def _counts(client: Any) -> tuple[int, int]:
     return int(matches or 0), int(events or 0)
 
 
+@pytest.mark.slow
 def test_fuzzed_http_requests_never_answer_5xx_and_refusals_change_nothing(
     tmp_path: Path,
 ) -> None:

@@ -101,6 +101,7 @@ def test_finding_3_malformed_websocket_messages_are_refused_and_the_socket_stays
     ["a = " + "[" * 20000, "x = " + "{a = " * 5000, "[lighthouse]\npoints = nan"],
     ids=["deep-arrays", "deep-tables", "nan"],
 )
+@pytest.mark.slow
 def test_finding_3_hostile_card_files_are_refused_400(tmp_path: Path, text: str) -> None:
     with running(tmp_path) as client:
         response = _upload(client, text.encode())
@@ -227,6 +228,7 @@ def test_finding_6_forgotten_buckets_keep_memory_bounded() -> None:
     assert len(rates._buckets) <= 100
 
 
+@pytest.mark.slow
 def test_finding_6_a_connection_that_never_finishes_its_headers_is_closed(served: str) -> None:
     # half a request, then nothing: the server closes the connection (the read below
     # waits for that, up to the socket's own 20 s limit)

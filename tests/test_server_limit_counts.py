@@ -118,6 +118,7 @@ def postgresql() -> Iterator[PostgreSQL]:
         yield server
 
 
+@pytest.mark.slow
 def test_a_shared_allowance_given_back_serves_the_next_request(postgresql: PostgreSQL) -> None:
     engine = make_engine(postgresql.url)
     try:
@@ -200,6 +201,7 @@ def test_a_shared_allowance_is_spent_and_given_back_in_a_database_thread(
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_metrics_count_the_limits_routes_keep_themselves(tmp_path: Path) -> None:
     """The password changes' limit lives in the accounts' code, not the app's request
     limits: its refusals are counted in /metrics too (``player:`` kinds)."""

@@ -316,6 +316,7 @@ def test_a_profile_of_a_name_with_a_slash(client: TestClient) -> None:
     assert reply.status_code == 200 and reply.json()["name"] == "a/b"
 
 
+@pytest.mark.slow
 def test_a_rematch_keeps_the_players_one_seat_on_and_stays_rated(client: TestClient) -> None:
     ann, bob = player(client, "Ann"), player(client, "Bob")
     made = challenge(client, ann, rated=True).json()

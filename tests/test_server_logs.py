@@ -6,6 +6,8 @@ import json
 import logging
 from pathlib import Path
 
+import pytest
+
 from stairgames.server.base.logs import JsonFormatter, RedactSecrets, log_config
 from tests.postgresql_helpers import free_port
 from tests.serve_helpers import get, post, serving
@@ -44,6 +46,7 @@ def test_the_log_configuration_redacts_on_every_handler() -> None:
     assert log_config("text")["loggers"]["uvicorn.access"]["handlers"] == []
 
 
+@pytest.mark.slow
 def test_serve_with_json_logs_writes_one_object_a_line_without_secrets(tmp_path: Path) -> None:
     port = free_port()
     with serving(tmp_path, port, ["--log-format", "json", "--access-log"]) as served:

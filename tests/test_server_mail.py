@@ -612,6 +612,7 @@ def test_one_click_unsubscribe_as_a_mail_program_sends_it(
 # ----- password reset ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_password_is_reset_through_a_mailed_link(
     tmp_path: Path, smtp: tuple[Inbox, str], clock: FakeClock
 ) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server_helpers import (
     JSON,
     connect,
@@ -109,6 +111,7 @@ def test_a_resignation_at_a_table_of_three_leaves_a_computer_and_the_game_goes_o
         assert again["seats"][0]["level"] == "easy" and again["result"] is None
 
 
+@pytest.mark.slow
 def test_a_resignation_with_two_seats_still_ends_the_game(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         created = new_match(client, "ishigaki_race", ["human", "online"])

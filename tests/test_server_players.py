@@ -165,6 +165,7 @@ def test_a_password_needs_8_to_128_characters_and_a_player(tmp_path: Path) -> No
         assert me(client)["account"] is False
 
 
+@pytest.mark.slow
 def test_a_failed_login_does_not_say_whether_the_name_exists(tmp_path: Path) -> None:
     with running(tmp_path) as client, TestClient(client.app) as stranger:
         become(client, "Kato")
@@ -183,6 +184,7 @@ def test_a_failed_login_does_not_say_whether_the_name_exists(tmp_path: Path) -> 
         assert me(stranger)["id"] is None
 
 
+@pytest.mark.slow
 def test_changing_the_password(tmp_path: Path) -> None:
     with running(tmp_path) as client, TestClient(client.app) as other:
         become(client, "Kato")
@@ -221,6 +223,7 @@ def test_logging_out_forgets_the_browser_and_its_secret(tmp_path: Path) -> None:
         assert player["id"]
 
 
+@pytest.mark.slow
 def test_logins_for_one_name_are_limited_from_every_address(tmp_path: Path) -> None:
     now = [0.0]
     many = Rate(per_minute=10_000, burst=10_000)
@@ -238,6 +241,7 @@ def test_logins_for_one_name_are_limited_from_every_address(tmp_path: Path) -> N
         assert client.post("/api/login", json=right, headers=JSON).status_code == 200
 
 
+@pytest.mark.slow
 def test_logins_from_one_address_are_limited(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         codes = [

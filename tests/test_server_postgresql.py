@@ -38,6 +38,7 @@ def server(tmp_path: Path, url: str) -> Iterator[object]:
         yield client
 
 
+@pytest.mark.slow
 def test_postgresql_keeps_a_game_across_a_restart(tmp_path: Path, postgresql_url: str) -> None:
     with running(tmp_path, database_url=postgresql_url) as client:
         created = new_match(client, "stairs", ["human", "computer:random"])

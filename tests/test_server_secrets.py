@@ -168,6 +168,7 @@ def first_difference(one: list[str], other: list[str]) -> int | None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_another_seats_departure_card_changes_nothing_a_browser_receives_until_revealed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int
 ) -> None:
@@ -188,6 +189,7 @@ def test_another_seats_departure_card_changes_nothing_a_browser_receives_until_r
         assert f"deal {other_card} to {colour}" in other.frames[differ]
 
 
+@pytest.mark.slow
 def test_the_seed_reaches_no_browser_before_the_game_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -81,6 +81,7 @@ def _complete_request(base: str, head: bytes, body: bytes = b"") -> bytes:
         return b"".join(iter(lambda: connection.recv(65536), b""))
 
 
+@pytest.mark.slow
 def test_bodies_that_never_come_are_answered_408_and_closed_while_others_are_served(
     served: str,
 ) -> None:

@@ -39,6 +39,7 @@ def worker_pids(parent: int) -> list[int]:
     return sorted(workers)
 
 
+@pytest.mark.slow
 def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
     command = [sys.executable, "-c", ENTRY, "serve", "--workers", "2", "--data-dir", str(tmp_path)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
@@ -47,6 +48,7 @@ def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.slow
 def test_two_workers_serve_one_port_and_one_killed_is_replaced(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:

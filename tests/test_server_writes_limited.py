@@ -118,6 +118,7 @@ def state_of(ws: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game", list(listing_order()))
+@pytest.mark.slow
 def test_a_whole_online_game_of_each_game_never_blocks_the_loop(tmp_path: Path, game: str) -> None:
     """Every request of an online game (make, join, every move, the record and replay
     after) with the guard on: a database call on the loop's thread would fail it."""

@@ -58,6 +58,7 @@ def site_or_skip(folder: Path) -> Iterator[Site]:
 
 
 @pytest.mark.services
+@pytest.mark.slow
 def test_every_game_goes_on_through_the_survivor_when_a_server_is_killed(
     tmp_path: Path,
 ) -> None:
@@ -184,6 +185,7 @@ def test_a_move_notified_while_a_socket_opens_reaches_that_socket(
             assert len(seen["history"]) == 1
 
 
+@pytest.mark.slow
 def test_the_load_clients_never_offer_to_end_a_game_by_agreement() -> None:
     """An accepted offer (S7) would end a game short of the moves the fault test counts
     on; the clients draw their moves among the others."""

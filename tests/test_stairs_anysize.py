@@ -109,6 +109,7 @@ def test_4x4_is_a_dark_win_after_every_first_move():
 
 @pytest.mark.parametrize("size", [4, 5, 6])
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_the_compiled_search_agrees_with_the_plain_search_near_the_end(size, seed):
     board = near_end(size, seed, plies_left=9)
     assert BoardSolver(size).wins(board) == exact.ExactSolver().wins(board)
@@ -135,6 +136,7 @@ def test_a_spent_budget_raises_and_the_search_goes_on_from_its_table():
 
 
 @pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.slow
 def test_proof_number_search_agrees_with_the_depth_first_search_after_every_first_move(size):
     board = rules.initial_board(size)
     for move in rules.legal_moves(board, "L"):
@@ -353,6 +355,7 @@ def test_with_the_pie_rule_5x5_is_won_by_the_second_player_from_the_record(tmp_p
     assert {returns[1] for returns in values.values()} == {1.0}
 
 
+@pytest.mark.slow
 def test_perfect_solves_later_5x5_positions_on_demand(tmp_path, monkeypatch):
     monkeypatch.setenv("STAIRGAMES_SOLVED_DIR", str(tmp_path))
     _record_5x5(tmp_path, lambda move: "D")

@@ -59,6 +59,7 @@ def test_the_exact_estimator_orders_every_proven_pair_rightly() -> None:
 
 
 @pytest.mark.parametrize("guided", [False, True])
+@pytest.mark.slow
 def test_playout_shares_are_shares_of_the_playouts(guided: bool) -> None:
     position = late_labelled_position()
     uct.seed(3)

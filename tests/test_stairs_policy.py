@@ -176,6 +176,7 @@ def test_labels_are_the_solvers_and_the_informative_positions_have_both():
     assert position.informative() == (len(set(winning.values())) == 2)
 
 
+@pytest.mark.slow
 def test_mcts_guided_searches_stairs_with_the_guided_playouts_and_says_so():
     game = stairgames.load("stairs", agreement=False)
     state = game.new_initial_state()

@@ -282,6 +282,7 @@ def test_s4_s5_games_end_when_neither_can_move_and_s5_names_the_winner(size, see
 
 
 @pytest.mark.parametrize("size", SIZES)
+@pytest.mark.slow
 def test_s4_a_blocked_player_passes_on_every_size(size):
     passes = 0
     for seed in range(40):
@@ -362,6 +363,7 @@ def test_pieces_stay_and_each_move_raises_one_piece_one_level(size, seed, pie_ru
 
 @settings(max_examples=40, deadline=None)
 @given(sizes, seeds, st.booleans())
+@pytest.mark.slow
 def test_legal_moves_match_an_independent_reading_on_every_size(size, seed, pie_rule):
     state = start(size, pie_rule=pie_rule, agreement=False)
     rng = random.Random(seed)
@@ -507,6 +509,7 @@ PLAYERS = [
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("player", PLAYERS)
+@pytest.mark.slow
 def test_every_player_plays_every_size_to_the_end(size, player):
     game = load(size)
     agents = [make_agent(player, 0, seed=1), make_agent("random", 1, seed=2)]
@@ -518,6 +521,7 @@ def test_every_player_plays_every_size_to_the_end(size, player):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+@pytest.mark.slow
 def test_every_level_plays_every_size_to_the_end(size, level):
     game = load(size)
     spec = quick(level, game)
@@ -679,6 +683,7 @@ def oracle_perft(stacks: tuple[str, ...], colour: str, depth: int, size: int) ->
         (8, [210, 41948]),
     ],
 )
+@pytest.mark.slow
 def test_perft_from_the_start_of_each_size(size, counts):
     """Move-tree sizes from the start (moves of play: no agreement), pinned and checked
     against the independent generator; on 3×3 the deeper counts include finished games."""
@@ -709,6 +714,7 @@ def board_texts(draw: st.DrawFn) -> str:
 
 @settings(max_examples=150, deadline=None)
 @given(sizes, board_texts())
+@pytest.mark.slow
 def test_any_accepted_position_text_is_a_fixed_point_and_bad_ones_raise_position_errors(size, text):
     game = load(size)
     try:

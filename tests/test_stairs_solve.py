@@ -69,6 +69,7 @@ def plain_wins(board: rules.Board) -> bool:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6))
+@pytest.mark.slow
 def test_make_and_unmake_follow_the_rules_along_random_games(seed):
     """The moves S2 + S3 allow; make gives the board rules.apply_move gives, unmake restores it."""
     for board in random_game(seed):
@@ -95,6 +96,7 @@ def test_the_winner_is_s5_at_the_end_of_random_games(seed):
 
 
 @pytest.mark.parametrize("seed", range(12))
+@pytest.mark.slow
 def test_the_solver_agrees_with_a_plain_search_near_the_end(seed):
     boards = random_game(seed)
     solver = Solver()
@@ -179,6 +181,7 @@ def winning_actions(state: StairsState) -> set[int]:
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_the_endgame_solver_matches_an_exhaustive_search_by_seat(seed):
     """Returns by seat (also after a swap) and a winning action exactly when one exists."""
     game = stairgames.load("stairs", pie_rule=True, agreement=False)
@@ -235,6 +238,7 @@ def late_states(seed: int, count: int) -> list[StairsState]:
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_every_action_proven_within_a_small_budget_is_proven_right(seed):
     """A partial proof (some actions proven, others open) states only true results."""
     partial = 0
@@ -248,6 +252,7 @@ def test_every_action_proven_within_a_small_budget_is_proven_right(seed):
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_mcts_never_plays_an_action_the_endgame_solver_proved_lost(seed):
     checked = 0
     # the late states of eight games: only a position with some actions proven lost and

@@ -46,6 +46,7 @@ def test_solve_stairs_refuses_boards_beyond_reach(tmp_path, capsys, size, messag
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_solve_stairs_in_parts_over_processes_agrees_with_one_search(tmp_path, capsys):
     one = tmp_path / "one"
     parts = tmp_path / "parts"
@@ -137,6 +138,7 @@ def _wait_until_ended(pid: int, timeout: float) -> bool:
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on processes with pidfds")
+@pytest.mark.slow
 def test_killing_a_solve_in_parts_stops_its_workers_and_keeps_the_record(tmp_path):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "sitecustomize.py").write_text(WORKER_TELLS, encoding="utf-8")

@@ -47,6 +47,7 @@ def test_terminal_undo_takes_back_the_move_and_the_reply(tmp_path):
     assert state.history() == []
 
 
+@pytest.mark.slow
 def test_terminal_lists_moves_and_the_computer_declines_an_offer_it_could_lose(tmp_path):
     """Defect: the computer accepted every offer. Light leads by S5 after two moves, and
     nothing is proven this early, so the computer declines and the game goes on."""
@@ -63,6 +64,7 @@ def test_terminal_lists_moves_and_the_computer_declines_an_offer_it_could_lose(t
     assert record["seed"] is None  # unfinished: the seed stays hidden
 
 
+@pytest.mark.slow
 def test_terminal_expert_declines_the_offer_after_d3_c4_and_the_game_goes_on(tmp_path):
     """The issue's check: `stairgames play stairs --dark expert`, d3-c4, agree."""
     play, out = session(["d3-c4", "agree", "quit"], tmp_path, players=("human", "expert"))

@@ -112,6 +112,7 @@ def _drawn_on_the_board(action: dict[str, Any], entry: dict[str, Any], traced: s
 @pytest.mark.parametrize(
     ("game", "options", "count"), GAMES, ids=[" ".join([g, *o]) for g, o, _ in GAMES]
 )
+@pytest.mark.slow
 def test_each_prompt_shows_the_board_the_turn_and_what_happened(
     tmp_path: Path, game: str, options: list[str], count: int, people: str, language: str
 ) -> None:
@@ -147,6 +148,7 @@ def test_each_prompt_shows_the_board_the_turn_and_what_happened(
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("game", ["stairs", "twenty_seven", "ishigaki_race", "city_of_stairs"])
+@pytest.mark.slow
 def test_help_is_read_whole_on_an_80_by_24_screen(tmp_path: Path, game: str, language: str) -> None:
     """Defect: City of Stairs' help took 25 rows with the prompt in Japanese, its first
     lines gone before they could be read. Now a part at a time where both do not fit."""

@@ -81,6 +81,7 @@ def play_at_one_keyboard(tmp_path: Path, players: int, *, keep_history: bool = F
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_no_private_card_in_the_screen_or_its_history_at_another_persons_prompt(
     tmp_path: Path, players: int
 ) -> None:

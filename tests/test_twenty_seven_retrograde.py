@@ -56,6 +56,7 @@ def sized_lines(draw: st.DrawFn) -> tuple[Size, rules.Line]:
 
 @settings(max_examples=300, deadline=None)
 @given(sized_lines())
+@pytest.mark.slow
 def test_unrank_of_rank_gives_the_line_back(sized: tuple[Size, rules.Line]) -> None:
     size, line = sized
     index = reduced.rank(line, size)

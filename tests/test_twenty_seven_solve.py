@@ -104,6 +104,7 @@ def test_kernel_moves_and_lines_follow_the_rules_along_random_games(variant, see
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.slow
 def test_the_solver_agrees_with_a_plain_search_near_the_end(variant):
     """Every position of the last six plies of 20 random games that a plain search
     settles within 20,000 positions (at least 60 of them)."""
@@ -121,6 +122,7 @@ def test_the_solver_agrees_with_a_plain_search_near_the_end(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.slow
 def test_every_result_is_the_best_of_its_children(variant):
     """Further from the end, where a plain search is too slow: a position's result is
     the best of what its moves (played by :mod:`rules`) leave the other colour (every

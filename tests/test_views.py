@@ -425,6 +425,7 @@ def test_the_terminal_and_the_arena_go_through_act(tmp_path: Path, monkeypatch):
     assert len(spies) == 4 and all(spy.seen for spy in spies)
 
 
+@pytest.mark.slow
 def test_players_still_finish_city_of_stairs_through_act():
     game = stairgames.load("city_of_stairs", players=3)
     players = [make_agent(kind, s, seed=s) for s, kind in enumerate(["greedy", "easy", "random"])]

@@ -77,6 +77,7 @@ def test_a_seats_view_never_holds_another_seats_departure_card_before_its_stroll
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_changing_a_hidden_departure_card_changes_nothing_in_the_views_that_hide_it(players):
     """Redealing every card a seat cannot see leaves its view, and the spectator's,
     identical to the byte."""

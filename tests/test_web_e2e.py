@@ -731,6 +731,7 @@ def test_every_game_plays_under_the_content_security_policy(pages, tmp_path):
 # ----- stopping the server ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_stopping_the_server_after_a_computer_move_leaks_no_process_pool_semaphores(tmp_path):
     """Stopping ``stairgames serve`` waits for its computer players' processes: it used to
     leave without them, and Python warned of leaked semaphores."""

@@ -35,6 +35,7 @@ def _state(socket: Any) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.slow
 def test_a_city_seats_frames_during_the_game_are_what_its_own_views_showed(
     tmp_path: Path,
 ) -> None:
