@@ -19,7 +19,7 @@ from stairgames.arena import ArenaRun, format_report, run_arena
 from stairgames.argparse_i18n import HelpFormatter, argparse_in_current_language
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import build_options, option_fields, option_types
-from stairgames.core.progress import Meter
+from stairgames.core.progress import Meter, terminate_as_interrupt
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import (
     GameSpec,
@@ -248,6 +248,7 @@ def _review(argv: Sequence[str]) -> int:
     from stairgames.analysis.review import (  # the solvers load when a review runs
         DEFAULT_BUDGET,
         Budget,
+        ReviewInterrupted,
         format_table,
         review,
         review_json,
@@ -296,12 +297,28 @@ def _review(argv: Sequence[str]) -> int:
         else Budget(seconds=args.seconds)
     )
     record = GameRecord.load(args.file)
-    reviews = review(record, budget=budget, seed=args.seed, progress=_move_progress(sys.stderr))
+    stopped = None
+    try:
+        with terminate_as_interrupt():  # kill stops it as Ctrl-C does, keeping the moves done
+            reviews = review(
+                record, budget=budget, seed=args.seed, progress=_move_progress(sys.stderr)
+            )
+    except ReviewInterrupted as stop:
+        reviews, stopped = stop.reviews, stop
     if args.json:
         print(json.dumps(review_json(reviews), ensure_ascii=False, indent=1))
     else:
         print(format_table(reviews, record.game))
-    return 0
+    if stopped is None:
+        return 0
+    print(
+        _(
+            "Stopped early: {done} of {total} moves reviewed, the last ones (the review "
+            "works from the end of the game)."
+        ).format(done=len(stopped.reviews), total=stopped.total),
+        file=sys.stderr,
+    )
+    return 130
 
 
 def _move_progress(stream: TextIO) -> Callable[[int, int], None]:

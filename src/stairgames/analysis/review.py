@@ -762,6 +762,8 @@ def review(
     :raises ReviewRefusedError: a game with hidden information whose record is not the
         full record of a finished game (checked before anything is searched).
     :raises InvalidRecordError: the record does not replay.
+    :raises ReviewInterrupted: Ctrl-C (or ``progress`` raising
+        :exc:`KeyboardInterrupt`) stopped it; it holds the moves reviewed so far.
     """
     _refuse_hidden_unless_finished(record)
     frames = list(replay(record))
@@ -781,11 +783,30 @@ def review(
         return cache[index]
 
     reviews: dict[int, MoveReview] = {}
-    for done, index in enumerate(reversed(decisions), start=1):  # the end first: see Reserve
-        reviews[index] = _review_move(reviewer, states, moves, index, assessed)
-        if progress is not None:
-            progress(done, len(decisions))
+    try:
+        for done, index in enumerate(reversed(decisions), start=1):  # the end first: Reserve
+            reviews[index] = _review_move(reviewer, states, moves, index, assessed)
+            if progress is not None:
+                progress(done, len(decisions))
+    except KeyboardInterrupt as stop:
+        if isinstance(stop, ReviewInterrupted):
+            raise
+        kept = [reviews[index] for index in decisions if index in reviews]
+        raise ReviewInterrupted(kept, len(decisions)) from None
     return [reviews[index] for index in decisions]
+
+
+class ReviewInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped :func:`review`: a :exc:`KeyboardInterrupt` that keeps
+    the moves reviewed before it (the last moves of the game, since the review works
+    from the end), in game order."""
+
+    def __init__(self, reviews: list[MoveReview], total: int) -> None:
+        super().__init__(f"stopped after {len(reviews)} of {total} moves")
+        self.reviews = reviews
+        """The moves reviewed, in game order."""
+        self.total = total
+        """The decisions the whole review would have assessed."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1033,6 +1054,7 @@ __all__ = [
     "Assessment",
     "Budget",
     "MoveReview",
+    "ReviewInterrupted",
     "ReviewRefusedError",
     "Reviewer",
     "format_hint",
