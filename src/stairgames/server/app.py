@@ -33,6 +33,7 @@ from stairgames.core.options import option_fields
 from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
 from stairgames.server.analysis.analysis import (
+    ANALYSES,
     POSITION_BODY_BYTES,
     POSITION_ROUTE,
     add_analysis_routes,
@@ -41,6 +42,9 @@ from stairgames.server.analysis.analysis import (
     start_analysis,
 )
 from stairgames.server.base.limits import (
+    DOMAIN_RATES,
+    PROCESSES,
+    RATES,
     ClientRates,
     RequestLimits,
     Route,
@@ -48,7 +52,7 @@ from stairgames.server.base.limits import (
     start_shared_limits,
     too_large,
 )
-from stairgames.server.base.settings import Settings
+from stairgames.server.base.settings import DATA_DIR, Settings
 from stairgames.server.base.store import (
     ClockStore,
     Store,
@@ -56,20 +60,21 @@ from stairgames.server.base.store import (
     make_engine,
     off_loop,
 )
-from stairgames.server.chat.chat import add_chat_routes, start_chat
-from stairgames.server.lobby.lobby import Lobby, LobbyStore, add_lobby_routes
-from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE, mail_router, start_mail
+from stairgames.server.chat.chat import CHAT, add_chat_routes, start_chat
+from stairgames.server.lobby.lobby import LOBBY, Lobby, LobbyStore, add_lobby_routes
+from stairgames.server.mail.routes import MAIL, UNSUBSCRIBE_ROUTE, mail_router, start_mail
 from stairgames.server.migrations import upgrade
 from stairgames.server.ops.health import add_health_routes, start_health
 from stairgames.server.people.players import (
     LOGIN_ROUTE,
     ME_ROUTE,
+    PLAYERS,
     PlayerStore,
     add_player_routes,
     current_player_async,
     session_secret,
 )
-from stairgames.server.people.rating_store import RatingStore
+from stairgames.server.people.rating_store import RATINGS, RatingStore
 from stairgames.server.play.card_files import (
     CARD_ROUTE,
     MAX_CARD_FILE_BYTES,
@@ -79,10 +84,10 @@ from stairgames.server.play.card_files import (
 )
 from stairgames.server.play.clocks import requested_time_control
 from stairgames.server.play.computer import ComputerPool
-from stairgames.server.play.fanout import FanOut, start_fanout
-from stairgames.server.play.hub import Connection, Hub, Limits
+from stairgames.server.play.fanout import FANOUT, FanOut, start_fanout
+from stairgames.server.play.hub import HUB, Connection, Hub, Limits
 from stairgames.server.play.matches import LEVELS, Match, MatchService, ServerError, error_json
-from stairgames.server.play.referee import Referee
+from stairgames.server.play.referee import REFEREE, Referee
 from stairgames.server.play.seats import TOKEN_IN_ADDRESS
 
 log = logging.getLogger(__name__)
@@ -106,17 +111,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
         )
         service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
-        app.state.players = PlayerStore(
-            engine, clock=settings.clock, guard_loop=settings.loop_guard
+        players = PLAYERS.keep(
+            app, PlayerStore(engine, clock=settings.clock, guard_loop=settings.loop_guard)
         )
-        app.state.players.login_rates.shared = shared_allowances(engine, settings.shared())
-        app.state.ratings = RatingStore(engine)
-        hub = app.state.hub = Hub(service, computers, _limits(settings))
-        lobby = app.state.lobby = Lobby(
-            LobbyStore(engine), app.state.players, app.state.ratings, hub
-        )
-        referee = app.state.referee = Referee(
-            hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds
+        players.login_rates.shared = shared_allowances(engine, settings.shared())
+        ratings = RATINGS.keep(app, RatingStore(engine))
+        hub = HUB.keep(app, Hub(service, computers, _limits(settings)))
+        lobby = LOBBY.keep(app, Lobby(LobbyStore(engine), players, ratings, hub))
+        referee = REFEREE.keep(
+            app, Referee(hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds)
         )
         hub.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
         hub.seat_names = lobby.seat_names
@@ -134,12 +137,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail/routes.py
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
-        app.state.domain_rates = {  # the limits routes keep themselves, counted in /metrics
-            "player": app.state.players.login_rates,
-            "chat": app.state.chat.rates,
-            "analysis": app.state.analyses.rates,
-            "mail": app.state.mail.rates,
+        domain_rates = {  # the limits routes keep themselves, counted in /metrics
+            "player": players.login_rates,
+            "chat": CHAT.of(app).rates,
+            "analysis": ANALYSES.of(app).rates,
+            "mail": MAIL.of(app).rates,
         }
+        DOMAIN_RATES.keep(app, domain_rates)
         if settings.loop_guard:
             guard_event_loop(engine)
         try:
@@ -149,8 +153,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
             # their last words (the referee's heartbeat, off the loop) written first
             await asyncio.gather(*background, return_exceptions=True)
-            await app.state.fanout.close()
-            await app.state.analyses.close()
+            await FANOUT.of(app).close()
+            await ANALYSES.of(app).close()
             await hub.close()
             computers.shutdown()
             engine.dispose()
@@ -158,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="stairgames", lifespan=lifespan, docs_url=None, redoc_url=None)
     _add_error_handlers(app)
     _add_request_limits(app, settings)
-    app.state.data_dir = settings.data_dir
+    DATA_DIR.keep(app, settings.data_dir)
     add_card_routes(app, settings.data_dir)
     add_player_routes(app, _json_body)
     add_lobby_routes(app, _json_body)
@@ -181,12 +185,13 @@ def _share_across_processes(
     """What must hold over every server process of the database (issue 33): the lobby's
     list, who is connected (``server/play/hub.py``), the per-client limits
     (``server/base/limits.py``); the tasks that keep them."""
-    fanout = app.state.fanout
-    app.state.lobby.share_through(fanout)
+    fanout = FANOUT.of(app)
+    LOBBY.of(app).share_through(fanout)
     tasks = start_shared_limits(app, engine, settings)
-    if settings.shared():
-        hub.live_processes = app.state.processes
-        app.state.processes.after_read.append(hub.forget_processes_gone)
+    processes = PROCESSES.of(app)
+    if processes is not None:
+        hub.live_processes = processes
+        processes.after_read.append(hub.forget_processes_gone)
         hub.share_presence(fanout, referee.process)
     return tasks
 
@@ -202,11 +207,6 @@ def _limits(settings: Settings) -> Limits:
         computer_only_per_owner=settings.computer_only_per_player,
         computer_only_unwatched_seconds=settings.computer_only_unwatched_seconds,
     )
-
-
-def _lobby(request: HTTPConnection) -> Lobby:
-    lobby: Lobby = request.app.state.lobby
-    return lobby
 
 
 async def _viewer(
@@ -225,7 +225,7 @@ async def _viewer(
     if token:
         return match.seat_of(token)
     player = await current_player_async(request)
-    return await off_loop(_lobby(request).player_seat, player, match.id, seat)
+    return await off_loop(LOBBY.of(request).player_seat, player, match.id, seat)
 
 
 HELLO_SECONDS = 10.0
@@ -250,11 +250,6 @@ async def _first_message_token(websocket: WebSocket) -> str:
 
 
 HELLO_EXPECTED = N_("the first message must be a hello with the seat's token")
-
-
-def _hub(request: Request | WebSocket) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
 
 
 # ----- errors --------------------------------------------------------------------
@@ -336,7 +331,7 @@ def _add_request_limits(app: FastAPI, settings: Settings) -> None:
         },
         clock=settings.clock,
     )
-    app.state.rates = rates  # shared with the other processes once started (limits.py)
+    RATES.keep(app, rates)  # shared with the other processes once started (limits.py)
     app.add_middleware(RequestLimits, route_of=route_of, rates=rates, player_of=_player_key)
 
 
@@ -674,9 +669,9 @@ def _add_api(app: FastAPI) -> None:
             raise ServerError(400, N_("a match needs a game name and an object of options"))
         if not isinstance(seats, list):
             raise ServerError(400, N_("a match needs a list of seats"))
-        hub = _hub(request)
+        hub = HUB.of(request)
         time_control = requested_time_control(body, game)
-        options = await off_loop(resolve_cards_option, options, request.app.state.data_dir)
+        options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
         position = body.get("position")  # a start position (games without hidden cards)
         player = await current_player_async(request)
         player_id = None if player is None else player.id
@@ -690,7 +685,7 @@ def _add_api(app: FastAPI) -> None:
             admission.admit(created.match.id)
         if player is not None:  # the seats made for this browser are the player's
             for seat in created.tokens:
-                await off_loop(_lobby(request).hold, created.match.id, seat, player)
+                await off_loop(LOBBY.of(request).hold, created.match.id, seat, player)
         async with hub.lock(created.match.id):
             await hub.changed(created.match)
         return {
@@ -701,13 +696,13 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
-        hub = _hub(request)
+        hub = HUB.of(request)
         player = await current_player_async(request)
         async with hub.lock(match_id):
             match = await _fresh_match(hub, match_id)
             seat, token = await hub.service.in_thread(hub.service.join, match)
             if player is not None:
-                await off_loop(_lobby(request).hold, match_id, seat, player)
+                await off_loop(LOBBY.of(request).hold, match_id, seat, player)
             await hub.changed(match)
         return {"seat": seat, "token": token}
 
@@ -715,7 +710,7 @@ def _add_api(app: FastAPI) -> None:
     async def view(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
-        hub = _hub(request)
+        hub = HUB.of(request)
         match = await _fresh_match(hub, match_id)
         return await hub.view_async(match, await _viewer(request, match, token, seat))
 
@@ -723,7 +718,7 @@ def _add_api(app: FastAPI) -> None:
     async def record(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> Response:
-        hub = _hub(request)
+        hub = HUB.of(request)
         match = await _fresh_match(hub, match_id)
         data = await off_loop(match.record, await _viewer(request, match, token, seat))
         names = await hub.names_of(match.id)
@@ -741,7 +736,7 @@ def _add_api(app: FastAPI) -> None:
     async def replay(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
-        hub = _hub(request)
+        hub = HUB.of(request)
         match = await _fresh_match(hub, match_id)
         viewer = await _viewer(request, match, token, seat)
         frames = await off_loop(match.replay_frames, viewer)  # a long game's: many ms
@@ -842,7 +837,7 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
         seat: int | None = None,
         auth: str | None = None,
     ) -> None:
-        hub = _hub(websocket)
+        hub = HUB.of(websocket)
         client = websocket.client.host if websocket.client else ""
         said = None
         greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
@@ -861,7 +856,7 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
                 return
         try:
             async with hub.lock(match_id):
-                match = await _opened_match(hub, websocket.app.state.fanout, match_id)
+                match = await _opened_match(hub, FANOUT.of(websocket), match_id)
                 viewer = (
                     match.seat_of(said)
                     if said is not None and token is None
@@ -877,7 +872,7 @@ def _add_websocket(app: FastAPI, settings: Settings) -> None:
                 # read again now that the socket watches: another process's notification
                 # that came after the read above found nobody watching here and was
                 # passed over (the fan-out follows watched matches only)
-                fanout = websocket.app.state.fanout
+                fanout = FANOUT.of(websocket)
                 match = await _current_match(hub, fanout, match_id, shared=settings.shared())
                 await hub.send_view(connection, match)
             await _serve_messages(hub, websocket, connection, match_id, settings)
@@ -916,7 +911,7 @@ async def _serve_messages(
         if raw is None:
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
-            fanout = websocket.app.state.fanout
+            fanout = FANOUT.of(websocket)
             match = await _current_match(hub, fanout, match_id, shared=settings.shared())
             before = match.event
             try:

@@ -65,11 +65,13 @@ from stairgames.core.registry import get_spec, load, load_with_text_options
 from stairgames.i18n import N_, Text
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, shared_allowances
+from stairgames.server.base.settings import DATA_DIR
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import AnalysisRow, Repository, allowances_off_loop, off_loop
 from stairgames.server.people.players import RetryLaterError, current_player_async
 from stairgames.server.play.card_files import resolve_cards_option
 from stairgames.server.play.computer import ComputerError, ComputerTimeoutError
-from stairgames.server.play.fanout import FanOut
+from stairgames.server.play.fanout import FANOUT, FanOut
 from stairgames.server.play.hub import Hub
 from stairgames.server.play.match import Match, outcome_json, public_options
 from stairgames.server.play.matches import MAX_POSITION_LENGTH
@@ -614,16 +616,15 @@ def _position_text(state: State) -> str | None:
 
 
 def analyses_of(request: Request) -> Analyses:
-    analyses: Analyses = request.app.state.analyses
-    return analyses
+    return ANALYSES.of(request)
 
 
 def start_analysis(app: FastAPI, engine: Engine, hub: Hub, settings: Settings) -> None:
-    """Give ``app`` its analyses (``app.state.analyses``), when it starts (told to every
-    server process through ``app.state.fanout``, when it has one)."""
-    analyses = app.state.analyses = Analyses(AnalysisStore(engine), hub, settings)
+    """Give ``app`` its analyses (:data:`ANALYSES`), when it starts (told to every
+    server process through its fan-out, when it has one)."""
+    analyses = ANALYSES.keep(app, Analyses(AnalysisStore(engine), hub, settings))
     analyses.rates.shared = shared_allowances(engine, settings.shared())
-    fanout = getattr(app.state, "fanout", None)
+    fanout = FANOUT.find(app)
     if fanout is not None:
         analyses.share_through(fanout)
 
@@ -662,7 +663,7 @@ def add_analysis_routes(
         refused = await analyses.refused(request, PLAYER_POSITIONS)
         if refused is not None:
             return refused
-        return await _answer(await analyses.position(body, request.app.state.data_dir))
+        return await _answer(await analyses.position(body, DATA_DIR.of(request)))
 
 
 async def _answer(body: dict[str, Any]) -> Response:
@@ -673,7 +674,12 @@ async def _answer(body: dict[str, Any]) -> Response:
     return JSONResponse(body)
 
 
+ANALYSES: Kept[Analyses] = Kept("analyses")
+"""The app's analyses (``app.state.analyses``), made as it starts (:func:`start_analysis`)."""
+
+
 __all__ = [
+    "ANALYSES",
     "PLAYER_ANALYSES",
     "PLAYER_POSITIONS",
     "POSITION_BODY_BYTES",

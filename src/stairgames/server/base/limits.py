@@ -49,6 +49,7 @@ from sqlalchemy import select, text
 
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
 
 if TYPE_CHECKING:
@@ -375,15 +376,16 @@ class LiveProcesses(Repository):
 
 def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
     """On a database shared with other server processes: the app's request rates
-    (``app.state.rates``) shared where the database can (:func:`shared_allowances`), and
-    ``app.state.processes``, the processes alive, read now and every two heartbeats (the
+    (:data:`RATES`) shared where the database can (:func:`shared_allowances`), and
+    :data:`PROCESSES`, the processes alive, read now and every two heartbeats (the
     task returned). ``settings``: the app's :class:`stairgames.server.base.settings.Settings`."""
-    app.state.processes = None
+    PROCESSES.keep(app, None)
     if not settings.shared():
         return []
-    app.state.rates.shared = shared_allowances(engine, shared=True)
+    RATES.of(app).shared = shared_allowances(engine, shared=True)
     beat = settings.heartbeat_seconds
-    live = app.state.processes = LiveProcesses(engine, settings.wall_clock, 3 * beat + 2.0)
+    live = LiveProcesses(engine, settings.wall_clock, 3 * beat + 2.0)
+    PROCESSES.keep(app, live)
     live.read()
     return [asyncio.get_running_loop().create_task(live.run(2 * beat))]
 
@@ -665,3 +667,14 @@ def _declares_body(headers: list[tuple[bytes, bytes]]) -> bool:
         if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
             return True
     return False
+
+
+RATES: Kept[ClientRates] = Kept("rates")
+"""The request limits' allowances (``app.state.rates``), shared with the other processes
+once the app started (:func:`start_shared_limits`)."""
+PROCESSES: Kept[LiveProcesses | None] = Kept("processes")
+"""The server processes alive on a shared database (``app.state.processes``; ``None``:
+this one alone), once the app started (:func:`start_shared_limits`)."""
+DOMAIN_RATES: Kept[dict[str, ClientRates]] = Kept("domain_rates")
+"""The limits the routes keep themselves, by domain (``app.state.domain_rates``), counted
+in ``/metrics``."""

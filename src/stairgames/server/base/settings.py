@@ -26,6 +26,7 @@ from stairgames.server.base.limits import (
     REPLAYS_RATE,
     Rate,
 )
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import private_data_dir
 
 ADDRESSES_RATE: Final = Rate(per_minute=5, burst=5)
@@ -213,3 +214,7 @@ class Settings:
         if self.database_url:
             return self.database_url
         return private_data_dir(self.data_dir)  # 0700, its database 0600
+
+
+DATA_DIR: Kept[Path] = Kept("data_dir")
+"""The app's folder of data (``app.state.data_dir``: :attr:`Settings.data_dir`)."""

@@ -98,6 +98,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from stairgames.server.base.state import Kept
+
 
 class Base(DeclarativeBase):
     pass
@@ -746,3 +748,7 @@ class ClockStore(Repository):
             row = session.get(HeartbeatRow, process)
             if row is not None:
                 session.delete(row)
+
+
+ENGINE: Kept[Engine] = Kept("engine")
+"""The app's database (``app.state.engine``), once it started."""

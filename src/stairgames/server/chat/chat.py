@@ -52,10 +52,11 @@ from sqlalchemy.engine import Engine
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Clock, Rate, shared_allowances
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
 from stairgames.server.lobby.lobby import lobby_of
 from stairgames.server.people.players import Player, current_player_async
-from stairgames.server.play.fanout import RESYNC, FanOut
+from stairgames.server.play.fanout import FANOUT, RESYNC, FanOut
 from stairgames.server.play.hub import Hub
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import TOKEN_IN_ADDRESS
@@ -469,18 +470,17 @@ class Chat:
 
 
 def chat_of(request: Request) -> Chat:
-    chat: Chat = request.app.state.chat
-    return chat
+    return CHAT.of(request)
 
 
 def start_chat(
     app: FastAPI, engine: Engine, hub: Hub, settings: Settings
 ) -> list[asyncio.Task[None]]:
-    """Give ``app`` its chat (``app.state.chat``), when it starts; the tasks it runs in
+    """Give ``app`` its chat (:data:`CHAT`), when it starts; the tasks it runs in
     the background (reading other server processes' messages, on a shared database)."""
-    chat = app.state.chat = Chat(ChatStore(engine), hub, settings.clock)
+    chat = CHAT.keep(app, Chat(ChatStore(engine), hub, settings.clock))
     chat.rates.shared = shared_allowances(engine, settings.shared())
-    fanout = getattr(app.state, "fanout", None)
+    fanout = FANOUT.find(app)
     if fanout is not None:
         chat.share_through(fanout)
     if not settings.shared() or settings.follow_seconds <= 0:
@@ -514,7 +514,12 @@ def add_chat_routes(
         return message.json()
 
 
+CHAT: Kept[Chat] = Kept("chat")
+"""The app's chat (``app.state.chat``), made as it starts (:func:`start_chat`)."""
+
+
 __all__ = [
+    "CHAT",
     "CHAT_RATE",
     "MAX_LENGTH",
     "PHRASES",

@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
     ChallengeRow,
     MatchRow,
@@ -651,8 +652,7 @@ def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
-    lobby: Lobby = request.app.state.lobby
-    return lobby
+    return LOBBY.of(request)
 
 
 def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
@@ -730,3 +730,7 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
             pass
         finally:
             lobby.watchers.discard(websocket)
+
+
+LOBBY: Kept[Lobby] = Kept("lobby")
+"""The app's lobby (``app.state.lobby``)."""

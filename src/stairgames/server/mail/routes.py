@@ -2,7 +2,7 @@
 (confirm an address, unsubscribe, reset a password), and their pages.
 
 ``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
-app's lifespan) makes ``app.state.mail`` and, when the server sends mail
+app's lifespan) makes the app's mail (:data:`MAIL`) and, when the server sends mail
 (``Settings.mail``), registers the :class:`~stairgames.server.mail.notify.Notifier` on the
 hub's ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
 would send a mail answers 409 (``this server sends no e-mail``); the links of mails sent
@@ -43,6 +43,7 @@ from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
 from stairgames.server.base.settings import MailSettings
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import allowances_off_loop, off_loop
 from stairgames.server.mail.notify import (
     CONFIRM,
@@ -265,7 +266,7 @@ class MailService:
 
 
 def mail_of(request: HTTPConnection) -> MailService:
-    service: MailService = request.app.state.mail
+    service = MAIL.of(request)
     return service
 
 
@@ -641,7 +642,7 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
 def start_mail(
     app: FastAPI, engine: Engine, hub: Hub, lobby: Lobby, settings: Settings
 ) -> list[asyncio.Task[None]]:
-    """``app.state.mail``; when the server sends mail (``settings.mail``), the
+    """The app's mail (:data:`MAIL`); when the server sends mail (``settings.mail``), the
     notifier on ``hub.after_change`` and its sweep (the task returned)."""
     mail, now = settings.mail, settings.wall_clock
     rates = ClientRates(
@@ -655,7 +656,7 @@ def start_mail(
     )
     rates.shared = shared_allowances(engine, settings.shared())
     service = MailService(MailStore(engine), lobby.players, now, mail, rates=rates)
-    app.state.mail = service
+    MAIL.keep(app, service)
     if mail is None:
         return []
     service.outbox = Outbox(SmtpMailer(mail), mail, now)
@@ -690,3 +691,7 @@ def start_mail(
     )
     hub.after_change.append(service.notifier.after_change)
     return [asyncio.get_running_loop().create_task(service.notifier.run())]
+
+
+MAIL: Kept[MailService] = Kept("mail")
+"""The app's mail (``app.state.mail``), made as it starts (:func:`start_mail`)."""

@@ -53,9 +53,10 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 from sqlalchemy import event, text
 
-from stairgames.server.base.limits import AnswerStatus
-from stairgames.server.base.store import EventRecord
-from stairgames.server.play.fanout import PostgresFanOut
+from stairgames.server.base.limits import DOMAIN_RATES, RATES, AnswerStatus
+from stairgames.server.base.state import Kept
+from stairgames.server.base.store import ENGINE, EventRecord
+from stairgames.server.play.fanout import FANOUT, PostgresFanOut
 from stairgames.server.play.match import Match
 
 if TYPE_CHECKING:
@@ -63,7 +64,6 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
     from starlette.types import ASGIApp, Receive, Scope, Send
 
-    from stairgames.server.base.limits import ClientRates
     from stairgames.server.play.hub import Hub
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -229,12 +229,12 @@ class _Gauges(Collector):
 
 class _LimitedRequests(Collector):
     """The requests of each limited kind the app's request limits accepted and
-    refused (``app.state.rates``), and those of the limits the routes keep themselves
-    (``app.state.domain_rates``: the logins of a name, password changes, chat, analyses
+    refused (:data:`RATES`), and those of the limits the routes keep themselves
+    (:data:`DOMAIN_RATES`: the logins of a name, password changes, chat, analyses
     per player, mail; their kinds named ``domain:kind``), read at each scrape."""
 
-    def __init__(self, state: Any) -> None:
-        self.state = state
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
 
     def collect(self) -> Iterator[Metric]:
         family = CounterMetricFamily(
@@ -242,11 +242,11 @@ class _LimitedRequests(Collector):
             "Requests of a kind with a per-client rate, accepted or refused",
             labels=["kind", "outcome"],
         )
-        rates: ClientRates | None = getattr(self.state, "rates", None)
+        rates = RATES.find(self.app)
         for kind, counts in sorted(rates.counts.items() if rates is not None else ()):
             family.add_metric([kind, "accepted"], counts.accepted)
             family.add_metric([kind, "refused"], counts.refused)
-        others: dict[str, ClientRates] = getattr(self.state, "domain_rates", {})
+        others = DOMAIN_RATES.find(self.app) or {}
         for domain, domain_rates in sorted(others.items()):  # limits the routes keep
             for kind, counts in sorted(domain_rates.counts.items()):
                 family.add_metric([f"{domain}:{kind}", "accepted"], counts.accepted)
@@ -281,8 +281,8 @@ class CountRequests:
 def add_health_routes(app: FastAPI) -> None:
     """``/healthz``, ``/readyz``, ``/metrics``, and the count of requests (call it just
     before the outermost middleware is added, so refused requests are counted too)."""
-    metrics = app.state.metrics = Metrics()
-    metrics.registry.register(_LimitedRequests(app.state))
+    metrics = METRICS.keep(app, Metrics())
+    metrics.registry.register(_LimitedRequests(app))
     app.add_middleware(CountRequests, metrics=metrics)
 
     @app.get("/healthz")
@@ -306,7 +306,7 @@ def add_health_routes(app: FastAPI) -> None:
 async def readiness(app: FastAPI) -> dict[str, bool]:
     """Each check of ``/readyz``: ``database``, ``migrations``, and ``fanout`` on
     PostgreSQL."""
-    engine: Engine | None = getattr(app.state, "engine", None)
+    engine = ENGINE.find(app)
     checks = {"database": False, "migrations": False}
     if engine is not None:
         try:
@@ -318,7 +318,7 @@ async def readiness(app: FastAPI) -> dict[str, bool]:
         from stairgames.server.migrations import HEAD
 
         checks["migrations"] = revision == HEAD
-    fanout = getattr(app.state, "fanout", None)
+    fanout = FANOUT.find(app)
     if isinstance(fanout, PostgresFanOut):
         checks["fanout"] = fanout.connected
     return checks
@@ -336,16 +336,20 @@ def _revision(engine: Engine) -> str | None:
 def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
     """When the app starts: what ``/readyz`` checks and ``/metrics`` counts (after the
     fan-out is made: :func:`stairgames.server.play.fanout.start_fanout`)."""
-    app.state.engine = engine
-    metrics: Metrics = app.state.metrics
+    ENGINE.keep(app, engine)
+    metrics = METRICS.of(app)
     metrics.watch_database(engine)
     metrics.time_computers(hub)
     hub.service.committed.append(metrics.committed)
     hub.after_announce.append(metrics.announced)
-    fanout = getattr(app.state, "fanout", None)
+    fanout = FANOUT.find(app)
     if isinstance(fanout, PostgresFanOut):
         fanout.notified.append(metrics.notified)
     metrics.follow(hub, fanout)
 
 
-__all__ = ["Metrics", "add_health_routes", "readiness", "start_health"]
+METRICS: Kept[Metrics] = Kept("metrics")
+"""The app's metrics (``app.state.metrics``), made with its routes (:func:`add_health_routes`)."""
+
+
+__all__ = ["METRICS", "Metrics", "add_health_routes", "readiness", "start_health"]

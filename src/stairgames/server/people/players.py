@@ -68,6 +68,7 @@ from starlette.requests import HTTPConnection
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, Clock, Rate
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
     PlayerRow,
     PlayerSessionRow,
@@ -623,8 +624,7 @@ LOGIN_ROUTE: Final = "/api/login"
 
 
 def players_of(request: HTTPConnection) -> PlayerStore:
-    store: PlayerStore = request.app.state.players
-    return store
+    return PLAYERS.of(request)
 
 
 def secure_context(request: HTTPConnection) -> bool:
@@ -821,3 +821,7 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
                 await off_loop(store.log_out, secret)
         _cache(request, None)
         return _with_cookie(request, dict(NO_PLAYER), None)
+
+
+PLAYERS: Kept[PlayerStore] = Kept("players")
+"""The app's players (``app.state.players``)."""

@@ -13,6 +13,7 @@ import json
 
 from sqlalchemy import delete, select
 
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import RatedResultRow, RatingRow, Repository
 from stairgames.server.people.ratings import RatedResult, Rating, RatingBook, rebuild
 
@@ -86,3 +87,7 @@ class RatingStore(Repository):
         with self._session() as session:
             rows = session.scalars(select(RatingRow).where(RatingRow.player_id == player))
             return {row.pool: Rating(row.mu, row.sigma, row.games) for row in rows}
+
+
+RATINGS: Kept[RatingStore] = Kept("ratings")
+"""The app's ratings (``app.state.ratings``)."""

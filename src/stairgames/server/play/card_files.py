@@ -56,7 +56,8 @@ from sqlalchemy.engine import Engine
 from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import FileParser, option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
-from stairgames.server.base.store import MatchRow, off_loop
+from stairgames.server.base.state import Kept
+from stairgames.server.base.store import ENGINE, MatchRow, off_loop
 from stairgames.server.people.players import Player, current_player_async
 from stairgames.server.play.matches import ServerError, error_json
 
@@ -149,7 +150,7 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
     (its reader, imported on the first upload, checks each one)."""
     if CARD_OPTION not in uploaded_options():
         return
-    files = app.state.card_files = CardFiles(card_folder(data_dir))
+    files = CARD_FILES.keep(app, CardFiles(card_folder(data_dir)))
 
     @app.post(CARD_ROUTE)
     async def upload(request: Request, lang: str = "en", name: str = "") -> Response:
@@ -157,7 +158,7 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
             body = await request.body()  # at most MAX_CARD_FILE_BYTES: RequestLimits reads it
             card_set = await off_loop(_checked, body, _source(name))
             uploader = uploader_of(request, await current_player_async(request))
-            digest = await off_loop(files.keep, body, uploader, request.app.state.engine)
+            digest = await off_loop(files.keep, body, uploader, ENGINE.of(request))
         except CardQuotaError as exc:
             return refusal(exc.status, exc, lang, {"Retry-After": str(exc.retry_after)})
         except ServerError as exc:
@@ -389,7 +390,7 @@ def _named_ids(options_json: str) -> set[str]:
 def start_card_sweep(app: FastAPI, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
     """When the app starts: uploads dated by ``settings.wall_clock``, and the task that
     deletes the expired files every :data:`CARD_SWEEP_SECONDS` (none without the route)."""
-    files: CardFiles | None = getattr(app.state, "card_files", None)
+    files = CARD_FILES.find(app)
     if files is None:
         return []
     files.clock = settings.wall_clock
@@ -413,3 +414,7 @@ async def sweep_cards_every(
 def _card_reader() -> FileParser:
     """The reader the registration declares for :data:`CARD_OPTION`."""
     return option_files()[CARD_OPTION]
+
+
+CARD_FILES: Kept[CardFiles] = Kept("card_files")
+"""The app's uploaded card files (``app.state.card_files``), when a game takes them."""

@@ -74,6 +74,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import EventRecord
 from stairgames.server.play.match import Match
 from stairgames.server.play.matches import MatchService
@@ -567,10 +568,11 @@ def make_fanout(
 def start_fanout(
     app: Any, engine: Engine, hub: Hub, settings: Settings
 ) -> list[asyncio.Task[None]]:
-    """``app.state.fanout`` for the app's settings, and the task it runs in (none when
+    """The app's fan-out (:data:`FANOUT`) for its settings, and the task it runs in (none when
     the process is alone on its database; cancelling the task closes its connections)."""
-    fanout = app.state.fanout = make_fanout(
-        engine, hub, shared=settings.shared(), follow_seconds=settings.follow_seconds
+    fanout = FANOUT.keep(
+        app,
+        make_fanout(engine, hub, shared=settings.shared(), follow_seconds=settings.follow_seconds),
     )
     if isinstance(fanout, PollingFanOut):
         return [] if settings.follow_seconds <= 0 else [_create_task(fanout.run())]
@@ -583,8 +585,13 @@ def _create_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
     return asyncio.get_running_loop().create_task(run)
 
 
+FANOUT: Kept[FanOut] = Kept("fanout")
+"""The app's fan-out (``app.state.fanout``), made as it starts (:func:`start_fanout`)."""
+
+
 __all__ = [
     "CHANNEL",
+    "FANOUT",
     "MAX_TOPIC_BYTES",
     "RESYNC",
     "TOPICS_CHANNEL",

@@ -47,6 +47,7 @@ from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
 from stairgames.server.base.limits import Bucket, LiveProcesses
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import off_loop
 from stairgames.server.play.computer import (
     COMPUTER_ONLY_LANE,
@@ -970,3 +971,7 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+HUB: Kept[Hub] = Kept("hub")
+"""The app's hub (``app.state.hub``)."""

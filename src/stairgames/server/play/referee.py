@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Callable
 
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ClockStore, off_loop
 from stairgames.server.play.hub import Hub
 from stairgames.server.play.match import Match
@@ -164,4 +165,8 @@ class Referee:
                 log.debug("last heartbeat not written", exc_info=True)
 
 
-__all__ = ["Referee"]
+REFEREE: Kept[Referee] = Kept("referee")
+"""The app's referee (``app.state.referee``)."""
+
+
+__all__ = ["REFEREE", "Referee"]
