@@ -40,24 +40,13 @@ from stairgames.games.ishigaki_race.research.value_iteration import policy_value
 from stairgames.games.stairs.game import StairsState
 from stairgames.games.stairs.research.anysize import BoardSolver
 from stairgames.terminal import TerminalSession, help_text
+from tests.record_helpers import random_record
 from tests.scripted import scripted
 from tests.tictactoe import SPEC as TICTACTOE
 
 DOCS = Path(__file__).parent.parent / "docs" / "analysis.md"
 SMALL = Budget(seconds=None, iterations=60)
 """A budget that repeats exactly: 60 iterations of search, 12,000 positions of proof."""
-
-
-def random_record(name: str, seed: int, **options: object) -> GameRecord:
-    """The full record of a game of uniformly random moves (chance by its odds)."""
-    state = stairgames.load(name, **options).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return make_record(state)
 
 
 def states_of(record: GameRecord) -> list[State]:

@@ -6,14 +6,12 @@ Budgets are iterations, never seconds, so that every review here repeats exactly
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 import pytest
 
 import stairgames
 from stairgames.analysis.review import Budget, MoveReview, format_table, review
-from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.game import State
 from stairgames.core.record import GameRecord, make_record, replay
 from stairgames.games.twenty_seven import rules
@@ -21,6 +19,7 @@ from stairgames.games.twenty_seven.game import TwentySevenState
 from stairgames.games.twenty_seven.notation import decode_move
 from stairgames.games.twenty_seven.research.endgame import Solver
 from stairgames.i18n import display_width, set_language
+from tests.record_helpers import random_record
 
 ISSUE_49_MOVES: Final = (  # noqa: SIM905 (the moves as the issue wrote them)
     "0:6 8:8 0:3 7:7 2:1 5:7 1:6 8:1 3:1 2:9 3:2 7:1 3:1 5:1 5:1 3:3 4:1 5:1 pass 3:1"
@@ -83,17 +82,6 @@ def test_every_proven_drop_of_the_issues_game_is_marked_and_nothing_else(issue_r
     assert len(proven) >= 15
     for move in proven:
         assert (move.mark is not None) == (move.after < move.before), move
-
-
-def random_record(name: str, seed: int, **options: object) -> GameRecord:
-    state = stairgames.load(name, **options).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return make_record(state)
 
 
 @pytest.mark.parametrize(

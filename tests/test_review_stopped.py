@@ -4,29 +4,18 @@ saying it stopped, and exit status 130."""
 
 from __future__ import annotations
 
-import random
 import signal
 from pathlib import Path
 
 import pytest
 
-import stairgames
 from stairgames.analysis.review import Budget, ReviewInterrupted, format_table, review
-from stairgames.core.record import GameRecord, make_record
 from tests.pty_screen import PtyPlay
-
-
-def stairs_record(seed: int) -> GameRecord:
-    """A whole random game of Stairs on the standard board."""
-    state = stairgames.load("stairs").new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-    return make_record(state)
+from tests.record_helpers import random_record
 
 
 def test_a_stopped_review_keeps_the_last_moves_it_reviewed_in_game_order() -> None:
-    record = stairs_record(1)
+    record = random_record("stairs", 1)
     whole = review(record, budget=Budget(seconds=None, iterations=50), seed=0)
 
     def stop_after_three(done: int, total: int) -> None:
@@ -49,7 +38,7 @@ def test_a_stopped_review_keeps_the_last_moves_it_reviewed_in_game_order() -> No
 
 def test_sigterm_stops_the_review_command_with_the_moves_reviewed(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    stairs_record(2).save(path)
+    random_record("stairs", 2).save(path)
     play = PtyPlay(["review", str(path), "--iterations", "200000"], cwd=tmp_path)
     try:
         play.read_until(r"\] [1-9]\d*/\d+ moves")  # a move has been reviewed

@@ -1,0 +1,21 @@
+"""Records of whole random games, for the tests of reviews and replays."""
+
+from __future__ import annotations
+
+import random
+
+import stairgames
+from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.record import GameRecord, make_record
+
+
+def random_record(name: str, seed: int, **options: object) -> GameRecord:
+    """The full record of a game of uniformly random moves (chance by its odds)."""
+    state = stairgames.load(name, **options).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return make_record(state)
