@@ -1,17 +1,25 @@
-"""Tic-tac-toe on the shared protocol: the game, its (empty) options and its state."""
+"""Tic-tac-toe on the shared protocol: the game, its options and its state."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Self
+from typing import Literal, Self
 
 from stairgames.core.game import TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.options import option
 from tests.tictactoe import notation, position, rules
 
 
 @dataclasses.dataclass(frozen=True)
 class TicTacToeOptions:
-    """Tic-tac-toe has no options."""
+    """Tic-tac-toe's options: who starts, and misère (three in a row loses). Their
+    labels are message ids of no catalog but "Who starts", which the shared catalog
+    translates (a test game's words are not extracted)."""
+
+    opening: Literal["X", "O"] = option("X", label="Who starts", summary="{value} starts")
+    """The mark that moves first."""
+    misere: bool = option(False, label="Misère (three in a row loses)", summary="misère")
+    """Three in a row loses instead of winning."""
 
 
 class TicTacToeGame(Game):
@@ -55,15 +63,18 @@ class TicTacToeState(State):
     def __init__(self, game: TicTacToeGame, board: rules.Board) -> None:
         super().__init__(game)
         self.board = board
+        options: TicTacToeOptions = game.options
+        self._first = rules.MARKS.index(options.opening)
+        self._misere = options.misere
 
     def _current_player(self) -> int:
-        return TERMINAL if rules.is_over(self.board) else rules.to_move(self.board)
+        return TERMINAL if rules.is_over(self.board) else rules.to_move(self.board, self._first)
 
     def _legal_actions(self) -> list[int]:
         return rules.empty_cells(self.board)
 
     def _apply_action(self, action: int) -> None:
-        self.board = rules.place(self.board, action)
+        self.board = rules.place(self.board, action, self._first)
 
     def _action_to_string(self, action: int) -> str:
         return notation.cell_name(action)
@@ -75,10 +86,16 @@ class TicTacToeState(State):
         mark = rules.winner(self.board)
         if mark is None:
             return [0.0, 0.0]
-        return [1.0, -1.0] if mark == "X" else [-1.0, 1.0]
+        return [1.0, -1.0] if self._winner(mark) == 0 else [-1.0, 1.0]
+
+    def _winner(self, mark: str) -> int:
+        """The seat that wins when ``mark`` has three in a row (misère: the other)."""
+        seat = rules.MARKS.index(mark)
+        return 1 - seat if self._misere else seat
 
     def _copy_into(self, other: Self) -> None:
         other.board = self.board
+        other._first, other._misere = self._first, self._misere
 
     def position(self) -> str:
         return position.format_position(self.board)
@@ -94,5 +111,5 @@ class TicTacToeState(State):
         returns = tuple(self._returns())
         if mark is None:
             return Outcome(returns=returns, reason="a full board: a draw", winners=())
-        seat = rules.MARKS.index(mark)
+        seat = self._winner(mark)
         return Outcome(returns=returns, reason=f"three {mark} in a row", winners=(seat,))

@@ -47,11 +47,11 @@ def empty_cells(board: Board) -> list[int]:
     return [cell for cell, mark in enumerate(board) if not mark]
 
 
-def to_move(board: Board) -> int:
-    """The seat to move: X when both have placed as many marks."""
-    return 0 if board.count("X") == board.count("O") else 1
+def to_move(board: Board, first: int = 0) -> int:
+    """The seat to move: ``first`` when both have placed as many marks."""
+    return first if board.count("X") == board.count("O") else 1 - first
 
 
-def place(board: Board, cell: int) -> Board:
-    """``board`` with the mover's mark on ``cell``."""
-    return (*board[:cell], MARKS[to_move(board)], *board[cell + 1 :])
+def place(board: Board, cell: int, first: int = 0) -> Board:
+    """``board`` with the mover's mark on ``cell`` (``first``: the seat that began)."""
+    return (*board[:cell], MARKS[to_move(board, first)], *board[cell + 1 :])

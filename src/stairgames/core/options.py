@@ -17,6 +17,7 @@ from stairgames.core.errors import InvalidOptionError
 from stairgames.i18n import N_
 
 OptionsT = TypeVar("OptionsT")
+T = TypeVar("T")
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -188,3 +189,129 @@ def options_to_dict(options: Any) -> dict[str, Any]:
         value = getattr(options, f.name)
         result[f.name] = list(value) if isinstance(value, tuple) else value
     return result
+
+
+OPTION_INFO = "stairgames.option"
+"""The key of an option field's :class:`OptionInfo` in its dataclass field's metadata."""
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionInfo:
+    """How people see and set one option: its words (English message ids, translated
+    where they are shown), the values a form offers and how a list of challenges tells
+    it; the metadata of the option's dataclass field (:func:`option`)."""
+
+    label: str
+    """What a form calls the option (``N_("Variant")``)."""
+    help: str = ""
+    """A sentence on what the option does, shown beside the form's input."""
+    summary: str = ""
+    """How a set of options tells this one when it is not the default: a message with
+    ``{value}`` (``N_("{value}×{value} board")``); empty: ``"{label}: {value}"``."""
+    choice_labels: tuple[tuple[str, str], ...] = ()
+    """A choice's words for each value (value, message id); a value without is itself."""
+    minimum: int | None = None
+    """The least number a form offers (a number option)."""
+    maximum: int | None = None
+    """The greatest number a form offers (a number option)."""
+    offered: bool = True
+    """Whether the browser's forms offer the option (false: it keeps its default)."""
+    role: str = ""
+    """What the option is to a form beyond its value: ``"players"``, the number of
+    seats (the form offers the counts the game has seat names for); ``"seat"``, a seat
+    or none for at random (the form offers the seats by name); ``"file"``, a file the
+    browser uploads (:class:`stairgames.core.registry.OptionFile`)."""
+    placeholder: str = ""
+    """An example value a text input shows while empty (not translated)."""
+
+
+def option(default: T, *, label: str, **info: Any) -> T:
+    """A field of an options dataclass with its :class:`OptionInfo` (``label``, and the
+    other fields of :class:`OptionInfo` by name)::
+
+        size: int = option(6, label=N_("Board size"), minimum=3, maximum=8)
+    """
+    described = OptionInfo(label=label, **info)
+    field: T = dataclasses.field(default=default, metadata={OPTION_INFO: described})
+    return field
+
+
+def option_info(field: dataclasses.Field[Any]) -> OptionInfo:
+    """The field's :class:`OptionInfo`; a field declared without one is labelled by its
+    name."""
+    found = field.metadata.get(OPTION_INFO)
+    return found if isinstance(found, OptionInfo) else OptionInfo(label=field.name)
+
+
+def _kind(hint: Any, info: OptionInfo) -> str:
+    """The kind of input a form draws for an option of type ``hint``."""
+    if info.role == "file":
+        return "file"
+    if info.role == "seat":
+        return "seat"
+    if _allowed_literals(hint) is not None:
+        return "choice"
+    if hint is bool:
+        return "flag"
+    if hint is int or _is_optional_of(hint, int):
+        return "number"
+    if typing.get_origin(hint) is tuple:
+        return "list"
+    return "text"
+
+
+def _type_name(hint: Any) -> str:
+    """The option's type as the listing has always said it (``"bool"``, ``"choice"``)."""
+    if _allowed_literals(hint) is not None:
+        return "choice"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _json_value(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def option_listing(options_class: type[Any]) -> list[dict[str, Any]]:
+    """Every option of an options dataclass as JSON-ready data for the browser's forms
+    (``GET /api/games``): its name, type and default, the ``kind`` of input (``flag``,
+    ``choice``, ``number``, ``list``, ``text``, ``seat``, ``file``), its words (message ids:
+    ``label``, ``help``, ``summary``, ``choice_labels``), ``min``/``max``, whether it may be
+    empty (``optional``), whether forms offer it, ``seats_from`` (the option is the number
+    of seats) and ``placeholder``."""
+    hints = option_types(options_class)
+    listing = []
+    for field in option_fields(options_class):
+        hint = hints[field.name]
+        info = option_info(field)
+        literals = _allowed_literals(hint)
+        labels = dict(info.choice_labels)
+        listing.append(
+            {
+                "name": field.name,
+                "type": _type_name(hint),
+                "default": _json_value(field.default),
+                "choices": list(literals) if literals is not None else None,
+                "kind": _kind(hint, info),
+                "label": info.label,
+                "help": info.help,
+                "summary": info.summary,
+                "choice_labels": {str(v): labels.get(str(v), str(v)) for v in literals or ()},
+                "min": info.minimum,
+                "max": info.maximum,
+                "optional": _is_optional_of(hint, int) or _is_optional_of(hint, str),
+                "offered": info.offered,
+                "seats_from": info.role == "players",
+                "placeholder": info.placeholder,
+            }
+        )
+    return listing
+
+
+def changed_options(options_class: type[Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``values`` that differ from their defaults, compared by value (a
+    list equals the tuple of the same numbers), in declaration order."""
+    changed = {}
+    for field in option_fields(options_class):
+        if field.name in values and _json_value(values[field.name]) != _json_value(field.default):
+            changed[field.name] = values[field.name]
+    return changed

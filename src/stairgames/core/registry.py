@@ -19,7 +19,12 @@ from stairgames.core.assess import DEFAULT_ASSESSOR, Assessor
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import NO_HOOKS, PlayerHooks, ResampleHidden
-from stairgames.core.options import build_options, describe_options, option_fields
+from stairgames.core.options import (
+    build_options,
+    describe_options,
+    option_fields,
+    option_listing,
+)
 from stairgames.core.solvers import SolveCommand
 from stairgames.core.studies import Study
 from stairgames.core.tensors import ObservationTensor
@@ -410,7 +415,10 @@ def listing_order() -> list[str]:
 
 
 def list_games() -> list[dict[str, Any]]:
-    """Every game with its title, summary and options (name, type, default)."""
+    """Every game with its title, summary and options: ``options``, a line for people
+    (``name=default, ...``), and ``option_listing``, each option's name, type, default,
+    kind, words and bounds for the browser's forms
+    (:func:`~stairgames.core.options.option_listing`)."""
     listing = []
     for name in game_names():
         spec = _REGISTRY[name]
@@ -421,6 +429,7 @@ def list_games() -> list[dict[str, Any]]:
                 "summary": spec.summary,
                 "options": describe_options(spec.options_class),
                 "option_names": [f.name for f in option_fields(spec.options_class)],
+                "option_listing": option_listing(spec.options_class),
             }
         )
     return listing

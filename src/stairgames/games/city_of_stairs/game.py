@@ -18,6 +18,7 @@ from typing import Final, Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.options import option
 from stairgames.games.city_of_stairs import rules
 from stairgames.games.city_of_stairs.cards import CardSet, load_card_set
 from stairgames.games.city_of_stairs.notation import (
@@ -60,13 +61,20 @@ def max_game_length(players: int) -> int:
 class CityOfStairsOptions:
     """Options of City of Stairs."""
 
-    players: int = 2
+    players: int = option(2, label=N_("Players"), role="players", summary=N_("{value} players"))
     """2 to 4 players."""
-    cards: str | None = None
+    cards: str | None = option(
+        None, label=N_("Card set"), role="file", summary=N_("an uploaded card set")
+    )
     """Path of a card-set TOML file; ``None`` for the default (reconstructed) set."""
-    first_player: int | None = None
+    first_player: int | None = option(None, label=N_("Who starts"), role="seat")
     """C9: the start player's seat; ``None`` draws it at random (a chance node)."""
-    characters: str = ""
+    characters: str = option(
+        "",
+        label=N_("Characters (colours, comma-separated)"),
+        placeholder="red,blue,green",
+        summary=N_("characters: {value}"),
+    )
     """C9: each seat's character colour, comma-separated (``"blue,red"``);
     empty gives the card set's colours in order."""
 

@@ -18,6 +18,7 @@ from typing import Final, Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.options import option
 from stairgames.games.ishigaki_race import rules
 from stairgames.games.ishigaki_race.notation import (
     DECISIONS,
@@ -60,15 +61,31 @@ def max_game_length(players: int, goal: int) -> int:
 class IshigakiRaceOptions:
     """Options of Ishigaki Race."""
 
-    players: int = 2
+    players: int = option(2, label=N_("Players"), role="players", summary=N_("{value} players"))
     """2 to 4 players."""
-    crumbling_wall: bool = False
+    crumbling_wall: bool = option(
+        False,
+        label=N_("Crumbling wall (the −2 steps)"),
+        help=N_("Play on the crumbling side: a ninja on a −2 square drops 2 steps."),
+        summary=N_("crumbling wall: {value}"),
+    )
     """I7: play on the crumbling side, whose "−2" squares drop a ninja 2 steps."""
-    goal: int = 20
+    goal: int = option(
+        20,
+        label=N_("Goal (the step to reach, 4 to 100)"),
+        summary=N_("goal at step {value}"),
+        minimum=MIN_GOAL,
+        maximum=MAX_GOAL,
+    )
     """I8: the goal's step (start is step 0); 4 to 100."""
-    crumbling_squares: tuple[int, ...] = DEFAULT_CRUMBLING_SQUARES
+    crumbling_squares: tuple[int, ...] = option(
+        DEFAULT_CRUMBLING_SQUARES,
+        label=N_("Crumbling squares (the −2 steps, comma-separated)"),
+        help=N_("Steps strictly between the start and the goal; used on the crumbling side."),
+        summary=N_("−2 squares: {value}"),
+    )
     """I8: the "−2" squares of the crumbling side, strictly between start and goal."""
-    first_player: int | None = None
+    first_player: int | None = option(None, label=N_("Who starts"), role="seat")
     """I9: the start player's seat; ``None`` draws it at random (a chance node)."""
 
     def __post_init__(self) -> None:

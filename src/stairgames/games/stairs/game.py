@@ -18,6 +18,7 @@ from typing import Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from stairgames.core.game import TERMINAL, AgreementOffer, Game, GameInfo, Outcome, State
+from stairgames.core.options import option
 from stairgames.games.stairs import rules
 from stairgames.games.stairs.notation import ActionCodes, action_codes, normalise
 from stairgames.games.stairs.position import (
@@ -66,12 +67,28 @@ SEAT_NAMES = ("light", "dark")
 class StairsOptions:
     """Options of Stairs."""
 
-    pie_rule: bool = False
+    pie_rule: bool = option(
+        False,
+        label=N_("Pie rule (the second player may swap colours)"),
+        help=N_("After the first move, the second player may swap colours instead of moving."),
+        summary=N_("pie rule: {value}"),
+    )
     """S6: after the first move the second player may swap colours."""
-    agreement: bool = True
+    agreement: bool = option(
+        True,
+        label=N_("Offer to end by agreement"),
+        help=N_("Players may offer to end the game; off, the game has moves of play only."),
+        summary=N_("offers to end: {value}"),
+    )
     """S7: players may offer to end the game by agreement (``offer``, ``accept``,
     ``decline``). Off, the game has moves of play only (research use, fast search)."""
-    size: int = rules.SIZE
+    size: int = option(
+        rules.SIZE,
+        label=N_("Board size (3 to 8 squares a side)"),
+        summary=N_("{value}×{value} board"),
+        minimum=rules.MIN_SIZE,
+        maximum=rules.MAX_SIZE,
+    )
     """S8: squares a side, from 3 to 8 (the rulebook's board is 6×6): the same
     checkered start with one piece a square, light first, every other rule unchanged."""
 

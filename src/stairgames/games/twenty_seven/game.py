@@ -14,6 +14,7 @@ from typing import Final, Literal, Self
 
 from stairgames.core.errors import IllegalMoveError, InvalidOptionError
 from stairgames.core.game import TERMINAL, Game, GameInfo, Outcome, State
+from stairgames.core.options import option
 from stairgames.games.twenty_seven import rules
 from stairgames.games.twenty_seven.notation import (
     MAX_COUNT,
@@ -72,7 +73,17 @@ MAX_GAME_LENGTH: Final = {variant: max_game_length(variant) for variant in rules
 class TwentySevenOptions:
     """Options of 27."""
 
-    variant: Literal["basic", "advanced", "expert"] = "basic"
+    variant: Literal["basic", "advanced", "expert"] = option(
+        "basic",
+        label=N_("Variant"),
+        help=N_("Advanced: grey bases move with their stack; expert: red bases too."),
+        summary=N_("{value} variant"),
+        choice_labels=(
+            ("basic", N_("basic")),
+            ("advanced", N_("advanced")),
+            ("expert", N_("expert")),
+        ),
+    )
     """``basic``; ``advanced``: grey bases move with their stack (T6);
     ``expert``: red bases too (T7)."""
 
