@@ -391,7 +391,7 @@ NESTED_TEXTS = [
 def test_nested_texts_as_json_read_in_the_browser_as_localize_gives_them(
     value: object, language: str
 ) -> None:
-    from stairgames.server.app import catalog_messages
+    from stairgames.server.ops.pages import catalog_messages
 
     node = json.loads(json.dumps(text_json(value)))
     set_language(language)
@@ -400,7 +400,7 @@ def test_nested_texts_as_json_read_in_the_browser_as_localize_gives_them(
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_city_of_stairs_result_as_json_reads_in_japanese_as_localize_gives_it(seed: int) -> None:
-    from stairgames.server.app import catalog_messages
+    from stairgames.server.ops.pages import catalog_messages
 
     text = finished_city_of_stairs_outcome(seed)
     node = text_json(text)

@@ -19,8 +19,8 @@ from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.i18n import localize, set_language
-from stairgames.server.app import catalog_messages
 from stairgames.server.base.store import EventRecord, MatchRecord, SeatRecord
+from stairgames.server.ops.pages import catalog_messages
 from stairgames.server.play import computer
 from stairgames.server.play.matches import Match, chance_seed
 from tests.server_helpers import (

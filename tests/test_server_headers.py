@@ -24,8 +24,9 @@ from starlette.websockets import WebSocketDisconnect
 
 import stairgames
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.server.app import create_app, same_origin
+from stairgames.server.app import create_app
 from stairgames.server.base.settings import STATIC_DIR, Settings
+from stairgames.server.ops.middleware import same_origin
 from tests.browser_helpers import serving
 from tests.server_helpers import JSON, connect, new_match, running, state_at_rest, token_of
 
@@ -118,7 +119,7 @@ def test_every_answer_carries_the_security_headers_pages_files_api_and_errors(tm
 
 
 def test_the_policy_names_the_websocket_of_the_host_asked_and_nothing_odd():
-    from stairgames.server.app import content_security_policy
+    from stairgames.server.ops.middleware import content_security_policy
 
     assert "connect-src 'self' ws://games.example:8443 wss://games.example:8443;" in (
         content_security_policy("games.example:8443")

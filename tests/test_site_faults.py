@@ -10,10 +10,11 @@ openssl, PostgreSQL or psycopg.
 
 A process may die between a commit and its ``NOTIFY``: the move is stored, but the
 other processes never hear of it. The player's socket, opening again elsewhere, makes
-it known (``app._opened_match``): two or three apps on one PostgreSQL database, the
-commit made with the fan-out's publishing left out. And a move notified to a process
-while a socket opens there, between its reading the match and its watching it (the
-notification then finds nobody watching and is passed over), reaches that socket.
+it known (``_opened_match`` in ``server/play/routes.py``): two or three apps on one
+PostgreSQL database, the commit made with the fan-out's publishing left out. And a move
+notified to a process while a socket opens there, between its reading the match and its
+watching it (the notification then finds nobody watching and is passed over), reaches
+that socket.
 """
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def test_players_and_a_spectator_chat_markup_reads_as_text(
 def test_a_phrase_reads_in_each_readers_language(
     browser: Any, server: str, people: list[Person]
 ) -> None:
-    from stairgames.server.app import catalog_messages
+    from stairgames.server.ops.pages import catalog_messages
 
     japanese = catalog_messages("ja").get("Good game")
     assert japanese and not japanese.isascii(), "translate 'Good game' in the .po file"

@@ -507,7 +507,7 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def japanese_catalog() -> dict[str, str]:
-    from stairgames.server.app import catalog_messages
+    from stairgames.server.ops.pages import catalog_messages
 
     return {key: value for key, value in catalog_messages("ja").items() if isinstance(value, str)}
 

@@ -1,7 +1,7 @@
 """The computer's analysis for the web app: a finished game's review, one position's value.
 
 Two functions, each run in a worker process of the server's computer pool
-(:mod:`stairgames.server.computer`'s tasks), never on its event loop, and each taking
+(:mod:`stairgames.server.play.computer`'s tasks), never on its event loop, and each taking
 and giving plain data only:
 
 - :func:`analyse_record`: every decision of a game record reviewed

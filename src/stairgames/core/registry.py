@@ -87,7 +87,7 @@ class FileParser(Protocol):
 class OptionFile:
     """An option whose value may be a file uploaded from the browser (City of Stairs'
     ``cards``): the server checks an upload with :attr:`parse`, keeps it, and gives the
-    option the kept file's path (:mod:`stairgames.server.card_files`)."""
+    option the kept file's path (:mod:`stairgames.server.play.card_files`)."""
 
     option: str
     """The option's name; the server takes uploads for an option named ``cards``, at

@@ -312,7 +312,7 @@ class Chat:
         player holding it; ``wanted`` chooses among several), else a spectator.
 
         :raises ServerError: 400, a token in the address (as every request, see
-            :func:`stairgames.server.app._viewer`); 403, a token of no seat of the match.
+            :func:`stairgames.server.play.routes._viewer`); 403, a token of no seat of the match.
         """
         if token is not None:
             raise ServerError(400, TOKEN_IN_ADDRESS)

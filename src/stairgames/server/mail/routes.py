@@ -84,7 +84,7 @@ if TYPE_CHECKING:
 
 UNSUBSCRIBE_ROUTE: Final = "/unsubscribe"
 """The unsubscribe link of every notification: ``GET`` its page, ``POST`` one click
-(RFC 8058; any content type, so ``app.py`` lets it through without JSON)."""
+(RFC 8058; any content type, so ``ops/middleware.py`` lets it through without JSON)."""
 PAGES_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 ADDRESS_LENGTH: Final = 254
 LINKS_RATE: Final = Rate(per_minute=20, burst=20)
@@ -519,6 +519,11 @@ def _language_of(
 
 
 # ----- the routes ----------------------------------------------------------------------
+
+
+def add_mail_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
+    """The e-mail routes (:func:`mail_router`) in ``app``."""
+    app.include_router(mail_router(read_body))
 
 
 def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:

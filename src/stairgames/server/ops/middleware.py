@@ -1,0 +1,278 @@
+"""What wraps every route: the errors in the API's error body, the request limits (bodies
+and per-client rates, ``base/limits.py``) by route, the security headers, the content
+types of state-changing requests and the origins of WebSockets (docs/web.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from stairgames.core.errors import StairgamesError
+from stairgames.i18n import N_
+from stairgames.server.analysis.analysis import (
+    POSITION_BODY_BYTES,
+    POSITION_ROUTE,
+    is_analysis_route,
+)
+from stairgames.server.base.bodies import malformed
+from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.limits import (
+    RATES,
+    ClientRates,
+    RequestLimits,
+    Route,
+)
+from stairgames.server.base.settings import Settings
+from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE
+from stairgames.server.people.players import (
+    LOGIN_ROUTE,
+    ME_ROUTE,
+    session_secret,
+)
+from stairgames.server.play.card_files import (
+    CARD_ROUTE,
+    MAX_CARD_FILE_BYTES,
+)
+
+# ----- errors --------------------------------------------------------------------
+
+
+def error_response(status: int, error: BaseException) -> JSONResponse:
+    return JSONResponse({"error": error_json(error)}, status_code=status)
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    async def server_error(_request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ServerError)
+        return error_response(exc.status, exc)
+
+    async def engine_error(_request: Request, exc: Exception) -> Response:
+        return error_response(400, exc)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return error_response(exc.status_code, _http_refusal(request, exc.status_code))
+
+    async def invalid_request(_request: Request, _exc: Exception) -> Response:
+        return error_response(400, malformed("a parameter has the wrong form"))
+
+    app.add_exception_handler(ServerError, server_error)
+    app.add_exception_handler(StairgamesError, engine_error)
+    # the framework's own refusals (no such route, wrong method) in the usual error body
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+
+
+def _http_refusal(request: Request, status: int) -> ServerError:
+    if status == 404:
+        return ServerError(404, N_("there is nothing at {path}"), path=request.url.path[:80])
+    if status == 405:
+        return ServerError(405, N_("{method} is not allowed here"), method=request.method[:10])
+    return ServerError(status, N_("the request was refused ({code})"), code=status)
+
+
+def add_request_limits(app: FastAPI, settings: Settings) -> None:
+    """Bodies read only up to their route's limit, and each client's allowance of match
+    creations, joins and card uploads (:mod:`stairgames.server.base.limits`)."""
+    limit = settings.max_message_bytes
+
+    def route_of(method: str, path: str) -> Route:
+        if method == "GET" and _is_match_part(path, ("replay", "record")):
+            return Route(limit, "replays")  # a whole game replayed: many milliseconds
+        if method != "POST":
+            return Route(limit)
+        if path == CHALLENGES_ROUTE:
+            return Route(limit, "challenges")
+        if path == CARD_ROUTE:
+            return Route(MAX_CARD_FILE_BYTES, "cards")
+        if path == "/api/matches":
+            return Route(limit, "matches")
+        if path.startswith("/api/matches/") and path.endswith("/join"):
+            return Route(limit, "joins")
+        if path == ME_ROUTE:
+            return Route(limit, "players")
+        if path == LOGIN_ROUTE:
+            return Route(limit, "logins")
+        if is_analysis_route(path):
+            return Route(limit, "analyses")
+        if path == POSITION_ROUTE:
+            return Route(max(limit, POSITION_BODY_BYTES), "positions")
+        return Route(limit)
+
+    rates = ClientRates(
+        {
+            "matches": settings.matches_per_minute,
+            "joins": settings.joins_per_minute,
+            "cards": settings.card_uploads_per_minute,
+            "players": settings.players_per_minute,
+            "logins": settings.logins_per_minute,
+            "analyses": settings.analyses_per_minute,
+            "positions": settings.positions_per_minute,
+            "challenges": settings.challenges_per_minute,
+            "replays": settings.replays_per_minute,
+        },
+        clock=settings.clock,
+    )
+    RATES.keep(app, rates)  # shared with the other processes once started (limits.py)
+    app.add_middleware(RequestLimits, route_of=route_of, rates=rates, player_of=_player_key)
+
+
+CHALLENGES_ROUTE = "/api/challenges"
+
+
+def _is_match_part(path: str, parts: tuple[str, ...]) -> bool:
+    """Whether ``path`` is ``/api/matches/{id}/PART`` for one of ``parts``."""
+    pieces = path.split("/")
+    return len(pieces) == 5 and pieces[1:3] == ["api", "matches"] and pieces[4] in parts
+
+
+def _player_key(scope: Scope) -> str | None:
+    """The request's player as a key of the rate limits: a digest of its session's
+    cookie (read without the database; a made-up cookie only adds a bucket of its own,
+    the address's allowance still holds)."""
+    secret, _made_before = session_secret(HTTPConnection(scope))
+    return None if not secret else hashlib.sha256(secret.encode()).hexdigest()[:24]
+
+
+# ----- security: headers, content types, WebSocket origins ---------------------------
+
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+"""Sent with every HTTP response, with :func:`content_security_policy`: no other site may
+frame the pages, no answer is read as another type than it says, and no address of a
+match (its id is in the path) is sent to another site."""
+JSON_TYPE = "application/json"
+CARD_FILE_TYPE = "application/toml"
+"""The content types of state-changing requests: a card file (``POST /api/cards``) is
+sent as TOML, every other request as JSON (even with an empty body). Neither is one a
+cross-site form may send (``text/plain``, form data), and a script of another site must
+ask first (a CORS preflight, which this server never grants)."""
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_HOST = re.compile(r"(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+
+
+def content_security_policy(host: str | None) -> str:
+    """The pages' Content-Security-Policy: scripts, styles, images and connections of this
+    site only (``data:`` images for the favicon), no inline script or style, no plugins,
+    no framing, no ``<base>``, forms sent here only. ``'self'`` covers WebSockets to the
+    same host in CSP 3; ``ws:``/``wss:`` of the request's ``Host`` are named too, for
+    browsers before it."""
+    connect = "'self'"
+    if host is not None and _HOST.fullmatch(host):
+        connect += f" ws://{host} wss://{host}"
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            f"connect-src {connect}",
+            "img-src 'self' data:",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "object-src 'none'",
+        ]
+    )
+
+
+def add_security_headers(app: FastAPI) -> None:
+    """ASGI middleware: the security headers on every HTTP response (the app's, its
+    errors', the static files', the other middleware's refusals)."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def with_headers(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await inner(scope, receive, send)
+                return
+            policy = content_security_policy(Headers(scope=scope).get("host"))
+
+            async def send_with_headers(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=message)
+                    headers["Content-Security-Policy"] = policy
+                    for name, value in SECURITY_HEADERS.items():
+                        headers[name] = value
+                await send(message)
+
+            await inner(scope, receive, send_with_headers)
+
+        return with_headers
+
+    app.add_middleware(middleware)
+
+
+def require_content_types(app: FastAPI) -> None:
+    """ASGI middleware: a state-changing request (any method but GET, HEAD and OPTIONS)
+    that is not of its :data:`JSON_TYPE` or :data:`CARD_FILE_TYPE` is refused with 415
+    before anything reads it, so that no page of another site can create a match or
+    take a free seat from a visitor's browser."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+            # (RFC 8058's one-click unsubscribe comes as a form from a mail program; it
+            # needs the secret of its link and only turns turn mails off)
+            if (
+                scope["type"] == "http"
+                and scope["method"] not in _SAFE_METHODS
+                and scope["path"] != UNSUBSCRIBE_ROUTE
+            ):
+                expected = CARD_FILE_TYPE if scope["path"] == CARD_ROUTE else JSON_TYPE
+                given = Headers(scope=scope).get("content-type", "")
+                if given.split(";", 1)[0].strip().lower() != expected:
+                    message = N_("the message must be sent as {type}")
+                    error = ServerError(415, message, type=expected)
+                    await error_response(415, error)(scope, receive, send)
+                    return
+            await inner(scope, receive, send)
+
+        return checked
+
+    app.add_middleware(middleware)
+
+
+def same_origin(headers: Headers) -> bool:
+    """Whether a WebSocket handshake may be from a page of this site: it has no
+    ``Origin`` (not a browser) or one whose host and port are the request's ``Host``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host")
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return False
+    if host is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    default_port = ":443" if parts.scheme == "https" else ":80"
+    origin_host = parts.netloc.lower().removesuffix(default_port)
+    return origin_host == host.strip().lower().removesuffix(default_port)
+
+
+def refuse_cross_site_websockets(app: FastAPI) -> None:
+    """ASGI middleware: a WebSocket opened by a page of another site (its ``Origin`` is
+    not this host) is refused before it is accepted (HTTP 403; code 4403 in the ASGI
+    close), so that no other site can play with a visitor's tokens (cross-site WebSocket
+    hijacking)."""
+
+    def middleware(inner: ASGIApp) -> ASGIApp:
+        async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "websocket" and not same_origin(Headers(scope=scope)):
+                await send({"type": "websocket.close", "code": 4403, "reason": "cross-site"})
+                return
+            await inner(scope, receive, send)
+
+        return checked
+
+    app.add_middleware(middleware)

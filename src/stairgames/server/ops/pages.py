@@ -1,0 +1,171 @@
+"""What the browser's pages load that no domain owns: the pages themselves and their
+static files, each game's board drawing, the list of games (``GET /api/games``) and the
+message catalogs (``GET /api/i18n/{lang}``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from stairgames.core.errors import StairgamesError
+from stairgames.core.options import option_fields
+from stairgames.core.registry import get_spec, listing_order, load
+from stairgames.i18n import LANGUAGES, N_, catalog_path
+from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.play.matches import LEVELS
+
+
+def _describe_options(options_class: type[Any]) -> list[dict[str, Any]]:
+    hints = typing.get_type_hints(options_class)
+    described = []
+    for field in option_fields(options_class):
+        hint = hints.get(field.name)
+        choices = list(typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else None
+        kind = "choice" if choices else getattr(hint, "__name__", str(hint))
+        default = field.default if field.default is not dataclasses.MISSING else None
+        described.append({"name": field.name, "type": kind, "default": default, "choices": choices})
+    return described
+
+
+def games_listing() -> list[dict[str, Any]]:
+    """``GET /api/games``: every game, its options, seat names and levels, in the order
+    the games' registrations ask (``listing_order``: the home page chooses the first)."""
+    listing = []
+    for name in listing_order():
+        spec = get_spec(name)
+        info = load(name).info()
+        listing.append(
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "options": _describe_options(spec.options_class),
+                "seat_names": list(info.seat_names),
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "levels": list(LEVELS),
+                "web": spec.web_view is not None,
+                "seats_by_players": _seats_by_players(spec.name, spec.option_sets),
+                "summary": spec.summary,
+                "rules_summary": list(spec.rules_summary),
+                "play_minutes": list(spec.play_minutes) if spec.play_minutes else None,
+                "realtime_default": list(spec.realtime_default),
+                "preview": _preview_board(spec.name),
+            }
+        )
+    return listing
+
+
+def _preview_board(name: str) -> dict[str, Any] | None:
+    """The board at the first decision of a game with the default options, the first
+    chance outcome taken at each chance node, as a spectator sees it: the picture on the
+    game's card on the home page (``None`` for a game without a browser board)."""
+    web_view = get_spec(name).web_view
+    if web_view is None:
+        return None
+    state = load(name).new_initial_state()
+    while state.is_chance_node() and not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return web_view(state, None)
+
+
+def _seats_by_players(name: str, option_sets: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """The seat names for each player count a game offers (its ``players`` option sets):
+    ``{"2": ["red", "blue"], "3": [...]}``; empty for games of a fixed count."""
+    counts = sorted({int(o["players"]) for o in option_sets if "players" in o})
+    return {str(n): list(load(name, players=n).info().seat_names) for n in counts}
+
+
+def catalog_messages(language: str) -> dict[str, Any]:
+    """The gettext catalog of ``language`` as ``{msgid: msgstr}`` (a plural's msgid is its
+    singular, its value the list of forms); English is empty (ids are English)."""
+    if language == "en":
+        return {}
+    from babel.messages.pofile import read_po
+
+    with catalog_path(language).open("rb") as po:
+        catalog = read_po(po, locale=language)
+    messages: dict[str, Any] = {}
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        if isinstance(message.id, tuple | list):
+            messages[str(message.id[0])] = list(message.string)
+        else:
+            messages[str(message.id)] = message.string
+    return messages
+
+
+def _add_games_and_catalogs(app: FastAPI) -> None:
+    """``GET /api/games`` and ``GET /api/i18n/{lang}`` (each catalog read once)."""
+    catalogs: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return games_listing()
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, Any]:
+        if lang not in LANGUAGES:
+            raise ServerError(404, N_("unknown language {language!r}"), language=lang[:20])
+        if lang not in catalogs:
+            catalogs[lang] = catalog_messages(lang)
+        return {"lang": lang, "messages": catalogs[lang]}
+
+
+# ----- static files --------------------------------------------------------------
+
+
+BOARD_FILES = {"board.js": "text/javascript", "board.css": "text/css"}
+"""A game's browser files and their types: its ``board.js`` draws, its optional
+``board.css`` (which its ``board.js`` links) styles the drawing, since the pages'
+Content-Security-Policy allows no inline styles."""
+
+
+def _board_script(game: str, name: str = "board.js") -> Path | None:
+    """The game's ``board.js`` (or another of :data:`BOARD_FILES`), in the folder its
+    registration names (``web_assets``); ``None`` for a game without one."""
+    try:
+        assets = get_spec(game).web_assets
+    except StairgamesError:
+        return None
+    if assets is None:
+        return None
+    path = Path(str(assets.joinpath(name)))
+    return path if path.is_file() else None
+
+
+def add_page_routes(app: FastAPI, static_dir: Path) -> None:
+    """The list of games and the catalogs, each game's board files, the pages (one
+    ``index.html`` at each of their addresses) and the static files."""
+    _add_games_and_catalogs(app)
+    index = static_dir / "index.html"
+
+    @app.get("/games/{game}/{name}")
+    async def board_file(game: str, name: str) -> Response:
+        path = _board_script(game, name) if name in BOARD_FILES else None
+        if path is None:
+            raise ServerError(404, N_("no board drawing for {game!r}"), game=game[:40])
+        return FileResponse(path, media_type=BOARD_FILES[name])
+
+    async def page() -> Response:
+        if not index.is_file():
+            return JSONResponse(
+                {"error": error_json(ServerError(404, N_("the web pages are not installed")))},
+                status_code=404,
+            )
+        return FileResponse(index, media_type="text/html")
+
+    app.add_api_route("/", page, methods=["GET", "HEAD"])
+    app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"])
+    app.add_api_route("/lobby", page, methods=["GET", "HEAD"])
+    app.add_api_route("/my", page, methods=["GET", "HEAD"])
+    app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"])
+    app.add_api_route("/analysis", page, methods=["GET", "HEAD"])
+    if static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")

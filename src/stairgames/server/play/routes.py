@@ -1,0 +1,406 @@
+"""The match API (``/api/matches``: create, join, view, record, replay) and the WebSocket
+a match is played over (``/ws/matches/{id}``), docs/web.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
+
+from stairgames.core.errors import StairgamesError
+from stairgames.i18n import N_
+from stairgames.server.base.bodies import json_body, parse_object
+from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.limits import (
+    too_large,
+)
+from stairgames.server.base.settings import DATA_DIR, Settings
+from stairgames.server.base.store import (
+    off_loop,
+)
+from stairgames.server.people.players import Player, current_player_async
+from stairgames.server.play.card_files import (
+    resolve_cards_option,
+)
+from stairgames.server.play.clocks import requested_time_control
+from stairgames.server.play.fanout import FANOUT, FanOut
+from stairgames.server.play.hub import HUB, Connection, Hub
+from stairgames.server.play.matches import Match
+from stairgames.server.play.seats import TOKEN_IN_ADDRESS
+
+log = logging.getLogger(__name__)
+
+
+class SeatHolders(Protocol):
+    """Which player holds which seat: the lobby's (``lobby/``, above ``play``, so the app
+    hands it to the routes: :class:`Neighbours`)."""
+
+    def hold(self, match_id: str, seat: int, player: Player) -> None:
+        """Record that ``player`` holds ``seat`` (a database write: off the loop)."""
+
+    def player_seat(self, player: Player | None, match_id: str, wanted: int | None) -> int | None:
+        """The seat ``player`` plays (``wanted`` if they hold it), else ``None``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Neighbours:
+    """What the match routes ask of the domains above ``play``, which the app gives
+    (``play`` imports none of them: docs/architecture.md, "The server's layers")."""
+
+    seat_holders: Callable[[HTTPConnection], SeatHolders]
+    """The request's app's seat holders (its lobby)."""
+    stored_analysis: Callable[[HTTPConnection], Callable[[str], dict[str, Any] | None]]
+    """The request's app's finished analyses, by match: a database read (its analyses')."""
+
+
+def add_match_routes(app: FastAPI, settings: Settings, neighbours: Neighbours) -> None:
+    """The match API (create, join, view, record, replay) and the WebSocket of a match."""
+    _add_match_api(app, neighbours)
+    _add_websocket(app, settings, neighbours.seat_holders)
+
+
+def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
+    holders = neighbours.seat_holders
+
+    @app.post("/api/matches")
+    async def create(request: Request) -> dict[str, Any]:
+        body = await json_body(request)
+        game, options, seats = body.get("game"), body.get("options", {}), body.get("seats")
+        if not isinstance(game, str) or not isinstance(options, dict):
+            raise ServerError(400, N_("a match needs a game name and an object of options"))
+        if not isinstance(seats, list):
+            raise ServerError(400, N_("a match needs a list of seats"))
+        hub = HUB.of(request)
+        time_control = requested_time_control(body, game)
+        options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
+        position = body.get("position")  # a start position (games without hidden cards)
+        player = await current_player_async(request)
+        player_id = None if player is None else player.id
+        address = request.client.host if request.client else ""
+        # a match of computers only is let in within limits (server/play/hub.py)
+        with hub.computer_only_admission(seats, player_id, address) as admission:
+            service = hub.service
+            created = await service.in_thread(
+                service.create, game, options, seats, time_control, position
+            )
+            admission.admit(created.match.id)
+        if player is not None:  # the seats made for this browser are the player's
+            for seat in created.tokens:
+                await off_loop(holders(request).hold, created.match.id, seat, player)
+        async with hub.lock(created.match.id):
+            await hub.changed(created.match)
+        return {
+            "match": created.match.id,
+            "seats": [{"seat": s, "token": t} for s, t in sorted(created.tokens.items())],
+            "invite": f"/m/{created.match.id}",
+        }
+
+    @app.post("/api/matches/{match_id}/join")
+    async def join(match_id: str, request: Request) -> dict[str, Any]:
+        hub = HUB.of(request)
+        player = await current_player_async(request)
+        async with hub.lock(match_id):
+            match = await _fresh_match(hub, match_id)
+            seat, token = await hub.service.in_thread(hub.service.join, match)
+            if player is not None:
+                await off_loop(holders(request).hold, match_id, seat, player)
+            await hub.changed(match)
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/matches/{match_id}")
+    async def view(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        hub = HUB.of(request)
+        match = await _fresh_match(hub, match_id)
+        return await hub.view_async(
+            match, await _viewer(request, holders(request), match, token, seat)
+        )
+
+    @app.get("/api/matches/{match_id}/record")
+    async def record(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> Response:
+        hub = HUB.of(request)
+        match = await _fresh_match(hub, match_id)
+        data = await off_loop(
+            match.record, await _viewer(request, holders(request), match, token, seat)
+        )
+        names = await hub.names_of(match.id)
+        data["players"] = [names.get(i, kind) for i, kind in enumerate(data["players"])]
+        stored = neighbours.stored_analysis(request)
+        analysis = await off_loop(stored, match.id) if match.over else None
+        if analysis is not None:  # the computer's analysis, once made (server/analysis/analysis.py)
+            data["analysis"] = analysis
+        filename = f"{match.game_name}-{match.id}.json"
+        return JSONResponse(
+            data, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        )
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def replay(
+        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        hub = HUB.of(request)
+        match = await _fresh_match(hub, match_id)
+        viewer = await _viewer(request, holders(request), match, token, seat)
+        frames = await off_loop(match.replay_frames, viewer)  # a long game's: many ms
+        return {"match": match.id, "event": match.event, "over": match.over, "frames": frames}
+
+
+async def _viewer(
+    request: HTTPConnection,
+    holders: SeatHolders,
+    match: Match,
+    token: str | None,
+    seat: int | None,
+) -> int | None:
+    """The seat a request plays: its token's (the ``X-Seat-Token`` header, or a WebSocket's
+    first message), else one its player holds (``seat`` if given, which they must hold),
+    else none (a spectator). A token in the address (``?token=``) is refused: addresses
+    end up in logs, histories and the ``Referer`` of other sites.
+
+    :raises ServerError: 400, a token in the address; 403, a token of no seat here.
+    """
+    if token is not None:
+        raise ServerError(400, TOKEN_IN_ADDRESS)
+    token = request.headers.get("x-seat-token")
+    if token:
+        return match.seat_of(token)
+    player = await current_player_async(request)
+    return await off_loop(holders.player_seat, player, match.id, seat)
+
+
+HELLO_SECONDS = 10.0
+"""How long a WebSocket opened with ``?auth=message`` has to send its token."""
+
+
+async def _first_message_token(websocket: WebSocket) -> str:
+    """The seat token a WebSocket opened with ``?auth=message`` sends first:
+    ``{"type": "hello", "token": "..."}``.
+
+    :raises ServerError: 400, anything else or nothing within :data:`HELLO_SECONDS`.
+    """
+    try:
+        raw = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+        hello = json.loads(raw[:1000])
+    except (TimeoutError, ValueError, KeyError, RuntimeError) as exc:
+        raise ServerError(400, HELLO_EXPECTED) from exc
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(token, str):
+        raise ServerError(400, HELLO_EXPECTED)
+    return token
+
+
+HELLO_EXPECTED = N_("the first message must be a hello with the seat's token")
+
+
+async def _fresh_match(hub: Hub, match_id: str) -> Match:
+    """The match, with what other server processes committed since, read off the loop."""
+    match = await hub.load_async(match_id)
+    return await hub.service.in_thread(hub.service.refresh, match)
+
+
+# ----- WebSocket -----------------------------------------------------------------
+
+
+async def _handle(
+    hub: Hub, match: Match, seat: int | None, message: dict[str, Any], received: float
+) -> Match:
+    """Carry out one client request on ``match`` (under its lock), received at
+    ``received`` (the server's clock, before it waited for the lock: a move that arrived
+    after its seat's time was up is refused and the seat flagged); the match to announce."""
+    kind = message.get("type")
+    if kind == "sync":
+        return match
+    seen = message.get("event")
+    if kind == "move" and not isinstance(seen, int):
+        raise ServerError(400, N_("a move must say the last event seen ('event')"))
+    if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
+        raise ServerError(400, N_("'event' must be a number"))
+    if seen is not None and seen != match.event and kind not in ("rematch", "rematch_decline"):
+        raise ServerError(
+            409,
+            N_("stale request: it was made at event {seen}, the match is at {event}"),
+            seen=seen,
+            event=match.event,
+        )
+    service = hub.service
+    if kind == "move":  # every move: its commit off the event loop
+        await service.move_async(match, seat, message.get("move"), received=received)
+    elif kind == "undo":  # the others too: their reads and commits in a database thread
+        await service.in_thread(service.undo, match, seat)
+    elif kind == "takeback":
+        await service.in_thread(service.ask_takeback, match, seat)
+    elif kind == "takeback_answer":
+        await service.in_thread(service.answer_takeback, match, seat, message.get("accept"))
+    elif kind == "resign":
+        await service.in_thread(service.resign, match, seat)
+    elif kind == "rematch":
+        new_match = await service.in_thread(service.rematch, match, seat)
+        if new_match is not None:
+            hub.start_computer(new_match)
+    elif kind == "rematch_decline":
+        await service.in_thread(service.decline_rematch, match, seat)
+    else:
+        raise ServerError(400, N_("unknown request type {type!r}"), type=str(kind)[:40])
+    return match
+
+
+async def _opened_match(hub: Hub, fanout: FanOut, match_id: str) -> Match:
+    """The match a socket opens on (under its lock), up to date, its database reads off
+    the event loop (:func:`_told_unheard` tells what this process had not announced)."""
+    heard = hub.service.cached_event(match_id)
+    await hub.service.get_async(match_id)
+    match = await hub.service.follow_async(hub.load(match_id))
+    await _told_unheard(hub, fanout, match, heard)
+    return match
+
+
+async def _current_match(hub: Hub, fanout: FanOut, match_id: str, *, shared: bool) -> Match:
+    """The match a request is carried out on (under its lock): with other processes on
+    the database (``shared``), with their new events, read off the event loop."""
+    heard = hub.service.cached_event(match_id)
+    known = await hub.service.get_async(match_id)
+    match = await hub.service.follow_async(known) if shared else known
+    await _told_unheard(hub, fanout, match, heard)
+    return match
+
+
+async def _told_unheard(hub: Hub, fanout: FanOut, match: Match, heard: int) -> None:
+    """Announce ``match`` to this process's watchers, and publish it again, when it is
+    past ``heard``, the event this process had (-1: not in memory): another process
+    committed events this one was not told of (it may have died between its commit and
+    its notification: the socket opening here is likely its player's, come back), or
+    a commit here failed without knowing whether it went through. (Publishing again is
+    only a hint: a process that knows the event already ignores it.)"""
+    if match.event > heard:
+        hub.start_computer(match)
+        await hub.announce(match)
+        fanout.publish(match.id, match.event)
+
+
+def _add_websocket(
+    app: FastAPI, settings: Settings, seat_holders: Callable[[HTTPConnection], SeatHolders]
+) -> None:
+    @app.websocket("/ws/matches/{match_id}")
+    async def play(
+        websocket: WebSocket,
+        match_id: str,
+        token: str | None = None,
+        seat: int | None = None,
+        auth: str | None = None,
+    ) -> None:
+        hub = HUB.of(websocket)
+        client = websocket.client.host if websocket.client else ""
+        said = None
+        greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
+        refusal = _hold_greeting(hub, greeting, client) if auth == "message" else None
+        with greeting:
+            await websocket.accept()
+            try:
+                if refusal is not None:
+                    raise refusal
+                if auth == "message":
+                    said = await _first_message_token(websocket)
+            except StairgamesError as exc:
+                await _refuse_socket(websocket, exc)
+                return
+            except WebSocketDisconnect:  # gone before its hello
+                return
+        try:
+            async with hub.lock(match_id):
+                match = await _opened_match(hub, FANOUT.of(websocket), match_id)
+                viewer = (
+                    match.seat_of(said)
+                    if said is not None and token is None
+                    else await _viewer(websocket, seat_holders(websocket), match, token, seat)
+                )
+                connection = Connection(websocket, viewer, client)
+                hub.add(match_id, connection)  # over a limit: refused
+        except StairgamesError as exc:
+            await _refuse_socket(websocket, exc)
+            return
+        try:
+            async with hub.lock(match_id):  # its view to it alone (the others: presence)
+                # read again now that the socket watches: another process's notification
+                # that came after the read above found nobody watching here and was
+                # passed over (the fan-out follows watched matches only)
+                fanout = FANOUT.of(websocket)
+                match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+                await hub.send_view(connection, match)
+            await _serve_messages(hub, websocket, connection, match_id, settings)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.remove(match_id, connection)
+
+
+def _hold_greeting(hub: Hub, greeting: contextlib.ExitStack, client: str) -> ServerError | None:
+    """Count a socket about to wait for its hello against its client's cap (until
+    ``greeting`` closes); the refusal to send it once accepted, if over the cap."""
+    try:
+        greeting.enter_context(hub.greeting(client))
+    except ServerError as exc:
+        return exc
+    return None
+
+
+async def _refuse_socket(websocket: WebSocket, exc: StairgamesError) -> None:
+    """Tell an accepted socket why it is refused, and close it (code 4000 + status)."""
+    status = exc.status if isinstance(exc, ServerError) else 400
+    await websocket.send_json({"type": "error", "error": error_json(exc), "event": None})
+    await websocket.close(code=4000 + status)
+
+
+async def _serve_messages(
+    hub: Hub, websocket: WebSocket, connection: Connection, match_id: str, settings: Settings
+) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        received = hub.service.clock()  # the server's time at receipt decides the clocks
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        async with hub.lock(match_id):
+            fanout = FANOUT.of(websocket)
+            match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+            before = match.event
+            try:
+                if not connection.may_send():
+                    raise ServerError(429, N_("too many messages; wait a moment"))
+                if len(raw) > settings.max_message_bytes:
+                    raise too_large(len(raw), settings.max_message_bytes)
+                request = parse_object(raw)
+                if request.get("type") == "sync":
+                    await hub.send_view(connection, match)
+                    continue
+                match = await _handle(hub, match, connection.seat, request, received)
+            except StairgamesError as exc:
+                if match.event != before:  # refused, after committing (a late move's flag)
+                    await hub.changed(match)
+                await websocket.send_json(
+                    {"type": "error", "error": error_json(exc), "event": match.event}
+                )
+                if connection.refused > settings.refusals_before_close:
+                    await websocket.close(code=1008)
+                    return
+                continue
+            except Exception:  # a bug of ours: say so and keep the connection
+                log.exception("request %r on match %s failed", raw[:200], match_id)
+                failed = ServerError(500, N_("the server could not carry out this request"))
+                await websocket.send_json(
+                    {"type": "error", "error": error_json(failed), "event": match.event}
+                )
+                continue
+            await hub.changed(match)
