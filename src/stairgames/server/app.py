@@ -26,6 +26,7 @@ from stairgames.server.base.bodies import json_body
 from stairgames.server.base.limits import (
     DOMAIN_RATES,
     PROCESSES,
+    live_processes_for,
     shared_allowances,
     start_shared_limits,
 )
@@ -65,7 +66,7 @@ from stairgames.server.play.card_files import (
 )
 from stairgames.server.play.computer import ComputerPool
 from stairgames.server.play.fanout import FANOUT, start_fanout
-from stairgames.server.play.hub import HUB, Hub, Limits
+from stairgames.server.play.hub import HUB, Hub, HubNeighbours, Limits
 from stairgames.server.play.matches import MatchService
 from stairgames.server.play.referee import REFEREE, Referee
 from stairgames.server.play.routes import Neighbours, add_match_routes
@@ -94,13 +95,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         players.login_rates.shared = shared_allowances(engine, settings.shared())
         ratings = RATINGS.keep(app, RatingStore(engine))
-        hub = HUB.keep(app, Hub(service, computers, _limits(settings)))
+        processes = PROCESSES.keep(app, live_processes_for(engine, settings))
+        neighbours = HubNeighbours()  # the lobby and the referee join it once made
+        hub = HUB.keep(
+            app, Hub(service, computers, _limits(settings), neighbours, live_processes=processes)
+        )
         lobby = LOBBY.keep(app, Lobby(LobbyStore(engine), players, ratings, hub))
         referee = REFEREE.keep(
             app, Referee(hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds)
         )
-        hub.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
-        hub.seat_names = lobby.seat_names
+        neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
+        neighbours.seat_names = lobby.seat_names
         await referee.start()
         loop = asyncio.get_running_loop()
         background = [
@@ -165,10 +170,7 @@ def _share_across_processes(
     fanout = FANOUT.of(app)
     LOBBY.of(app).share_through(fanout)
     tasks = start_shared_limits(app, engine, settings)
-    processes = PROCESSES.of(app)
-    if processes is not None:
-        hub.live_processes = processes
-        processes.after_read.append(hub.forget_processes_gone)
+    if PROCESSES.of(app) is not None:
         hub.share_presence(fanout, referee.process)
     return tasks
 

@@ -374,20 +374,27 @@ class LiveProcesses(Repository):
                 log.exception("reading the server processes alive failed")
 
 
-def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
-    """On a database shared with other server processes: the app's request rates
-    (:data:`RATES`) shared where the database can (:func:`shared_allowances`), and
-    :data:`PROCESSES`, the processes alive, read now and every two heartbeats (the
-    task returned). ``settings``: the app's :class:`stairgames.server.base.settings.Settings`."""
-    PROCESSES.keep(app, None)
+def live_processes_for(engine: Engine, settings: Any) -> LiveProcesses | None:
+    """The server processes alive on a database shared with others, not read yet
+    (:func:`start_shared_limits` reads them); ``None`` when this process is alone on its
+    database. ``settings``: the app's :class:`stairgames.server.base.settings.Settings`."""
     if not settings.shared():
+        return None
+    return LiveProcesses(engine, settings.wall_clock, 3 * settings.heartbeat_seconds + 2.0)
+
+
+def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
+    """On a database shared with other server processes (:data:`PROCESSES` kept, by
+    :func:`live_processes_for`): the app's request rates (:data:`RATES`) shared where
+    the database can (:func:`shared_allowances`), and the processes alive read now and
+    every two heartbeats (the task returned). ``settings``: the app's
+    :class:`stairgames.server.base.settings.Settings`."""
+    live = PROCESSES.of(app)
+    if live is None:
         return []
     RATES.of(app).shared = shared_allowances(engine, shared=True)
-    beat = settings.heartbeat_seconds
-    live = LiveProcesses(engine, settings.wall_clock, 3 * beat + 2.0)
-    PROCESSES.keep(app, live)
     live.read()
-    return [asyncio.get_running_loop().create_task(live.run(2 * beat))]
+    return [asyncio.get_running_loop().create_task(live.run(2 * settings.heartbeat_seconds))]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -536,7 +536,7 @@ class Lobby:
     async def follow_rematch(self, match: Match) -> None:
         """Once ``match`` has a rematch, its players hold their seats in it (each person
         one seat on, as the rematch seats them), and a rematch of a challenge is rated
-        as it was (an :attr:`Hub.after_change` listener: its database work in a database
+        as it was (an :attr:`HubNeighbours.after_change` listener: its database work in a database
         thread)."""
         if match.rematch is None:
             return
@@ -563,7 +563,7 @@ class Lobby:
 
     async def rate_if_over(self, match: Match) -> None:
         """Records the result of a rated challenge's match once it is over (an
-        :attr:`Hub.after_change` listener: the database read and written in database
+        :attr:`HubNeighbours.after_change` listener: the database read and written in database
         threads)."""
         result = match.result() if match.over else None
         if result is None:

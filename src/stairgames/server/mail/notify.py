@@ -518,7 +518,7 @@ class Notifier:
         self._soon: set[str] = set()
 
     async def after_change(self, match: Any) -> None:
-        """A listener of ``Hub.after_change``: notes whether a correspondence match waits
+        """A listener of ``HubNeighbours.after_change``: notes whether a correspondence match waits
         for a player who gets turn mails, and tells them soon if a wait began."""
         control = getattr(match, "time_control", None)
         if getattr(control, "kind", None) != CORRESPONDENCE:

@@ -4,7 +4,7 @@
 ``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
 app's lifespan) makes the app's mail (:data:`MAIL`) and, when the server sends mail
 (``Settings.mail``), registers the :class:`~stairgames.server.mail.notify.Notifier` on the
-hub's ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
+hub's neighbours' ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
 would send a mail answers 409 (``this server sends no e-mail``); the links of mails sent
 before still work.
 
@@ -648,7 +648,7 @@ def start_mail(
     app: FastAPI, engine: Engine, hub: Hub, lobby: Lobby, settings: Settings
 ) -> list[asyncio.Task[None]]:
     """The app's mail (:data:`MAIL`); when the server sends mail (``settings.mail``), the
-    notifier on ``hub.after_change`` and its sweep (the task returned)."""
+    notifier on the hub's neighbours' ``after_change`` and its sweep (the task returned)."""
     mail, now = settings.mail, settings.wall_clock
     rates = ClientRates(
         {
@@ -694,7 +694,7 @@ def start_mail(
         connected=hub.connected_seats,
         name_of=name_of,
     )
-    hub.after_change.append(service.notifier.after_change)
+    hub.neighbours.after_change.append(service.notifier.after_change)
     return [asyncio.get_running_loop().create_task(service.notifier.run())]
 
 

@@ -215,13 +215,46 @@ def _failed(player: Text | str) -> ServerError:
     return ServerError(500, N_("the computer ({player}) could not choose a move"), player=player)
 
 
+Listener = Callable[[Match], Awaitable[None] | None]
+"""Told of each match after a commit (:attr:`HubNeighbours.after_change`)."""
+
+
+def _no_names(_match_id: str) -> dict[int, str]:
+    return {}
+
+
+class HubNeighbours:
+    """What the hub tells and asks of the domains above ``play`` (the lobby, the
+    referee, the mail): they use the hub, so they are made after it, and join it here
+    as each is made; the hub is given this object when it is made and none of its own
+    attributes is set afterwards."""
+
+    def __init__(self) -> None:
+        self.after_change: list[Listener] = []
+        """Called with each match after a commit (:meth:`Hub.changed`), before it is
+        announced; a listener that returns an awaitable (an ``async def``, whose database
+        work is off the event loop) is awaited."""
+        self.seat_names: Callable[[str], dict[int, str]] = _no_names
+        """The names of the players holding a match's seats (the lobby's), for the views."""
+
+
 class Hub:
     def __init__(
-        self, service: MatchService, computers: ComputerPool, limits: Limits | None = None
+        self,
+        service: MatchService,
+        computers: ComputerPool,
+        limits: Limits | None = None,
+        neighbours: HubNeighbours | None = None,
+        live_processes: LiveProcesses | None = None,
     ) -> None:
+        """``neighbours``: the domains above that it tells of changes and asks for seat
+        names; ``live_processes``: the server processes alive on a shared database
+        (``None``: this one alone), whose every read makes the hub forget the presence
+        that processes gone told (:meth:`forget_processes_gone`)."""
         self.service = service
         self.computers = computers
         self.limits = limits or Limits()
+        self.neighbours = neighbours or HubNeighbours()
         self._watchers: dict[str, set[Connection]] = defaultdict(set)
         self._present: dict[str, Counter[int | None]] = defaultdict(Counter)
         """Connections per seat of each watched match (``None``: spectators)."""
@@ -245,23 +278,19 @@ class Hub:
         :func:`error_json` gives it). Kept when the match leaves memory (at most
         :data:`MAX_FAILURES_REMEMBERED`, the oldest forgotten first)."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.after_change: list[Callable[[Match], Awaitable[None] | None]] = []
-        """Called with each match after a commit (:meth:`changed`), before it is announced;
-        a listener that returns an awaitable (an ``async def``, whose database work is off
-        the event loop) is awaited."""
         self.after_announce: list[Callable[[Match], None]] = []
         """Called with each match once :meth:`changed` announced it (the metrics)."""
-        self.seat_names: Callable[[str], dict[int, str]] = lambda _match_id: {}
-        """The names of the players holding a match's seats (the lobby's), for the views."""
         self.origin = ""
         """This process among those sharing the database (its heartbeat's name)."""
-        self.live_processes: LiveProcesses | None = None
+        self.live_processes = live_processes
         """The server processes alive on the database (``None``: this one alone)."""
         self._fanout: FanOut | None = None
         self._elsewhere: dict[str, dict[str, Presence]] = {}
         """Who is connected to each match on the other processes (by process)."""
         self._shared: dict[str, Presence] = {}
         """What this process last told the others of each match's presence here."""
+        if live_processes is not None:
+            live_processes.after_read.append(self.forget_processes_gone)
 
     def lock(self, match_id: str) -> asyncio.Lock:
         self._used[match_id] = time.monotonic()
@@ -347,7 +376,7 @@ class Hub:
         self, match: Match, seat: int | None, names: dict[int, str] | None = None
     ) -> dict[str, Any]:
         """The view of ``match`` for ``seat`` (``None``: a spectator); ``names``: who holds
-        its seats (:attr:`seat_names`, read here when not given: a database read)."""
+        its seats (:attr:`HubNeighbours.seat_names`, read here when not given: a database read)."""
         view = match.view(
             seat,
             connected=self.connected_seats(match.id),
@@ -358,7 +387,7 @@ class Hub:
         view["computer_note"] = self.computer_note(match)
         view["spectators"] = self.presence(match.id)[1]
         if names is None:
-            names = self.seat_names(match.id)
+            names = self.neighbours.seat_names(match.id)
         entries: list[dict[str, Any]] = view["seats"]
         for entry in entries:
             entry["player"] = names.get(entry["seat"])
@@ -369,8 +398,9 @@ class Hub:
         return self.view(match, seat, await self.names_of(match.id))
 
     async def names_of(self, match_id: str) -> dict[int, str]:
-        """Who holds the match's seats (:attr:`seat_names`), read in a database thread."""
-        return await off_loop(self.seat_names, match_id)
+        """Who holds the match's seats (:attr:`HubNeighbours.seat_names`), read in a
+        database thread."""
+        return await off_loop(self.neighbours.seat_names, match_id)
 
     def add(self, match_id: str, connection: Connection) -> None:
         """Take ``connection`` in (its client's bucket becomes its own); the others
@@ -635,10 +665,10 @@ class Hub:
             log.debug("send failed", exc_info=True)
 
     async def changed(self, match: Match, *, think: bool = True) -> None:
-        """After a commit: tell :attr:`after_change` (the lobby's ratings), start the
+        """After a commit: tell :attr:`HubNeighbours.after_change` (the lobby's ratings), start the
         computer if it is to act (``think``: not for another process's commit, which
         that process's computers answer), then announce."""
-        for listener in self.after_change:
+        for listener in self.neighbours.after_change:
             try:
                 told = listener(match)
                 if told is not None:

@@ -56,7 +56,7 @@ class Referee:
     # ----- what each change means for the clocks --------------------------------
 
     async def note(self, match: Match) -> None:
-        """After a commit (a :attr:`Hub.after_change` listener): when the match next needs
+        """After a commit (a :attr:`HubNeighbours.after_change` listener): when the match next needs
         the referee; a finished game is marked ended (in a database thread) and
         forgotten."""
         if match.clock is None:
