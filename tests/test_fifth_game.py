@@ -132,6 +132,10 @@ def test_the_real_server_lists_it_serves_its_board_js_and_plays_it(tictactoe, tm
     assert entry["web"] and entry["seat_names"] == ["X", "O"]
     assert entry["preview"] == {"cells": entry["preview"]["cells"], "to_move": "X"}
     assert entry["rules_summary"] == list(SPEC.rules_summary)
+    # its options say their own words and kinds, so the page needs nothing of the game
+    opening = {option["name"]: option for option in entry["options"]}["opening"]
+    assert opening["label"] == "Who starts" and opening["kind"] == "choice"
+    assert opening["choices"] == ["X", "O"] and opening["default"] == "X"
     assert board_js.status_code == 200
     assert board_js.headers["content-type"].startswith("text/javascript")
     assert "export function draw(svg, board, ui)" in board_js.text

@@ -4,8 +4,6 @@ message catalogs (``GET /api/i18n/{lang}``)."""
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +12,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from stairgames.core.errors import StairgamesError
-from stairgames.core.options import option_fields
+from stairgames.core.options import option_listing
 from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.play.matches import LEVELS
-
-
-def _describe_options(options_class: type[Any]) -> list[dict[str, Any]]:
-    hints = typing.get_type_hints(options_class)
-    described = []
-    for field in option_fields(options_class):
-        hint = hints.get(field.name)
-        choices = list(typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else None
-        kind = "choice" if choices else getattr(hint, "__name__", str(hint))
-        default = field.default if field.default is not dataclasses.MISSING else None
-        described.append({"name": field.name, "type": kind, "default": default, "choices": choices})
-    return described
 
 
 def games_listing() -> list[dict[str, Any]]:
@@ -44,7 +30,7 @@ def games_listing() -> list[dict[str, Any]]:
             {
                 "name": spec.name,
                 "title": spec.title,
-                "options": _describe_options(spec.options_class),
+                "options": option_listing(spec.options_class),
                 "seat_names": list(info.seat_names),
                 "min_players": info.min_players,
                 "max_players": info.max_players,
