@@ -199,10 +199,10 @@ SHARED_MESSAGES: Final = (
     N_("Notify me when it is my turn"),
     N_("Your takeback was accepted."),
     N_("Nobody answered your takeback in time."),
-    # issue 30: e-mail (the account page, /account, is server/mail_routes.py's)
+    # issue 30: e-mail (the account page, /account, is server/mail/routes.py's)
     N_("Forgot your password?"),
     N_("Your account"),
-    # issue 30: the chat (static/chat.js; the phrases are server/chat.py's PHRASES)
+    # issue 30: the chat (static/chat.js; the phrases are server/chat/chat.py's PHRASES)
     N_("Chat"),
     N_("Hide chat"),
     N_("The players do not see what spectators write."),

@@ -1,4 +1,4 @@
-// The chat of a match (server/chat.py): the players' room, which everyone reads, and the
+// The chat of a match (server/chat/chat.py): the players' room, which everyone reads, and the
 // spectators' room, which only spectators read. Every message is shown as text
 // (textContent), never as markup: whatever someone writes reads as they wrote it. A
 // preset phrase travels as its id and is shown in the reader's language.
