@@ -417,3 +417,19 @@ def test_a_seat_token_may_come_in_a_header_and_never_reaches_the_access_log(
     )
     assert all(f.filter(record) for f in access.filters if isinstance(f, RedactSecrets))
     assert token not in record.getMessage() and "token=…&x=1" in record.getMessage()
+
+
+def test_a_challenge_with_an_uploaded_file_option_is_refused_naming_it(
+    client: TestClient,
+) -> None:
+    """The lobby asks the registry which options take uploaded files (City of Stairs'
+    card sets today) rather than naming one: a challenge plays the game's own."""
+    ann = player(client, "Ann")
+    reply = challenge(
+        client, ann, game="city_of_stairs", options={"cards": "0" * 64}, seats=["human", "online"]
+    )
+    assert reply.status_code == 400, reply.text
+    error = reply.json()["error"]
+    assert error["id"] == "a challenge cannot use an uploaded file: {option}"
+    assert error["args"] == {"option": "cards"}
+    assert listed(client) == []

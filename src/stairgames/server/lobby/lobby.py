@@ -37,7 +37,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import get_spec, uploaded_options
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.state import Kept
@@ -689,8 +689,11 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
             raise ServerError(400, N_("a match needs a list of seats"))
         if not isinstance(rated, bool):
             raise ServerError(400, N_("'rated' is true or false"))
-        if "cards" in options:
-            raise ServerError(400, N_("a challenge is played with the game's own cards"))
+        uploaded = sorted(set(options) & set(uploaded_options()))
+        if uploaded:
+            raise ServerError(
+                400, N_("a challenge cannot use an uploaded file: {option}"), option=uploaded[0]
+            )
         time_control = requested_time_control(body, game)
         player = await required_player_async(request)
         return await lobby_of(request).create(player, game, options, seats, rated, time_control)
