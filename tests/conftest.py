@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from stairgames.core import registry
 from stairgames.i18n import set_language
 
 settings.register_profile(
@@ -56,3 +57,17 @@ def browser() -> Iterator[Any]:
 
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def tictactoe() -> Iterator[registry.GameSpec]:
+    """Tic-tac-toe (``tests/tictactoe``, the fifth game) in the registry for one test,
+    forgotten after it."""
+    from tests.tictactoe import SPEC
+
+    registry.game_names()  # the four games are registered first
+    registry.register(SPEC)
+    try:
+        yield SPEC
+    finally:
+        registry.unregister(SPEC.name)

@@ -6,7 +6,6 @@ too small the distance is only bounded, never wrong."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,9 +13,7 @@ import pytest
 import stairgames
 from stairgames.analysis.explore import DistanceSearch, _reviewer, assess_position
 from stairgames.analysis.review import Budget, Reviewer
-from stairgames.core import registry
 from stairgames.core.game import State
-from tests.tictactoe import SPEC as TICTACTOE
 
 NEVER = 10**9
 """The brute force's distance of a position the winner does not win."""
@@ -211,16 +208,6 @@ def test_a_bound_from_above_is_shown_as_at_most(monkeypatch: pytest.MonkeyPatch)
 
 
 # ----- a game with no exact means: the search alone ----------------------------------
-
-
-@pytest.fixture
-def tictactoe() -> Iterator[None]:
-    registry.game_names()
-    registry.register(TICTACTOE)
-    try:
-        yield
-    finally:
-        registry.unregister(TICTACTOE.name)
 
 
 def tictactoe_positions(seed: int) -> list[State]:

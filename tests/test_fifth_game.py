@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,17 +20,6 @@ from tests.test_import_contract import Place, broken_rule, imported_names, modul
 from tests.tictactoe import SPEC
 
 PACKAGE = Path(__file__).parent / "tictactoe"
-
-
-@pytest.fixture
-def tictactoe() -> Iterator[registry.GameSpec]:
-    """Tic-tac-toe in the registry for one test, forgotten after it."""
-    registry.game_names()  # the four games are registered first
-    registry.register(SPEC)
-    try:
-        yield SPEC
-    finally:
-        registry.unregister(SPEC.name)
 
 
 def test_a_registered_fifth_game_loads_by_name_and_alias(tictactoe):

@@ -7,13 +7,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import pytest
-
 import stairgames
 from stairgames.core import registry
 from stairgames.core.options import changed_options, option, option_listing
 from stairgames.i18n import N_
-from tests.tictactoe import SPEC as TICTACTOE
 
 
 def listing_of(game: str) -> dict[str, dict[str, Any]]:
@@ -96,16 +93,6 @@ def test_every_label_help_and_summary_has_a_japanese_translation():
         if text
     }
     assert not words - translated, sorted(words - translated)
-
-
-@pytest.fixture
-def tictactoe():
-    registry.game_names()
-    registry.register(TICTACTOE)
-    try:
-        yield TICTACTOE
-    finally:
-        registry.unregister(TICTACTOE.name)
 
 
 def test_the_fifth_game_s_options_are_listed_and_change_its_play(tictactoe):

@@ -12,7 +12,6 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -42,7 +41,6 @@ from stairgames.games.stairs.research.anysize import BoardSolver
 from stairgames.terminal import TerminalSession, help_text
 from tests.record_helpers import random_record
 from tests.scripted import scripted
-from tests.tictactoe import SPEC as TICTACTOE
 
 DOCS = Path(__file__).parent.parent / "docs" / "analysis.md"
 SMALL = Budget(seconds=None, iterations=60)
@@ -430,16 +428,6 @@ def test_hint_at_the_terminal_shows_the_engines_move_and_the_proven_chance(tmp_p
 
 
 # ----- any game: the slot is optional -------------------------------------------------
-
-
-@pytest.fixture
-def tictactoe() -> Iterator[registry.GameSpec]:
-    registry.game_names()
-    registry.register(TICTACTOE)
-    try:
-        yield TICTACTOE
-    finally:
-        registry.unregister(TICTACTOE.name)
 
 
 def test_a_game_without_an_assessor_is_reviewed_by_search(tictactoe):
