@@ -26,7 +26,8 @@ from stairgames.games.city_of_stairs.research.balance import (
     play_balance_game,
     summarise,
 )
-from tests.test_city_of_stairs_helpers import card_file, passage, play_random
+from tests.record_helpers import play_random
+from tests.test_city_of_stairs_helpers import card_file, passage
 
 
 def seat(position: int, departure: int, score: int, share: float, colour: str = "red"):

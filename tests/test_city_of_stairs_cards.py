@@ -28,11 +28,11 @@ from stairgames.games.city_of_stairs.cards import (
 from stairgames.games.city_of_stairs.research.card_use import measure, resolved_icons
 from stairgames.games.city_of_stairs.rules import movement_options
 from stairgames.i18n import set_language, translate
+from tests.record_helpers import play_random
 from tests.test_city_of_stairs_helpers import (
     card_file,
     default_data,
     passage,
-    play_random,
     row,
     stroll_state,
     to_toml,
@@ -412,7 +412,7 @@ def test_any_card_file_is_loaded_or_refused_with_card_and_field(data: st.DataObj
         path = Path(folder) / "fuzz.toml"
         path.write_text(text, encoding="utf-8")
         state = stairgames.load("city_of_stairs", players=4, cards=str(path)).new_initial_state()
-        assert play_random(state, 1).is_terminal()  # type: ignore[arg-type]
+        assert play_random(state, 1).is_terminal()
 
 
 # ----- the problems of a card file in the player's language --------------------------------

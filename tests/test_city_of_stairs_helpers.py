@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import copy
-import random
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import stairgames
-from stairgames.core.chance import sample_chance_outcome
 from stairgames.games.city_of_stairs import CityOfStairsState, load_card_set
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.games.city_of_stairs.rules import (
@@ -164,16 +162,6 @@ def row(row_number: int, ids: str) -> dict[str, str]:
     parts = ids.split()
     assert len(parts) == COLUMNS
     return {f"{FILES[c]}{row_number}": p for c, p in enumerate(parts) if p != "."}
-
-
-def play_random(state: CityOfStairsState, seed: int) -> CityOfStairsState:
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance_outcome(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 def new_state(**options: Any) -> CityOfStairsState:

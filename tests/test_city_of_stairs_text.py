@@ -20,13 +20,13 @@ from stairgames.games.city_of_stairs import CityOfStairsState, narrate, render_t
 from stairgames.games.city_of_stairs.rules import NodeKind
 from stairgames.games.city_of_stairs.view.terminal import WIDTH, _card_lines, trace
 from stairgames.terminal import TerminalSession
+from tests.record_helpers import play_random
 from tests.test_city_of_stairs_helpers import (
     card_file,
     full_city,
     moves,
     new_state,
     passage,
-    play_random,
     row,
     stroll_state,
 )
