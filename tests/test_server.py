@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 import stairgames
+from stairgames.core import registry
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.record import GameRecord, final_state
 from stairgames.core.registry import get_spec
 from stairgames.i18n import localize, set_language
 from stairgames.server.base.store import EventRecord, MatchRecord, SeatRecord
+from stairgames.server.ops import pages
 from stairgames.server.ops.pages import catalog_messages
 from stairgames.server.play import computer
 from stairgames.server.play.matches import Match, chance_seed
@@ -50,6 +52,29 @@ def first_legal(view: dict[str, Any]) -> str:
 
 
 # ----- the API ---------------------------------------------------------------------
+
+
+def test_the_games_listing_is_made_once_for_the_games_registered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tictactoe: registry.GameSpec
+) -> None:
+    """Making it loads every game (over a millisecond): made once, in a thread, and again
+    only when the registered games change."""
+    made: list[int] = []
+    real = pages.games_listing
+
+    def counted() -> list[dict[str, Any]]:
+        made.append(1)
+        return real()
+
+    monkeypatch.setattr(pages, "games_listing", counted)
+    with running(tmp_path) as client:
+        first = client.get("/api/games").json()
+        again = client.get("/api/games").json()
+        registry.unregister("tictactoe")
+        without = client.get("/api/games").json()
+        registry.register(tictactoe)
+    assert first == again and len(made) == 2
+    assert [g["name"] for g in without] == [g["name"] for g in first][:-1]
 
 
 def test_games_listing_has_stairs_and_27_with_options_and_levels(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ message catalogs (``GET /api/i18n/{lang}``)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +89,18 @@ def catalog_messages(language: str) -> dict[str, Any]:
 
 
 def _add_games_and_catalogs(app: FastAPI) -> None:
-    """``GET /api/games`` and ``GET /api/i18n/{lang}`` (each catalog read once)."""
+    """``GET /api/games`` and ``GET /api/i18n/{lang}`` (each catalog read once, and the
+    listing made once for the games registered: making it loads every game and draws
+    its preview, over a millisecond that the event loop would wait)."""
     catalogs: dict[str, dict[str, Any]] = {}
+    listings: dict[tuple[str, ...], list[dict[str, Any]]] = {}
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        return games_listing()
+        registered = tuple(listing_order())
+        if registered not in listings:
+            listings[registered] = await asyncio.to_thread(games_listing)
+        return listings[registered]
 
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, Any]:
