@@ -23,6 +23,7 @@ from stairgames.server.analysis.analysis import (
     start_analysis,
 )
 from stairgames.server.base.bodies import json_body
+from stairgames.server.base.contract import ContractRoute
 from stairgames.server.base.limits import (
     DOMAIN_RATES,
     PROCESSES,
@@ -142,7 +143,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             computers.shutdown()
             engine.dispose()
 
-    app = FastAPI(title="stairgames", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="stairgames",
+        lifespan=lifespan,
+        openapi_url=OPENAPI_ROUTE,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.router.route_class = ContractRoute  # bodies checked before parsing (base/contract.py)
     add_error_handlers(app)
     add_request_limits(app, settings)
     DATA_DIR.keep(app, settings.data_dir)
@@ -159,6 +167,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_health_routes(app)  # /healthz, /readyz, /metrics; counts every request below
     add_security_headers(app)  # last: the outermost, so every other answer has them too
     return app
+
+
+OPENAPI_ROUTE = "/api/openapi.json"
+"""The OpenAPI document: every route's request and answer, typed (base/contract.py);
+under ``/api/`` with the rest of the API (no ``/openapi.json`` besides)."""
 
 
 def _share_across_processes(

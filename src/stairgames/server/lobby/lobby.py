@@ -694,7 +694,7 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
             raise ServerError(
                 400, N_("a challenge cannot use an uploaded file: {option}"), option=uploaded[0]
             )
-        time_control = requested_time_control(body, game)
+        time_control = requested_time_control(body.get("time_control"), game)
         player = await required_player_async(request)
         return await lobby_of(request).create(player, game, options, seats, rated, time_control)
 

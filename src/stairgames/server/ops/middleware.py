@@ -24,6 +24,7 @@ from stairgames.server.analysis.analysis import (
     is_analysis_route,
 )
 from stairgames.server.base.bodies import malformed
+from stairgames.server.base.contract import body_model
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import (
     RATES,
@@ -62,14 +63,25 @@ def add_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         return error_response(exc.status_code, _http_refusal(request, exc.status_code))
 
-    async def invalid_request(_request: Request, _exc: Exception) -> Response:
-        return error_response(400, malformed("a parameter has the wrong form"))
+    async def invalid_request(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return error_response(400, _invalid_refusal(request, exc))
 
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(StairgamesError, engine_error)
     # the framework's own refusals (no such route, wrong method) in the usual error body
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
+
+
+def _invalid_refusal(request: Request, exc: RequestValidationError) -> ServerError:
+    """The 400 of a request FastAPI could not read: a body that does not fit its
+    route's model (:meth:`Body.refusal`), else a parameter of the wrong form."""
+    errors = list(exc.errors())
+    model = body_model(request.scope.get("route"))
+    if model is not None and errors and all(e["loc"][:1] == ("body",) for e in errors):
+        return model.refusal([{**e, "loc": tuple(e["loc"][1:])} for e in errors])
+    return malformed("a parameter has the wrong form")
 
 
 def _http_refusal(request: Request, status: int) -> ServerError:

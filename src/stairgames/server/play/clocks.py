@@ -135,10 +135,9 @@ def parse_time_control(value: Any, default: tuple[float, int] = (5, 3)) -> TimeC
     raise ServerError(400, N_("the time control's kind must be none, realtime or correspondence"))
 
 
-def requested_time_control(body: dict[str, Any], game: str) -> TimeControl:
-    """The ``time_control`` of a request making a match of ``game`` (unknown games are
-    refused later, with the game's own message)."""
-    value = body.get("time_control")
+def requested_time_control(value: object, game: str) -> TimeControl:
+    """The ``time_control`` a request making a match of ``game`` gives (``None``: none;
+    unknown games are refused later, with the game's own message)."""
     if value is None:
         return UNTIMED
     try:

@@ -9,7 +9,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
@@ -17,7 +17,8 @@ from starlette.requests import HTTPConnection
 
 from stairgames.core.errors import StairgamesError
 from stairgames.i18n import N_
-from stairgames.server.base.bodies import json_body, parse_object
+from stairgames.server.base.bodies import parse_object
+from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import (
     too_large,
@@ -31,6 +32,7 @@ from stairgames.server.play.card_files import (
     resolve_cards_option,
 )
 from stairgames.server.play.clocks import requested_time_control
+from stairgames.server.play.contract import MatchCreated, NewMatch
 from stairgames.server.play.fanout import FANOUT, FanOut
 from stairgames.server.play.hub import HUB, Connection, Hub
 from stairgames.server.play.matches import Match
@@ -70,18 +72,15 @@ def add_match_routes(app: FastAPI, settings: Settings, neighbours: Neighbours) -
 def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
     holders = neighbours.seat_holders
 
-    @app.post("/api/matches")
-    async def create(request: Request) -> dict[str, Any]:
-        body = await json_body(request)
-        game, options, seats = body.get("game"), body.get("options", {}), body.get("seats")
-        if not isinstance(game, str) or not isinstance(options, dict):
-            raise ServerError(400, N_("a match needs a game name and an object of options"))
-        if not isinstance(seats, list):
-            raise ServerError(400, N_("a match needs a list of seats"))
+    @app.post("/api/matches", **answers(MatchCreated))
+    async def create(body: NewMatch, request: Request) -> dict[str, Any]:
+        game = body.game
+        seats = cast("list[str]", body.seats)  # each checked by the service (parse_seat)
         hub = HUB.of(request)
-        time_control = requested_time_control(body, game)
-        options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
-        position = body.get("position")  # a start position (games without hidden cards)
+        time_control = requested_time_control(body.time_control, game)
+        options = await off_loop(resolve_cards_option, dict(body.options), DATA_DIR.of(request))
+        # a start position (games without hidden cards), checked by the service
+        position = cast("str | None", body.position)
         player = await current_player_async(request)
         player_id = None if player is None else player.id
         address = request.client.host if request.client else ""
