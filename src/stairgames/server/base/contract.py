@@ -42,14 +42,15 @@ from typing import Any, ClassVar
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict
 
 from stairgames.server.base.bodies import malformed, parse_object
 from stairgames.server.base.errors import ServerError
 
-JsonObject = dict[str, JsonValue]
+JsonObject = dict[str, Any]
 """A JSON object whose shape is not the server's to say: a game's board, its options,
-the arguments of a message."""
+the arguments of a message (its values not checked one by one: a game's board is
+large, and its shape the game's own)."""
 
 
 class Body(BaseModel):

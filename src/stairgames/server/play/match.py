@@ -22,7 +22,7 @@ from __future__ import annotations
 import hmac
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -33,6 +33,23 @@ from stairgames.i18n import N_, Text, arguments_json
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.store import EventRecord, MatchRecord
 from stairgames.server.play.clocks import Clock, TimeControl, time_control_from_json
+from stairgames.server.play.contract import (
+    Event,
+    FlagEvent,
+    JoinEvent,
+    LapseEvent,
+    MatchEvent,
+    MoveEvent,
+    RematchAskEvent,
+    RematchDeclineEvent,
+    RematchEvent,
+    ResignEvent,
+    ResumeEvent,
+    TakebackAnswerEvent,
+    TakebackEvent,
+    UndoEvent,
+    read_event,
+)
 from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
 
 
@@ -107,74 +124,94 @@ class Match:
         commit, so this only replays them)."""
         if event.number != self.event + 1:
             raise ValueError(f"event {event.number} of {self.id} after {self.event}")
-        kind, data = event.kind, event.data
+        told = read_event(event.kind, event.data)
         self.takeback_refused = None
         self.takeback_outcome = None
         running = self.clock.running if self.clock is not None else None
         if self.clock is not None and event.at is not None:
-            if kind == "resume":
-                self.clock.resume(float(data["down_since"]), event.at)
+            if isinstance(told, ResumeEvent):
+                self.clock.resume(told.down_since, event.at)
             else:
                 self.clock.charge(event.at)
         offer_was_open = self.open_offer() is not None
-        self._fold(kind, event.seat, data)
+        self._fold(event.seat, told)
         if self.open_offer() is None:
             self.offer_since = None
-        elif not offer_was_open or kind == "takeback":
+        elif not offer_was_open or isinstance(told, TakebackEvent):
             self.offer_since = event.at
         if self.clock is not None and event.at is not None:
-            if kind == "move" and event.seat is not None and event.seat == running:
+            if isinstance(told, MoveEvent) and event.seat is not None and event.seat == running:
                 self.clock.moved(event.seat)
             self.clock.run(self.clock_seat(), event.at)
         self.event = event.number
         if event.at is not None:
             self.last_at = event.at
 
-    def _fold(self, kind: str, seat_number: int | None, data: dict[str, Any]) -> None:
-        if kind == "move":
-            self.state.apply_move(data["move"])
-            self.movers.append(seat_number)
-            self.takeback = None
-        elif kind == "undo":
-            self._take_back(int(data["count"]))
-        elif kind == "takeback":
-            self.takeback = seat_number
-        elif kind == "takeback_answer":
-            if data["accept"]:
-                self._take_back(int(data["count"]))
-            else:
-                self.takeback_refused = self.takeback
-            if self.takeback is not None:
-                self.takeback_outcome = (self.takeback, "accepted" if data["accept"] else "refused")
-            self.takeback = None
-        elif kind in {"resign", "flag"} and data.get("player"):
-            assert seat_number is not None
-            seat = self.seats[seat_number]
-            seat.kind, seat.player = COMPUTER, str(data["player"])
-            self.left = [*self.left, seat_number]  # (a new list: a probe shares it)
-        elif kind == "resign":
-            self.resigned = seat_number
-        elif kind == "flag":
-            self.resigned = self.flagged = seat_number
-        elif kind == "rematch_ask":
-            assert seat_number is not None
-            self.rematch_asked = self.rematch_asked | self.seats_of_person(seat_number)
-        elif kind == "rematch_decline":
-            self.rematch_asked = set()
-        elif kind == "lapse":
-            if self.takeback is not None:
-                self.takeback_outcome = (self.takeback, "lapsed")
-            self.takeback = None
-            if data.get("offer") == "rematch":
-                self.rematch_asked = set()
-        elif kind == "resume":
-            pass
-        elif kind == "join":
-            self.seats[int(data["seat"])].token_hash = data["token_hash"]
-        elif kind == "rematch":
-            self.rematch = data["match"]
+    def _fold(self, seat: int | None, event: MatchEvent) -> None:
+        _FOLDS[type(event)](self, seat, event)
+
+    def _fold_move(self, seat: int | None, event: MoveEvent) -> None:
+        self.state.apply_move(event.move)
+        self.movers.append(seat)
+        self.takeback = None
+
+    def _fold_undo(self, _seat: int | None, event: UndoEvent) -> None:
+        self._take_back(event.count)
+
+    def _fold_takeback(self, seat: int | None, _event: TakebackEvent) -> None:
+        self.takeback = seat
+
+    def _fold_takeback_answer(self, _seat: int | None, event: TakebackAnswerEvent) -> None:
+        if event.accept:
+            self._take_back(event.count)
         else:
-            raise ValueError(f"unknown event kind {kind!r}")
+            self.takeback_refused = self.takeback
+        if self.takeback is not None:
+            self.takeback_outcome = (self.takeback, "accepted" if event.accept else "refused")
+        self.takeback = None
+
+    def _fold_resign(self, seat: int | None, event: ResignEvent) -> None:
+        if event.player:
+            self._leave(seat, event.player)
+        else:
+            self.resigned = seat
+
+    def _fold_flag(self, seat: int | None, event: FlagEvent) -> None:
+        if event.player:
+            self._leave(seat, event.player)
+        else:
+            self.resigned = self.flagged = seat
+
+    def _leave(self, seat: int | None, computer: str) -> None:
+        """The person at ``seat`` left (resigned, or out of time, in a game of three or
+        more seats): ``computer`` plays on for them."""
+        assert seat is not None
+        taken = self.seats[seat]
+        taken.kind, taken.player = COMPUTER, computer
+        self.left = [*self.left, seat]  # (a new list: a probe shares it)
+
+    def _fold_rematch_ask(self, seat: int | None, _event: RematchAskEvent) -> None:
+        assert seat is not None
+        self.rematch_asked = self.rematch_asked | self.seats_of_person(seat)
+
+    def _fold_rematch_decline(self, _seat: int | None, _event: RematchDeclineEvent) -> None:
+        self.rematch_asked = set()
+
+    def _fold_lapse(self, _seat: int | None, event: LapseEvent) -> None:
+        if self.takeback is not None:
+            self.takeback_outcome = (self.takeback, "lapsed")
+        self.takeback = None
+        if event.offer == "rematch":
+            self.rematch_asked = set()
+
+    def _fold_resume(self, _seat: int | None, _event: ResumeEvent) -> None:
+        pass  # (the clocks were given the time back: apply_event)
+
+    def _fold_join(self, _seat: int | None, event: JoinEvent) -> None:
+        self.seats[event.seat].token_hash = event.token_hash
+
+    def _fold_rematch(self, _seat: int | None, event: RematchEvent) -> None:
+        self.rematch = event.match
 
     def initial_state(self) -> State:
         """The state the match started from: the game's start, or its start position."""
@@ -516,6 +553,24 @@ class Match:
             state.apply_action(action)
             frames.append({"move": move, "board": _board_of(self, state, viewer)})
         return frames
+
+
+_FOLDS: dict[type[Event], Callable[[Match, int | None, Any], None]] = {
+    MoveEvent: Match._fold_move,
+    UndoEvent: Match._fold_undo,
+    TakebackEvent: Match._fold_takeback,
+    TakebackAnswerEvent: Match._fold_takeback_answer,
+    ResignEvent: Match._fold_resign,
+    FlagEvent: Match._fold_flag,
+    RematchAskEvent: Match._fold_rematch_ask,
+    RematchDeclineEvent: Match._fold_rematch_decline,
+    LapseEvent: Match._fold_lapse,
+    ResumeEvent: Match._fold_resume,
+    JoinEvent: Match._fold_join,
+    RematchEvent: Match._fold_rematch,
+}
+"""How each event of :data:`MatchEvent` (``play/contract.py``) changes a match: one
+fold for every kind (``tests/test_api_contract.py`` checks that none is missing)."""
 
 
 def public_options(options: dict[str, Any]) -> dict[str, Any]:

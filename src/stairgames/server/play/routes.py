@@ -8,7 +8,7 @@ import contextlib
 import dataclasses
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -32,7 +32,24 @@ from stairgames.server.play.card_files import (
     resolve_cards_option,
 )
 from stairgames.server.play.clocks import requested_time_control
-from stairgames.server.play.contract import MatchCreated, NewMatch
+from stairgames.server.play.contract import (
+    JoinedSeat,
+    MatchCreated,
+    MatchRecord,
+    MatchView,
+    MoveRequest,
+    NewMatch,
+    RematchDeclineRequest,
+    RematchRequest,
+    Replay,
+    ResignRequest,
+    SocketRequest,
+    SyncRequest,
+    TakebackAnswerRequest,
+    TakebackRequest,
+    UndoRequest,
+    read_request,
+)
 from stairgames.server.play.fanout import FANOUT, FanOut
 from stairgames.server.play.hub import HUB, Connection, Hub
 from stairgames.server.play.matches import Match
@@ -102,7 +119,7 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
             "invite": f"/m/{created.match.id}",
         }
 
-    @app.post("/api/matches/{match_id}/join")
+    @app.post("/api/matches/{match_id}/join", **answers(JoinedSeat))
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         hub = HUB.of(request)
         player = await current_player_async(request)
@@ -114,7 +131,7 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
             await hub.changed(match)
         return {"seat": seat, "token": token}
 
-    @app.get("/api/matches/{match_id}")
+    @app.get("/api/matches/{match_id}", **answers(MatchView))
     async def view(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
@@ -124,7 +141,7 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
             match, await _viewer(request, holders(request), match, token, seat)
         )
 
-    @app.get("/api/matches/{match_id}/record")
+    @app.get("/api/matches/{match_id}/record", **answers(MatchRecord))
     async def record(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> Response:
@@ -144,7 +161,7 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
             data, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
         )
 
-    @app.get("/api/matches/{match_id}/replay")
+    @app.get("/api/matches/{match_id}/replay", **answers(Replay))
     async def replay(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
@@ -232,26 +249,72 @@ async def _handle(
             seen=seen,
             event=match.event,
         )
-    service = hub.service
-    if kind == "move":  # every move: its commit off the event loop
-        await service.move_async(match, seat, message.get("move"), received=received)
-    elif kind == "undo":  # the others too: their reads and commits in a database thread
-        await service.in_thread(service.undo, match, seat)
-    elif kind == "takeback":
-        await service.in_thread(service.ask_takeback, match, seat)
-    elif kind == "takeback_answer":
-        await service.in_thread(service.answer_takeback, match, seat, message.get("accept"))
-    elif kind == "resign":
-        await service.in_thread(service.resign, match, seat)
-    elif kind == "rematch":
-        new_match = await service.in_thread(service.rematch, match, seat)
-        if new_match is not None:
-            hub.start_computer(new_match)
-    elif kind == "rematch_decline":
-        await service.in_thread(service.decline_rematch, match, seat)
-    else:
+    request = read_request(message)
+    if request is None:
         raise ServerError(400, N_("unknown request type {type!r}"), type=str(kind)[:40])
+    await _CARRY_OUT[type(request)](hub, match, seat, request, received)
     return match
+
+
+async def _move(
+    hub: Hub, match: Match, seat: int | None, request: MoveRequest, received: float
+) -> None:
+    # every move: its commit off the event loop
+    await hub.service.move_async(match, seat, request.move, received=received)
+
+
+async def _undo(hub: Hub, match: Match, seat: int | None, _r: UndoRequest, _at: float) -> None:
+    # the others too: their reads and commits in a database thread
+    await hub.service.in_thread(hub.service.undo, match, seat)
+
+
+async def _takeback(
+    hub: Hub, match: Match, seat: int | None, _r: TakebackRequest, _at: float
+) -> None:
+    await hub.service.in_thread(hub.service.ask_takeback, match, seat)
+
+
+async def _takeback_answer(
+    hub: Hub, match: Match, seat: int | None, request: TakebackAnswerRequest, _at: float
+) -> None:
+    await hub.service.in_thread(hub.service.answer_takeback, match, seat, request.accept)
+
+
+async def _resign(hub: Hub, match: Match, seat: int | None, _r: ResignRequest, _at: float) -> None:
+    await hub.service.in_thread(hub.service.resign, match, seat)
+
+
+async def _rematch(
+    hub: Hub, match: Match, seat: int | None, _r: RematchRequest, _at: float
+) -> None:
+    new_match = await hub.service.in_thread(hub.service.rematch, match, seat)
+    if new_match is not None:
+        hub.start_computer(new_match)
+
+
+async def _rematch_decline(
+    hub: Hub, match: Match, seat: int | None, _r: RematchDeclineRequest, _at: float
+) -> None:
+    await hub.service.in_thread(hub.service.decline_rematch, match, seat)
+
+
+async def _sync(_hub: Hub, _match: Match, _seat: int | None, _r: SyncRequest, _at: float) -> None:
+    pass  # (the view is sent again: _serve_messages)
+
+
+_CARRY_OUT: dict[
+    type[SocketRequest], Callable[[Hub, Match, int | None, Any, float], Awaitable[None]]
+] = {
+    SyncRequest: _sync,
+    MoveRequest: _move,
+    UndoRequest: _undo,
+    TakebackRequest: _takeback,
+    TakebackAnswerRequest: _takeback_answer,
+    ResignRequest: _resign,
+    RematchRequest: _rematch,
+    RematchDeclineRequest: _rematch_decline,
+}
+"""How each request of :data:`SeatRequest` (``play/contract.py``) is carried out."""
 
 
 async def _opened_match(hub: Hub, fanout: FanOut, match_id: str) -> Match:
