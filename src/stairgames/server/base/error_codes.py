@@ -1,0 +1,198 @@
+"""Stable machine codes of the server's refusals, apart from their translatable texts.
+
+An error answer carries a message id (an English sentence, the key of its translations)
+and a ``code`` (a short snake_case name). Clients and tests match the code; the sentence
+may be reworded without breaking them, provided its entry here is renamed with it:
+``tests/test_error_codes.py`` finds every message id the server can refuse with and
+fails on one missing here, and on an entry here that nothing raises any more.
+
+Errors of the rules engines (an illegal move, a malformed position, a wrong option) take
+their code from their class: see :func:`code_of`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from stairgames.core.errors import (
+    IllegalMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidRecordError,
+    StairgamesError,
+)
+from stairgames.core.views import NoViewError
+
+#: The code of a refusal whose message id is not listed (never, while the test holds).
+REFUSED: Final = "refused"
+#: The code of an error that is not a refusal: the server failed.
+SERVER_ERROR: Final = "server_error"
+
+#: Codes of the rules engines' errors, by class (the nearest class in the MRO decides).
+ENGINE_CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
+    (IllegalMoveError, "illegal_move"),
+    (InvalidPositionError, "invalid_position"),
+    (InvalidOptionError, "invalid_option"),
+    (InvalidRecordError, "invalid_record"),
+    (NoViewError, "no_view"),
+)
+
+#: Message id of each refusal the server makes -> its code.
+ERROR_CODES: Final[Mapping[str, str]] = {
+    # bodies and requests
+    "malformed message: {reason}": "malformed_body",
+    "the message is too large ({size} bytes; at most {limit})": "body_too_large",
+    "the message must be sent as {type}": "wrong_content_type",
+    "there is nothing at {path}": "not_found",
+    "{method} is not allowed here": "method_not_allowed",
+    "the request was refused ({code})": "refused",
+    "the server could not carry out this request": "server_error",
+    "unknown request type {type!r}": "unknown_request_type",
+    "unknown language {language!r}": "unknown_language",
+    "no board drawing for {game!r}": "no_board_drawing",
+    "the web pages are not installed": "pages_not_installed",
+    # limits
+    "too many requests; wait a moment": "too_many_requests",
+    "too many messages; wait a moment": "too_many_messages",
+    "too many connections from your address (at most {limit})": "too_many_connections",
+    "this match has as many spectators as it can take ({limit}); try again later": (
+        "too_many_spectators"
+    ),
+    "you are sending messages too quickly; wait a few seconds": "chat_too_fast",
+    # players and accounts
+    "choose a name first": "name_needed",
+    "no such player": "player_not_found",
+    "a name must be text": "name_not_text",
+    "a name has {min} to {max} characters": "name_length",
+    "a name may not hold control or invisible characters": "name_characters",
+    "the names “Anonymous N” are given by the server": "name_reserved",
+    "that name is taken": "name_taken",
+    "no name could be given; try again": "name_unavailable",
+    "a password has {min} to {max} characters": "password_length",
+    "wrong name or password": "wrong_login",
+    "the current password is wrong": "wrong_password",
+    "this player has a password already": "password_exists",
+    # e-mail
+    "this server sends no e-mail": "no_mail",
+    "that is not an e-mail address": "bad_address",
+    "this link is no longer valid": "link_invalid",
+    "'on' is true or false": "bad_flag",
+    "this player has no e-mail address": "no_address",
+    "only a player with a password can give an e-mail address": "address_needs_password",
+    # matches and seats
+    "a match needs a game name and an object of options": "bad_match_request",
+    "a match needs a list of seats": "bad_seats",
+    "{game} needs {count} seats, not {given}": "seat_count",
+    "seat {seat}: say human, online or computer:LEVEL": "bad_seat",
+    "seat {seat}: a computer plays at one of the levels {levels}, not {player!r}": (
+        "unknown_level"
+    ),
+    "seat {seat}: the computer player {player!r} cannot play {game}: {reason}": (
+        "computer_cannot_play"
+    ),
+    "a position must be a text of at most {limit} characters": "bad_position_text",
+    "a game of {title} cannot start from a position: its cards are hidden": ("position_hidden"),
+    "the game is over in this position": "position_over",
+    "no match {match!r}": "match_not_found",
+    "this token holds no seat in this match": "not_seated",
+    "spectators cannot play; join a free seat to play": "spectator",
+    "you resigned this game; you can watch it": "resigned",
+    "no seat is free in this match; you can watch": "match_full",
+    "the first message must be a hello with the seat's token": "hello_expected",
+    "a seat's token is not taken in an address: send it in the X-Seat-Token header, "
+    "or as the WebSocket's first message": "token_in_address",
+    "the match changed meanwhile; try again": "match_changed",
+    # moves
+    "a move must be a short text in the game's notation": "bad_move_text",
+    "a move must say the last event seen ('event')": "event_missing",
+    "'event' must be a number": "bad_event",
+    "stale request: it was made at event {seen}, the match is at {event}": "stale",
+    "it is not your turn": "not_your_turn",
+    "the game is over": "game_over",
+    "your time ran out before this move arrived": "flagged",
+    # undo, takebacks, rematches
+    "moves cannot be taken back in games with dice or cards": "no_takebacks_here",
+    "online, ask your opponent for a takeback instead": "ask_takeback",
+    "takebacks are asked of an online opponent; use undo": "use_undo",
+    "there is no move to take back": "nothing_to_take_back",
+    "a takeback is already asked": "takeback_pending",
+    "'accept' must be true or false": "bad_accept",
+    "there is no takeback for you to answer": "no_takeback_asked",
+    "a rematch can be asked once the game is over": "rematch_too_early",
+    "there is no rematch offer to decline": "no_rematch_offer",
+    # clocks
+    "'time_control' must be an object with a 'kind'": "bad_time_control",
+    "unknown time control field {field!r}": "unknown_time_control_field",
+    "the time control's kind must be none, realtime or correspondence": "time_control_kind",
+    "minutes must be ¼, ½, ¾ or a whole number from 1 to {most}": "bad_minutes",
+    "the increment must be whole seconds from 0 to {most}": "bad_increment",
+    "minutes and increment must be numbers": "clock_not_numbers",
+    "days per move must be one of {days}": "bad_days",
+    # computers
+    "no computer player can take this seat": "no_computer_for_seat",
+    "the computer ({player}) could not choose a move": "computer_failed",
+    "the computer ({player}) took longer than {seconds} seconds and was stopped": (
+        "computer_overran"
+    ),
+    "the server runs as many games of computers only as it can ({limit}); try again "
+    "later, or play one yourself": "computer_games_full",
+    "the computers of this game stopped: the server runs as many games of computers only "
+    "as it can ({limit})": "computer_games_stopped_full",
+    "the computers of this game stopped: nobody watched it for {minutes} minutes": (
+        "computer_games_unwatched"
+    ),
+    "you have {limit} games of computers only running already; wait for one to end (a "
+    "game nobody watches for {minutes} minutes is stopped)": "computer_games_per_player",
+    # lobby
+    "a challenge has one seat for its creator ('human')": "challenge_creator_seat",
+    "a challenge needs a seat for someone from the lobby": "challenge_online_seat",
+    "a rated game is between people only": "rated_people_only",
+    "'rated' is true or false": "bad_rated",
+    "a challenge cannot use an uploaded file: {option}": "challenge_uploaded_file",
+    "there is no such challenge": "challenge_not_found",
+    "this challenge is no longer open": "challenge_closed",
+    "you have a seat in this game already": "already_seated",
+    "only its creator can withdraw a challenge": "not_challenge_creator",
+    # chat
+    "a chat message must be text": "chat_not_text",
+    "a chat message cannot be empty": "chat_empty",
+    "a chat message has at most {max} characters": "chat_too_long",
+    "a chat message may not hold control characters": "chat_characters",
+    "a chat message has either a 'text' or a 'phrase'": "chat_text_or_phrase",
+    "unknown phrase {phrase!r}": "unknown_phrase",
+    # analysis
+    "a game can be analysed only once it is over": "analysis_too_early",
+    "a game of {title} can be analysed only once its rules end it: before that the "
+    "analysis would need cards hidden from the players": "analysis_hidden",
+    "the analysis failed; try again later": "analysis_failed",
+    "the analysis took longer than {seconds} seconds and was stopped": "analysis_overran",
+    "a position needs a game name and an object of options": "bad_position_request",
+    "'moves' must be a list of at most {limit} moves in the game's notation": "bad_moves",
+    "move {number} ({move!r}): the game is over": "move_after_end",
+    "move {number} ({move!r}) cannot be played: {reason}": "move_not_playable",
+    # card files
+    "a card file must be UTF-8 text": "card_file_not_text",
+    "unknown card set; upload its file first": "unknown_card_set",
+    "you keep {count} card files that no match uses, the most allowed; start a match "
+    "with one, or upload again after one is deleted ({days} days after its upload)": (
+        "card_file_quota"
+    ),
+}
+
+
+def code_of(error: BaseException) -> str:
+    """The machine code of ``error``: its message id's entry for a refusal of the server,
+    its class's for an error of a rules engine, :data:`SERVER_ERROR` for anything else."""
+    message_id = getattr(error, "message_id", None)
+    if isinstance(message_id, str) and message_id in ERROR_CODES:
+        return ERROR_CODES[message_id]
+    for kind, code in ENGINE_CODES:
+        if isinstance(error, kind):
+            return code
+    if isinstance(error, StairgamesError):
+        return REFUSED
+    return SERVER_ERROR
+
+
+__all__ = ["ENGINE_CODES", "ERROR_CODES", "REFUSED", "SERVER_ERROR", "code_of"]
