@@ -38,13 +38,12 @@ from tests.server_helpers import (
 )
 from tests.test_i18n import said_like_the_browser
 
-UNKNOWN_GAME = "unknown game {name!r}; available: {games}"
-NOT_OFFERED = "seat {seat}: a computer plays at one of the levels {levels}, not {player!r}"
-BAD_SEAT = "seat {seat}: say human, online or computer:LEVEL"
-NO_EVENT = "a move must say the last event seen ('event')"
-BAD_MOVE_TEXT = "a move must be a short text in the game's notation"
-STALE = "stale request: it was made at event {seen}, the match is at {event}"
-BAD_ACCEPT = "'accept' must be true or false"
+NOT_OFFERED = "unknown_level"
+BAD_SEAT = "bad_seat"
+NO_EVENT = "event_missing"
+BAD_MOVE_TEXT = "bad_move_text"
+STALE = "stale"
+BAD_ACCEPT = "bad_accept"
 
 
 def first_legal(view: dict[str, Any]) -> str:
@@ -143,27 +142,27 @@ def test_a_stairs_match_on_a_4x4_board_draws_16_squares(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "message_id"),
+    ("body", "status", "code"),
     [
-        ({"game": "chess", "seats": ["human", "human"]}, 400, UNKNOWN_GAME),
-        ({"game": "stairs", "seats": ["human"]}, 400, "{game} needs {count} seats, not {given}"),
+        ({"game": "chess", "seats": ["human", "human"]}, 400, "invalid_option"),
+        ({"game": "stairs", "seats": ["human"]}, 400, "seat_count"),
         ({"game": "stairs", "seats": ["human", "wizard"]}, 400, NOT_OFFERED),
         ({"game": "stairs", "seats": ["human", 7]}, 400, BAD_SEAT),
         ({"game": "stairs", "options": {"pie": True}, "seats": ["human", "human"]}, 400, None),
-        ({"game": "stairs"}, 400, "a match needs a list of seats"),
-        ([1, 2], 400, "malformed message: {reason}"),
+        ({"game": "stairs"}, 400, "bad_seats"),
+        ([1, 2], 400, "malformed_body"),
     ],
 )
-def test_bad_match_requests_are_refused_with_the_message_id(
-    tmp_path: Path, body: Any, status: int, message_id: str | None
+def test_bad_match_requests_are_refused_with_their_code(
+    tmp_path: Path, body: Any, status: int, code: str | None
 ) -> None:
     with running(tmp_path) as client:
         response = client.post("/api/matches", json=body)
     assert response.status_code == status
     error = response.json()["error"]
     assert error["message"]
-    if message_id is not None:
-        assert error["id"] == message_id
+    if code is not None:
+        assert error["code"] == code
 
 
 def test_oversized_and_malformed_bodies_are_refused(tmp_path: Path) -> None:
@@ -175,7 +174,7 @@ def test_oversized_and_malformed_bodies_are_refused(tmp_path: Path) -> None:
         )
         broken = client.post("/api/matches", content=b"{not json", headers=JSON)
     assert huge.status_code == 413
-    assert huge.json()["error"]["id"] == "the message is too large ({size} bytes; at most {limit})"
+    assert huge.json()["error"]["code"] == "body_too_large"
     assert broken.status_code == 400
 
 
@@ -187,9 +186,9 @@ def test_unknown_match_and_wrong_token_are_refused(tmp_path: Path) -> None:
         assert seat_get(client, f"/api/matches/{match}?token=forged").status_code == 403
         assert seat_get(client, f"/api/matches/{match}/record?token=forged").status_code == 403
         with connect(client, f"/ws/matches/{match}?token=forged") as ws:
-            assert ws.receive_json()["error"]["id"] == "this token holds no seat in this match"
+            assert ws.receive_json()["error"]["code"] == "not_seated"
         with connect(client, "/ws/matches/nope") as ws:
-            assert ws.receive_json()["error"]["id"] == "no match {match!r}"
+            assert ws.receive_json()["error"]["code"] == "match_not_found"
 
 
 # ----- playing -----------------------------------------------------------------------
@@ -220,7 +219,7 @@ def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
         assert joined["seat"] == 1
         full = client.post(f"/api/matches/{match}/join", headers=JSON)
         assert full.status_code == 409
-        assert full.json()["error"]["id"] == "no seat is free in this match; you can watch"
+        assert full.json()["error"]["code"] == "match_full"
         with (
             connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as light,
             connect(client, f"/ws/matches/{match}?token={joined['token']}") as dark,
@@ -235,11 +234,9 @@ def test_online_moves_reach_the_opponent_and_spectators_see_the_public_view(
             assert seen["seats"][0]["connected"] and seen["seats"][1]["connected"]
             # nobody can move for another seat
             light.send_json({"type": "move", "move": seen["legal"][0], "event": seen["event"]})
-            assert error_reply(light)["error"]["id"] == "it is not your turn"
+            assert error_reply(light)["error"]["code"] == "not_your_turn"
             watcher.send_json({"type": "move", "move": seen["legal"][0], "event": seen["event"]})
-            assert error_reply(watcher)["error"]["id"] == (
-                "spectators cannot play; join a free seat to play"
-            )
+            assert error_reply(watcher)["error"]["code"] == "spectator"
         # the opponent sees when someone has left
         with connect(client, f"/ws/matches/{match}?token={joined['token']}") as dark:
             left = receive_until(dark, lambda m: m["type"] == "state")
@@ -253,30 +250,31 @@ def test_bad_websocket_messages_get_errors_and_change_nothing(tmp_path: Path) ->
         with connect(client, f"/ws/matches/{match}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             bad: list[tuple[str, str | None]] = [
-                ("{not json", "malformed message: {reason}"),
-                ("[1]", "malformed message: {reason}"),
-                (json.dumps({"type": "fly"}), "unknown request type {type!r}"),
+                ("{not json", "malformed_body"),
+                ("[1]", "malformed_body"),
+                (json.dumps({"type": "fly"}), "unknown_request_type"),
                 (json.dumps({"type": "move", "move": "a1-a2"}), NO_EVENT),
                 (json.dumps({"type": "move", "move": "z9-z8", "event": 0}), None),
                 (json.dumps({"type": "move", "move": "c3-d4", "event": 0}), None),
                 (json.dumps({"type": "move", "move": 5, "event": 0}), BAD_MOVE_TEXT),
                 (json.dumps({"type": "move", "move": "b1-b2", "event": 7}), STALE),
                 (json.dumps({"type": "takeback_answer", "accept": "yes"}), BAD_ACCEPT),
-                ("x" * 5000, "the message is too large ({size} bytes; at most {limit})"),
+                ("x" * 5000, "body_too_large"),
             ]
             for text, message_id in bad:
                 ws.send_text(text)
                 error = error_reply(ws)
                 assert error["event"] == 0
                 if message_id is not None:
-                    assert error["error"]["id"] == message_id, text
+                    assert error["error"]["code"] == message_id, text
                 else:  # the engine's own message id
+                    assert error["error"]["code"] == "illegal_move", text
                     assert "{" in error["error"]["id"] and error["error"]["args"]
             # a move replayed from an old event is refused
             ws.send_json({"type": "move", "move": "b1-b2", "event": 0})
             moved = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
             ws.send_json({"type": "move", "move": "b1-b2", "event": 0})
-            assert error_reply(ws)["error"]["id"].startswith("stale request")
+            assert error_reply(ws)["error"]["code"] == STALE
         after = client.get(f"/api/matches/{match}").json()
     assert after["history"] == ["b1-b2"] == moved["history"] and after["event"] == 1
     assert view["history"] == []
@@ -292,7 +290,7 @@ def test_one_connection_is_rate_limited(tmp_path: Path) -> None:
             replies = [ws.receive_json() for _ in range(6)]
     refused = [r for r in replies if r["type"] == "error"]
     assert len(refused) == 3
-    assert refused[0]["error"]["id"] == "too many messages; wait a moment"
+    assert refused[0]["error"]["code"] == "too_many_messages"
 
 
 def test_undo_at_one_screen_takes_back_one_move_and_against_the_computer_two(
@@ -303,7 +301,7 @@ def test_undo_at_one_screen_takes_back_one_move_and_against_the_computer_two(
         with connect(client, f"/ws/matches/{created['match']}?token={token_of(created, 0)}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "undo", "event": 0})
-            assert error_reply(ws)["error"]["id"] == "there is no move to take back"
+            assert error_reply(ws)["error"]["code"] == "nothing_to_take_back"
             ws.send_json({"type": "move", "move": first_legal(view), "event": 0})
             ws.send_json({"type": "undo", "event": 1})
             undone = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 2)
@@ -333,14 +331,12 @@ def test_online_takeback_needs_the_opponents_consent(tmp_path: Path) -> None:
             light.send_json({"type": "move", "move": first_legal(view), "event": view["event"]})
             moved = receive_until(light, lambda m: m["type"] == "state" and m["history"])
             light.send_json({"type": "undo", "event": moved["event"]})
-            assert error_reply(light)["error"]["id"] == (
-                "online, ask your opponent for a takeback instead"
-            )
+            assert error_reply(light)["error"]["code"] == "ask_takeback"
             light.send_json({"type": "takeback", "event": moved["event"]})
             asked = receive_until(dark, lambda m: m["type"] == "state" and m["takeback"])
             assert asked["takeback"] == {"by": 0}
             light.send_json({"type": "takeback_answer", "accept": True})
-            assert error_reply(light)["error"]["id"] == "there is no takeback for you to answer"
+            assert error_reply(light)["error"]["code"] == "no_takeback_asked"
             dark.send_json({"type": "takeback_answer", "accept": False, "event": asked["event"]})
             declined = receive_until(light, lambda m: m["type"] == "state" and not m["takeback"])
             assert declined["history"] == moved["history"]
@@ -363,11 +359,11 @@ def test_resign_gives_the_result_the_record_the_replay_and_a_rematch(tmp_path: P
         with connect(client, f"/ws/matches/{match}?token={dark}") as ws:
             view = state_at_rest(ws)
             ws.send_json({"type": "rematch"})
-            assert error_reply(ws)["error"]["id"] == "a rematch can be asked once the game is over"
+            assert error_reply(ws)["error"]["code"] == "rematch_too_early"
             ws.send_json({"type": "resign", "event": view["event"]})
             over = receive_until(ws, lambda m: m["type"] == "state" and m["result"])
             ws.send_json({"type": "resign", "event": over["event"]})
-            assert error_reply(ws)["error"]["id"] == "the game is over"
+            assert error_reply(ws)["error"]["code"] == "game_over"
             ws.send_json({"type": "rematch"})
             rematched = receive_until(ws, lambda m: m["type"] == "state" and m["rematch"])
         record = seat_get(client, f"/api/matches/{match}/record?token={light}").json()
@@ -496,9 +492,7 @@ def test_two_writers_on_one_database_cannot_both_write_the_same_event(tmp_path: 
     first.move(created.match, 0, "b1-b2")
     with pytest.raises(ServerError) as refused:
         second.move(stale, 0, "b1-c2")
-    assert refused.value.status == 409 and refused.value.message_id == (
-        "the match changed meanwhile; try again"
-    )
+    assert refused.value.status == 409 and refused.value.code == "match_changed"
     assert second.get(created.match.id).state.history_strings() == ["b1-b2"]
     engine.dispose()
 

@@ -105,7 +105,7 @@ def test_wrong_old_passwords_are_limited_per_player_with_retry_after(tmp_path: P
         assert codes == [401] * 4  # five with the first password
         refused = change(client, "first password", "second password")
         assert refused.status_code == 429 and refused.headers["retry-after"] == "12"
-        assert refused.json()["error"]["id"] == "too many requests; wait a moment"
+        assert refused.json()["error"]["code"] == "too_many_requests"
         assert log_in(browser_at(client, "192.0.2.9"), "first password").status_code == 200
         # from another address, too: the player's own allowance is spent
         elsewhere = browser_at(client, "192.0.2.10")

@@ -29,15 +29,9 @@ from tests.test_server_computers import ENDLESS, ended
 GUARD = 60.0
 """How long a blocked computer waits to be let go before it gives up (a guard against a
 test hanging, never a measured time)."""
-TOO_MANY = (
-    "you have {limit} games of computers only running already; wait for one to end "
-    "(a game nobody watches for {minutes} minutes is stopped)"
-)
-FULL = (
-    "the server runs as many games of computers only as it can ({limit}); "
-    "try again later, or play one yourself"
-)
-STOPPED = "the computers of this game stopped: nobody watched it for {minutes} minutes"
+TOO_MANY = "computer_games_per_player"
+FULL = "computer_games_full"
+STOPPED = "computer_games_unwatched"
 COMPUTERS = ["computer:hard", "computer:hard"]
 """A Stairs match with no person in it (its computers, ``hard``, are held by the tests)."""
 
@@ -217,7 +211,7 @@ def test_an_address_may_run_two_matches_of_computers_only_a_third_is_refused(
         assert create(client, ["human", "computer:hard"]).status_code == 200
     assert refused.status_code == 429
     error = refused.json()["error"]
-    assert error["id"] == TOO_MANY and error["args"] == {"limit": 2, "minutes": 10}
+    assert error["code"] == TOO_MANY and error["args"] == {"limit": 2, "minutes": 10}
     assert "2 games of computers only running already" in error["message"]
     assert stored == 2
 
@@ -235,7 +229,7 @@ def test_a_player_counts_apart_from_addresses_and_the_server_takes_at_most_n(
         assert hub_of(client).computer_only_running() == 3
     assert full.status_code == 503
     error = full.json()["error"]
-    assert error["id"] == FULL and error["args"] == {"limit": 3}
+    assert error["code"] == FULL and error["args"] == {"limit": 3}
 
 
 def test_a_match_refused_for_its_seats_frees_the_place_it_held(tmp_path: Path) -> None:
@@ -295,7 +289,7 @@ def test_a_match_of_computers_only_nobody_watches_for_ten_minutes_is_stopped(
         view = client.get(f"/api/matches/{match}").json()
         new_match(client, "stairs", COMPUTERS)  # its place is free again
     assert not view["thinking"] and view["history"] == []
-    assert view["computer_error"]["id"] == STOPPED
+    assert view["computer_error"]["code"] == STOPPED
     assert view["computer_error"]["args"] == {"minutes": 10}
 
 
@@ -336,7 +330,7 @@ def test_stopping_kills_the_worker_that_thinks_for_it(tmp_path: Path) -> None:
         assert stop_unwatched(client) == [match]
         view = client.get(f"/api/matches/{match}").json()
         assert ended(worker)
-    assert view["computer_error"]["id"] == STOPPED and not view["thinking"]
+    assert view["computer_error"]["code"] == STOPPED and not view["thinking"]
 
 
 # ----- the computer's moves off the event loop ---------------------------------------------

@@ -25,9 +25,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from stairgames.server.play.hub import Hub
 from tests.server_helpers import connect, new_match, receive_until, running, token_of
 
-TOO_MANY_CONNECTIONS = "too many connections from your address (at most {limit})"
-TOO_MANY_SPECTATORS = "this match has as many spectators as it can take ({limit}); try again later"
-TOO_MANY_MESSAGES = "too many messages; wait a moment"
+TOO_MANY_CONNECTIONS = "too_many_connections"
+TOO_MANY_SPECTATORS = "too_many_spectators"
+TOO_MANY_MESSAGES = "too_many_messages"
 AN_HOUR = 3600.0
 """A batching interval no test reaches: presence goes out when the test flushes it."""
 
@@ -171,7 +171,7 @@ def test_one_client_holds_a_bounded_number_of_connections(tmp_path: Path) -> Non
                 other = new_match(client, "stairs", ["human", "human"])["match"]
                 with connect(client, f"/ws/matches/{other}") as third:
                     error, code = refusal(third)  # in any match
-            assert error["error"]["id"] == TOO_MANY_CONNECTIONS
+            assert error["error"]["code"] == TOO_MANY_CONNECTIONS
             assert error["error"]["args"] == {"limit": 2} and code == 4429
             with connect(client, url) as again:  # one closed: room for one
                 assert again.receive_json()["type"] == "state"
@@ -186,10 +186,10 @@ def test_sockets_waiting_for_their_hello_count_against_the_cap(tmp_path: Path) -
         with client.websocket_connect(hello), client.websocket_connect(hello) as waiting:
             with connect(client, f"/ws/matches/{match}") as third:
                 error, code = refusal(third)
-            assert error["error"]["id"] == TOO_MANY_CONNECTIONS and code == 4429
+            assert error["error"]["code"] == TOO_MANY_CONNECTIONS and code == 4429
             with client.websocket_connect(hello) as fourth:  # refused before its hello
                 error, code = refusal(fourth)
-            assert error["error"]["id"] == TOO_MANY_CONNECTIONS and code == 4429
+            assert error["error"]["code"] == TOO_MANY_CONNECTIONS and code == 4429
             waiting.send_json({"type": "hello", "token": light_token})
             assert waiting.receive_json()["you"] == 0  # greeted: it keeps its place
         with connect(client, f"/ws/matches/{match}") as again:  # both closed: room again
@@ -208,7 +208,7 @@ def test_one_match_takes_a_bounded_number_of_spectators_but_always_its_players(
                 assert ws.receive_json()["type"] == "state"
             with connect(client, url) as refused:
                 error, code = refusal(refused)
-            assert error["error"]["id"] == TOO_MANY_SPECTATORS and code == 4503
+            assert error["error"]["code"] == TOO_MANY_SPECTATORS and code == 4503
             assert error["error"]["args"] == {"limit": 2}
             for token in (light_token, dark_token):
                 player = stack.enter_context(connect(client, f"{url}?token={token}"))
@@ -239,4 +239,4 @@ def test_the_message_rate_is_one_clients_over_all_its_connections(tmp_path: Path
                 ws.send_json({"type": "sync"})
                 replies.append(receive_until(ws, lambda m: m["type"] != "presence"))
     assert [r["type"] for r in replies] == ["state", "state", "state", "error"]
-    assert replies[-1]["error"]["id"] == TOO_MANY_MESSAGES
+    assert replies[-1]["error"]["code"] == TOO_MANY_MESSAGES

@@ -176,7 +176,7 @@ def test_fuzzed_websocket_messages_never_drop_the_socket_and_refusals_change_not
                 reply = receive_until(ws, lambda m: m["type"] in ("state", "error"))
                 assert _encodable(json.dumps(reply, ensure_ascii=False)), reply
                 if reply["type"] == "error":
-                    assert reply["error"]["id"], reply
+                    assert reply["error"]["code"] and reply["error"]["id"], reply
                     ws.send_json({"type": "sync"})
                     assert state_at_rest(ws)["event"] == event, raw
 

@@ -30,7 +30,7 @@ from stairgames.server.ops.middleware import same_origin
 from tests.browser_helpers import serving
 from tests.server_helpers import JSON, connect, new_match, running, state_at_rest, token_of
 
-WRONG_TYPE = "the message must be sent as {type}"
+WRONG_TYPE = "wrong_content_type"
 DIRECTIVES = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -145,7 +145,8 @@ def test_a_match_sent_as_anything_but_json_is_refused_and_nothing_is_made(tmp_pa
         )
     assert refused.status_code == 415
     assert refused.json()["error"] == {
-        "id": WRONG_TYPE,
+        "code": WRONG_TYPE,
+        "id": "the message must be sent as {type}",
         "message": "the message must be sent as application/json",
         "args": {"type": "application/json"},
     }
@@ -164,7 +165,7 @@ def test_a_join_sent_as_anything_but_json_is_refused_and_the_seat_stays_free(
         unchanged = stored(tmp_path, "events") == events
         joined = client.post(f"/api/matches/{match}/join", headers=JSON)  # no body, as the page
     assert refused.status_code == 415
-    assert refused.json()["error"]["id"] == WRONG_TYPE
+    assert refused.json()["error"]["code"] == WRONG_TYPE
     assert unchanged
     assert joined.status_code == 200 and joined.json()["seat"] == 1  # it was still free
 
@@ -179,7 +180,7 @@ def test_a_card_file_sent_as_anything_but_toml_is_refused_and_not_kept(tmp_path,
             "/api/cards", content=text, headers={"content-type": "application/toml; charset=utf-8"}
         )
     assert refused.status_code == 415
-    assert refused.json()["error"]["id"] == WRONG_TYPE
+    assert refused.json()["error"]["code"] == WRONG_TYPE
     assert refused.json()["error"]["args"] == {"type": "application/toml"}
     assert kept == []
     assert accepted.status_code == 200 and len(accepted.json()["cards"]) == 64

@@ -32,7 +32,7 @@ from tests.server_helpers import (
     token_of,
 )
 
-MALFORMED = "malformed message: {reason}"
+MALFORMED = "malformed_body"
 
 
 def _encodable(message: dict[str, Any]) -> bool:
@@ -71,7 +71,7 @@ def test_finding_3_malformed_json_is_answered_400_and_creates_nothing(
             "/api/matches", content=body, headers={"content-type": "application/json"}
         )
         assert response.status_code == 400, response.text
-        assert response.json()["error"]["id"] == MALFORMED
+        assert response.json()["error"]["code"] == MALFORMED
         assert client.app.state.hub.service.cached_ids() == set()  # type: ignore[attr-defined]
 
 
@@ -91,7 +91,7 @@ def test_finding_3_malformed_websocket_messages_are_refused_and_the_socket_stays
             ):
                 ws.send_text(raw)
                 reply = error_reply(ws)
-                assert reply["error"]["id"] == MALFORMED and _encodable(reply), reply
+                assert reply["error"]["code"] == MALFORMED and _encodable(reply), reply
             ws.send_json({"type": "sync"})
             assert state_at_rest(ws)["event"] == start["event"]  # still open, unchanged
 
@@ -188,7 +188,7 @@ def test_finding_6_match_creations_are_limited_per_client_with_retry_after(
         )
         assert refused.status_code == 429, refused.text
         assert refused.headers["retry-after"] == "10"
-        assert refused.json()["error"]["id"] == "too many requests; wait a moment"
+        assert refused.json()["error"]["code"] == "too_many_requests"
         assert len(client.app.state.hub.service.cached_ids()) == 3  # type: ignore[attr-defined]
         clock.now += 10  # one more a minute / 6
         new_match(client, "stairs", ["human", "human"])
@@ -326,7 +326,7 @@ def test_finding_3_a_request_that_fails_inside_the_server_keeps_the_socket_open(
             monkeypatch.setattr(MatchService, "resign", broken)
             ws.send_json({"type": "resign", "event": view["event"]})
             reply = error_reply(ws)
-            assert reply["error"]["id"] == "the server could not carry out this request"
+            assert reply["error"]["code"] == "server_error"
             monkeypatch.undo()
             ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
             assert state_at_rest(ws)["history"] == [view["legal"][0]]

@@ -430,6 +430,6 @@ def test_a_challenge_with_an_uploaded_file_option_is_refused_naming_it(
     )
     assert reply.status_code == 400, reply.text
     error = reply.json()["error"]
-    assert error["id"] == "a challenge cannot use an uploaded file: {option}"
+    assert error["code"] == "challenge_uploaded_file"
     assert error["args"] == {"option": "cards"}
     assert listed(client) == []

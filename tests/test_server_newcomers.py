@@ -101,7 +101,7 @@ def test_a_resignation_at_a_table_of_three_leaves_a_computer_and_the_game_goes_o
             assert left["seats"][0]["kind"] == "computer"
             assert left["seats"][0]["level"] == "easy"  # the table's computers' level
             ws.send_json({"type": "resign"})
-            assert error_reply(ws)["error"]["id"] == "you resigned this game; you can watch it"
+            assert error_reply(ws)["error"]["code"] == "resigned"
         friend = seat_get(client, f"/api/matches/{match}?token={blue}").json()
         assert friend["you"] == 1 and friend["left"] == [0] and friend["result"] is None
     # the event log replays the same after a restart

@@ -208,7 +208,7 @@ def test_each_player_has_an_allowance_of_analyses_and_positions_whatever_the_add
         answers = [browser_at(client, f"10.0.1.{n}").post(url, headers=kato) for n in range(3)]
         assert [a.status_code for a in answers] == [409, 409, 429]  # (the game is not over)
         assert int(answers[-1].headers["retry-after"]) > 0
-        assert answers[-1].json()["error"]["id"] == "too many requests; wait a moment"
+        assert answers[-1].json()["error"]["code"] == "too_many_requests"
         assert browser_at(client, "10.0.1.2").post(url, headers=suga).status_code == 409
         assert browser_at(client, "10.0.1.3").post(url, headers=JSON).status_code == 409
 

@@ -45,8 +45,8 @@ def become(client: TestClient, name: str | None = None) -> dict[str, Any]:
     return body
 
 
-def error_id(reply: Any) -> str:
-    message: str = reply.json()["error"]["id"]
+def error_code(reply: Any) -> str:
+    message: str = reply.json()["error"]["code"]
     return message
 
 
@@ -115,7 +115,7 @@ def test_a_bad_name_is_refused_and_changes_nothing(tmp_path: Path, name: str) ->
 def test_a_name_must_be_text(tmp_path: Path, body: dict[str, Any]) -> None:
     with running(tmp_path) as client:
         reply = client.post("/api/me", json=body, headers=JSON)
-        assert reply.status_code == 400 and error_id(reply) == "a name must be text"
+        assert reply.status_code == 400 and error_code(reply) == "name_not_text"
 
 
 def test_names_are_unique_ignoring_case_and_width(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_names_are_unique_ignoring_case_and_width(tmp_path: Path) -> None:
         become(first, "Kato")
         for taken in ("kato", "KATO", "Ｋａｔｏ"):
             reply = second.post("/api/me", json={"name": taken}, headers=JSON)
-            assert reply.status_code == 409 and error_id(reply) == "that name is taken"
+            assert reply.status_code == 409 and error_code(reply) == "name_taken"
         other = become(second, "Suga")
         assert second.post("/api/me", json={"name": "kato"}, headers=JSON).status_code == 409
         assert me(second) == other
@@ -337,4 +337,4 @@ def test_a_profile_shows_name_created_date_and_ratings(tmp_path: Path) -> None:
             > client.get("/api/players/BOB").json()["ratings"]["stairs size=6"]["rating"]
         )
         missing = client.get("/api/players/nobody")
-        assert missing.status_code == 404 and error_id(missing) == "no such player"
+        assert missing.status_code == 404 and error_code(missing) == "player_not_found"

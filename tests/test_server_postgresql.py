@@ -89,7 +89,7 @@ def test_two_server_processes_share_one_postgresql_database(
                 ready = receive_until(watching, lambda m: m["type"] == "state" and m["legal"])
                 on_first.send_json({"type": "resign", "event": ready["event"]})
                 ended = receive_until(watching, lambda m: m["type"] == "state" and m["result"])
-        assert refused["error"]["id"] == STALE and told["history"] == moved["history"]
+        assert refused["error"]["code"] == STALE and told["history"] == moved["history"]
         assert ended["result"]["winners"] == [1]
         seen = seat_get(second, f"/api/matches/{match}?token={joined['token']}").json()
     assert seen["history"] == moved["history"] and seen["result"] == ended["result"]

@@ -201,7 +201,7 @@ def test_a_match_takes_only_an_uploaded_card_sets_id_never_a_path(tmp_path: Path
                 },
             )
             assert response.status_code == 400
-            assert response.json()["error"]["id"] == "unknown card set; upload its file first"
+            assert response.json()["error"]["code"] == "unknown_card_set"
         default = new_match(client, "city_of_stairs", ["human", "human"], players=2, cards="")
         assert default["match"]
 
