@@ -37,11 +37,12 @@ test("api asks with GET and the headers given", async () => {
 });
 
 test("a refusal throws an ApiError carrying the server's error", async () => {
-  const error = { id: "no such match {match!r}", args: { match: "m9" } };
+  const error = { code: "match_not_found", id: "no such match {match!r}", args: { match: "m9" } };
   answer(404, { error });
   const failure = await api("/api/matches/m9").catch((e) => e);
   assert.ok(failure instanceof ApiError);
   assert.equal(failure.status, 404);
+  assert.equal(failure.code, "match_not_found");
   assert.deepEqual(failure.error, error);
   assert.equal(failure.unreachable, false);
   assert.equal(failureText(failure), "no such match 'm9'");
@@ -52,6 +53,7 @@ test("a refusal without JSON carries no error: something went wrong", async () =
   const failure = await api("/api/games").catch((e) => e);
   assert.equal(failure.status, 502);
   assert.equal(failure.error, null);
+  assert.equal(failure.code, "");
   assert.equal(failureText(failure), "Something went wrong.");
 });
 

@@ -5,11 +5,12 @@
 import { t } from "./i18n.js";
 
 /**
- * The server's error, as its JSON replies carry it (`{"error": {...}}`): a message id
- * with its arguments, or a text already in the asked language (a card file's errors).
+ * The server's error, as its JSON replies carry it (`{"error": {...}}`): a stable
+ * machine `code` to match, a message id with its arguments to translate, or a text
+ * already in the asked language (a card file's errors).
  *
- * @typedef {{id?: string, message?: string, args?: Record<string, unknown>, text?: string}}
- *   ServerError
+ * @typedef {{code?: string, id?: string, message?: string, args?: Record<string, unknown>,
+ *   text?: string}} ServerError
  */
 
 /**
@@ -31,6 +32,11 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.error = error;
+  }
+
+  /** The server's machine code of this refusal (`""` when it gave none). */
+  get code() {
+    return this.error?.code ?? "";
   }
 
   /** Whether the server could not be reached at all (no answer, or no JSON). */
