@@ -155,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_request_limits(app, settings)
     DATA_DIR.keep(app, settings.data_dir)
     add_card_routes(app, settings.data_dir)
-    add_player_routes(app, json_body)
+    add_player_routes(app)
     add_lobby_routes(app, json_body)
     add_chat_routes(app, json_body)
     add_mail_routes(app, json_body)

@@ -53,15 +53,20 @@ the arguments of a message (its values not checked one by one: a game's board is
 large, and its shape the game's own)."""
 
 
+Refusals = Mapping[str, "str | Callable[[], ServerError]"]
+"""What each field of a :class:`Body` is refused with (:attr:`Body.refusals`)."""
+
+
 class Body(BaseModel):
     """A request's JSON body (see the module's text)."""
 
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
-    refusals: ClassVar[Mapping[str, str]] = {}
-    """The message id a body is refused with (400) when this field (the first wrong
-    one, in the order of the fields) is missing or of the wrong type; a field not
-    named here is refused as a malformed message."""
+    refusals: ClassVar[Refusals] = {}
+    """What a body is refused with when this field (the first wrong one, in the order
+    of the fields) is missing or of the wrong type: a message id (400), or the refusal
+    itself (another status, or arguments: :func:`refused_by`); a field not named here
+    is refused as a malformed message."""
 
     @classmethod
     def refusal(cls, errors: Sequence[Mapping[str, Any]]) -> ServerError:
@@ -69,13 +74,29 @@ class Body(BaseModel):
         body) is answered with."""
         first = errors[0] if errors else None
         field = str(first["loc"][0]) if first is not None and first["loc"] else ""
-        message_id = cls.refusals.get(field)
-        if message_id is not None:
-            return ServerError(400, message_id)
+        refusal = cls.refusals.get(field)
+        if isinstance(refusal, str):
+            return ServerError(400, refusal)
+        if refusal is not None:
+            return refusal()
         if first is None:
             return malformed("not a JSON object")
         where = ".".join(str(part) for part in first["loc"])
         return malformed(f"{where}: {first['msg']}" if where else first["msg"])
+
+
+def refused_by(check: Callable[[object], object]) -> Callable[[], ServerError]:
+    """The refusal :attr:`Body.refusals` gives a field: the one ``check`` (the route's
+    check of the field's value, ``clean_password`` say) raises for a missing value."""
+
+    def refusal() -> ServerError:
+        try:
+            check(None)
+        except ServerError as exc:
+            return exc
+        raise AssertionError(f"{check.__name__} takes a missing value")
+
+    return refusal
 
 
 class Answer(BaseModel):
@@ -166,6 +187,8 @@ __all__ = [
     "ErrorDetail",
     "JsonObject",
     "Ok",
+    "Refusals",
     "answers",
     "body_model",
+    "refused_by",
 ]

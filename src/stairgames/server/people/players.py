@@ -66,6 +66,7 @@ from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
+from stairgames.server.base.contract import Ok, answers, refused_by
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, Clock, Rate
 from stairgames.server.base.state import Kept
@@ -75,6 +76,13 @@ from stairgames.server.base.store import (
     Repository,
     allowances_off_loop,
     off_loop,
+)
+from stairgames.server.people.contract import (
+    LoginBody,
+    NameBody,
+    NewPasswordBody,
+    PasswordBody,
+    PlayerAnswer,
 )
 
 COOKIE: Final = "__Host-sg_player"
@@ -749,18 +757,24 @@ def _moving_old_cookie(request: Request, player: Player | None) -> Response:
     return _with_cookie(request, body, secret)
 
 
-def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
-    """``/api/me``, ``/api/account``, ``/api/account/password``, ``/api/login`` and
-    ``/api/logout`` (see ``docs/web.md``); ``read_body`` reads a request's JSON object."""
+NameBody.refusals = {"name": refused_by(clean_name)}
+PasswordBody.refusals = {"password": refused_by(clean_password)}
+NewPasswordBody.refusals = {"new": refused_by(clean_password)}
+LoginBody.refusals = {"name": _wrong_login, "password": _wrong_login}
+# (the checks live here, and people/contract.py may not import this module back)
 
-    @app.get(ME_ROUTE)
+
+def add_player_routes(app: FastAPI) -> None:
+    """``/api/me``, ``/api/account``, ``/api/account/password``, ``/api/login`` and
+    ``/api/logout`` (see ``docs/web.md``; their models: ``people/contract.py``)."""
+
+    @app.get(ME_ROUTE, **answers(PlayerAnswer))
     async def me(request: Request) -> Response:
         return _moving_old_cookie(request, await current_player_async(request))
 
-    @app.post(ME_ROUTE)
-    async def set_me(request: Request) -> Response:
-        body = await read_body(request)
-        name = clean_name(body["name"]) if body.get("name") is not None else None
+    @app.post(ME_ROUTE, **answers(PlayerAnswer))
+    async def set_me(body: NameBody, request: Request) -> Response:
+        name = clean_name(body.name) if body.name is not None else None
         store, player = players_of(request), await current_player_async(request)
         if player is None:
             created, secret = await off_loop(store.create, name)
@@ -771,10 +785,9 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
             _cache(request, player)
         return JSONResponse(player.json())
 
-    @app.post("/api/account")
-    async def add_account(request: Request) -> Response:
-        body = await read_body(request)
-        password = clean_password(body.get("password"))
+    @app.post("/api/account", **answers(PlayerAnswer))
+    async def add_account(body: PasswordBody, request: Request) -> Response:
+        password = clean_password(body.password)
         player = await required_player_async(request)
         try:
             made = await players_of(request).add_password_async(player, password, _address(request))
@@ -783,10 +796,9 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
         _cache(request, made)
         return JSONResponse(made.json())
 
-    @app.post("/api/account/password")
-    async def change_password(request: Request) -> Response:
-        body = await read_body(request)
-        old, new = body.get("old"), clean_password(body.get("new"))
+    @app.post("/api/account/password", **answers(Ok))
+    async def change_password(body: NewPasswordBody, request: Request) -> Response:
+        old, new = body.old, clean_password(body.new)
         player = await required_player_async(request)
         if not isinstance(old, str):
             raise _wrong_password()
@@ -797,12 +809,9 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
             return refused.response()
         return JSONResponse({"ok": True})
 
-    @app.post(LOGIN_ROUTE)
-    async def log_in(request: Request) -> Response:
-        body = await read_body(request)
-        name, password = body.get("name"), body.get("password")
-        if not isinstance(name, str) or not isinstance(password, str):
-            raise _wrong_login()
+    @app.post(LOGIN_ROUTE, **answers(PlayerAnswer))
+    async def log_in(body: LoginBody, request: Request) -> Response:
+        name, password = body.name, body.password
         try:
             player, secret = await players_of(request).log_in(
                 name.strip()[:200], password[:200], _address(request)
@@ -812,7 +821,7 @@ def add_player_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None
         _cache(request, player)
         return _with_cookie(request, player.json(), secret)
 
-    @app.post("/api/logout")
+    @app.post("/api/logout", **answers(PlayerAnswer))
     async def log_out(request: Request) -> Response:
         store = players_of(request)
         for name in (COOKIE, PLAIN_COOKIE):
