@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from stairgames.core.registry import get_spec, uploaded_options
 from stairgames.i18n import N_
+from stairgames.server.base.contract import Ok, answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
@@ -48,6 +49,15 @@ from stairgames.server.base.store import (
     Repository,
     SeatPlayerRow,
     off_loop,
+)
+from stairgames.server.lobby.contract import (
+    ChallengeAccepted,
+    ChallengeCreated,
+    Challenges,
+    MyGames,
+    MySeats,
+    NewChallenge,
+    Profile,
 )
 from stairgames.server.people.players import (
     Player,
@@ -655,15 +665,16 @@ def lobby_of(request: Request | WebSocket) -> Lobby:
     return LOBBY.of(request)
 
 
-def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
-    """The challenge routes and ``/ws/lobby`` (see ``docs/web.md``)."""
+def add_lobby_routes(app: FastAPI) -> None:
+    """The challenge routes and ``/ws/lobby`` (see ``docs/web.md``; their models:
+    ``lobby/contract.py``)."""
 
-    @app.get("/api/challenges")
+    @app.get("/api/challenges", **answers(Challenges))
     async def challenges(request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
         return {"challenges": await lobby.listing(), "live": await lobby.live()}
 
-    @app.get("/api/players/{name:path}")  # a name may hold "/"
+    @app.get("/api/players/{name:path}", **answers(Profile))  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
         player = await off_loop(lobby.players.by_name, name[:200])
@@ -678,45 +689,37 @@ def add_lobby_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
             "games": games["games"][:PROFILE_GAMES],
         }
 
-    @app.post("/api/challenges")
-    async def create(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
-        game, options, seats = body.get("game"), body.get("options", {}), body.get("seats")
-        rated = body.get("rated", False)
-        if not isinstance(game, str) or not isinstance(options, dict):
-            raise ServerError(400, N_("a match needs a game name and an object of options"))
-        if not isinstance(seats, list):
-            raise ServerError(400, N_("a match needs a list of seats"))
-        if not isinstance(rated, bool):
-            raise ServerError(400, N_("'rated' is true or false"))
+    @app.post("/api/challenges", **answers(ChallengeCreated))
+    async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
+        game, options, seats, rated = body.game, dict(body.options), list(body.seats), body.rated
         uploaded = sorted(set(options) & set(uploaded_options()))
         if uploaded:
             raise ServerError(
                 400, N_("a challenge cannot use an uploaded file: {option}"), option=uploaded[0]
             )
-        time_control = requested_time_control(body.get("time_control"), game)
+        time_control = requested_time_control(body.time_control, game)
         player = await required_player_async(request)
         return await lobby_of(request).create(player, game, options, seats, rated, time_control)
 
-    @app.post("/api/challenges/{match_id}/accept")
+    @app.post("/api/challenges/{match_id}/accept", **answers(ChallengeAccepted))
     async def accept(match_id: str, request: Request) -> dict[str, Any]:
         player = await required_player_async(request)
         return await lobby_of(request).accept(player, match_id[:64])
 
-    @app.delete("/api/challenges/{match_id}")
+    @app.delete("/api/challenges/{match_id}", **answers(Ok))
     async def withdraw(match_id: str, request: Request) -> dict[str, Any]:
         player = await required_player_async(request)
         await lobby_of(request).withdraw(player, match_id[:64])
         return {"ok": True}
 
-    @app.get("/api/my/seats/{match_id}")
+    @app.get("/api/my/seats/{match_id}", **answers(MySeats))
     async def my_seats(match_id: str, request: Request) -> dict[str, Any]:
         player = await current_player_async(request)
         store = lobby_of(request).store
         seats = [] if player is None else await off_loop(store.seats_of, match_id[:64], player.id)
         return {"match": match_id[:64], "seats": seats}
 
-    @app.get("/api/my/games")
+    @app.get("/api/my/games", **answers(MyGames))
     async def my_games(request: Request, page: int = 1) -> dict[str, Any]:
         return await lobby_of(request).games_of(await required_player_async(request), page)
 

@@ -54,11 +54,12 @@ class PlayerAnswer(Answer):
 
 class Rating(Answer):
     """A player's rating in one pool: the ``rating`` shown (an ordinal), its ``mu`` and
-    ``sigma``, the ``games`` rated, whether still ``provisional`` and ``shown``."""
+    ``sigma``, the ``games`` rated, whether still ``provisional``, and the rating as ``shown``
+    (``"3.4?"`` while provisional)."""
 
     rating: float
     mu: float
     sigma: float
     games: int
     provisional: bool
-    shown: bool
+    shown: str

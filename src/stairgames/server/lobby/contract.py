@@ -1,0 +1,158 @@
+"""The lobby's models: challenges, the live games, a player's games and profile, and
+``/ws/lobby``'s message (docs/web.md, "The contract"; the pieces: ``base/contract.py``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field, JsonValue
+
+from stairgames.i18n import N_
+from stairgames.server.base.contract import Answer, Body, JsonObject, Refusals
+from stairgames.server.people.contract import Rating
+from stairgames.server.play.contract import (
+    A_GAME_AND_OPTIONS,
+    A_LIST_OF_SEATS,
+    MatchCreated,
+    SeatToken,
+    TimeControlJson,
+)
+
+
+class NewChallenge(Body):
+    """``POST /api/challenges``: a match of ``game`` with its ``options``, the kind of
+    each seat (one ``human``, the creator's; at least one ``online``), ``rated`` or not,
+    its ``time_control``."""
+
+    refusals: ClassVar[Refusals] = {
+        "game": A_GAME_AND_OPTIONS,
+        "options": A_GAME_AND_OPTIONS,
+        "seats": A_LIST_OF_SEATS,
+        "rated": N_("'rated' is true or false"),
+    }
+
+    game: str
+    options: JsonObject = Field(default_factory=dict)
+    seats: list[JsonValue]
+    rated: bool = False
+    time_control: JsonValue = None
+
+
+class ChallengeCreated(MatchCreated):
+    """``POST /api/challenges``: the match made (``challenge`` is its id too), the
+    creator's seat and its token."""
+
+    challenge: str
+
+
+class ChallengeAccepted(SeatToken):
+    """``POST /api/challenges/{id}/accept``: the seat taken, its token and the match."""
+
+    challenge: str
+    match: str
+
+
+class Creator(Answer):
+    """Who made a challenge, and their rating in its pool (``None``: not rated yet)."""
+
+    name: str | None
+    rating: str | None
+
+
+class Challenge(Answer):
+    """An open challenge as the lobby shows it."""
+
+    id: str
+    game: str
+    options: JsonObject
+    seats: int
+    taken: int
+    computers: int
+    rated: bool
+    time_control: TimeControlJson
+    creator: Creator
+    created: str
+
+
+class LiveGame(Answer):
+    """A game from the lobby being played now: who plays each seat (``None``: nobody
+    known)."""
+
+    id: str
+    game: str
+    options: JsonObject
+    rated: bool
+    players: list[str | None]
+
+
+class Challenges(Answer):
+    """``GET /api/challenges``: the open challenges and the live games."""
+
+    challenges: list[Challenge]
+    live: list[LiveGame]
+
+
+class LobbyMessage(Challenges):
+    """What ``/ws/lobby`` sends on opening and at each change."""
+
+    type: Literal["lobby"]
+
+
+class SummaryResult(Answer):
+    """How a listed game ended: its ``winners`` and the reason's message id."""
+
+    winners: list[int]
+    reason_id: str | None
+
+
+class GamePlayer(Answer):
+    """One seat of a listed game: who holds it (``None``: nobody), its kind and
+    computer level."""
+
+    seat: int
+    name: str | None
+    kind: str
+    level: str | None
+
+
+class GameEntry(Answer):
+    """One of a player's matches: ``seats``, the ones the player holds."""
+
+    match: str
+    game: str
+    options: JsonObject
+    seats: list[int]
+    players: list[GamePlayer]
+    your_turn: bool
+    over: bool
+    result: SummaryResult | None
+    created: str
+
+
+class MyGames(Answer):
+    """``GET /api/my/games``: one page of a player's matches (their turn first), and
+    how many wait for them."""
+
+    games: list[GameEntry]
+    page: int
+    pages: int
+    total: int
+    waiting: int
+
+
+class MySeats(Answer):
+    """``GET /api/my/seats/{id}``: the seats of the match the caller's player holds."""
+
+    match: str
+    seats: list[int]
+
+
+class Profile(Answer):
+    """``GET /api/players/{name}``: a player, their ``ratings`` by pool and last games."""
+
+    id: str | None
+    name: str | None
+    account: bool
+    created: str
+    ratings: dict[str, Rating]
+    games: list[GameEntry]
