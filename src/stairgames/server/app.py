@@ -157,7 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_card_routes(app, settings.data_dir)
     add_player_routes(app)
     add_lobby_routes(app)
-    add_chat_routes(app, json_body)
+    add_chat_routes(app)
     add_mail_routes(app, json_body)
     add_analysis_routes(app, json_body)
     add_match_routes(app, settings, _match_neighbours())

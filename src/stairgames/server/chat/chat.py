@@ -42,7 +42,7 @@ import json
 import logging
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import FastAPI, Request
@@ -50,10 +50,12 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from stairgames.i18n import N_
+from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Clock, Rate, shared_allowances
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
+from stairgames.server.chat.contract import ChatBody, ChatListing, ChatMessageJson
 from stairgames.server.lobby.lobby import lobby_of
 from stairgames.server.people.players import Player, current_player_async
 from stairgames.server.play.fanout import FANOUT, RESYNC, FanOut
@@ -489,12 +491,11 @@ def start_chat(
     return [loop.create_task(chat.follow_other_processes(settings.follow_seconds))]
 
 
-def add_chat_routes(
-    app: FastAPI, read_body: Callable[[Request], Awaitable[dict[str, Any]]]
-) -> None:
-    """``GET`` and ``POST /api/matches/{id}/chat`` (see ``docs/web.md``, "Chat")."""
+def add_chat_routes(app: FastAPI) -> None:
+    """``GET`` and ``POST /api/matches/{id}/chat`` (see ``docs/web.md``, "Chat"; their
+    models: ``chat/contract.py``)."""
 
-    @app.get("/api/matches/{match_id}/chat")
+    @app.get("/api/matches/{match_id}/chat", **answers(ChatListing))
     async def chat_listing(
         match_id: str, request: Request, token: str | None = None, seat: int | None = None
     ) -> dict[str, Any]:
@@ -502,15 +503,19 @@ def add_chat_routes(
         match = await chat.match(match_id)
         return await chat.listing(match, await chat.speaker(request, match, token, seat))
 
-    @app.post("/api/matches/{match_id}/chat")
+    @app.post("/api/matches/{match_id}/chat", **answers(ChatMessageJson))
     async def chat_post(
-        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+        match_id: str,
+        body: ChatBody,
+        request: Request,
+        token: str | None = None,
+        seat: int | None = None,
     ) -> dict[str, Any]:
         chat = chat_of(request)
         match = await chat.match(match_id)
         speaker = await chat.speaker(request, match, token, seat)
-        body = await read_body(request)
-        message = await chat.post(match, speaker, body)
+        # (the fields it holds: a text or a phrase, checked by read_message)
+        message = await chat.post(match, speaker, body.model_dump(exclude_unset=True))
         return message.json()
 
 
