@@ -279,7 +279,7 @@ def test_without_an_smtp_server_no_mail_feature_is_offered_and_games_go_on(
         ]:
             reply = client.post(url, json=body, headers=kato)
             assert reply.status_code == 409
-            assert reply.json()["error"]["id"] == "this server sends no e-mail"
+            assert reply.json()["error"]["code"] == "no_mail"
         match_id = correspondence(client, kato, suga)
         move(client, kato, match_id)
         move(client, suga, match_id)
@@ -293,7 +293,8 @@ def test_an_address_is_confirmed_through_the_mailed_link(
     tmp_path: Path, smtp: tuple[Inbox, str], clock: FakeClock
 ) -> None:
     inbox, url = smtp
-    with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
+    settings = {"mail": mailing(url), "wall_clock": clock, "static_dir": STATIC_DIR}
+    with running(tmp_path, **settings) as client:
         kato = account(client, "Kato")
         token = give_address(client, inbox, kato, "kato@example.org")
         mail = inbox.mails[-1]
@@ -312,7 +313,7 @@ def test_an_address_is_confirmed_through_the_mailed_link(
         # the link opens a page (it changes nothing), whose button confirms: no login needed
         page = client.get(f"/confirm-email?token={token}")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-        assert '<button type="button" id="act">Confirm</button>' in page.text
+        assert '<button type="button" id="act" data-i18n="Confirm">Confirm</button>' in page.text
         assert client.get("/api/account", headers=kato).json()["email"]["confirmed"] is False
         # (from a browser that is no player: the request has no cookie)
         reply = client.post("/api/account/email/confirm", json={"token": token}, headers=JSON)
@@ -321,7 +322,7 @@ def test_an_address_is_confirmed_through_the_mailed_link(
         # once only
         again = client.post("/api/account/email/confirm", json={"token": token}, headers=JSON)
         assert again.status_code == 400
-        assert again.json()["error"]["id"] == "this link is no longer valid"
+        assert again.json()["error"]["code"] == "link_invalid"
     database = sqlite3.connect(tmp_path / "stairgames.db")
     hashes = [row[0] for row in database.execute("SELECT token_hash FROM mail_tokens")]
     database.close()
@@ -365,7 +366,7 @@ def test_only_an_account_may_give_an_address_and_only_a_real_one(
         for bad in ["kato", "kato@example.org\nBcc: all@example.org", 42, ["a@b.org"]]:
             reply = client.post("/api/account/email", json={"address": bad}, headers=kato)
             assert reply.status_code == 400, bad
-            assert reply.json()["error"]["id"] == "that is not an e-mail address"
+            assert reply.json()["error"]["code"] == "bad_address"
         settle(client)
         assert inbox.mails == []
         # removing the address: always possible
@@ -540,8 +541,14 @@ def test_turn_mails_are_in_the_readers_language(
         assert mail["Content-Language"] == "ja"
         assert "Kato" in mail["Subject"] and "Stairs" not in mail["Subject"]
         assert f"{SITE}/m/{match_id}" in mail.get_content()
-        page = client.get(link_in(mail, "/unsubscribe"))
-        assert '<html lang="ja">' in page.text
+        # its page speaks the reader's language, in a browser that is no player too
+        path = link_in(mail, "/unsubscribe")
+        asked = {"link": "unsubscribe", "token": token_in(path)}
+        assert client.get("/api/account/language", params=asked).json() == {"lang": "ja"}
+        assert client.get("/api/account/language", headers=suga).json() == {"lang": "ja"}
+        client.cookies.clear()  # (no player: no address of theirs to follow)
+        for other in [{**asked, "link": "reset"}, {**asked, "token": "x" * 43}, {}]:
+            assert client.get("/api/account/language", params=other).json() == {"lang": None}
 
 
 # ----- unsubscribing -------------------------------------------------------------------
@@ -551,7 +558,8 @@ def test_unsubscribing_needs_no_login_and_the_account_turns_mails_on_again(
     tmp_path: Path, smtp: tuple[Inbox, str], clock: FakeClock
 ) -> None:
     inbox, url = smtp
-    with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
+    settings = {"mail": mailing(url), "wall_clock": clock, "static_dir": STATIC_DIR}
+    with running(tmp_path, **settings) as client:
         kato, suga, match_id = kato_against_suga(client, inbox)
         move(client, kato, match_id)
         settle(client)
@@ -617,7 +625,8 @@ def test_a_password_is_reset_through_a_mailed_link(
     tmp_path: Path, smtp: tuple[Inbox, str], clock: FakeClock
 ) -> None:
     inbox, url = smtp
-    with running(tmp_path, mail=mailing(url), wall_clock=clock) as client:
+    settings = {"mail": mailing(url), "wall_clock": clock, "static_dir": STATIC_DIR}
+    with running(tmp_path, **settings) as client:
         kato = account(client, "Kato", "old password")
         confirmed(client, inbox, kato, "kato@example.org")
         suga = account(client, "Suga")
@@ -663,7 +672,7 @@ def test_a_password_is_reset_through_a_mailed_link(
             "/api/account/reset/confirm", json={"token": token, "password": "third one"},
             headers=JSON)  # fmt: skip
         assert reused.status_code == 400
-        assert reused.json()["error"]["id"] == "this link is no longer valid"
+        assert reused.json()["error"]["code"] == "link_invalid"
 
 
 def test_a_reset_link_expires_after_an_hour_and_resets_are_rate_limited(

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.analysis import analysis
 from stairgames.server.base.limits import Rate
+from stairgames.server.base.settings import STATIC_DIR
 from stairgames.server.base.store import BlockingOnLoopError, on_event_loop_thread
 from stairgames.server.mail.routes import MailService
 from stairgames.server.people.players import COOKIE, PLAIN_COOKIE, PlayerStore
@@ -151,13 +152,17 @@ def test_an_address_is_confirmed_and_a_password_reset_through_the_guarded_loop(
     inbox, url = smtp
     with (
         caplog.at_level(logging.WARNING),
-        running(tmp_path, mail=mailing(url), wall_clock=clock, loop_guard=True) as client,
+        running(
+            tmp_path, mail=mailing(url), wall_clock=clock, loop_guard=True, static_dir=STATIC_DIR
+        ) as client,
     ):
         assert_guarded(client)
         kato = player(client, "Kato", "old password")
         page = client.get("/account", headers={"cookie": kato["cookie"]})
         assert page.status_code == 200 and 'id="address"' in page.text
         confirmed(client, inbox, kato, "kato@example.org")
+        # the page's language (its player's address's), read off the loop
+        assert client.get("/api/account/language", headers=kato).json() == {"lang": "en"}
         shown = client.get("/api/account", headers=kato).json()
         assert shown["email"]["confirmed"] is True and shown["name"] == "Kato"
         switched = client.post("/api/account/notifications", headers=kato, json={"on": False})

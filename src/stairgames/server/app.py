@@ -159,7 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_lobby_routes(app)
     add_chat_routes(app)
     add_mail_routes(app, json_body)
-    add_analysis_routes(app)
+    add_analysis_routes(app, json_body)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

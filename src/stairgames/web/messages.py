@@ -26,15 +26,16 @@ SHARED_MESSAGES: Final = (
     N_("{low}–{high} minutes"),
     N_("{low}–{high} players"),
     N_(", "),
-    N_("none"),
-    N_("{label}: {value}"),
     N_("A friend online (invite link)"),
     N_("A person at this screen"),
     N_("Accept the offer"),
     N_("Allow"),
     N_("Ask for a takeback"),
     N_("Back"),
+    N_("Board size (3 to 8 squares a side)"),
+    N_("Card set"),
     N_("Card set {name} is ready."),
+    N_("Characters (colours, comma-separated)"),
     N_("Checking the card file…"),
     N_("Copy"),
     N_("Decline the offer"),
@@ -57,6 +58,8 @@ SHARED_MESSAGES: Final = (
     N_("Options"),
     N_("Pass"),
     N_("Pass the device to {name}"),
+    N_("Pie rule (the second player may swap colours)"),
+    N_("Players"),
     N_("Reconnecting…"),
     N_("Refuse"),
     N_("Rematch"),
@@ -137,7 +140,9 @@ SHARED_MESSAGES: Final = (
     N_("The record could not be downloaded."),
     N_("Undo"),
     N_("Upload a card file (TOML)"),
+    N_("Variant"),
     N_("You are watching this game."),
+    N_("Who starts"),
     N_("You lose"),
     N_("You play"),
     N_("You win"),
@@ -162,6 +167,8 @@ SHARED_MESSAGES: Final = (
     N_("{name} · not connected"),
     # the seats of the home page (and Ishigaki Race's board.js)
     N_(", "),
+    N_("Crumbling wall (the −2 steps)"),
+    N_("Players"),
     N_("Seats"),
     N_("The computer ({level})"),
     N_("Who plays {name}"),
@@ -192,9 +199,47 @@ SHARED_MESSAGES: Final = (
     N_("Notify me when it is my turn"),
     N_("Your takeback was accepted."),
     N_("Nobody answered your takeback in time."),
-    # issue 30: e-mail (the account page, /account, is server/mail/routes.py's)
+    # issue 30: e-mail: the account page and the pages of mailed links (static/account.js,
+    # account.html, confirm-email.html, unsubscribe.html, reset-password.html)
     N_("Forgot your password?"),
     N_("Your account"),
+    N_("Back to the games"),
+    N_("Confirm your e-mail address"),
+    N_("Press the button to confirm this address for stairgames."),
+    N_("Confirm"),
+    N_(
+        "Your address is confirmed: stairgames tells you by e-mail when a correspondence"
+        " game waits for your move."
+    ),
+    N_("This link is no longer valid."),
+    N_("Stop turn e-mails"),
+    N_("Press the button to stop the e-mails stairgames sends when a game waits for your move."),
+    N_("Stop the e-mails"),
+    N_("You will get no more turn e-mails. You can turn them on again on your account page."),
+    N_("Choose a new password"),
+    N_(
+        "Your new password is set, and every other browser was logged out. Log in with it on"
+        " the home page."
+    ),
+    N_("This server sends no e-mail."),
+    N_(
+        "Only a player with a password can give an e-mail address: set one (or log in) on"
+        " the home page."
+    ),
+    N_("E-mail"),
+    N_("E-mail address"),
+    N_("Remove the address"),
+    N_("Only you and the server see this address."),
+    N_("A confirmation e-mail is on its way: open its link."),
+    N_("Not confirmed yet: look for our e-mail."),
+    N_("Confirmed."),
+    N_("E-mail me when a correspondence game waits for my move (at most one an hour)"),
+    N_("That is not an e-mail address."),
+    N_("Send me a link"),
+    N_(
+        "If that player has a confirmed e-mail address, a link to choose a new password is"
+        " on its way."
+    ),
     # issue 30: the chat (static/chat.js; the phrases are server/chat/chat.py's PHRASES)
     N_("Chat"),
     N_("Hide chat"),

@@ -1,5 +1,6 @@
 """The e-mail routes: an account's address and notifications, the links mails carry
-(confirm an address, unsubscribe, reset a password), and their pages.
+(confirm an address, unsubscribe, reset a password), and their pages (static files of the
+front end, ``web/static``: :data:`PAGES`).
 
 ``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
 app's lifespan) makes the app's mail (:data:`MAIL`) and, when the server sends mail
@@ -11,8 +12,8 @@ before still work.
 A mailed link carries a secret in ``?token=`` (so that ``stairgames serve`` writes
 ``token=…`` in its logs, :mod:`stairgames.server.base.logs`); the database keeps only its
 SHA-256. Opening a link changes nothing: its page (no inline script, see the pages'
-Content-Security-Policy) asks before it acts, with a JSON request like every other
-change. The one exception is RFC 8058's one-click unsubscribe, ``POST
+Content-Security-Policy; ``account.js``) asks before it acts, with a JSON request like every
+other change. The one exception is RFC 8058's one-click unsubscribe, ``POST
 /unsubscribe?token=`` as a mail program sends it (``application/x-www-form-urlencoded``),
 which only turns notifications off.
 
@@ -27,14 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import html
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, Response
 from sqlalchemy.engine import Engine
 from starlette.requests import HTTPConnection
 
@@ -42,7 +42,7 @@ from stairgames.core.registry import get_spec
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
-from stairgames.server.base.settings import MailSettings
+from stairgames.server.base.settings import STATIC_DIR, MailSettings
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import allowances_off_loop, off_loop
 from stairgames.server.mail.notify import (
@@ -62,12 +62,10 @@ from stairgames.server.mail.sending import (
     Game,
     Opponent,
     SmtpMailer,
-    Words,
     confirm_letter,
     reset_letter,
 )
 from stairgames.server.people.players import (
-    PASSWORD_LENGTH,
     Player,
     PlayerStore,
     clean_password,
@@ -85,7 +83,6 @@ if TYPE_CHECKING:
 UNSUBSCRIBE_ROUTE: Final = "/unsubscribe"
 """The unsubscribe link of every notification: ``GET`` its page, ``POST`` one click
 (RFC 8058; any content type, so ``ops/middleware.py`` lets it through without JSON)."""
-PAGES_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 ADDRESS_LENGTH: Final = 254
 LINKS_RATE: Final = Rate(per_minute=20, burst=20)
 """Uses of mailed links one client may try a minute (confirm, unsubscribe, reset)."""
@@ -147,6 +144,8 @@ class MailService:
     players: PlayerStore
     now: Now
     settings: MailSettings | None = None
+    static_dir: Path = STATIC_DIR
+    """Where the pages are (:attr:`Settings.static_dir`)."""
     outbox: Outbox | None = None
     notifier: Notifier | None = None
     rates: ClientRates = dataclasses.field(default_factory=lambda: ClientRates({}))
@@ -273,236 +272,28 @@ def mail_of(request: HTTPConnection) -> MailService:
 # ----- the pages -----------------------------------------------------------------------
 
 
-def _page(words: Words, kind: str, title: str, body: str) -> HTMLResponse:
-    """A page of the mail links (texts already escaped in ``body``); ``mail.js`` does
-    what its buttons ask."""
-    text = f"""<!doctype html>
-<html lang="{words.language}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>{html.escape(title)} · stairgames</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/static/style.css">
-  <link rel="stylesheet" href="/mail/mail.css">
-  <script type="module" src="/mail/mail.js"></script>
-</head>
-<body data-page="{kind}">
-  <header class="top">
-    <a href="/" class="brand"><span class="brand-mark" aria-hidden="true"></span>stairgames</a>
-  </header>
-  <main class="mail-page">
-    <h1>{html.escape(title)}</h1>
-{body}
-  </main>
-</body>
-</html>
-"""
-    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+PAGES: Final = {
+    "/confirm-email": "confirm-email.html",
+    UNSUBSCRIBE_ROUTE: "unsubscribe.html",
+    "/reset-password": "reset-password.html",
+    "/account": "account.html",
+}
+"""The pages of the links in mails and the account page, by address: static files of the
+front end (``web/static``, :attr:`Settings.static_dir`), which ``account.js`` translates and
+drives as the main page is (docs/web.md, "E-mail")."""
+LINKS: Final = (CONFIRM, UNSUBSCRIBE, RESET)
+"""What a mailed link is for (the purpose of its token), as its page names it."""
 
 
-def _p(text: str, element_id: str = "", hidden: bool = False, css: str = "") -> str:
-    attributes = f' id="{element_id}"' if element_id else ""
-    attributes += f' class="{css}"' if css else ""
-    attributes += " hidden" if hidden else ""
-    role = ' role="alert"' if css == "error" else ""
-    return f"    <p{attributes}{role}>{html.escape(text)}</p>"
-
-
-def _button(text: str, element_id: str = "act", kind: str = "button") -> str:
-    """A button (by default the page's one button, ``#act``)."""
-    attributes = f' type="{kind}"' + (f' id="{element_id}"' if element_id else "")
-    return f"<button{attributes}>{html.escape(text)}</button>"
-
-
-def _link(href: str, text: str) -> str:
-    return f'    <p><a href="{href}">{html.escape(text)}</a></p>'
-
-
-def _heading(text: str) -> str:
-    return f"      <h2>{html.escape(text)}</h2>"
-
-
-def _field(text: str, control: str) -> str:
-    """A labelled input: ``control`` is its ``<input ...>``."""
-    return f"        <label><span>{html.escape(text)}</span>\n          {control}</label>"
-
-
-def _home(words: Words) -> str:
-    return _link("/", words(N_("Back to the games")))
-
-
-def confirm_page(words: Words) -> HTMLResponse:
-    body = "\n".join(
-        [
-            _p(words(N_("Press the button to confirm this address for stairgames."))),
-            "    <p>" + _button(words(N_("Confirm"))) + "</p>",
-            _p(
-                words(
-                    N_(
-                        "Your address is confirmed: stairgames tells you by e-mail when a"
-                        " correspondence game waits for your move."
-                    )
-                ),
-                "done",
-                hidden=True,
-            ),
-            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
-            _home(words),
-        ]
-    )
-    return _page(words, "confirm", words(N_("Confirm your e-mail address")), body)
-
-
-def unsubscribe_page(words: Words) -> HTMLResponse:
-    body = "\n".join(
-        [
-            _p(
-                words(
-                    N_(
-                        "Press the button to stop the e-mails stairgames sends when a game"
-                        " waits for your move."
-                    )
-                )
-            ),
-            "    <p>" + _button(words(N_("Stop the e-mails"))) + "</p>",
-            _p(
-                words(
-                    N_(
-                        "You will get no more turn e-mails. You can turn them on again on"
-                        " your account page."
-                    )
-                ),
-                "done",
-                hidden=True,
-            ),
-            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
-            _link("/account", words(N_("Your account"))),
-        ]
-    )
-    return _page(words, "unsubscribe", words(N_("Stop turn e-mails")), body)
-
-
-def reset_page(words: Words) -> HTMLResponse:
-    shortest, longest = PASSWORD_LENGTH
-    password = (
-        f'<input id="password" type="password" minlength="{shortest}" maxlength="{longest}"'
-        ' autocomplete="new-password" required>'
-    )
-    body = "\n".join(
-        [
-            '    <form id="reset">',
-            _field(words(N_("New password")), password),
-            "        " + _button(words(N_("Save")), "", "submit"),
-            "    </form>",
-            _p(
-                words(
-                    N_(
-                        "Your new password is set, and every other browser was logged out."
-                        " Log in with it on the home page."
-                    )
-                ),
-                "done",
-                hidden=True,
-            ),
-            _p(words(N_("This link is no longer valid.")), "failed", hidden=True, css="error"),
-            _p(
-                words(N_("a password has {min} to {max} characters"), min=shortest, max=longest),
-                "bad-password",
-                hidden=True,
-                css="error",
-            ),
-            _home(words),
-        ]
-    )
-    return _page(words, "reset", words(N_("Choose a new password")), body)
-
-
-def account_page(words: Words) -> HTMLResponse:
-    """The account's e-mail settings (what the page shows is chosen by ``mail.js`` from
-    ``GET /api/account``), and "forgot your password" for a browser not logged in."""
-    address = f'<input id="address" type="email" maxlength="{ADDRESS_LENGTH}" autocomplete="email">'
-    name = '<input id="forgot-name" maxlength="24" autocomplete="username" required>'
-    notify = words(
-        N_("E-mail me when a correspondence game waits for my move (at most one an hour)")
-    )
-    body = "\n".join(
-        [
-            _p(words(N_("This server sends no e-mail.")), "no-mail", hidden=True),
-            _p(
-                words(
-                    N_(
-                        "Only a player with a password can give an e-mail address: set one"
-                        " (or log in) on the home page."
-                    )
-                ),
-                "no-account",
-                hidden=True,
-            ),
-            '    <section id="email" hidden>',
-            _heading(words(N_("E-mail"))),
-            '      <form id="address-form">',
-            _field(words(N_("E-mail address")), address),
-            "        " + _button(words(N_("Save")), "", "submit"),
-            "        " + _button(words(N_("Remove the address")), "remove"),
-            "      </form>",
-            _p(words(N_("Only you and the server see this address.")), css="note"),
-            _p(
-                words(N_("A confirmation e-mail is on its way: open its link.")),
-                "sent",
-                hidden=True,
-            ),
-            _p(words(N_("Not confirmed yet: look for our e-mail.")), "unconfirmed", hidden=True),
-            _p(words(N_("Confirmed.")), "confirmed", hidden=True),
-            '      <label id="notifications-label" hidden><input id="notifications"'
-            f' type="checkbox"> {html.escape(notify)}</label>',
-            _p(
-                words(N_("That is not an e-mail address.")), "bad-address", hidden=True, css="error"
-            ),
-            _p(
-                words(N_("Something went wrong; try again later.")),
-                "error",
-                hidden=True,
-                css="error",
-            ),
-            "    </section>",
-            '    <section id="forgot" hidden>',
-            _heading(words(N_("Forgot your password?"))),
-            '      <form id="forgot-form">',
-            _field(words(N_("Name")), name),
-            "        " + _button(words(N_("Send me a link")), "", "submit"),
-            "      </form>",
-            _p(
-                words(
-                    N_(
-                        "If that player has a confirmed e-mail address, a link to choose a"
-                        " new password is on its way."
-                    )
-                ),
-                "forgot-sent",
-                hidden=True,
-            ),
-            "    </section>",
-            _home(words),
-        ]
-    )
-    return _page(words, "account", words(N_("Your account")), body)
-
-
-async def _page_words(
-    request: Request, service: MailService, link: tuple[str, str] | None
-) -> Words:
-    """The page's language: ``?lang=``, else its link's player's (``link``: the
-    secret of its ``?token=`` and its purpose), else this browser's player's, else the
-    browser's."""
-    asked = request.query_params.get("lang")
-    if asked in LANGUAGES:
-        return Words(asked)
+async def page_language(request: Request, service: MailService) -> str | None:
+    """The language a mail page suggests (``GET /api/account/language``): that of the
+    address of the player of its link (``?link=`` its purpose, ``?token=`` its secret), else
+    of this browser's player's; ``None`` where neither has an address."""
+    purpose, secret = request.query_params.get("link"), request.query_params.get("token")
+    link = (secret, purpose) if secret and purpose in LINKS else None
     player = await current_player_async(request)
     owners = (None if player is None else player.id,)
-    language = await off_loop(_language_of, service, link, owners)
-    return Words(language or chosen_language(None, request))
+    return await off_loop(_language_of, service, link, owners)
 
 
 def _language_of(
@@ -614,29 +405,21 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
         name = await mail_of(request).reset(body.get("token"), password, keep)
         return {"ok": True, "name": name}
 
-    @router.get("/confirm-email")
-    async def confirm_email_page(request: Request, token: str = "") -> HTMLResponse:
-        return confirm_page(await _page_words(request, mail_of(request), (token, CONFIRM)))
+    @router.get("/api/account/language")
+    async def language(request: Request) -> dict[str, Any]:
+        return {"lang": await page_language(request, mail_of(request))}
 
-    @router.get(UNSUBSCRIBE_ROUTE)
-    async def unsubscribe_page_route(request: Request, token: str = "") -> HTMLResponse:
-        words = await _page_words(request, mail_of(request), (token, UNSUBSCRIBE))
-        return unsubscribe_page(words)
+    def page_route(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def page(request: Request) -> Response:
+            path = mail_of(request).static_dir / name
+            if not path.is_file():
+                raise ServerError(404, N_("the web pages are not installed"))
+            return FileResponse(path, media_type="text/html")
 
-    @router.get("/reset-password")
-    async def reset_page_route(request: Request, token: str = "") -> HTMLResponse:
-        return reset_page(await _page_words(request, mail_of(request), (token, RESET)))
+        return page
 
-    @router.get("/account")
-    async def account_page_route(request: Request) -> HTMLResponse:
-        return account_page(await _page_words(request, mail_of(request), None))
-
-    @router.get("/mail/{name}")
-    async def page_file(name: str) -> FileResponse:
-        types = {"mail.js": "text/javascript", "mail.css": "text/css"}
-        if name not in types:
-            raise ServerError(404, N_("there is nothing at {path}"), path=f"/mail/{name[:40]}")
-        return FileResponse(PAGES_DIR / name, media_type=types[name])
+    for route, name in PAGES.items():
+        router.add_api_route(route, page_route(name), methods=["GET", "HEAD"])
 
     return router
 
@@ -660,7 +443,9 @@ def start_mail(
         clock=settings.clock,
     )
     rates.shared = shared_allowances(engine, settings.shared())
-    service = MailService(MailStore(engine), lobby.players, now, mail, rates=rates)
+    service = MailService(
+        MailStore(engine), lobby.players, now, mail, settings.static_dir, rates=rates
+    )
     MAIL.keep(app, service)
     if mail is None:
         return []
