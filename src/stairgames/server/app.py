@@ -22,7 +22,6 @@ from stairgames.server.analysis.analysis import (
     add_analysis_routes,
     start_analysis,
 )
-from stairgames.server.base.bodies import json_body
 from stairgames.server.base.contract import ContractRoute
 from stairgames.server.base.limits import (
     DOMAIN_RATES,
@@ -158,8 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_player_routes(app)
     add_lobby_routes(app)
     add_chat_routes(app)
-    add_mail_routes(app, json_body)
-    add_analysis_routes(app, json_body)
+    add_mail_routes(app)
+    add_analysis_routes(app)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

@@ -48,7 +48,7 @@ import datetime
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import FastAPI, Request
@@ -63,6 +63,8 @@ from stairgames.core.options import options_to_dict
 from stairgames.core.record import FULL_VIEW, GameRecord
 from stairgames.core.registry import get_spec, load, load_with_text_options
 from stairgames.i18n import N_, Text
+from stairgames.server.analysis.contract import AnalysisStatus, PositionAnswer, PositionBody
+from stairgames.server.base.contract import NoFields, answers
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, shared_allowances
 from stairgames.server.base.settings import DATA_DIR
@@ -629,15 +631,12 @@ def start_analysis(app: FastAPI, engine: Engine, hub: Hub, settings: Settings) -
         analyses.share_through(fanout)
 
 
-def add_analysis_routes(
-    app: FastAPI, read_body: Callable[[Request], Awaitable[dict[str, Any]]]
-) -> None:
+def add_analysis_routes(app: FastAPI) -> None:
     """``POST``/``GET /api/matches/{id}/analysis`` and ``POST /api/analysis/position``
-    (``docs/web.md``, "The computer's analysis")."""
+    (``docs/web.md``, "The computer's analysis"; their models: ``analysis/contract.py``)."""
 
-    @app.post("/api/matches/{match_id}/analysis")
-    async def analysis_start(match_id: str, request: Request) -> Response:
-        await read_body(request)  # (none needed; its size and type were checked)
+    @app.post("/api/matches/{match_id}/analysis", **answers(AnalysisStatus))
+    async def analysis_start(match_id: str, _body: NoFields, request: Request) -> Response:
         analyses = analyses_of(request)
         refused = await analyses.refused(request, PLAYER_ANALYSES)
         if refused is not None:
@@ -647,7 +646,7 @@ def add_analysis_routes(
             match = await hub.service.in_thread(hub.service.refresh, await hub.load_async(match_id))
         return await _answer(await analyses.start(match))
 
-    @app.get("/api/matches/{match_id}/analysis")
+    @app.get("/api/matches/{match_id}/analysis", **answers(AnalysisStatus))
     async def analysis_status(match_id: str, request: Request) -> Response:
         analyses = analyses_of(request)
         await analyses.hub.load_async(match_id)  # 404 for no such match
@@ -656,14 +655,14 @@ def add_analysis_routes(
             return JSONResponse({"match": match_id, "status": NONE})
         return await _answer(found)
 
-    @app.post(POSITION_ROUTE)
-    async def analysis_position(request: Request) -> Response:
-        body = await read_body(request)
+    @app.post(POSITION_ROUTE, **answers(PositionAnswer))
+    async def analysis_position(body: PositionBody, request: Request) -> Response:
         analyses = analyses_of(request)
         refused = await analyses.refused(request, PLAYER_POSITIONS)
         if refused is not None:
             return refused
-        return await _answer(await analyses.position(body, DATA_DIR.of(request)))
+        asked = body.model_dump(exclude_unset=True)  # (checked: _read_position_request)
+        return await _answer(await analyses.position(asked, DATA_DIR.of(request)))
 
 
 async def _answer(body: dict[str, Any]) -> Response:

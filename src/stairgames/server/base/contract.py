@@ -85,6 +85,10 @@ class Body(BaseModel):
         return malformed(f"{where}: {first['msg']}" if where else first["msg"])
 
 
+class NoFields(Body):
+    """The body of a route that asks nothing: any JSON object (or none)."""
+
+
 def refused_by(check: Callable[[object], object]) -> Callable[[], ServerError]:
     """The refusal :attr:`Body.refusals` gives a field: the one ``check`` (the route's
     check of the field's value, ``clean_password`` say) raises for a missing value."""
@@ -186,6 +190,7 @@ __all__ = [
     "ErrorAnswer",
     "ErrorDetail",
     "JsonObject",
+    "NoFields",
     "Ok",
     "Refusals",
     "answers",

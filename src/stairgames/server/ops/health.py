@@ -53,9 +53,11 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 from sqlalchemy import event, text
 
+from stairgames.server.base.contract import Ok, answers
 from stairgames.server.base.limits import DOMAIN_RATES, RATES, AnswerStatus
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ENGINE, EventRecord
+from stairgames.server.ops.contract import Readiness
 from stairgames.server.play.fanout import FANOUT, PostgresFanOut
 from stairgames.server.play.match import Match
 
@@ -285,11 +287,11 @@ def add_health_routes(app: FastAPI) -> None:
     metrics.registry.register(_LimitedRequests(app))
     app.add_middleware(CountRequests, metrics=metrics)
 
-    @app.get("/healthz")
+    @app.get("/healthz", **answers(Ok))
     async def healthz() -> dict[str, Any]:
         return {"ok": True}
 
-    @app.get("/readyz")
+    @app.get("/readyz", **answers(Readiness))
     async def readyz(request: Request) -> Response:
         checks = await readiness(request.app)
         failed = [name for name, ok in checks.items() if not ok]

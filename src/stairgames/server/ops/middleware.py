@@ -65,7 +65,8 @@ def add_error_handlers(app: FastAPI) -> None:
 
     async def invalid_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        return error_response(400, _invalid_refusal(request, exc))
+        refusal = _invalid_refusal(request, exc)
+        return error_response(refusal.status, refusal)
 
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(StairgamesError, engine_error)
@@ -75,8 +76,8 @@ def add_error_handlers(app: FastAPI) -> None:
 
 
 def _invalid_refusal(request: Request, exc: RequestValidationError) -> ServerError:
-    """The 400 of a request FastAPI could not read: a body that does not fit its
-    route's model (:meth:`Body.refusal`), else a parameter of the wrong form."""
+    """The refusal of a request FastAPI could not read: a body that does not fit its
+    route's model (:meth:`Body.refusal`), else a parameter of the wrong form (400)."""
     errors = list(exc.errors())
     model = body_model(request.scope.get("route"))
     if model is not None and errors and all(e["loc"][:1] == ("body",) for e in errors):

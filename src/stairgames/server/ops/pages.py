@@ -16,7 +16,9 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_listing
 from stairgames.core.registry import get_spec, listing_order, load
 from stairgames.i18n import LANGUAGES, N_, catalog_path
+from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.ops.contract import Catalog, GameListing
 from stairgames.server.play.matches import LEVELS
 
 
@@ -95,14 +97,14 @@ def _add_games_and_catalogs(app: FastAPI) -> None:
     catalogs: dict[str, dict[str, Any]] = {}
     listings: dict[tuple[str, ...], list[dict[str, Any]]] = {}
 
-    @app.get("/api/games")
+    @app.get("/api/games", **answers(list[GameListing]))
     async def games() -> list[dict[str, Any]]:
         registered = tuple(listing_order())
         if registered not in listings:
             listings[registered] = await asyncio.to_thread(games_listing)
         return listings[registered]
 
-    @app.get("/api/i18n/{lang}")
+    @app.get("/api/i18n/{lang}", **answers(Catalog))
     async def i18n(lang: str) -> dict[str, Any]:
         if lang not in LANGUAGES:
             raise ServerError(404, N_("unknown language {language!r}"), language=lang[:20])
@@ -154,11 +156,11 @@ def add_page_routes(app: FastAPI, static_dir: Path) -> None:
             )
         return FileResponse(index, media_type="text/html")
 
-    app.add_api_route("/", page, methods=["GET", "HEAD"])
-    app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"])
-    app.add_api_route("/lobby", page, methods=["GET", "HEAD"])
-    app.add_api_route("/my", page, methods=["GET", "HEAD"])
-    app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"])
-    app.add_api_route("/analysis", page, methods=["GET", "HEAD"])
+    app.add_api_route("/", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/m/{match_id}", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/lobby", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/my", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/analysis", page, methods=["GET", "HEAD"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
