@@ -1,22 +1,24 @@
-"""Option files uploaded from the browser (City of Stairs' ``cards`` option: card sets).
+"""Option files uploaded from the browser (a game's card sets, for one).
 
 A game names the options that take an uploaded file in its registration
-(:attr:`~stairgames.core.registry.GameSpec.option_files`), each with the function that
-reads and checks one; this module names no game. A card file is larger than the 4096
-bytes a request may otherwise carry, so it has its own route,
-``POST /api/cards?lang=ja&name=mine.toml`` with the TOML text as the body (at most
-:data:`MAX_CARD_FILE_BYTES`). The server checks it with the engine (the declared reader,
-City of Stairs' ``parse_card_set``); a refused file is
-answered 400 with the engine's problems translated into the request's language
-(``error.text``; ``error.id`` and ``error.args`` as for every error). An accepted file is
-kept in ``<data dir>/cards/<sha256>.toml`` and answered ``{"cards": "<sha256>", "name"}``;
-``POST /api/matches`` takes that id as the ``cards`` option and nothing else, so that no
-request can make the server read a file of its choosing.
+(:attr:`~stairgames.core.registry.GameSpec.option_files`, their option metadata's role
+``"file"``), each with the function that reads and checks one; this module asks the
+registry for them (:func:`~stairgames.core.registry.uploaded_options`) and names no game
+and no option. A file is larger than the 4096 bytes a request may otherwise carry, so
+each such option ``<option>`` has its own route (:func:`upload_route`),
+``POST /api/<option>?lang=ja&name=mine.toml`` with the TOML text as the body (at most
+:data:`MAX_CARD_FILE_BYTES`). The server checks it with the engine (the declared
+reader); a refused file is answered 400 with the engine's problems translated into the
+request's language (``error.text``; ``error.id`` and ``error.args`` as for every error).
+An accepted file is kept in ``<data dir>/<option>/<sha256>.toml`` and answered
+``{"<option>": "<sha256>", "name"}``; ``POST /api/matches`` takes that id as the option's
+value and nothing else, so that no request can make the server read a file of its
+choosing.
 
-Files are not kept for ever. ``<data dir>/cards/uploads.json`` records who uploaded each
-file and when (a player by id, else the address by its SHA-256; and the address in any
-case), under a lock on ``cards/.lock`` that every server process sharing the folder
-takes. One uploader keeps at most :data:`MAX_KEPT_CARD_FILES` files that no match uses
+Files are not kept for ever. ``<data dir>/<option>/uploads.json`` records who uploaded
+each file and when (a player by id, else the address by its SHA-256; and the address in
+any case), under a lock on ``<option>/.lock`` that every server process sharing the
+folder takes. One uploader keeps at most :data:`MAX_KEPT_CARD_FILES` files that no match uses
 yet, one address :data:`MAX_KEPT_CARD_FILES_PER_ADDRESS` over all its players; beyond,
 an upload is refused with 429 (``Retry-After``: when the first of them expires) and
 nothing is stored. A file no match's options name is deleted
@@ -25,10 +27,10 @@ nothing is stored. A file no match's options name is deleted
 its record and replays. Every read and write of the folder, and every query, runs off
 the event loop (:func:`~stairgames.server.base.store.off_loop`).
 
-The names a card file brings (the set's, its characters') are the engine's to check:
-City of Stairs' reader refuses control and invisible characters in them (U+202E would
-turn the board's text around), and reads a kept file again with the same checks before
-a match uses it.
+The names a file brings (a card set's, its characters') are the engine's to check: the
+declared reader refuses control and invisible characters in them (U+202E would turn the
+board's text around), and reads a kept file again with the same checks before a match
+uses it.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.engine import Engine
 
 from stairgames.core.errors import StairgamesError
-from stairgames.core.registry import FileParser, option_files, uploaded_options
+from stairgames.core.registry import option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ENGINE, MatchRow, off_loop
@@ -64,10 +66,7 @@ from stairgames.server.play.matches import ServerError, error_json
 log = logging.getLogger(__name__)
 
 MAX_CARD_FILE_BYTES: Final = 65536
-"""The largest card file accepted (the default set is about 4 KB)."""
-CARD_OPTION: Final = "cards"
-"""The option whose uploaded files :data:`CARD_ROUTE` takes."""
-CARD_ROUTE: Final = f"/api/{CARD_OPTION}"
+"""The largest file accepted (a default card set is about 4 KB)."""
 MAX_KEPT_CARD_FILES: Final = 20
 """Card files one uploader (the request's player, else its address) may keep that no
 match uses yet; a file a match uses no longer counts."""
@@ -87,9 +86,36 @@ _INVISIBLE: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 file's name before messages show it."""
 
 
-def card_folder(data_dir: Path, option: str = CARD_OPTION) -> Path:
-    """Where the uploaded files of ``option`` are kept."""
-    return data_dir / option
+def upload_route(option: str) -> str:
+    """The route that takes the uploaded files of ``option``."""
+    return f"/api/{option}"
+
+
+def upload_routes() -> dict[str, str]:
+    """Each route that takes uploaded files, with its option (the registry's options that
+    take a file)."""
+    return {upload_route(option): option for option in uploaded_options()}
+
+
+def is_upload_route(path: str) -> bool:
+    """Whether ``path`` is the route of an option's uploaded files (its body a file, of
+    its own size limit and content type)."""
+    return path in upload_routes()
+
+
+def __getattr__(name: str) -> str:
+    """``CARD_ROUTE``: the route of the first option that takes uploaded files (none:
+    empty), for callers that know one such route; :func:`is_upload_route` knows them
+    all."""
+    if name == "CARD_ROUTE":
+        return next(iter(upload_routes()), "")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def card_folder(data_dir: Path, option: str | None = None) -> Path:
+    """Where the uploaded files of ``option`` are kept (``None``: the first option that
+    takes files)."""
+    return data_dir / (option if option is not None else uploaded_options()[0])
 
 
 def translated(error: BaseException, language: str) -> str:
@@ -121,8 +147,8 @@ def _source(name: str) -> str | Text:
 
 
 def resolve_cards_option(options: dict[str, Any], data_dir: Path) -> dict[str, Any]:
-    """``options`` with each uploaded file's id (for an option that takes one, such as
-    ``cards``) replaced by its file's path; no value (or an empty one) is the option's
+    """``options`` with each uploaded file's id (for an option that takes one) replaced by
+    its file's path; no value (or an empty one) is the option's
     default.
 
     :raises ServerError: 400, a value that names no uploaded file.
@@ -146,17 +172,25 @@ def _resolve_file_option(options: dict[str, Any], option: str, data_dir: Path) -
 
 
 def add_card_routes(app: FastAPI, data_dir: Path) -> None:
-    """``POST /api/cards`` when a game declares a ``cards`` option taking uploaded files
+    """``POST /api/<option>`` for each option that a game declares taking uploaded files
     (its reader, imported on the first upload, checks each one)."""
-    if CARD_OPTION not in uploaded_options():
+    kept = {option: CardFiles(card_folder(data_dir, option)) for option in uploaded_options()}
+    if not kept:
         return
-    files = CARD_FILES.keep(app, CardFiles(card_folder(data_dir)))
+    UPLOADED_FILES.keep(app, kept)
+    CARD_FILES.keep(app, next(iter(kept.values())))
+    for option, files in kept.items():
+        _add_upload_route(app, option, files)
 
-    @app.post(CARD_ROUTE)
+
+def _add_upload_route(app: FastAPI, option: str, files: CardFiles) -> None:
+    """``POST /api/<option>``: a file checked by the option's reader, kept in ``files``."""
+
+    @app.post(upload_route(option))
     async def upload(request: Request, lang: str = "en", name: str = "") -> Response:
         try:
             body = await request.body()  # at most MAX_CARD_FILE_BYTES: RequestLimits reads it
-            card_set = await off_loop(_checked, body, _source(name))
+            read = await off_loop(_checked, option, body, _source(name))
             uploader = uploader_of(request, await current_player_async(request))
             digest = await off_loop(files.keep, body, uploader, ENGINE.of(request))
         except CardQuotaError as exc:
@@ -165,11 +199,11 @@ def add_card_routes(app: FastAPI, data_dir: Path) -> None:
             return refusal(exc.status, exc, lang)
         except StairgamesError as exc:
             return refusal(400, exc, lang)
-        return JSONResponse({"cards": digest, "name": card_set.name})
+        return JSONResponse({option: digest, "name": read.name})
 
 
-def _checked(body: bytes, source: str | Text) -> Any:
-    """The card set ``body`` holds, as the declared reader reads it.
+def _checked(option: str, body: bytes, source: str | Text) -> Any:
+    """What the file ``body`` holds, as the reader declared for ``option`` reads it.
 
     :raises ServerError: 400, not UTF-8.
     :raises StairgamesError: the reader's problems with it.
@@ -178,7 +212,7 @@ def _checked(body: bytes, source: str | Text) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ServerError(400, N_("a card file must be UTF-8 text")) from exc
-    return _card_reader()(text, source=source)
+    return option_files()[option](text, source=source)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -388,13 +422,16 @@ def _named_ids(options_json: str) -> set[str]:
 
 
 def start_card_sweep(app: FastAPI, engine: Engine, settings: Any) -> list[asyncio.Task[None]]:
-    """When the app starts: uploads dated by ``settings.wall_clock``, and the task that
-    deletes the expired files every :data:`CARD_SWEEP_SECONDS` (none without the route)."""
-    files = CARD_FILES.find(app)
-    if files is None:
-        return []
-    files.clock = settings.wall_clock
-    return [asyncio.get_running_loop().create_task(sweep_cards_every(files, engine))]
+    """When the app starts: uploads dated by ``settings.wall_clock``, and for each option's
+    files the task that deletes the expired ones every :data:`CARD_SWEEP_SECONDS` (none
+    without the routes)."""
+    every = UPLOADED_FILES.find(app)
+    first = CARD_FILES.find(app)
+    kept = list(every.values()) if every is not None else [first] if first is not None else []
+    loop = asyncio.get_running_loop()
+    for files in kept:
+        files.clock = settings.wall_clock
+    return [loop.create_task(sweep_cards_every(files, engine)) for files in kept]
 
 
 async def sweep_cards_every(
@@ -411,10 +448,7 @@ async def sweep_cards_every(
         await asyncio.sleep(seconds)
 
 
-def _card_reader() -> FileParser:
-    """The reader the registration declares for :data:`CARD_OPTION`."""
-    return option_files()[CARD_OPTION]
-
-
+UPLOADED_FILES: Kept[dict[str, CardFiles]] = Kept("uploaded_files")
+"""The app's uploaded files of each option that takes them (``app.state.uploaded_files``)."""
 CARD_FILES: Kept[CardFiles] = Kept("card_files")
-"""The app's uploaded card files (``app.state.card_files``), when a game takes them."""
+"""The uploaded files of the first option that takes them (``app.state.card_files``)."""

@@ -33,6 +33,7 @@ import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 
 import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
+import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
 import {
   capitalise,
@@ -41,7 +42,6 @@ import {
   minutesText,
   moveRounds,
   moveText,
-  optionLabel,
   playersText,
   WORDS,
 } from "./pagetext.js";
@@ -212,50 +212,10 @@ async function drawPreview(game, svg, board) {
   }
 }
 
-function optionInput(option) {
-  const label = document.createElement("label");
-  label.className = "option";
-  let input;
-  if (option.type === "bool") {
-    input = document.createElement("input");
-    input.type = "checkbox";
-    input.checked = Boolean(option.default);
-    label.append(input, " ", t(optionLabel(option.name)));
-  } else if (option.choices?.length) {
-    input = document.createElement("select");
-    for (const choice of option.choices) {
-      input.append(new Option(t(String(choice)), String(choice), false, choice === option.default));
-    }
-    // named by its label alone (wrapped in the label, it would be "Variant basic")
-    const text = document.createElement("span");
-    text.id = `option-${option.name}-label`;
-    text.textContent = t(optionLabel(option.name));
-    input.setAttribute("aria-labelledby", text.id);
-    label.append(text, " ", input);
-  } else {
-    input = document.createElement("input");
-    input.value = option.default === null ? "" : String(option.default);
-    label.append(t(optionLabel(option.name)), " ", input);
-  }
-  input.dataset.option = option.name;
-  input.dataset.type = option.type;
-  return label;
-}
-
 async function startGame(event) {
   event.preventDefault();
   const game = selectedGame();
-  const options = {};
-  const inputs = /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
-    $("options").querySelectorAll("[data-option]")
-  );
-  for (const input of inputs) {
-    const type = input.dataset.type;
-    if (input.dataset.optional && input.value === "") continue;
-    const checked = input instanceof HTMLInputElement && input.checked;
-    options[input.dataset.option] =
-      type === "bool" ? checked : type === "int" ? Number(input.value) : input.value;
-  }
+  const options = optionValues($("options"), game.options);
   const opponent = /** @type {HTMLInputElement} */ (
     document.querySelector('input[name="opponent"]:checked')
   ).value;

@@ -2,10 +2,12 @@
 // Accepting or opening a challenge makes this browser a player first when it is none yet
 // (it plays as "Anonymous N" until it chooses a name), keeps the seat's token like any
 // match's, and goes to the match.
-import { onLanguageChange, t } from "./i18n.js";
+import { language, onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
 import { currentPlayer, ensurePlayer, shownName } from "./player.js";
+import { fillSeatChoices, optionInput, optionValues } from "./optionform.js";
+import { isEditable, optionsSummary } from "./pagetext.js";
 import { fillTimeControls, timeControlOf, timeControlText } from "./clock.js";
 
 const lobby = {
@@ -23,17 +25,11 @@ function titleOf(name) {
   return game ? t(game.title) : name;
 }
 
-// The options that differ from the game's defaults, as "size 4 · pie rule".
+// The options that differ from the game's defaults, as the game tells them, in the
+// reader's language ("4×4 board · pie rule: yes").
 function optionsText(challenge) {
   const game = lobby.games.find((g) => g.name === challenge.game);
-  if (!game) return "";
-  return game.options
-    .filter(
-      (option) =>
-        option.name in challenge.options && challenge.options[option.name] !== option.default,
-    )
-    .map((option) => `${option.name.replace(/_/g, " ")} ${challenge.options[option.name]}`)
-    .join(" · ");
+  return game ? optionsSummary(game.options, challenge.options || {}) : "";
 }
 
 function row(challenge) {
@@ -123,9 +119,9 @@ async function withdraw(challenge) {
 
 // The seats of a new challenge: the creator's, one for the lobby per person asked for,
 // the rest the computer's (games of 3-4 players).
-function seatsFor(players, people) {
+function seatsFor(count, people) {
   const seats = ["human"];
-  for (let seat = 1; seat < players; seat += 1) {
+  for (let seat = 1; seat < count; seat += 1) {
     seats.push(
       seat < people ? "online" : `computer:${$("challenge-level", HTMLSelectElement).value}`,
     );
@@ -145,12 +141,12 @@ function renderForm() {
     game && Object.keys(game.seats_by_players || {}).length
       ? Object.keys(game.seats_by_players).map(Number)
       : [game ? game.seat_names.length : 2];
-  const players = $("challenge-players", HTMLSelectElement);
-  const previous = Number(players.value);
-  players.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
-  if (counts.includes(previous)) players.value = String(previous);
+  const countSelect = $("challenge-players", HTMLSelectElement);
+  const previous = Number(countSelect.value);
+  countSelect.replaceChildren(...counts.map((n) => new Option(String(n), String(n))));
+  if (counts.includes(previous)) countSelect.value = String(previous);
   $("challenge-players-label").hidden = counts.length < 2;
-  const total = Number(players.value);
+  const total = Number(countSelect.value);
   const people = $("challenge-people", HTMLSelectElement);
   const wanted = Number(people.value) || total;
   people.replaceChildren(
@@ -170,6 +166,31 @@ function renderForm() {
     level.replaceChildren(...levels.map((l) => new Option(t(l), l)));
   }
   fillTimeControls($("challenge-time", HTMLSelectElement), game);
+  renderOptions(game, total);
+}
+
+// The options a challenge sets: every one its game offers but the number of seats (the
+// form's own "How many play") and uploaded files (the server refuses them in a
+// challenge: a file is its uploader's).
+function challengeOptions(game) {
+  if (!game) return [];
+  return game.options.filter(
+    (option) => isEditable(option) && !option.seats_from && option.kind !== "file",
+  );
+}
+
+// The game's option inputs, drawn again when the game or the language changes (their
+// values kept otherwise), with the seats of `count` to choose from.
+function renderOptions(game, count) {
+  const box = $("challenge-options");
+  const drawnFor = `${game ? game.name : ""} ${language()}`;
+  if (box.dataset.drawnFor !== drawnFor) {
+    box.replaceChildren(...challengeOptions(game).map(optionInput));
+    box.dataset.drawnFor = drawnFor;
+  }
+  if (!game) return;
+  const names = game.seats_by_players?.[String(count)] || game.seat_names;
+  fillSeatChoices(box, names.slice(0, count));
 }
 
 async function openChallenge(event) {
@@ -179,15 +200,16 @@ async function openChallenge(event) {
     return;
   }
   const game = $("challenge-game", HTMLSelectElement).value;
-  const players = Number($("challenge-players", HTMLSelectElement).value);
-  const people = players < 3 ? players : Number($("challenge-people", HTMLSelectElement).value);
-  const options = {};
+  const count = Number($("challenge-players", HTMLSelectElement).value);
+  const people = count < 3 ? count : Number($("challenge-people", HTMLSelectElement).value);
   const spec = lobby.games.find((g) => g.name === game);
-  if (spec && Object.keys(spec.seats_by_players || {}).length) options.players = players;
+  const options = optionValues($("challenge-options"), challengeOptions(spec));
+  const counted = spec?.options.find((option) => option.seats_from);
+  if (counted && Object.keys(spec.seats_by_players || {}).length) options[counted.name] = count;
   const data = await post("/api/challenges", {
     game,
     options,
-    seats: seatsFor(players, people),
+    seats: seatsFor(count, people),
     rated: $("challenge-rated", HTMLInputElement).checked,
     time_control: timeControlOf($("challenge-time", HTMLSelectElement).value),
   });
@@ -227,6 +249,9 @@ export function showLobby(games, saveTokens, go) {
 export function hideLobby() {
   lobby.open = false;
   $("lobby").hidden = true;
+  // (no second "Variant" on the page while the home page's form shows)
+  $("challenge-options").replaceChildren();
+  delete $("challenge-options").dataset.drawnFor;
   if (lobby.socket) {
     const socket = lobby.socket;
     lobby.socket = null;

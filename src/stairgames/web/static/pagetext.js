@@ -55,36 +55,100 @@ export function capitalise(text) {
   return text ? text.charAt(0).toLocaleUpperCase(language()) + text.slice(1) : text;
 }
 
+/** @typedef {import("./types.js").GameOption} GameOption */
+
 /**
- * A game option's label on the home page's form (its name where none is written).
+ * A game option's label on a form, as the game declared it (its name where it
+ * declared none).
  *
- * @param {string} name
+ * @param {GameOption} option
  * @returns {string} the message id, for t()
  */
-export function optionLabel(name) {
-  /** @type {Record<string, string>} */
-  const labels = {
-    pie_rule: N_("Pie rule (the second player may swap colours)"),
-    agreement: N_("Offer to end by agreement"),
-    variant: N_("Variant"),
-    players: N_("Players"),
-    crumbling_wall: N_("Crumbling wall (the −2 steps)"),
-    size: N_("Board size (3 to 8 squares a side)"),
-  };
-  return Object.hasOwn(labels, name) ? labels[name] : name;
+export function optionLabel(option) {
+  return option.label || option.name;
 }
 
 /**
- * Whether the home page's form can edit an option: one with choices or of a simple
- * type. Those it cannot (a tuple of steps, "int | None", Ishigaki's goal, whose "−2"
- * steps must fit it) keep their default.
+ * Whether the forms offer an option (those they do not keep their default).
  *
- * @param {{name: string, type: string, choices?: unknown[] | null}} option
+ * @param {GameOption} option
  * @returns {boolean}
  */
 export function isEditable(option) {
-  const simple = ["bool", "int", "str", "choice"].includes(option.type);
-  return Boolean(option.choices?.length || simple) && option.name !== "goal";
+  return option.offered !== false;
+}
+
+/**
+ * Two option values equal by value: a list is the same list of the same numbers.
+ *
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+export function sameValue(a, b) {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * An option's value as people read it, in the page's language.
+ *
+ * @param {GameOption} option
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function optionValueText(option, value) {
+  if (typeof value === "boolean") return t(value ? "yes" : "no");
+  if (Array.isArray(value)) return value.length ? value.join(t(", ")) : t("none");
+  const labels = option.choice_labels || {};
+  const text = String(value);
+  return t(Object.hasOwn(labels, text) ? labels[text] : text);
+}
+
+/**
+ * The value an option's input holds, as the server takes it: a flag's tick, a number,
+ * a list of numbers from "5, 9,13", a choice as the game wrote it, a text; `undefined`
+ * where an input that may be empty (a seat at random, no file) is (the option then keeps
+ * its default).
+ *
+ * @param {GameOption} option
+ * @param {{value: string, checked?: boolean}} input
+ * @returns {unknown}
+ */
+export function optionValue(option, input) {
+  if (option.kind === "flag") return Boolean(input.checked);
+  const text = input.value.trim();
+  const mayBeEmpty = option.optional || option.kind === "seat" || option.kind === "file";
+  if (text === "" && mayBeEmpty) return undefined;
+  if (option.kind === "number" || option.kind === "seat") return Number(text);
+  if (option.kind === "list") {
+    return text
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map(Number);
+  }
+  if (option.kind === "choice") return (option.choices || []).find((c) => String(c) === text);
+  return input.value;
+}
+
+/**
+ * The options of a set that differ from the game's defaults, as each option tells
+ * itself ("4×4 board · pie rule: yes"), in the page's language.
+ *
+ * @param {GameOption[]} options the game's options
+ * @param {Record<string, unknown>} values
+ * @returns {string}
+ */
+export function optionsSummary(options, values) {
+  return options
+    .filter((option) => Object.hasOwn(values, option.name))
+    .filter((option) => !sameValue(values[option.name], option.default))
+    .map((option) => {
+      const value = optionValueText(option, values[option.name]);
+      if (option.summary) return t(option.summary, { value });
+      return t("{label}: {value}", { label: t(optionLabel(option)), value });
+    })
+    .join(" · ");
 }
 
 /**

@@ -1,19 +1,14 @@
-// The home page's setup for games of 2-4 seats (a "players" option): how many players,
-// who sits at each seat (a person at this screen, the computer at a level, a friend
-// online), who starts, and (City of Stairs) the card set: the default or a TOML file
-// uploaded to POST /api/cards, which checks it and answers its id or the engine's
-// problems in the page's language.
+// The home page's setup for games of 2-4 seats (an option with "seats_from"): how many
+// play, who sits at each seat (a person at this screen, the computer at a level, a
+// friend online) and the seats an option of kind "seat" offers (who starts); and an
+// option of kind "file": the default or a TOML file uploaded to POST /api/<option>,
+// which checks it and answers its id or the engine's problems in the page's language.
+// Every word comes from the game's option listing (core/options.py), so no game is
+// named here.
 
 import { language, t } from "./i18n.js";
 import { ApiError, api, errorText } from "./net.js";
-
-const N_ = (id) => id;
-const LABELS = {
-  players: N_("Players"),
-  first_player: N_("Who starts"),
-  cards: N_("Card set"),
-  characters: N_("Characters (colours, comma-separated)"),
-};
+import { fillSeatChoices, labelled } from "./optionform.js";
 
 export function hasSeatList(game) {
   return Boolean(game?.seats_by_players && Object.keys(game.seats_by_players).length);
@@ -25,64 +20,38 @@ function playerCounts(game) {
     .sort((a, b) => a - b);
 }
 
-function seatNames(game, players) {
-  const names = game.seats_by_players[String(players)] || game.seat_names;
-  return names.slice(0, players);
+function seatNames(game, count) {
+  const names = game.seats_by_players[String(count)] || game.seat_names;
+  return names.slice(0, count);
 }
 
-function currentPlayers(root) {
-  const select = root.querySelector('[data-option="players"]');
+function currentCount(root) {
+  const select = root.querySelector('[data-kind="seat-count"]');
   return select ? Number(select.value) : 2;
 }
 
-let labels = 0;
-
-// A label around its input; the input is named by the label's words alone (a select
-// inside a label would otherwise add its chosen option to its name).
-function labelled(text, input) {
-  const label = document.createElement("label");
-  label.className = "option";
-  const words = document.createElement("span");
-  words.id = `setup-label-${++labels}`;
-  words.textContent = text;
-  input.setAttribute("aria-labelledby", words.id);
-  label.append(words, " ", input);
-  return label;
-}
-
-// The option inputs this module draws in place of the generic ones (null: not one).
+// The option inputs this module draws in place of the generic ones (null: not one): the
+// number of seats, whose change draws the seat list again, and an uploaded file.
 export function specialOption(option, game, onChange) {
-  if (!hasSeatList(game)) return null;
-  if (option.name === "players") {
+  const words = t(option.label || option.name);
+  if (option.seats_from && hasSeatList(game)) {
     const select = document.createElement("select");
     for (const count of playerCounts(game)) {
       select.append(new Option(String(count), String(count), false, count === option.default));
     }
-    Object.assign(select.dataset, { option: "players", type: "int" });
+    Object.assign(select.dataset, { option: option.name, kind: "seat-count" });
     select.addEventListener("change", onChange);
-    return labelled(t(LABELS.players), select);
+    return labelled(words, select);
   }
-  if (option.name === "first_player") {
-    const select = document.createElement("select");
-    Object.assign(select.dataset, { option: "first_player", type: "int", optional: "1" });
-    select.dataset.kind = "first-player";
-    return labelled(t(LABELS.first_player), select);
-  }
-  if (option.name === "cards") return cardSetChooser();
-  if (option.name === "characters") {
-    const input = document.createElement("input");
-    Object.assign(input.dataset, { option: "characters", type: "str", optional: "1" });
-    input.placeholder = "red,blue,green";
-    return labelled(t(LABELS.characters), input);
-  }
+  if (option.kind === "file") return fileChooser(option, words);
   return null;
 }
 
-function cardSetChooser() {
+function fileChooser(option, words) {
   const box = document.createElement("div");
   box.className = "option card-set";
   const select = document.createElement("select");
-  Object.assign(select.dataset, { option: "cards", type: "str", optional: "1" });
+  Object.assign(select.dataset, { option: option.name, kind: "file" });
   select.id = "card-set";
   select.append(new Option(t("the default cards"), ""));
   const file = document.createElement("input");
@@ -93,12 +62,12 @@ function cardSetChooser() {
   status.className = "card-status";
   status.setAttribute("role", "status");
   const fileLabel = labelled(t("Upload a card file (TOML)"), file);
-  file.addEventListener("change", () => upload(file, select, status));
-  box.append(labelled(t(LABELS.cards), select), fileLabel, status);
+  file.addEventListener("change", () => upload(option.name, file, select, status));
+  box.append(labelled(words, select), fileLabel, status);
   return box;
 }
 
-async function upload(file, select, status) {
+async function upload(name, file, select, status) {
   status.classList.remove("error");
   const chosen = file.files?.[0];
   if (!chosen) return;
@@ -106,7 +75,7 @@ async function upload(file, select, status) {
   const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
   let data;
   try {
-    data = await api(`/api/cards?${query}`, {
+    data = await api(`/api/${encodeURIComponent(name)}?${query}`, {
       method: "POST",
       headers: { "content-type": "application/toml; charset=utf-8" },
       body: await chosen.text(),
@@ -117,16 +86,18 @@ async function upload(file, select, status) {
     select.value = "";
     return;
   }
-  let option = [...select.options].find((o) => o.value === data.cards);
+  const kept = data[name];
+  let option = [...select.options].find((o) => o.value === kept);
   if (!option) {
-    option = new Option(`${data.name} (${chosen.name})`, data.cards);
+    option = new Option(`${data.name} (${chosen.name})`, kept);
     select.append(option);
   }
-  select.value = data.cards;
+  select.value = kept;
   status.textContent = t("Card set {name} is ready.", { name: data.name });
 }
 
-// The seat list: one chooser for each seat of the chosen player count.
+// The seat list: one chooser for each seat of the chosen count; and the seats the
+// options of kind "seat" offer.
 export function renderSeatList(game, root, levels) {
   let box = document.getElementById("seat-list");
   const fieldset =
@@ -135,11 +106,11 @@ export function renderSeatList(game, root, levels) {
   if (!hasSeatList(game)) {
     if (box) box.remove();
     if (fieldset) fieldset.hidden = false;
+    fillSeatChoices(root, game.seat_names);
     return;
   }
   if (fieldset) fieldset.hidden = true;
-  const players = currentPlayers(root);
-  const names = seatNames(game, players);
+  const names = seatNames(game, currentCount(root));
   const before = box ? [...box.querySelectorAll("select")].map((s) => s.value) : [];
   if (!box) {
     box = document.createElement("fieldset");
@@ -166,15 +137,7 @@ export function renderSeatList(game, root, levels) {
     select.removeAttribute("aria-labelledby");
     box.append(label);
   });
-  const first = root.querySelector('[data-kind="first-player"]');
-  if (first) {
-    const now = first.value;
-    first.replaceChildren(
-      new Option(t("at random"), ""),
-      ...names.map((name, seat) => new Option(t(name), String(seat))),
-    );
-    first.value = [...first.options].some((o) => o.value === now) ? now : "";
-  }
+  fillSeatChoices(root, names);
 }
 
 // The seat specs of the seat list, or null where the game has none.

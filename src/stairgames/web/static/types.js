@@ -53,13 +53,26 @@
  */
 
 /**
- * A game option of GET /api/games.
+ * A game option of GET /api/games, as the game declared it (core/options.py's
+ * option_listing): its words are message ids, translated where they are shown.
  *
  * @typedef {object} GameOption
  * @property {string} name
  * @property {string} type "bool", "int", "str", "choice", ...
  * @property {unknown} default
  * @property {unknown[] | null} [choices]
+ * @property {string} [kind] the input a form draws: "flag", "choice", "number", "list",
+ *   "text", "seat" (a seat, or none for at random) or "file" (an uploaded file's id)
+ * @property {string} [label] what a form calls it
+ * @property {string} [help] a sentence on what it does
+ * @property {string} [summary] how a set of options tells it ("{value}×{value} board")
+ * @property {Record<string, string>} [choice_labels] a choice's words for each value
+ * @property {number | null} [min]
+ * @property {number | null} [max]
+ * @property {boolean} [optional] it may be left empty (its default: none)
+ * @property {boolean} [offered] false: the forms keep its default
+ * @property {boolean} [seats_from] it is the number of seats
+ * @property {string} [placeholder] an example value, not translated
  */
 
 /**
