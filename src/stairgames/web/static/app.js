@@ -394,7 +394,7 @@ function setBanner(text) {
 function receive(seat, message) {
   if (message.type === "error") {
     $("match-error").textContent = errorText(message.error);
-    if (message.error && String(message.error.id || "").startsWith("stale")) {
+    if (message.error && message.error.code === "stale") {
       send({ type: "sync" });
     }
     return;
