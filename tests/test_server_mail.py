@@ -39,6 +39,7 @@ from tests.server_helpers import JSON, receive_until, running
 START = 1_900_000_000.0
 SITE = "http://games.example.org"
 CORRESPONDENCE = {"kind": "correspondence", "days": 2}
+SCHEMAS = "#/components/schemas/"
 
 
 class FakeClock:
@@ -284,6 +285,53 @@ def test_without_an_smtp_server_no_mail_feature_is_offered_and_games_go_on(
         move(client, kato, match_id)
         move(client, suga, match_id)
         assert client.get("/api/account").status_code == 401  # no player
+
+
+# ----- the contract --------------------------------------------------------------------
+
+
+MAIL_MODELS: list[tuple[str, str, str | None, str]] = [
+    ("get", "/api/account", None, "AccountAnswer"),
+    ("post", "/api/account/email", "AddressBody", "AddressAnswer"),
+    ("post", "/api/account/email/confirm", "LinkBody", "Ok"),
+    ("post", "/api/account/notifications", "NotificationsBody", "AccountAnswer"),
+    ("post", "/api/unsubscribe", "LinkBody", "Ok"),
+    ("post", "/unsubscribe", None, "Ok"),
+    ("post", "/api/account/reset", "ResetAskBody", "Ok"),
+    ("post", "/api/account/reset/confirm", "ResetBody", "ResetDone"),
+    ("get", "/api/account/language", None, "PageLanguage"),
+]
+"""Each e-mail route, the model of its JSON body and of its answer (mail/contract.py)."""
+
+
+def test_the_mail_routes_read_and_answer_typed_models(
+    tmp_path: Path, smtp: tuple[Inbox, str]
+) -> None:
+    inbox, url = smtp
+    with running(tmp_path, mail=mailing(url)) as client:
+        paths = client.app.openapi()["paths"]  # type: ignore[attr-defined]
+        for method, path, body, answer in MAIL_MODELS:
+            operation = paths[path][method]
+            read = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            assert read == (None if body is None else {"schema": {"$ref": f"{SCHEMAS}{body}"}})
+            said = operation["responses"]["200"]["content"]["application/json"]["schema"]
+            assert said == {"$ref": f"{SCHEMAS}{answer}"}, path
+        for page in ["/account", "/confirm-email", "/reset-password"]:
+            assert page not in paths  # a page, not a route of the API
+        # a body that does not fit is refused as the routes always refused it
+        kato = account(client, "Kato")
+        refusals: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
+            ("/api/account/notifications", {"on": "yes"}, kato, "bad_flag"),
+            ("/api/account/notifications", {}, kato, "bad_flag"),
+            ("/api/account/reset", {"name": 7}, JSON, "name_not_text"),
+            ("/api/account/reset/confirm", {"token": "x" * 43}, JSON, "password_length"),
+            ("/api/account/reset/confirm", {"password": ["x"] * 8}, JSON, "password_length"),
+        ]
+        for path, sent, who, code in refusals:
+            reply = client.post(path, json=sent, headers=who)
+            assert reply.status_code == 400, (path, sent)
+            assert reply.json()["error"]["code"] == code, (path, sent)
+        assert inbox.mails == []
 
 
 # ----- confirming an address -----------------------------------------------------------

@@ -2,12 +2,12 @@
 (confirm an address, unsubscribe, reset a password), and their pages (static files of the
 front end, ``web/static``: :data:`PAGES`).
 
-``app.include_router(mail_router(read_body))`` adds the routes; :func:`start_mail` (in the
-app's lifespan) makes the app's mail (:data:`MAIL`) and, when the server sends mail
-(``Settings.mail``), registers the :class:`~stairgames.server.mail.notify.Notifier` on the
-hub's neighbours' ``after_change`` and starts its sweep. Without ``Settings.mail`` every route that
-would send a mail answers 409 (``this server sends no e-mail``); the links of mails sent
-before still work.
+``add_mail_routes(app)`` adds the routes (their models: ``mail/contract.py``);
+:func:`start_mail` (in the app's lifespan) makes the app's mail (:data:`MAIL`) and, when
+the server sends mail (``Settings.mail``), registers the
+:class:`~stairgames.server.mail.notify.Notifier` on the hub's neighbours' ``after_change``
+and starts its sweep. Without ``Settings.mail`` every route that would send a mail answers
+409 (``this server sends no e-mail``); the links of mails sent before still work.
 
 A mailed link carries a secret in ``?token=`` (so that ``stairgames serve`` writes
 ``token=…`` in its logs, :mod:`stairgames.server.base.logs`); the database keeps only its
@@ -33,18 +33,30 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from sqlalchemy.engine import Engine
 from starlette.requests import HTTPConnection
 
 from stairgames.core.registry import get_spec
 from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
+from stairgames.server.base.contract import Ok, answers, refused_by
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
 from stairgames.server.base.settings import STATIC_DIR, MailSettings
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import allowances_off_loop, off_loop
+from stairgames.server.mail.contract import (
+    AccountAnswer,
+    AddressAnswer,
+    AddressBody,
+    LinkBody,
+    NotificationsBody,
+    PageLanguage,
+    ResetAskBody,
+    ResetBody,
+    ResetDone,
+)
 from stairgames.server.mail.notify import (
     CONFIRM,
     CONFIRM_SECONDS,
@@ -312,15 +324,12 @@ def _language_of(
 # ----- the routes ----------------------------------------------------------------------
 
 
-def add_mail_routes(app: FastAPI, read_body: Callable[[Request], Any]) -> None:
-    """The e-mail routes (:func:`mail_router`) in ``app``."""
-    app.include_router(mail_router(read_body))
+ResetBody.refusals = {"password": refused_by(clean_password)}
 
 
-def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
-    """The e-mail routes (``docs/web.md``, "E-mail"); ``read_body`` reads a request's
-    JSON object."""
-    router = APIRouter()
+def add_mail_routes(app: FastAPI) -> None:
+    """The e-mail routes (``docs/web.md``, "E-mail"; their models: ``mail/contract.py``)
+    and the pages (:data:`PAGES`) in ``app``."""
 
     def client(request: Request) -> str:
         return request.client.host if request.client else ""
@@ -329,83 +338,70 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
         if not await mail_of(request).spend(kind, client(request)):
             raise ServerError(429, N_("too many requests; wait a moment"))
 
-    @router.get("/api/account")
+    @app.get("/api/account", **answers(AccountAnswer))
     async def account(request: Request) -> dict[str, Any]:
         return await mail_of(request).account_json(await required_player_async(request))
 
-    @router.post("/api/account/email")
-    async def set_address(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/account/email", **answers(AddressAnswer))
+    async def set_address(body: AddressBody, request: Request) -> dict[str, Any]:
         service, player = mail_of(request), await required_player_async(request)
         if not player.account:
             raise ServerError(409, N_("only a player with a password can give an e-mail address"))
-        if body.get("address") is None:
+        if body.address is None:
             await off_loop(service.store.remove_address, player.id, service.now())
             return {**await service.account_json(player), "sent": False}
         if not service.sends:
             raise _no_mail()
-        address = clean_address(body.get("address"))
+        address = clean_address(body.address)
         await spend(request, "addresses")
-        language = chosen_language(body.get("lang"), request)
+        language = chosen_language(body.lang, request)
         sent = await service.set_address(player, address, language)
         return {**await service.account_json(player), "sent": sent}
 
-    @router.post("/api/account/email/confirm")
-    async def confirm(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/account/email/confirm", **answers(Ok))
+    async def confirm(body: LinkBody, request: Request) -> dict[str, Any]:
         await spend(request, "links")
-        await mail_of(request).confirm(body.get("token"))
+        await mail_of(request).confirm(body.token)
         return {"ok": True}
 
-    @router.post("/api/account/notifications")
-    async def notifications(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/account/notifications", **answers(AccountAnswer))
+    async def notifications(body: NotificationsBody, request: Request) -> dict[str, Any]:
         service, player = mail_of(request), await required_player_async(request)
-        on = body.get("on")
-        if not isinstance(on, bool):
-            raise ServerError(400, N_("'on' is true or false"))
-        language = body.get("lang")
-        language = language if isinstance(language, str) and language in LANGUAGES else None
-        if await off_loop(service.store.set_notifications, player.id, on, language) is None:
+        language = body.lang if isinstance(body.lang, str) and body.lang in LANGUAGES else None
+        if await off_loop(service.store.set_notifications, player.id, body.on, language) is None:
             raise ServerError(409, N_("this player has no e-mail address"))
         return await service.account_json(player)
 
-    @router.post("/api/unsubscribe")
-    async def unsubscribe(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/unsubscribe", **answers(Ok))
+    async def unsubscribe(body: LinkBody, request: Request) -> dict[str, Any]:
         await spend(request, "links")
-        await mail_of(request).unsubscribe(body.get("token"))
+        await mail_of(request).unsubscribe(body.token)
         return {"ok": True}
 
-    @router.post(UNSUBSCRIBE_ROUTE)
+    @app.post(UNSUBSCRIBE_ROUTE, **answers(Ok))
     async def one_click(request: Request, token: str = "") -> dict[str, Any]:
         await spend(request, "links")
         await mail_of(request).unsubscribe(token)
         return {"ok": True}
 
-    @router.post("/api/account/reset")
-    async def ask_reset(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/account/reset", **answers(Ok))
+    async def ask_reset(body: ResetAskBody, request: Request) -> dict[str, Any]:
         service = mail_of(request)
         if not service.sends:
             raise _no_mail()
         await spend(request, "resets")
-        name = body.get("name")
-        if not isinstance(name, str):
-            raise ServerError(400, N_("a name must be text"))
-        await service.ask_reset(name.strip()[:200])
+        await service.ask_reset(body.name.strip()[:200])
         return {"ok": True}
 
-    @router.post("/api/account/reset/confirm")
-    async def reset(request: Request) -> dict[str, Any]:
-        body = await read_body(request)
+    @app.post("/api/account/reset/confirm", **answers(ResetDone))
+    async def reset(body: ResetBody, request: Request) -> dict[str, Any]:
         await spend(request, "links")
-        password = clean_password(body.get("password"))
+        password = clean_password(body.password)
         keep = session_secret(request)[0]
-        name = await mail_of(request).reset(body.get("token"), password, keep)
+        name = await mail_of(request).reset(body.token, password, keep)
         return {"ok": True, "name": name}
 
-    @router.get("/api/account/language")
+    @app.get("/api/account/language", **answers(PageLanguage))
     async def language(request: Request) -> dict[str, Any]:
         return {"lang": await page_language(request, mail_of(request))}
 
@@ -419,9 +415,7 @@ def mail_router(read_body: Callable[[Request], Any]) -> APIRouter:
         return page
 
     for route, name in PAGES.items():
-        router.add_api_route(route, page_route(name), methods=["GET", "HEAD"])
-
-    return router
+        app.add_api_route(route, page_route(name), methods=["GET", "HEAD"], include_in_schema=False)
 
 
 # ----- wiring --------------------------------------------------------------------------
