@@ -1,0 +1,150 @@
+"""The API answers a recorded session as the server did before issue 50 restructured it.
+
+``tests/golden/api_session.json`` is the session of :mod:`tests.api_session_recorder`
+recorded against the server of commit 6c25b4a (before the restructuring); it is
+replayed here against the current server and every answer's status and body, and every
+WebSocket message waited for, compared. Two differences are allowed, each by name:
+
+- an error answer (HTTP or WebSocket) may carry a ``code`` key, at its top level or in
+  its ``error`` object, that the golden lacks: the stable machine code issue 50 added
+  to every error (the message id and its arguments must stay as they were);
+- ``/api/games`` lists each option with the fields issue 50 added so that the page
+  knows no game (:data:`OPTION_FIELDS_ADDED`); the fields it had keep their values.
+
+Anything else that differs is a change of the API: a regression, or a change to make on
+purpose by recording the golden again (the recorder's docstring says how).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from tests.api_session_recorder import GOLDEN, Step, differences, record_session
+
+OPTION_FIELDS_ADDED = frozenset(
+    {
+        "kind",
+        "label",
+        "help",
+        "summary",
+        "choice_labels",
+        "min",
+        "max",
+        "optional",
+        "offered",
+        "seats_from",
+        "placeholder",
+    }
+)
+"""What ``/api/games`` says of each option since issue 50 (``GameSpec``'s option
+descriptions), beside the ``name``, ``type``, ``default`` and ``choices`` it said."""
+
+
+def golden() -> list[Step]:
+    steps: list[Step] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return steps
+
+
+def answer_of(step: Step) -> Any:
+    return step.get("body", step.get("message"))
+
+
+def without_allowed(expected: Step, found: Step) -> Step:
+    """``found`` less the differences from ``expected`` that the module's docstring
+    allows (``found`` itself unchanged)."""
+    found = copy.deepcopy(found)
+    before, after = answer_of(expected), answer_of(found)
+    was_error = isinstance(before, dict) and isinstance(before.get("error"), dict)
+    if was_error and isinstance(after, dict):
+        if "code" not in before:
+            after.pop("code", None)
+        if isinstance(after.get("error"), dict) and "code" not in before["error"]:
+            after["error"].pop("code", None)
+    if expected.get("request") == "GET /api/games" and isinstance(after, list):
+        for game, was in zip(after, before, strict=False):
+            known = {option["name"]: option for option in was.get("options", [])}
+            for option in game.get("options", []):
+                for field in OPTION_FIELDS_ADDED - known.get(option["name"], {}).keys():
+                    option.pop(field, None)
+    return found
+
+
+def changes(expected: list[Step], found: list[Step]) -> list[str]:
+    """Every difference between the two sessions that is not allowed, one a line."""
+    if [s["step"] for s in expected] != [s["step"] for s in found]:
+        return ["the session's steps differ (the script changed: record it again)"]
+    return [
+        f"{want['step']!r}{line}"
+        for want, got in zip(expected, found, strict=True)
+        for line in differences(want, without_allowed(want, got))
+    ]
+
+
+@pytest.mark.slow
+def test_the_api_answers_the_recorded_session_as_before_issue_50() -> None:
+    found = changes(golden(), record_session())
+    assert not found, "\n".join(found[:40])
+
+
+# ----- the comparison can fail ---------------------------------------------------------
+
+
+def step_named(steps: list[Step], name: str) -> Step:
+    return next(step for step in steps if step["step"] == name)
+
+
+def test_an_error_may_gain_a_code_and_nothing_else() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    refused = step_named(changed, "unknown match")
+    refused["body"]["error"]["code"] = "no_match"
+    refused["body"]["code"] = "no_match"
+    assert changes(steps, changed) == []
+    refused["body"]["error"]["id"] = "no such match"
+    refused["body"]["error"]["hint"] = "look again"
+    assert sorted(changes(steps, changed)) == [
+        "'unknown match'.body.error.hint: added (\"look again\")",
+        '\'unknown match\'.body.error.id: "no match {match!r}" became "no such match"',
+    ]
+
+
+def test_a_code_in_an_answer_that_is_no_error_is_a_change() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    step_named(changed, "me as ann")["body"]["code"] = "ok"
+    step_named(changed, "stairs move 1, seat 0")["message"]["code"] = "ok"
+    assert changes(steps, changed) == [
+        "'me as ann'.body.code: added (\"ok\")",
+        "'stairs move 1, seat 0'.message.code: added (\"ok\")",
+    ]
+
+
+def test_a_status_a_missing_key_or_another_value_is_a_change() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    step_named(changed, "stairs at one screen")["status"] = 201
+    del step_named(changed, "ann's profile")["body"]["ratings"]
+    step_named(changed, "stairs move 1, seat 1")["message"]["legal"].reverse()
+    found = changes(steps, changed)
+    assert found[0] == "'stairs at one screen'.status: 200 became 201"
+    assert found[1].startswith("'stairs move 1, seat 1'.message.legal[0]: ")
+    assert found[-1] == '"ann\'s profile".body.ratings: missing'
+
+
+def test_api_games_may_add_only_the_named_option_fields() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    option = step_named(changed, "games")["body"][0]["options"][0]
+    option.update(kind="flag", label="Pie rule", min=None)
+    assert changes(steps, changed) == []
+    option.update(colour="red")
+    option["default"] = not option["default"]
+    assert sorted(changes(steps, changed)) == [
+        "'games'.body[0].options[0].colour: added (\"red\")",
+        f"'games'.body[0].options[0].default: {json.dumps(not option['default'])} became "
+        f"{json.dumps(option['default'])}",
+    ]
