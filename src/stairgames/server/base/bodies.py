@@ -1,25 +1,15 @@
-"""The bodies of requests: a JSON object, read within the limits on its size (the
-request limits' middleware, ``base/limits.py``, bounded it), its nesting and its text;
-every route that reads a body reads it here."""
+"""The limits of a request's JSON body that hold before any parser reads it: its size
+was bounded by the request limits' middleware (``base/limits.py``); here its nesting and
+its text (:func:`parse_object`), which :class:`stairgames.server.base.contract.ContractRoute`
+checks before FastAPI and pydantic parse the body into its model."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from fastapi import Request
-
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError
-
-
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (its size was bounded by :class:`RequestLimits`)."""
-    body = await request.body()
-    if not body:
-        return {}
-    return parse_object(body)
-
 
 MAX_NESTING = 16
 """The deepest nesting of arrays and objects a request may have (the API's own requests
