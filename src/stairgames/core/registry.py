@@ -90,8 +90,8 @@ class OptionFile:
     option the kept file's path (:mod:`stairgames.server.play.card_files`)."""
 
     option: str
-    """The option's name; the server takes uploads for an option named ``cards``, at
-    ``POST /api/cards``."""
+    """The option's name; the server takes its uploads at ``POST /api/<option>`` (a
+    text file, sent as ``application/toml``, as City of Stairs' ``cards`` are)."""
     parse: str
     """A ``"module:attribute"`` reference to the :class:`FileParser` that reads and
     checks an uploaded file's text."""

@@ -39,10 +39,7 @@ from stairgames.server.people.players import (
     ME_ROUTE,
     session_secret,
 )
-from stairgames.server.play.card_files import (
-    CARD_ROUTE,
-    MAX_CARD_FILE_BYTES,
-)
+from stairgames.server.play.card_files import MAX_CARD_FILE_BYTES, is_upload_route
 
 # ----- errors --------------------------------------------------------------------
 
@@ -105,8 +102,8 @@ def add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit)
         if path == CHALLENGES_ROUTE:
             return Route(limit, "challenges")
-        if path == CARD_ROUTE:
-            return Route(MAX_CARD_FILE_BYTES, "cards")
+        if is_upload_route(path):  # an option's uploaded file (play/card_files.py)
+            return Route(MAX_CARD_FILE_BYTES, "uploads")
         if path == "/api/matches":
             return Route(limit, "matches")
         if path.startswith("/api/matches/") and path.endswith("/join"):
@@ -125,7 +122,7 @@ def add_request_limits(app: FastAPI, settings: Settings) -> None:
         {
             "matches": settings.matches_per_minute,
             "joins": settings.joins_per_minute,
-            "cards": settings.card_uploads_per_minute,
+            "uploads": settings.card_uploads_per_minute,
             "players": settings.players_per_minute,
             "logins": settings.logins_per_minute,
             "analyses": settings.analyses_per_minute,
@@ -241,7 +238,7 @@ def require_content_types(app: FastAPI) -> None:
                 and scope["method"] not in _SAFE_METHODS
                 and scope["path"] != UNSUBSCRIBE_ROUTE
             ):
-                expected = CARD_FILE_TYPE if scope["path"] == CARD_ROUTE else JSON_TYPE
+                expected = CARD_FILE_TYPE if is_upload_route(scope["path"]) else JSON_TYPE
                 given = Headers(scope=scope).get("content-type", "")
                 if given.split(";", 1)[0].strip().lower() != expected:
                     message = N_("the message must be sent as {type}")

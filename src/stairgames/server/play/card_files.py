@@ -103,15 +103,6 @@ def is_upload_route(path: str) -> bool:
     return path in upload_routes()
 
 
-def __getattr__(name: str) -> str:
-    """``CARD_ROUTE``: the route of the first option that takes uploaded files (none:
-    empty), for callers that know one such route; :func:`is_upload_route` knows them
-    all."""
-    if name == "CARD_ROUTE":
-        return next(iter(upload_routes()), "")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def card_folder(data_dir: Path, option: str | None = None) -> Path:
     """Where the uploaded files of ``option`` are kept (``None``: the first option that
     takes files)."""
