@@ -21,9 +21,9 @@ import random
 import time
 from typing import Any
 
-from benchmarks.output import save_json
 from stairgames.agents.base import make_agent
 from stairgames.analysis.explore import analyse_record
+from stairgames.bench.output import save_json
 from stairgames.core.chance import sample_chance_outcome
 from stairgames.core.game import State
 from stairgames.core.record import make_record

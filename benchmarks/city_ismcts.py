@@ -12,7 +12,7 @@ configuration in City of Stairs is ``mcts:time=1.8,cutoff=1,c=0.1``) plays the o
 with its time set to ``--time``. Equal time: the bot counts simulations, so it is
 calibrated first (its simulations a second on early positions) and then kept on the
 budget during the game (after each search its simulations are scaled by budget / time
-taken, at most doubled), as :mod:`benchmarks.players_openspiel` does for ``MCTSBot``.
+taken, at most doubled), as :mod:`stairgames.bench.players_openspiel` does for ``MCTSBot``.
 ``ISMCTSBot`` runs every simulation it is allowed (it has no early stop), so the
 simulations it ran are those it was given at each searched move.
 
@@ -34,10 +34,10 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
-from benchmarks.output import ratio_of_sums, save_json
-from benchmarks.players_openspiel import our_player
 from stairgames.agents import MctsAgent, make_agent
 from stairgames.arena.ratings import wilson_interval
+from stairgames.bench.output import ratio_of_sums, save_json
+from stairgames.bench.players_openspiel import our_player
 from stairgames.interop import openspiel as bridge
 
 PLAYERS = 2

@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 import websockets
 
-from benchmarks.postgresql import free_port
+from stairgames.bench.postgresql import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_SECONDS = 180.0

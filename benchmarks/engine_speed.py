@@ -6,7 +6,7 @@ Run from the repository root with ``python -m benchmarks.engine_speed [--repeats
 For each game, each repeat plays random games for ``S`` seconds of CPU time through
 the protocol (``clone`` of the initial state, then ``is_terminal``,
 ``legal_actions``, ``apply_action`` to the end, then ``returns``) and for ``S``
-seconds with the naive reading of the same rules (``benchmarks/naive.py``, checked
+seconds with the naive reading of the same rules (:mod:`stairgames.bench.naive`, checked
 against the engines by ``tests/test_naive_readings.py``), in alternating order. A
 repeat's ratio is its protocol games per second over its naive games per second;
 the table gives the median of each and the median ratio with its range. Ratios
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 import stairgames
-from benchmarks.naive import NaiveGame, NaiveStairs, NaiveTwentySeven, naive_random_game
+from stairgames.bench.naive import NaiveGame, NaiveStairs, NaiveTwentySeven, naive_random_game
 from stairgames.core.game import State
 
 ROWS: tuple[tuple[str, dict[str, Any], Callable[[], NaiveGame]], ...] = (

@@ -29,8 +29,8 @@ import time
 import urllib.request
 from collections.abc import Iterator
 
-from benchmarks.postgresql import PostgreSQLMissingError, postgresql_server
 from benchmarks.web_load import HEADER, Game, Run, free_port, play_seat, post
+from stairgames.bench.postgresql import PostgreSQLMissingError, postgresql_server
 
 
 @contextlib.contextmanager

@@ -4,7 +4,7 @@
     .venv/bin/python -m benchmarks.ishigaki_openspiel --players 4 --games 200 --time 0.05
 
 Every other seat is an ``MCTSBot`` of its own (random rollouts, ``uct_c`` 2, solver on,
-as in :mod:`benchmarks.players_openspiel`) playing through the bridge
+as in :mod:`stairgames.bench.players_openspiel`) playing through the bridge
 (:mod:`stairgames.interop.openspiel`). Equal time, nominally: each bot is calibrated to
 ``--time`` seconds a move (its simulations a second on early positions) and kept on it
 during the game (after each search its simulations are scaled by budget / time taken, at
@@ -25,10 +25,10 @@ import sys
 import time
 from typing import Any
 
-from benchmarks.output import ratio_of_sums, save_json
-from benchmarks.players_openspiel import bot_move, make_bot
 from stairgames.agents import make_agent
 from stairgames.arena.ratings import wilson_interval
+from stairgames.bench.output import ratio_of_sums, save_json
+from stairgames.bench.players_openspiel import bot_move, make_bot
 from stairgames.interop import openspiel as bridge
 
 

@@ -9,7 +9,7 @@ With ``--game city_of_stairs`` (2 players) the bot is ``ISMCTSBot`` (random roll
 ``uct_c`` 2, worlds from :func:`stairgames.interop.openspiel.seeded_resampler`) on every
 4th decision of the line, through the building phase.
 
-The bot (random rollouts, ``uct_c`` 2, solver on, as in :mod:`benchmarks.players_openspiel`)
+The bot (random rollouts, ``uct_c`` 2, solver on, as in :mod:`stairgames.bench.players_openspiel`)
 searches a fixed number of simulations from each of the first positions of a seeded
 random line of play (the openings); its simulations a second are the simulations it ran
 (the root's ``explore_count``) over the seconds its searches took.
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
-from benchmarks.output import save_json
+from stairgames.bench.output import save_json
 
 ROOT = Path(__file__).resolve().parent.parent
 

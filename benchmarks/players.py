@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 import stairgames
-from benchmarks.output import save_json
 from stairgames.agents import level_player
 from stairgames.arena import run_arena, summarise
+from stairgames.bench.output import save_json
 
 MATCHES = (
     ("easy", "random"),

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.output import save_json
+from stairgames.bench.output import save_json
 from stairgames.games.twenty_seven.research import reduced, retrograde
 
 DEFAULT_SIZES = "9x1,9x2,9x3,9x4,9x5,9x6,2x9,3x9,4x9"

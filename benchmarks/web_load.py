@@ -21,7 +21,6 @@ import json
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
+
+from stairgames.bench.output import median_p99_ms
 
 
 def free_port() -> int:
@@ -200,13 +201,6 @@ class Kind:
 
     def __str__(self) -> str:
         return f"{self.game}:{self.seats}"
-
-
-def median_p99_ms(latencies: list[float]) -> tuple[float, float]:
-    """The median and the 99th percentile of ``latencies`` (seconds), in milliseconds."""
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return statistics.median(ordered) * 1000, p99 * 1000
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 :func:`postgresql_server` starts Debian's PostgreSQL (initdb and pg_ctl under
 /usr/lib/postgresql/*/bin) in a temporary folder, listening on loopback, with the
-benchmarks' start-up (:mod:`benchmarks.postgresql`); a test module makes a fixture of
+benchmarks' start-up (:mod:`stairgames.bench.postgresql`); a test module makes a fixture of
 it. It skips, saying why, where the binaries or psycopg are missing. :func:`two_servers`
 runs two apps on one such database, as two server processes.
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError, free_port
-from benchmarks.postgresql import postgresql_server as _postgresql_server
 from fastapi.testclient import TestClient
 
+from stairgames.bench.postgresql import PostgreSQL, PostgreSQLMissingError, free_port
+from stairgames.bench.postgresql import postgresql_server as _postgresql_server
 from stairgames.server.play.fanout import PostgresFanOut
 from tests.server_helpers import running
 
@@ -43,7 +43,7 @@ DEADLINE = 20.0
 
 @contextlib.contextmanager
 def postgresql_server() -> Iterator[PostgreSQL]:
-    """:func:`benchmarks.postgresql.postgresql_server` without flushing to disk (a test
+    """:func:`stairgames.bench.postgresql.postgresql_server` without flushing to disk (a test
     needs no durability), or the test skipped, saying why."""
     pytest.importorskip("psycopg", reason="psycopg is not installed (pip install psycopg[binary])")
     with contextlib.ExitStack() as stack:

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks import ladder, strength
-from benchmarks.ladder import format_table, main, parse_steps, summarize
+
+from stairgames.bench import ladder, strength
+from stairgames.bench.ladder import format_table, main, parse_steps, summarize
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
@@ -203,7 +204,7 @@ def test_every_default_game_has_two_seats_with_its_default_options():
 
 def test_the_moved_helpers_are_shared_with_the_openspiel_harness(tmp_path):
     pytest.importorskip("open_spiel")
-    from benchmarks import players_openspiel
+    from stairgames.bench import players_openspiel
 
     names = vars(players_openspiel)  # imported there from strength, not defined again
     assert names["pin"] is strength.pin

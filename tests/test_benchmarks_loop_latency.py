@@ -9,8 +9,9 @@ import contextlib
 import io
 
 import pytest
-from benchmarks import loop_latency
-from benchmarks.postgresql import PostgreSQLMissingError
+
+from stairgames.bench import loop_latency
+from stairgames.bench.postgresql import PostgreSQLMissingError
 
 pytestmark = pytest.mark.services  # the benchmark starts its own PostgreSQL
 

@@ -8,7 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from benchmarks.strength import (
+
+import stairgames
+from stairgames.bench.strength import (
     LoadCheck,
     bot_budget,
     busy_between,
@@ -32,8 +34,6 @@ from benchmarks.strength import (
     shared_physical_cores,
     summarize,
 )
-
-import stairgames
 
 
 def game_line(
@@ -251,7 +251,7 @@ def test_fixed_budgets_make_matches_of_their_own_and_read_in_the_table():
 
 def test_our_player_text_takes_seconds_or_iterations():
     pytest.importorskip("open_spiel")
-    from benchmarks.players_openspiel import our_player, rescaled
+    from stairgames.bench.players_openspiel import our_player, rescaled
 
     game = stairgames.load("twenty_seven")
     assert our_player("mcts:c=0.7,endgame=0.3", game, 0.1) == "mcts:c=0.7,endgame=0.3,time=0.1"
@@ -269,7 +269,7 @@ def test_our_player_text_takes_seconds_or_iterations():
 def test_a_player_that_takes_no_budget_is_measured_as_it_is():
     """City of Stairs' ``hard`` is ``greedy``, which takes no ``time``: the benchmarks
     leave its settings as they are instead of refusing it."""
-    from benchmarks.players_openspiel import our_player
+    from stairgames.bench.players_openspiel import our_player
 
     city = stairgames.load("city_of_stairs")
     assert our_player("hard", city, 0.25) == "greedy"

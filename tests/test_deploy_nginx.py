@@ -2,7 +2,7 @@
 
 Debian's nginx runs ``docs/deploy/nginx-stairgames.conf`` itself from a temporary folder
 on loopback (its ports, a self-signed certificate and its log's path replaced, as
-:func:`benchmarks.site.nginx` does), with one worker process, in front of two
+:func:`stairgames.bench.site.nginx` does), with one worker process, in front of two
 ``stairgames serve`` processes sharing one PostgreSQL database. Skipped, saying why,
 without nginx, openssl or PostgreSQL.
 """
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from benchmarks.site import SiteMissingError, nginx, require_nginx
 
+from stairgames.bench.site import SiteMissingError, nginx, require_nginx
 from tests.postgresql_helpers import PostgreSQL, free_port, postgresql_server
 from tests.serve_helpers import Served, get, play_online_game, request, serving
 

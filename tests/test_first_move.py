@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks import first_move as first_move_benchmark
 
 import stairgames
 from stairgames.agents import base, make_agent, warming
 from stairgames.agents.alphabeta import AlphaBetaAgent
 from stairgames.agents.mcts import MctsAgent
+from stairgames.bench import first_move as first_move_benchmark
 from stairgames.core.game import Game, State
 from stairgames.core.hooks import WarmUp
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel

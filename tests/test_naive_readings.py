@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from benchmarks.naive import NaiveGame, NaiveStairs, NaiveTwentySeven
 
 import stairgames
+from stairgames.bench.naive import NaiveGame, NaiveStairs, NaiveTwentySeven
 from stairgames.core.game import State
 
 

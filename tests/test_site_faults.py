@@ -1,10 +1,10 @@
 """Issue 33: a server process killed (SIGKILL) while games are played through nginx; a
 move committed by a process that died before its notification went out.
 
-The whole site as ``docs/deploy.md`` deploys it (:mod:`benchmarks.site`): PostgreSQL,
+The whole site as ``docs/deploy.md`` deploys it (:mod:`stairgames.bench.site`): PostgreSQL,
 two ``stairgames serve`` processes, nginx with ``docs/deploy/nginx-stairgames.conf`` in
 front; ten Stairs games played over ``wss`` by clients that connect again when their
-socket closes, as the page does (:mod:`benchmarks.site_load`). Every game moves twice
+socket closes, as the page does (:mod:`stairgames.bench.site_load`). Every game moves twice
 and waits; one server is killed; the games go on. Skipped, saying why, without nginx,
 openssl, PostgreSQL or psycopg.
 
@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from benchmarks.postgresql import PostgreSQL, PostgreSQLMissingError
-from benchmarks.site import Site, SiteMissingError, running_site
-from benchmarks.site_load import FIRST_MOVES, OFFER, Game, Plan, move_of_play, run, summarize
 from fastapi.testclient import TestClient
 
+from stairgames.bench.postgresql import PostgreSQL, PostgreSQLMissingError
+from stairgames.bench.site import Site, SiteMissingError, running_site
+from stairgames.bench.site_load import FIRST_MOVES, OFFER, Game, Plan, move_of_play, run, summarize
 from stairgames.server.base.store import off_loop
 from stairgames.server.play.match import Match
 from tests.postgresql_helpers import (

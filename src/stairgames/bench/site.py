@@ -25,9 +25,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.postgresql import PostgreSQL, free_port, postgresql_server
+from stairgames.bench import REPOSITORY
+from stairgames.bench.postgresql import PostgreSQL, free_port, postgresql_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPOSITORY
 SITE_CONFIG = ROOT / "docs" / "deploy" / "nginx-stairgames.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 ENTRY = "import sys; from stairgames.cli import main; sys.exit(main())"

@@ -1,5 +1,5 @@
 """Games played on pinned worker processes, one per core, for the strength harnesses
-(:mod:`benchmarks.players_openspiel`, :mod:`benchmarks.ladder`).
+(:mod:`stairgames.bench.players_openspiel`, :mod:`stairgames.bench.ladder`).
 
 Each worker is a spawned process pinned to its core: it warms up (untimed), says it
 is ready, then plays each task it is sent and sends back the game's line (or the
@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from multiprocessing import connection, get_context
 from typing import Any, TypeVar
 
-from benchmarks.strength import (
+from stairgames.bench.strength import (
     LoadCheck,
     append_line,
     busy_between,
