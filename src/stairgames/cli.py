@@ -30,7 +30,7 @@ from stairgames.core.registry import (
 )
 from stairgames.core.solvers import SolveRequest, solved_dir
 from stairgames.i18n import LANGUAGES, N_, _, set_language, translate, wrap
-from stairgames.resume import is_resume, play_resumed
+from stairgames.resume import add_seats_flag, is_resume, play_resumed
 from stairgames.terminal import HUMAN, TerminalSession, enable_line_editing, fill
 
 
@@ -116,11 +116,7 @@ def _play_parser(
             metavar="PLAYER",
             help=_("the {name} player (default {default})").format(name=_(name), default=default),
         )
-    parser.add_argument(
-        "--seats",
-        metavar="PLAYERS",
-        help=_("comma-separated players for every seat, in seat order"),
-    )
+    add_seats_flag(parser)
     parser.add_argument(
         "--seed",
         type=int,

@@ -222,6 +222,17 @@ def opening_notes(path: Path, resumed: Resumed, seed: int, saved_to: Path) -> li
     return notes
 
 
+def add_seats_flag(parser: argparse.ArgumentParser) -> None:
+    """``--seats PLAYERS``, every seat's player in one flag: ``play GAME`` and ``play
+    --resume RECORD`` take it alike (read by :func:`seated_players` here, and by the
+    command line for a new game)."""
+    parser.add_argument(
+        "--seats",
+        metavar="PLAYERS",
+        help=_("comma-separated players for every seat, in seat order"),
+    )
+
+
 def resume_parser(
     seat_names: Sequence[str], *, epilog: str = "", add_help: bool = False
 ) -> argparse.ArgumentParser:
@@ -255,11 +266,7 @@ def resume_parser(
             metavar="PLAYER",
             help=_("the {name} player (default: as recorded)").format(name=_(name)),
         )
-    parser.add_argument(
-        "--seats",
-        metavar="PLAYERS",
-        help=_("comma-separated players for every seat, in seat order"),
-    )
+    add_seats_flag(parser)
     parser.add_argument(
         "--seed",
         type=int,
@@ -333,6 +340,7 @@ def play_resumed(argv: Sequence[str], *, epilog: str = "") -> int:
 
 __all__ = [
     "Resumed",
+    "add_seats_flag",
     "check_players",
     "check_seats",
     "is_resume",
