@@ -1,6 +1,6 @@
 """Where a Stairs game turned: its positions solved backwards from the end.
 
-A benchmark's game records (``benchmarks/strength.py``'s checkpoint lines with
+A benchmark's game records (``stairgames.bench.strength``'s checkpoint lines with
 ``moves``) are replayed, and every position is solved with the exact endgame solver
 (:class:`.endgame.EndgameSolver`, one table for the whole game, so each earlier
 position reuses what the later ones proved), from the last ply backwards until the
