@@ -44,6 +44,22 @@ def test_the_kinds_bounds_and_roles_come_from_the_games_declarations():
     assert city["cards"]["kind"] == "file" and city["characters"]["placeholder"]
 
 
+def test_a_file_option_s_words_are_its_game_s():
+    """What City of Stairs' card file says on the page is declared with its option, as
+    the page said it before (issue 50: setup.js names no game); other options say none."""
+    cards = listing_of("city_of_stairs")["cards"]
+    assert {k: cards[k] for k in ("default_label", "upload_label", "checking", "ready")} == {
+        "default_label": "the default cards",
+        "upload_label": "Upload a card file (TOML)",
+        "checking": "Checking the card file…",
+        "ready": "Card set {name} is ready.",
+    }
+    size = listing_of("stairs")["size"]
+    assert (size["default_label"], size["upload_label"], size["checking"], size["ready"]) == (
+        ("",) * 4
+    )
+
+
 def test_the_listing_keeps_the_keys_the_page_read_before():
     """name, type, default and choices, as the server's listing has said them."""
     size = listing_of("stairs")["size"]
@@ -89,6 +105,10 @@ def test_every_label_help_and_summary_has_a_japanese_translation():
             described["help"],
             described["summary"],
             *described["choice_labels"].values(),
+            described["default_label"],
+            described["upload_label"],
+            described["checking"],
+            described["ready"],
         )
         if text
     }

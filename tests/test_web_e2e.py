@@ -719,8 +719,8 @@ def test_every_game_plays_under_the_content_security_policy(pages, tmp_path):
     city.get_by_label("City of Stairs", exact=True).check()
     cards = tmp_path / "mine.toml"
     cards.write_text(default_cards_text(), encoding="utf-8")
-    city.locator("#card-file").set_input_files(cards)
-    expect(city.locator(".card-status")).to_have_text(re.compile(r"^Card set .+ is ready\.$"))
+    city.locator("#file-cards").set_input_files(cards)
+    expect(city.locator(".file-status")).to_have_text(re.compile(r"^Card set .+ is ready\.$"))
     start_with_seats(city, "City of Stairs", ["human", "computer:easy"])
     play_city_of_stairs(city, 3)
     shot(city, "e2e-city_of_stairs-policy")

@@ -223,6 +223,16 @@ class OptionInfo:
     browser uploads (:class:`stairgames.core.registry.OptionFile`)."""
     placeholder: str = ""
     """An example value a text input shows while empty (not translated)."""
+    default_label: str = ""
+    """A file option's choice that uploads no file and keeps the default
+    (``N_("the default cards")``); empty: the page's own words for no file."""
+    upload_label: str = ""
+    """What a file option's file input is called (``N_("Upload a card file (TOML)")``)."""
+    checking: str = ""
+    """What a file option says while the server checks an uploaded file."""
+    ready: str = ""
+    """What a file option says once the server has kept an uploaded file: a message with
+    ``{name}``, the name the file gives itself (``N_("Card set {name} is ready.")``)."""
 
 
 def option(default: T, *, label: str, **info: Any) -> T:
@@ -277,7 +287,8 @@ def option_listing(options_class: type[Any]) -> list[dict[str, Any]]:
     ``choice``, ``number``, ``list``, ``text``, ``seat``, ``file``), its words (message ids:
     ``label``, ``help``, ``summary``, ``choice_labels``), ``min``/``max``, whether it may be
     empty (``optional``), whether forms offer it, ``seats_from`` (the option is the number
-    of seats) and ``placeholder``."""
+    of seats), ``placeholder`` and a file option's words (``default_label``,
+    ``upload_label``, ``checking``, ``ready``: empty where the game gives none)."""
     hints = option_types(options_class)
     listing = []
     for field in option_fields(options_class):
@@ -302,6 +313,10 @@ def option_listing(options_class: type[Any]) -> list[dict[str, Any]]:
                 "offered": info.offered,
                 "seats_from": info.role == "players",
                 "placeholder": info.placeholder,
+                "default_label": info.default_label,
+                "upload_label": info.upload_label,
+                "checking": info.checking,
+                "ready": info.ready,
             }
         )
     return listing

@@ -34,8 +34,6 @@ SHARED_MESSAGES: Final = (
     N_("Allow"),
     N_("Ask for a takeback"),
     N_("Back"),
-    N_("Card set {name} is ready."),
-    N_("Checking the card file…"),
     N_("Copy"),
     N_("Decline the offer"),
     N_("Download the record"),
@@ -136,7 +134,6 @@ SHARED_MESSAGES: Final = (
     ),
     N_("The record could not be downloaded."),
     N_("Undo"),
-    N_("Upload a card file (TOML)"),
     N_("You are watching this game."),
     N_("You lose"),
     N_("You play"),
@@ -149,7 +146,6 @@ SHARED_MESSAGES: Final = (
     N_("expert"),
     N_("hard"),
     N_("medium"),
-    N_("the default cards"),
     N_("{name} (you)"),
     N_("{name} joined"),
     N_("You share the win"),
@@ -166,6 +162,12 @@ SHARED_MESSAGES: Final = (
     N_("The computer ({level})"),
     N_("Who plays {name}"),
     N_("{items} and {last}"),
+    # the home page: an option of kind "file" whose game gives no words of its own
+    # (static/pagetext.js fileWords)
+    N_("no file"),
+    N_("Upload a file"),
+    N_("Checking the file…"),
+    N_("{name} is ready."),
     # issue 27: what new players ran into
     N_("You have no legal move: you must pass."),
     N_("You declined the offer to end by agreement."),

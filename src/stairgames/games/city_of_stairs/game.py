@@ -64,7 +64,14 @@ class CityOfStairsOptions:
     players: int = option(2, label=N_("Players"), role="players", summary=N_("{value} players"))
     """2 to 4 players."""
     cards: str | None = option(
-        None, label=N_("Card set"), role="file", summary=N_("an uploaded card set")
+        None,
+        label=N_("Card set"),
+        role="file",
+        summary=N_("an uploaded card set"),
+        default_label=N_("the default cards"),
+        upload_label=N_("Upload a card file (TOML)"),
+        checking=N_("Checking the card file…"),
+        ready=N_("Card set {name} is ready."),
     )
     """Path of a card-set TOML file; ``None`` for the default (reconstructed) set."""
     first_player: int | None = option(None, label=N_("Who starts"), role="seat")

@@ -58,6 +58,34 @@ export function capitalise(text) {
 /** @typedef {import("./types.js").GameOption} GameOption */
 
 /**
+ * What an option of kind "file" says on a form (message ids, for t()): its choice of no
+ * file (the default), its file input's label, while an uploaded file is checked, and once
+ * it is kept (with `{name}`, the name the file gives itself).
+ *
+ * @typedef {object} FileWords
+ * @property {string} none
+ * @property {string} upload
+ * @property {string} checking
+ * @property {string} ready
+ */
+
+/**
+ * A file option's words as its game declared them (core/options.py), each it left out
+ * the page's own, which name no game.
+ *
+ * @param {{default_label?: string, upload_label?: string, checking?: string, ready?: string}} option
+ * @returns {FileWords}
+ */
+export function fileWords(option) {
+  return {
+    none: option.default_label || N_("no file"),
+    upload: option.upload_label || N_("Upload a file"),
+    checking: option.checking || N_("Checking the file…"),
+    ready: option.ready || N_("{name} is ready."),
+  };
+}
+
+/**
  * A game option's label on a form, as the game declared it (its name where it
  * declared none).
  *

@@ -9,6 +9,7 @@
 import { language, t } from "./i18n.js";
 import { ApiError, api, errorText } from "./net.js";
 import { fillSeatChoices, labelled } from "./optionform.js";
+import { fileWords } from "./pagetext.js";
 
 export function hasSeatList(game) {
   return Boolean(game?.seats_by_players && Object.keys(game.seats_by_players).length);
@@ -47,31 +48,35 @@ export function specialOption(option, game, onChange) {
   return null;
 }
 
+// The chooser of an option of kind "file": its default or an uploaded file, in the
+// words its game declared (pagetext.js fileWords); the ids are the option's name's
+// ("option-<name>", "file-<name>").
 function fileChooser(option, words) {
+  const said = fileWords(option);
   const box = document.createElement("div");
-  box.className = "option card-set";
+  box.className = "option file-choice";
   const select = document.createElement("select");
   Object.assign(select.dataset, { option: option.name, kind: "file" });
-  select.id = "card-set";
-  select.append(new Option(t("the default cards"), ""));
+  select.id = `option-${option.name}`;
+  select.append(new Option(t(said.none), ""));
   const file = document.createElement("input");
   file.type = "file";
   file.accept = ".toml,text/plain";
-  file.id = "card-file";
+  file.id = `file-${option.name}`;
   const status = document.createElement("p");
-  status.className = "card-status";
+  status.className = "file-status";
   status.setAttribute("role", "status");
-  const fileLabel = labelled(t("Upload a card file (TOML)"), file);
-  file.addEventListener("change", () => upload(option.name, file, select, status));
+  const fileLabel = labelled(t(said.upload), file);
+  file.addEventListener("change", () => upload(option.name, said, file, select, status));
   box.append(labelled(words, select), fileLabel, status);
   return box;
 }
 
-async function upload(name, file, select, status) {
+async function upload(name, said, file, select, status) {
   status.classList.remove("error");
   const chosen = file.files?.[0];
   if (!chosen) return;
-  status.textContent = t("Checking the card file…");
+  status.textContent = t(said.checking);
   const query = `lang=${encodeURIComponent(language())}&name=${encodeURIComponent(chosen.name)}`;
   let data;
   try {
@@ -93,7 +98,7 @@ async function upload(name, file, select, status) {
     select.append(option);
   }
   select.value = kept;
-  status.textContent = t("Card set {name} is ready.", { name: data.name });
+  status.textContent = t(said.ready, { name: data.name });
 }
 
 // The seat list: one chooser for each seat of the chosen count; and the seats the
