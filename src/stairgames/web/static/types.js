@@ -73,6 +73,10 @@
  * @property {boolean} [offered] false: the forms keep its default
  * @property {boolean} [seats_from] it is the number of seats
  * @property {string} [placeholder] an example value, not translated
+ * @property {string} [default_label] a file option's choice of no file (a message id)
+ * @property {string} [upload_label] a file option's upload button (a message id)
+ * @property {string} [checking] said while an uploaded file is checked (a message id)
+ * @property {string} [ready] said once it is kept, with `{name}` (a message id)
  */
 
 /**
