@@ -12,9 +12,18 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from stairgames.games.city_of_stairs.cards import default_cards_text
 from stairgames.server.lobby.lobby import AWAY_SECONDS, rating_pool
 from stairgames.server.people.players import COOKIE
-from tests.server_helpers import JSON, connect, receive_until, running, seat_get, state_at_rest
+from tests.server_helpers import (
+    JSON,
+    TOML,
+    connect,
+    receive_until,
+    running,
+    seat_get,
+    state_at_rest,
+)
 
 
 @pytest.fixture
@@ -419,17 +428,63 @@ def test_a_seat_token_may_come_in_a_header_and_never_reaches_the_access_log(
     assert token not in record.getMessage() and "token=…&x=1" in record.getMessage()
 
 
-def test_a_challenge_with_an_uploaded_file_option_is_refused_naming_it(
+def upload_cards(client: TestClient, red_name: str) -> str:
+    """The id of a card file uploaded as the page sends it: the game's own cards, the
+    Red family renamed ``red_name``."""
+    text = default_cards_text().replace('name = "Red"', f'name = "{red_name}"', 1)
+    reply = client.post("/api/cards", content=text.encode(), headers=TOML)
+    assert reply.status_code == 200, reply.text
+    card_id: str = reply.json()["cards"]
+    return card_id
+
+
+def city_challenge(client: TestClient, who: dict[str, str], cards: str, rated: bool) -> Any:
+    return challenge(
+        client,
+        who,
+        game="city_of_stairs",
+        options={"players": 2, "cards": cards},
+        seats=["human", "online"],
+        rated=rated,
+    )
+
+
+def test_an_unrated_challenge_plays_an_uploaded_card_set_shown_by_its_id(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """The lobby reads an uploaded file's id as ``POST /api/matches`` does (issue 50); the
+    list shows the id, never the file's path on the server."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    card_id = upload_cards(client, "Crimson Family")
+    made = city_challenge(client, ann, card_id, rated=False)
+    assert made.status_code == 200, made.text
+    (shown,) = listed(client)
+    assert shown["options"]["cards"] == card_id
+    assert str(tmp_path) not in client.get("/api/challenges").text
+    assert accept(client, bob, shown["id"]).status_code == 200
+    view = client.get(f"/api/matches/{made.json()['match']}").text
+    assert "Crimson Family" in view and ".toml" not in view
+
+
+def test_a_rated_challenge_with_an_uploaded_file_is_refused_naming_it(
     client: TestClient,
 ) -> None:
     """The lobby asks the registry which options take uploaded files (City of Stairs'
-    card sets today) rather than naming one: a challenge plays the game's own."""
+    card sets today) rather than naming one: a rated game plays the game's own cards."""
     ann = player(client, "Ann")
-    reply = challenge(
-        client, ann, game="city_of_stairs", options={"cards": "0" * 64}, seats=["human", "online"]
-    )
+    reply = city_challenge(client, ann, upload_cards(client, "Crimson Family"), rated=True)
     assert reply.status_code == 400, reply.text
     error = reply.json()["error"]
-    assert error["code"] == "challenge_uploaded_file"
+    assert error["code"] == "rated_uploaded_file"
     assert error["args"] == {"option": "cards"}
+    assert listed(client) == []
+
+
+def test_a_challenge_naming_no_uploaded_file_is_refused_as_a_match_is(
+    client: TestClient,
+) -> None:
+    ann = player(client, "Ann")
+    reply = city_challenge(client, ann, "0" * 64, rated=False)
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["error"]["code"] == "unknown_card_set"
     assert listed(client) == []

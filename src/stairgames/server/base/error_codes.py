@@ -149,7 +149,7 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "a challenge needs a seat for someone from the lobby": "challenge_online_seat",
     "a rated game is between people only": "rated_people_only",
     "'rated' is true or false": "bad_rated",
-    "a challenge cannot use an uploaded file: {option}": "challenge_uploaded_file",
+    "a rated game cannot use an uploaded file: {option}": "rated_uploaded_file",
     "there is no such challenge": "challenge_not_found",
     "this challenge is no longer open": "challenge_closed",
     "you have a seat in this game already": "already_seated",

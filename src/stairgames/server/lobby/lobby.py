@@ -41,6 +41,7 @@ from stairgames.core.registry import get_spec, uploaded_options
 from stairgames.i18n import N_
 from stairgames.server.base.contract import Ok, answers
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.settings import DATA_DIR
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
     ChallengeRow,
@@ -67,6 +68,7 @@ from stairgames.server.people.players import (
 )
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
+from stairgames.server.play.card_files import resolve_cards_option
 from stairgames.server.play.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.play.fanout import RESYNC, FanOut
 from stairgames.server.play.hub import Hub
@@ -661,6 +663,19 @@ def _check_challenge_seats(seats: list[Any], rated: bool) -> None:
         raise ServerError(400, N_("a rated game is between people only"))
 
 
+def _refuse_rated_upload(options: dict[str, Any], rated: bool) -> None:
+    """A rated game is played with the game's own cards: a custom card set is another game
+    for the ratings (an unrated challenge may name an uploaded file, as a match may).
+
+    :raises ServerError: 400, a rated challenge naming an uploaded file.
+    """
+    uploaded = sorted(name for name in set(options) & set(uploaded_options()) if options[name])
+    if rated and uploaded:
+        raise ServerError(
+            400, N_("a rated game cannot use an uploaded file: {option}"), option=uploaded[0]
+        )
+
+
 def lobby_of(request: Request | WebSocket) -> Lobby:
     return LOBBY.of(request)
 
@@ -692,11 +707,8 @@ def add_lobby_routes(app: FastAPI) -> None:
     @app.post("/api/challenges", **answers(ChallengeCreated))
     async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
         game, options, seats, rated = body.game, dict(body.options), list(body.seats), body.rated
-        uploaded = sorted(set(options) & set(uploaded_options()))
-        if uploaded:
-            raise ServerError(
-                400, N_("a challenge cannot use an uploaded file: {option}"), option=uploaded[0]
-            )
+        _refuse_rated_upload(options, rated)
+        options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
         time_control = requested_time_control(body.time_control, game)
         player = await required_player_async(request)
         return await lobby_of(request).create(player, game, options, seats, rated, time_control)
