@@ -7,7 +7,8 @@ import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
 import { currentPlayer, ensurePlayer, shownName } from "./player.js";
 import { fillSeatChoices, optionInput, optionValues } from "./optionform.js";
-import { isEditable, optionsSummary } from "./pagetext.js";
+import { isEditable, optionLabel, optionsSummary } from "./pagetext.js";
+import { fileChooser } from "./setup.js";
 import { fillTimeControls, timeControlOf, timeControlText } from "./clock.js";
 
 const lobby = {
@@ -158,8 +159,6 @@ function renderForm() {
   $("challenge-people-label").hidden = total < 3;
   const computers = Number(people.value) < total;
   $("challenge-level-label").hidden = !computers;
-  $("challenge-rated", HTMLInputElement).disabled = computers;
-  if (computers) $("challenge-rated", HTMLInputElement).checked = false;
   const levels = game ? game.levels || [] : [];
   const level = $("challenge-level", HTMLSelectElement);
   if (level.options.length !== levels.length) {
@@ -167,16 +166,34 @@ function renderForm() {
   }
   fillTimeControls($("challenge-time", HTMLSelectElement), game);
   renderOptions(game, total);
+  offerRated(!computers && !fileChosen());
+}
+
+// A rated game is between people, with the game's own cards: no computer seat, no
+// uploaded file (the server refuses either).
+function offerRated(offered) {
+  const rated = $("challenge-rated", HTMLInputElement);
+  rated.disabled = !offered;
+  if (!offered) rated.checked = false;
+}
+
+function fileChosen() {
+  const files = $("challenge-options").querySelectorAll('select[data-kind="file"]');
+  return [...files].some((select) => select instanceof HTMLSelectElement && select.value);
 }
 
 // The options a challenge sets: every one its game offers but the number of seats (the
-// form's own "How many play") and uploaded files (the server refuses them in a
-// challenge: a file is its uploader's).
+// form's own "How many play"); an option of kind "file" is the home page's chooser
+// (setup.js), its ids after "challenge-".
 function challengeOptions(game) {
   if (!game) return [];
-  return game.options.filter(
-    (option) => isEditable(option) && !option.seats_from && option.kind !== "file",
-  );
+  return game.options.filter((option) => isEditable(option) && !option.seats_from);
+}
+
+function challengeInput(option) {
+  return option.kind === "file"
+    ? fileChooser(option, t(optionLabel(option)), "challenge-")
+    : optionInput(option);
 }
 
 // The game's option inputs, drawn again when the game or the language changes (their
@@ -185,7 +202,7 @@ function renderOptions(game, count) {
   const box = $("challenge-options");
   const drawnFor = `${game ? game.name : ""} ${language()}`;
   if (box.dataset.drawnFor !== drawnFor) {
-    box.replaceChildren(...challengeOptions(game).map(optionInput));
+    box.replaceChildren(...challengeOptions(game).map(challengeInput));
     box.dataset.drawnFor = drawnFor;
   }
   if (!game) return;
@@ -262,7 +279,12 @@ export function hideLobby() {
 function start() {
   if (!has("lobby")) return;
   $("challenge-form").addEventListener("submit", openChallenge);
-  for (const id of ["challenge-game", "challenge-players", "challenge-people"]) {
+  for (const id of [
+    "challenge-game",
+    "challenge-players",
+    "challenge-people",
+    "challenge-options",
+  ]) {
     $(id).addEventListener("change", renderForm);
   }
   onLanguageChange(() => {

@@ -50,19 +50,21 @@ export function specialOption(option, game, onChange) {
 
 // The chooser of an option of kind "file": its default or an uploaded file, in the
 // words its game declared (pagetext.js fileWords); the ids are the option's name's
-// ("option-<name>", "file-<name>").
-function fileChooser(option, words) {
+// ("option-<name>", "file-<name>") after `prefix`, so a second form (the lobby's
+// challenge) draws its own. A kept or refused upload changes the select's value and
+// tells it ("change"), as a choice made by hand does.
+export function fileChooser(option, words = t(option.label || option.name), prefix = "") {
   const said = fileWords(option);
   const box = document.createElement("div");
   box.className = "option file-choice";
   const select = document.createElement("select");
   Object.assign(select.dataset, { option: option.name, kind: "file" });
-  select.id = `option-${option.name}`;
+  select.id = `${prefix}option-${option.name}`;
   select.append(new Option(t(said.none), ""));
   const file = document.createElement("input");
   file.type = "file";
   file.accept = ".toml,text/plain";
-  file.id = `file-${option.name}`;
+  file.id = `${prefix}file-${option.name}`;
   const status = document.createElement("p");
   status.className = "file-status";
   status.setAttribute("role", "status");
@@ -88,7 +90,7 @@ async function upload(name, said, file, select, status) {
   } catch (failure) {
     status.textContent = errorText(failure instanceof ApiError ? failure.error : null);
     status.classList.add("error");
-    select.value = "";
+    choose(select, "");
     return;
   }
   const kept = data[name];
@@ -97,8 +99,13 @@ async function upload(name, said, file, select, status) {
     option = new Option(`${data.name} (${chosen.name})`, kept);
     select.append(option);
   }
-  select.value = kept;
+  choose(select, kept);
   status.textContent = t(said.ready, { name: data.name });
+}
+
+function choose(select, value) {
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
 // The seat list: one chooser for each seat of the chosen count; and the seats the
