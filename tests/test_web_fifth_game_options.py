@@ -103,10 +103,8 @@ def test_the_home_page_and_the_lobby_offer_every_option_of_every_game(
             drawn = page.locator("#challenge-options [data-option]").evaluate_all(
                 "inputs => inputs.map(i => i.dataset.option)"
             )
-            # the seat count is the form's own; the server refuses uploaded files there
-            kept_out = {
-                o["name"] for o in game["options"] if o["seats_from"] or o["kind"] == "file"
-            }
+            # the seat count is the form's own "How many play"
+            kept_out = {o["name"] for o in game["options"] if o["seats_from"]}
             assert set(drawn) == offered(game) - kept_out, game["name"]
     everything = {name for game in listing for name in offered(game)}
     assert {"size", "pie_rule", "variant", "goal", "crumbling_wall"} <= everything
