@@ -6,7 +6,10 @@ import { setLanguage } from "../../src/stairgames/web/static/i18n.js";
 import {
   capitalise,
   isEditable,
+  gameWords,
+  isNote,
   isWord,
+  lineText,
   minutesText,
   moveRounds,
   moveText,
@@ -16,6 +19,8 @@ import {
   optionValueText,
   playersText,
   sameValue,
+  wordButtons,
+  wordOf,
 } from "../../src/stairgames/web/static/pagetext.js";
 
 test("an option's label is the one its game declared, or its name", () => {
@@ -127,12 +132,57 @@ test("players and minutes: one number or a range, nothing where unknown", () => 
   assert.equal(minutesText(undefined), "");
 });
 
-test("moves that are words are said, board moves kept as their notation", () => {
-  assert.equal(moveText("pass"), "Pass");
-  assert.equal(moveText("offer"), "Offer to end by agreement");
-  assert.equal(moveText("c3-d4"), "c3-d4");
-  assert.equal(isWord("swap"), true);
-  assert.equal(isWord("constructor"), false);
+// A game's words as GET /api/games lists them (core/registry.py's MoveWord).
+const WORDS = [
+  { move: "pass", label: "Pass", button: true, control: false, note: false },
+  { move: "offer", label: "Offer a draw", button: true, control: true, note: true },
+  { move: "decline", label: "Decline the draw", button: true, control: false, note: true },
+  { move: "stop", label: "Stop", button: false, control: false, note: false },
+  { move: "die:{number}", label: "Die {number}", button: false, control: false, note: false },
+  { move: "start:{seat}", label: "{seat} starts", button: false, control: false, note: false },
+];
+
+test("moves that are words are said as their game declared, board moves as notation", () => {
+  assert.equal(moveText("pass", WORDS), "Pass");
+  assert.equal(moveText("offer", WORDS), "Offer a draw");
+  assert.equal(moveText("c3-d4", WORDS), "c3-d4");
+  assert.equal(moveText("pass", []), "pass"); // a game that declares no words
+  assert.equal(isWord(WORDS, "pass"), true);
+  assert.equal(isWord(WORDS, "constructor"), false);
+  assert.equal(isNote(WORDS, "decline"), true);
+  assert.equal(isNote(WORDS, "pass"), false);
+  assert.equal(gameWords({ name: "x" }).length, 0);
+  assert.equal(gameWords({ name: "x", move_words: WORDS }), WORDS);
+});
+
+test("a pattern says its number, and a seat by its name", () => {
+  assert.equal(moveText("die:3", WORDS), "Die 3");
+  assert.equal(moveText("start:1", WORDS, ["red", "blue"]), "Blue starts");
+  assert.equal(moveText("start:7", WORDS, ["red", "blue"]), "7 starts");
+  assert.equal(isWord(WORDS, "die:x"), false);
+  assert.equal(isWord(WORDS, "die:3:4"), false);
+  assert.deepEqual(wordOf(WORDS, "die:12")?.values, { number: "12" });
+});
+
+test("a line of moves: notation with spaces, words with commas", () => {
+  assert.equal(lineText(["c3-d4", "d4-c3"], WORDS), "c3-d4 d4-c3");
+  assert.equal(lineText(["stop", "die:1", "die:6"], WORDS), "Stop, Die 1, Die 6");
+});
+
+test("the words of a turn are buttons with the moves or among the controls", () => {
+  const { turn, controls } = wordButtons(WORDS, ["c3-d4", "pass", "offer", "stop", "die:2"]);
+  assert.deepEqual(turn, [{ move: "pass", label: "Pass" }]);
+  assert.deepEqual(controls, [{ move: "offer", label: "Offer a draw" }]);
+});
+
+test("moves in Japanese: the label translated, the seat's name too", async () => {
+  await speak("ja", { "Die {number}": "出目{number}", "{seat} starts": "{seat}が先手", red: "赤" });
+  try {
+    assert.equal(moveText("die:5", WORDS), "出目5");
+    assert.equal(moveText("start:0", WORDS, ["red", "blue"]), "赤が先手");
+  } finally {
+    await speak("en", {});
+  }
 });
 
 test("a sentence starts with a capital; an empty text stays empty", () => {
@@ -141,12 +191,29 @@ test("a sentence starts with a capital; an empty text stays empty", () => {
   assert.equal(capitalise("黒の勝ち"), "黒の勝ち");
 });
 
+/** The rounds as lists of indexes, each move's notes after a slash: [[0, "1/2,3"], ...]. */
+function rows(history, seats, told, words = WORDS) {
+  return moveRounds(history, seats, told, words).map((round) =>
+    round.map((m) => (m.notes.length ? `${m.index}/${m.notes.join(",")}` : m.index)),
+  );
+}
+
 test("two players' moves pair into rounds, the last one alone when odd", () => {
-  assert.deepEqual(moveRounds(5, 2, false), [[0, 1], [2, 3], [4]]);
-  assert.deepEqual(moveRounds(0, 2, false), []);
+  assert.deepEqual(rows(["a", "b", "c", "d", "e"], 2, false), [[0, 1], [2, 3], [4]]);
+  assert.deepEqual(rows([], 2, false), []);
 });
 
 test("a told game, or one of more seats, shows one move a row", () => {
-  assert.deepEqual(moveRounds(3, 2, true), [[0], [1], [2]]);
-  assert.deepEqual(moveRounds(3, 4, false), [[0], [1], [2]]);
+  assert.deepEqual(rows(["a", "b", "c"], 2, true), [[0], [1], [2]]);
+  assert.deepEqual(rows(["a", "b", "c"], 4, false), [[0], [1], [2]]);
+});
+
+test("an offer and its answer are notes under the move before them, not moves of the pairs", () => {
+  // 1. e1-e2 d6-d5 2. e2-e3 (dark offers, light declines) d5-d4 3. pass
+  const history = ["e1-e2", "d6-d5", "e2-e3", "offer", "decline", "d5-d4", "pass"];
+  assert.deepEqual(rows(history, 2, false), [[0, 1], ["2/3,4", 5], [6]]);
+  // a game that declares no notes pairs every move, as before
+  assert.deepEqual(rows(history, 2, false, []), [[0, 1], [2, 3], [4, 5], [6]]);
+  // a note with no move before it is a move of its own
+  assert.deepEqual(rows(["offer", "decline", "a"], 2, false), [["0/1", 2]]);
 });

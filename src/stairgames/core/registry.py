@@ -98,6 +98,37 @@ class OptionFile:
 
 
 @dataclasses.dataclass(frozen=True)
+class MoveWord:
+    """A move the browser says in words rather than in its notation (Stairs' ``pass``,
+    ``offer``; Ishigaki Race's ``stop``, ``die:3``): its button where a player may play
+    it, its entry in the move list, the analysis panel and the analysis board."""
+
+    move: str
+    """The move's notation, or a pattern of notations with a ``{number}`` (any number,
+    said as it is) or a ``{seat}`` (a seat's number, said as its name) in it:
+    ``"die:{number}"``, ``"start:{seat}"``."""
+    label: str
+    """How people read it (an English message id, translated where it is shown, with
+    the pattern's ``{number}`` or ``{seat}``): its button's text and its entry's."""
+    button: bool = True
+    """Whether the match page and the analysis board offer it as a button of its own
+    where it is legal (``False``: the game's ``board.js`` draws its own)."""
+    control: bool = False
+    """Its button stands among the match's controls (beside Resign, the page's element
+    whose id is the move) rather than with the moves of the turn."""
+    note: bool = False
+    """Not a move of the pairs (an offer to end the game and its answer): the move list
+    shows it as a note under the move it follows, and the board keeps the mark of the
+    move before it."""
+    forced: str | None = None
+    """What the match page says where it is the only move a player has (a lone pass:
+    why), an English message id."""
+    told: tuple[str, str] | None = None
+    """What the match page says while it is the last move: to the player who made it,
+    and to the others (with ``{name}``, who made it), English message ids."""
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
     """Everything shared code needs to know about one game."""
 
@@ -182,6 +213,10 @@ class GameSpec:
     :class:`~stairgames.core.assess.Assessor` (its thresholds, exact values, settled
     positions), resolved once, on the first review (:func:`assessor`); without it the
     review searches with :data:`~stairgames.core.assess.DEFAULT_ASSESSOR`."""
+    move_words: tuple[MoveWord, ...] = ()
+    """Optional: the moves the browser says in words rather than in notation (Stairs'
+    pass, swap and agreement; Ishigaki Race's decisions and dice), with how people read
+    them; shared JavaScript names none (they reach it through ``GET /api/games``)."""
     listing_order: int = 100
     """Where the game comes in the server's list of games (``GET /api/games``; lower
     first, then by name): the home page shows its cards in that order and chooses the
@@ -406,6 +441,30 @@ def browser_messages(name: str) -> tuple[str, ...]:
     if not isinstance(messages, tuple) or not all(isinstance(m, str) for m in messages):
         raise TypeError(f"{reference!r} must name a tuple of message ids")
     return messages
+
+
+def move_words_json(name: str) -> list[dict[str, Any]]:
+    """The game's :attr:`GameSpec.move_words` as ``GET /api/games`` lists them: each
+    ``{"move", "label", "button", "control", "note"}``, with ``"forced"`` and ``"told"``
+    where the game declared them.
+
+    :raises InvalidOptionError: no such game.
+    """
+    listed = []
+    for word in get_spec(name).move_words:
+        entry: dict[str, Any] = {
+            "move": word.move,
+            "label": word.label,
+            "button": word.button,
+            "control": word.control,
+            "note": word.note,
+        }
+        if word.forced is not None:
+            entry["forced"] = word.forced
+        if word.told is not None:
+            entry["told"] = list(word.told)
+        listed.append(entry)
+    return listed
 
 
 def listing_order() -> list[str]:

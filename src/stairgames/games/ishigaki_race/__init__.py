@@ -15,7 +15,7 @@ crumbling wall.
 'race ninjas=0,2,0 turn=yellow dice=-'
 """
 
-from stairgames.core.registry import GameSpec, register
+from stairgames.core.registry import GameSpec, MoveWord, register
 from stairgames.games.ishigaki_race.game import (
     IshigakiRaceGame,
     IshigakiRaceOptions,
@@ -94,6 +94,12 @@ register(
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.ishigaki_race.view.messages:BROWSER_MESSAGES",
         listing_order=2,
+        move_words=(
+            MoveWord("stop", N_("Stop"), button=False),
+            MoveWord("roll", N_("Roll the second die"), button=False),
+            MoveWord("die:{number}", N_("Die {number}"), button=False),
+            MoveWord("start:{seat}", N_("{seat} starts"), button=False),
+        ),
         observation_tensor="stairgames.games.ishigaki_race.play.tensor:TENSOR",
     )
 )

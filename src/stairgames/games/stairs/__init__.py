@@ -10,7 +10,7 @@ The option ``size`` plays on a board of 3×3 to 8×8 squares (S8).
 'L,D,L,D,L,D/D,L,D,L,D,L/L,D,LL,D,L,D/D,L,D,.,D,L/L,D,L,D,L,D/D,L,D,L,D,L D L'
 """
 
-from stairgames.core.registry import GameSpec, register
+from stairgames.core.registry import GameSpec, MoveWord, register
 from stairgames.games.stairs.game import StairsGame, StairsOptions, StairsState
 from stairgames.games.stairs.notation import PASS, SWAP
 from stairgames.games.stairs.position import INITIAL_POSITION, position_options
@@ -80,6 +80,21 @@ register(
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.stairs.view.messages:BROWSER_MESSAGES",
         listing_order=0,
+        move_words=(
+            MoveWord("pass", N_("Pass"), forced=N_("You have no legal move: you must pass.")),
+            MoveWord("swap", N_("Swap colours")),
+            MoveWord("offer", N_("Offer to end by agreement"), control=True, note=True),
+            MoveWord("accept", N_("Accept the offer"), note=True),
+            MoveWord(
+                "decline",
+                N_("Decline the offer"),
+                note=True,
+                told=(
+                    N_("You declined the offer to end by agreement."),
+                    N_("{name} declined the offer to end by agreement."),
+                ),
+            ),
+        ),
         observation_tensor="stairgames.games.stairs.play.tensor:TENSOR",
         position_options=position_options,
         rating_options=("size",),

@@ -15,6 +15,19 @@ from stairgames.server.chat.contract import ChatSent
 from stairgames.server.play.contract import MatchView, Presence, SocketError
 
 
+class MoveWordListing(Answer):
+    """A move a game says in words (``core/registry.py``'s ``MoveWord``): its notation
+    or pattern, its label (a message id) and how the page shows it."""
+
+    move: str
+    label: str
+    button: bool
+    control: bool
+    note: bool
+    forced: str | None = None
+    told: list[str] | None = None
+
+
 class GameListing(Answer):
     """One game of ``GET /api/games``: what the home page and the lobby offer of it
     (its ``options``, each with its kind, labels and help, are the registry's)."""
@@ -31,6 +44,7 @@ class GameListing(Answer):
     web: bool
     summary: Any = None
     preview: JsonObject | None = None
+    move_words: list[MoveWordListing] = Field(default_factory=list)
 
 
 class Catalog(Answer):

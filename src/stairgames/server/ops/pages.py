@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_listing
-from stairgames.core.registry import get_spec, listing_order, load
+from stairgames.core.registry import get_spec, listing_order, load, move_words_json
 from stairgames.i18n import LANGUAGES, N_, catalog_path
 from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError, error_json
@@ -23,7 +23,8 @@ from stairgames.server.play.matches import LEVELS
 
 
 def games_listing() -> list[dict[str, Any]]:
-    """``GET /api/games``: every game, its options, seat names and levels, in the order
+    """``GET /api/games``: every game, its options, seat names, levels and the moves it
+    says in words (``move_words``: the page names none of them), in the order
     the games' registrations ask (``listing_order``: the home page chooses the first)."""
     listing = []
     for name in listing_order():
@@ -45,6 +46,7 @@ def games_listing() -> list[dict[str, Any]]:
                 "play_minutes": list(spec.play_minutes) if spec.play_minutes else None,
                 "realtime_default": list(spec.realtime_default),
                 "preview": _preview_board(spec.name),
+                "move_words": move_words_json(spec.name),
             }
         )
     return listing

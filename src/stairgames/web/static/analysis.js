@@ -16,6 +16,7 @@
 // move goes through static/stepping.js's stepTo.
 
 import { t } from "./i18n.js";
+import { gameWords, lineText, moveText } from "./pagetext.js";
 import { stepTo } from "./stepping.js";
 
 import { $ } from "./dom.js";
@@ -44,6 +45,20 @@ export function initAnalysis({ app, go }) {
   state.go = go;
   $("analysis-start", HTMLButtonElement).addEventListener("click", start);
   $("analysis-explore", HTMLButtonElement).addEventListener("click", explore);
+}
+
+// The moves the analysed game says in words, and its seats' names (a pattern's {seat}).
+function wordsAndSeats() {
+  const view = state.app?.view;
+  const game = view ? state.app.games.find((g) => g.name === view.game) : undefined;
+  return { words: gameWords(game), seats: state.data?.seats || [] };
+}
+
+// A move as people read it: its game's words ("Offer to end by agreement", "Die 3"), or
+// its notation.
+function said(move) {
+  const { words, seats } = wordsAndSeats();
+  return moveText(move, words, seats);
 }
 
 // A new match on the page: what the server has of its analysis is asked once it is over.
@@ -334,7 +349,7 @@ function drawGraph(view, seat) {
 function pointLabel(move, share, seatName) {
   const text = t("Move {n} {move}: {name} {value}", {
     n: move.ply,
-    move: move.move,
+    move: said(move.move),
     name: seatName,
     value: percent(share),
   });
@@ -377,7 +392,7 @@ function describeShown(view, _seat) {
     const head = document.createElement("p");
     head.className = "analysis-head";
     const mark = move.mark ? ` ${markText(move.mark)}` : "";
-    head.textContent = t("Move {n}: {move}{mark}", { n: move.ply, move: move.move, mark });
+    head.textContent = t("Move {n}: {move}{mark}", { n: move.ply, move: said(move.move), mark });
     if (move.mark) head.classList.add(`mark-${move.mark}`);
     lines.push(head);
     lines.push(
@@ -394,10 +409,11 @@ function describeShown(view, _seat) {
       ),
     );
     if (move.better) {
-      lines.push(line(t("Better: {move}", { move: move.better }), "analysis-better"));
+      lines.push(line(t("Better: {move}", { move: said(move.better) }), "analysis-better"));
     }
     if (move.line && move.line.length > 1) {
-      lines.push(line(t("Best line: {line}", { line: move.line.join(" ") })));
+      const { words, seats } = wordsAndSeats();
+      lines.push(line(t("Best line: {line}", { line: lineText(move.line, words, seats) })));
     }
   } else {
     lines.push(

@@ -13,16 +13,9 @@ import { t } from "./i18n.js";
 import { ensurePlayer } from "./player.js";
 import { $, button } from "./dom.js";
 import { ApiError, api, errorText, failureText } from "./net.js";
+import { gameWords, lineText, moveText, wordButtons } from "./pagetext.js";
 
 const N_ = (id) => id; // marks a message id translated later with t()
-// Moves that are words (Stairs' pass, swap and agreement): buttons, as on the match page.
-const WORDS = {
-  pass: N_("Pass"),
-  swap: N_("Swap colours"),
-  offer: N_("Offer to end by agreement"),
-  accept: N_("Accept the offer"),
-  decline: N_("Decline the offer"),
-};
 const MOST_ACTIONS_LISTED = 12;
 
 const board = {
@@ -277,9 +270,13 @@ function renderEvaluation(answer) {
     list.append(item);
   });
   lines.push(list);
-  if (found.best) lines.push(text(t("The engine's move: {move}", { move: found.best }), "ab-best"));
+  if (found.best) {
+    lines.push(text(t("The engine's move: {move}", { move: wordOf(found.best) }), "ab-best"));
+  }
   if (found.line && found.line.length > 1) {
-    lines.push(text(t("Best line: {line}", { line: found.line.join(" ") }), "ab-line"));
+    const { words, seats } = wordsAndSeats();
+    const line = lineText(found.line, words, seats);
+    lines.push(text(t("Best line: {line}", { line }), "ab-line"));
   }
   const actions = found.actions || [];
   if (actions.length && actions.length <= MOST_ACTIONS_LISTED) {
@@ -325,11 +322,11 @@ function renderEvaluation(answer) {
 // it within its budget: "wins in at most 22" (a bound from above), or no number at all.
 function perfectText(answer, found, perfect) {
   if (perfect.winner === null || perfect.winner === undefined) {
-    return t("A draw with perfect play, with {move} (proven)", { move: found.best });
+    return t("A draw with perfect play, with {move} (proven)", { move: wordOf(found.best) });
   }
   const name = seatName(answer, perfect.winner);
   const other = seatName(answer, answer.to_act);
-  const move = found.best;
+  const move = wordOf(found.best);
   const moves = perfect.winner === answer.to_act;
   if (Number.isInteger(perfect.plies)) {
     const plies = perfect.plies;
@@ -352,8 +349,17 @@ function perfectText(answer, found, perfect) {
     : t("{name} wins, whatever {other} plays (proven)", { name, other });
 }
 
+// The moves the board's game says in words (its `move_words`), and its seats' names.
+function wordsAndSeats() {
+  const game = board.games.find((g) => g.name === board.game);
+  return { words: gameWords(game), seats: board.answer?.seats || game?.seat_names || [] };
+}
+
+// A move as people read it: its game's words ("Pass", "Die 3", "Red starts"), or its
+// notation.
 function wordOf(move) {
-  return move in WORDS ? t(WORDS[move]) : move;
+  const { words, seats } = wordsAndSeats();
+  return moveText(move, words, seats);
 }
 
 // The moves explored from the position: each a button back to the position after it.
@@ -381,12 +387,13 @@ function renderChoices(answer) {
   const box = $("ab-choices");
   const buttons = [];
   for (const outcome of answer.outcomes || []) {
-    buttons.push(
-      button(`${outcome.move} (${percent(outcome.probability)})`, () => explore(outcome.move)),
-    );
+    const text = `${wordOf(outcome.move)} (${percent(outcome.probability)})`;
+    buttons.push(button(text, () => explore(outcome.move)));
   }
-  for (const move of answer.legal || []) {
-    if (move in WORDS) buttons.push(button(t(WORDS[move]), () => explore(move)));
+  const { words } = wordsAndSeats();
+  const { turn, controls } = wordButtons(words, answer.legal || []);
+  for (const word of [...turn, ...controls]) {
+    buttons.push(button(t(word.label), () => explore(word.move)));
   }
   box.replaceChildren(...buttons);
 }

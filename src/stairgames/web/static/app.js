@@ -37,13 +37,16 @@ import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
 import {
   capitalise,
+  gameWords,
   isEditable,
+  isNote,
   isWord,
   minutesText,
   moveRounds,
   moveText,
   playersText,
-  WORDS,
+  wordButtons,
+  wordOf,
 } from "./pagetext.js";
 
 /** @type {import("./types.js").App} */
@@ -259,12 +262,6 @@ async function showMatch(match) {
   hideProfile();
   $("home").hidden = true;
   $("match").hidden = false;
-  // the rules summary comes with the games' listing
-  loadGames()
-    .then(() => {
-      if (app.view) renderRules(app.view);
-    })
-    .catch(() => {});
   closeSockets();
   app.replay.reset();
   Object.assign(app, {
@@ -274,8 +271,11 @@ async function showMatch(match) {
     lastEvent: -1,
     confirmedSeat: null,
   });
+  // the game's rules and the moves it says in words come with the games' listing
+  await loadGames();
   // no controls until the first view says which apply (and the sockets are open)
-  for (const id of ["undo", "takeback", "offer", "resign", "rematch"]) $(id).hidden = true;
+  for (const id of ["undo", "takeback", "resign", "rematch"]) $(id).hidden = true;
+  for (const control of wordControls(null)) control.element.hidden = true;
   let seats = loadTokens(match);
   if (!seats.length) {
     const held = await heldSeat(match); // the player's own seat, from another browser
@@ -609,10 +609,17 @@ async function render(animate) {
   });
 }
 
-// The last move that moved something: an offer to end by agreement and its decline
-// leave the mark on the move before them.
+// The moves the view's game says in words (its `move_words` in GET /api/games; none
+// until the listing has come).
+function wordsOf(view) {
+  return gameWords(app.games.find((g) => g.name === view.game));
+}
+
+// The last move that moved something: the moves the game shows as notes (an offer to end
+// by agreement and its decline) leave the mark on the move before them.
 function lastBoardMove(view) {
-  const moves = view.history.filter((m) => m !== "offer" && m !== "decline");
+  const words = wordsOf(view);
+  const moves = view.history.filter((m) => !isNote(words, m));
   return moves[moves.length - 1] || null;
 }
 
@@ -687,7 +694,9 @@ function renderTurn(view) {
   $("computer-note").hidden = view.computer_note !== "warming";
   const prompt = $("prompt");
   prompt.textContent = "";
-  if (view.offer && view.offer.by !== view.you && view.legal.includes("accept")) {
+  const words = wordsOf(view);
+  const answering = (view.legal || []).some((move) => isNote(words, move));
+  if (view.offer && view.offer.by !== view.you && answering) {
     prompt.textContent = t("Your opponent offers to end the game by agreement.");
   }
   if (view.takeback && view.takeback.by !== view.you && view.you !== null) {
@@ -698,20 +707,32 @@ function renderTurn(view) {
     );
   }
   for (const line of toldLines(view)) prompt.append(line);
-  const words = $("words");
-  words.replaceChildren();
+  const box = $("words");
+  box.replaceChildren();
   const atTurn = view.to_act !== null && view.to_act === view.you && app.replay.at === null;
   const legal = atTurn ? view.legal : [];
-  // A lone Pass says why (S4: who has no legal move passes).
-  if (legal.length === 1 && legal[0] === "pass") {
+  // A lone word that the game explains says why (Stairs' S4: who has no move passes).
+  const forced = legal.length === 1 ? wordOf(words, legal[0])?.word.forced : undefined;
+  if (forced) {
     const why = document.createElement("span");
     why.className = "why-pass";
-    why.textContent = t("You have no legal move: you must pass.");
-    words.append(why, " ");
+    why.textContent = t(forced);
+    box.append(why, " ");
   }
-  for (const move of legal) {
-    if (Object.hasOwn(WORDS, move)) words.append(button(t(WORDS[move]), () => play(move)));
+  for (const word of wordButtons(words, legal).turn) {
+    box.append(button(t(word.label), () => play(word.move)));
   }
+}
+
+// The buttons among the controls of the words a game offers there (Stairs' offer to end
+// by agreement): the page's element whose id is the move; those of every game where
+// `view` is null.
+function wordControls(view) {
+  const words = view ? wordsOf(view) : app.games.flatMap((game) => gameWords(game));
+  return words
+    .filter((word) => word.control && word.button !== false)
+    .map((word) => ({ word, element: document.getElementById(word.move) }))
+    .filter((control) => control.element instanceof HTMLButtonElement);
 }
 
 function told(text, ...buttons) {
@@ -728,13 +749,12 @@ function toldLines(view) {
   const lines = [];
   const you = view.you;
   const name = (seat) => seatName(view.seats[seat]);
-  if (view.last_move === "decline" && view.last_mover !== null && view.last_mover !== undefined) {
+  // the last move, where its game says it to everyone (a declined offer)
+  const said = view.last_move ? wordOf(wordsOf(view), view.last_move)?.word.told : undefined;
+  if (said && view.last_mover !== null && view.last_mover !== undefined) {
+    const [mine, theirs] = said;
     lines.push(
-      told(
-        view.last_mover === you
-          ? t("You declined the offer to end by agreement.")
-          : t("{name} declined the offer to end by agreement.", { name: name(view.last_mover) }),
-      ),
+      told(view.last_mover === you ? t(mine) : t(theirs, { name: name(view.last_mover) })),
     );
   }
   if (view.takeback && view.takeback.by === you && you !== null) {
@@ -801,41 +821,64 @@ function rematchLines(view) {
 
 // The move list, newest last and scrolled to: a game that tells its moves (dice, draws,
 // deals) has the server's narration for this viewer, one entry a move; other two-player
-// games pair the moves of a round ("1. c3-d4 d4-c3"); moves that are words are translated.
+// games pair the moves of a round ("1. c3-d4 d4-c3"); moves that are words are said as
+// their game declared them, and those it declares notes (an offer and its answer) stand
+// under the move before them, no move of the pairs (each seat's moves stay in its
+// column). A note is no step of its own: only the moves are buttons.
 function renderMoves(view) {
   const list = $("moves");
   const told = Array.isArray(view.narration) ? view.narration : null;
   const history = view.history;
-  const rounds = moveRounds(history.length, view.seats.length, Boolean(told));
+  const words = wordsOf(view);
+  const rounds = moveRounds(history, view.seats.length, Boolean(told), words);
   let current = null;
   // The move shown (the newest when the position is the live one) is marked; each move
   // is a button that shows the position after it (static/stepping.js).
   const shown = app.replay.shown(history.length);
+  /** @param {HTMLElement} element @param {number} i @param {HTMLElement} item */
+  const mark = (element, i, item) => {
+    if (i !== shown - 1) return;
+    element.classList.add("current");
+    element.setAttribute("aria-current", "step");
+    if (app.replay.at !== null) current = item;
+  };
   list.classList.toggle("told", Boolean(told));
   list.replaceChildren(
-    ...rounds.map((indexes, round) => {
+    ...rounds.map((listed, round) => {
       const item = document.createElement("li");
       const number = document.createElement("span");
       number.className = "no";
       number.textContent = `${round + 1}.`;
       item.append(number);
-      for (const i of indexes) {
+      for (const { index: i, notes } of listed) {
         const move = document.createElement("button");
         move.type = "button";
-        move.className = told || isWord(history[i]) ? "move word" : "move";
+        move.className = told || isWord(words, history[i]) ? "move word" : "move";
         move.dataset.move = history[i]; // the notation, as the record writes it
         move.dataset.ply = String(i + 1); // the position after it
         move.textContent = told
           ? (told[i] || [history[i]])
               .map((line) => capitalise(say(line)))
               .join(language() === "ja" ? "" : " ") // Japanese sentences need no space between
-          : moveText(history[i]);
-        if (i === shown - 1) {
-          move.classList.add("current");
-          move.setAttribute("aria-current", "step");
-          if (app.replay.at !== null) current = item;
+          : moveText(history[i], words);
+        mark(move, i, item);
+        if (!notes.length) {
+          item.append(move);
+          continue;
         }
-        item.append(move);
+        // the move and its notes under it, in one box of the row (a flex item)
+        const box = document.createElement("div");
+        box.className = "move-with-notes";
+        box.append(move);
+        for (const n of notes) {
+          const note = document.createElement("div");
+          note.className = "move-note";
+          note.dataset.move = history[n];
+          note.textContent = moveText(history[n], words);
+          mark(note, n, item);
+          box.append(note);
+        }
+        item.append(box);
       }
       return item;
     }),
@@ -855,7 +898,11 @@ function renderControls(view) {
   $("undo", HTMLButtonElement).disabled = view.history.length === 0;
   $("takeback", HTMLButtonElement).hidden = !view.can_takeback;
   $("takeback", HTMLButtonElement).disabled = view.history.length === 0 || Boolean(view.takeback);
-  $("offer", HTMLButtonElement).hidden = !(view.legal || []).includes("offer") || over;
+  for (const { word, element } of wordControls(view)) {
+    element.hidden = !(view.legal || []).includes(word.move) || over;
+    element.textContent = t(word.label);
+    element.onclick = () => play(word.move);
+  }
   $("resign", HTMLButtonElement).hidden = !player || over;
   // (a rematch offered: its Accept and Decline buttons answer it)
   const offered = (view.rematch_asked || []).length > 0 && !view.rematch;
@@ -994,7 +1041,6 @@ function wire() {
   });
   $("undo", HTMLButtonElement).addEventListener("click", () => send({ type: "undo" }));
   $("takeback", HTMLButtonElement).addEventListener("click", () => send({ type: "takeback" }));
-  $("offer", HTMLButtonElement).addEventListener("click", () => play("offer"));
   $("resign", HTMLButtonElement).addEventListener("click", () => {
     if (confirm(t("Resign this game?"))) send({ type: "resign" });
   });

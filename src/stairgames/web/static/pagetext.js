@@ -1,6 +1,6 @@
 // The match and home pages' texts worked out from the server's data, with no DOM: the
-// options' labels, a game's players and minutes, the moves that are words and the move
-// list's rounds. Pure (tests/js/ runs it in Node); t() gives each text in the page's
+// options' labels, a game's players and minutes, the moves each game says in words (its
+// `move_words`: this page names none) and the move list's rounds. Pure (tests/js/ runs it in Node); t() gives each text in the page's
 // language.
 
 import { language, t } from "./i18n.js";
@@ -13,35 +13,139 @@ import { language, t } from "./i18n.js";
  */
 const N_ = (id) => id;
 
-/** Moves that are words, as their buttons say them. @type {Record<string, string>} */
-export const WORDS = {
-  pass: N_("Pass"),
-  swap: N_("Swap colours"),
-  accept: N_("Accept the offer"),
-  decline: N_("Decline the offer"),
-};
-
-/** Moves that are words, as the move list says them. @type {Record<string, string>} */
-export const MOVE_WORDS = { ...WORDS, offer: N_("Offer to end by agreement") };
+/**
+ * A move a game says in words (its registration's `move_words`, through GET /api/games):
+ * the notation, or a pattern with `{number}` (said as it is) or `{seat}` (a seat's
+ * number, said as its name); its label (a message id with those names); whether the
+ * page offers it as a button (`control`: among the match's controls, the element whose
+ * id is the move), whether the move list shows it as a note under the move before it;
+ * what the page says when it is a player's only move (`forced`) and while it is the last
+ * move (`told`: to its player, to the others with `{name}`).
+ *
+ * @typedef {object} MoveWord
+ * @property {string} move
+ * @property {string} label
+ * @property {boolean} [button]
+ * @property {boolean} [control]
+ * @property {boolean} [note]
+ * @property {string} [forced]
+ * @property {string[]} [told]
+ */
 
 /**
- * Whether a move is one of the words (pass, swap, ...) rather than a board move.
+ * The moves a game says in words (none for a game not listed).
  *
- * @param {string} move
- * @returns {boolean}
+ * @param {{name: string, move_words?: MoveWord[]} | undefined | null} game
+ * @returns {MoveWord[]}
  */
-export function isWord(move) {
-  return Object.hasOwn(MOVE_WORDS, move);
+export function gameWords(game) {
+  return game?.move_words || [];
 }
 
 /**
- * A move as the move list says it: a word translated, a board move as its notation.
+ * The word a move is, with the values its pattern took; null for a move in notation.
+ *
+ * @param {MoveWord[]} words
+ * @param {string} move
+ * @returns {{word: MoveWord, values: Record<string, string>} | null}
+ */
+export function wordOf(words, move) {
+  for (const word of words) {
+    if (word.move === move) return { word, values: {} };
+    const names = [...word.move.matchAll(/\{(\w+)\}/g)].map((found) => found[1]);
+    if (!names.length) continue;
+    const parts = word.move
+      .split(/\{\w+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+    const found = new RegExp(`^${parts.join("(\\d+)")}$`).exec(move);
+    if (!found) continue;
+    /** @type {Record<string, string>} */
+    const values = {};
+    names.forEach((name, index) => {
+      values[name] = found[index + 1];
+    });
+    return { word, values };
+  }
+  return null;
+}
+
+/**
+ * Whether a move is one of the game's words (pass, swap, ...) rather than a board move.
+ *
+ * @param {MoveWord[]} words
+ * @param {string} move
+ * @returns {boolean}
+ */
+export function isWord(words, move) {
+  return wordOf(words, move) !== null;
+}
+
+/**
+ * Whether the move list shows a move as a note under the move before it (an offer to end
+ * the game, its answer) rather than as a move of the pairs.
+ *
+ * @param {MoveWord[]} words
+ * @param {string} move
+ * @returns {boolean}
+ */
+export function isNote(words, move) {
+  return Boolean(wordOf(words, move)?.word.note);
+}
+
+/**
+ * A move as people read it: a word translated (a pattern's `{seat}` said as the seat's
+ * name), a board move as its notation.
  *
  * @param {string} move
+ * @param {MoveWord[]} words
+ * @param {string[]} [seatNames] the game's seats, by number (message ids)
  * @returns {string}
  */
-export function moveText(move) {
-  return isWord(move) ? t(MOVE_WORDS[move]) : move;
+export function moveText(move, words, seatNames = []) {
+  const found = wordOf(words, move);
+  if (!found) return move;
+  /** @type {Record<string, string>} */
+  const values = { ...found.values };
+  if (Object.hasOwn(values, "seat")) {
+    const name = seatNames[Number(values.seat)];
+    if (name !== undefined) values.seat = t(name);
+  }
+  return capitalise(t(found.word.label, values));
+}
+
+/**
+ * A line of moves (the engine's best line) as people read it: notation with spaces
+ * ("c3-d4 d4-c3"), moves in words with commas ("Roll the second die, Die 1").
+ *
+ * @param {string[]} moves
+ * @param {MoveWord[]} words
+ * @param {string[]} [seatNames]
+ * @returns {string}
+ */
+export function lineText(moves, words, seatNames = []) {
+  const said = moves.some((move) => isWord(words, move));
+  return moves.map((move) => moveText(move, words, seatNames)).join(said ? t(", ") : " ");
+}
+
+/**
+ * The words a player at turn may play as buttons of their own: those with the moves of
+ * the turn, and those among the controls.
+ *
+ * @param {MoveWord[]} words
+ * @param {string[]} legal
+ * @returns {{turn: {move: string, label: string}[], controls: {move: string, label: string}[]}}
+ */
+export function wordButtons(words, legal) {
+  /** @type {{move: string, label: string}[]} */
+  const turn = [];
+  /** @type {{move: string, label: string}[]} */
+  const controls = [];
+  for (const move of legal) {
+    const found = wordOf(words, move);
+    if (!found || found.word.button === false) continue;
+    (found.word.control ? controls : turn).push({ move, label: found.word.label });
+  }
+  return { turn, controls };
 }
 
 /**
@@ -209,20 +313,42 @@ export function minutesText(minutes) {
 }
 
 /**
- * The move list's rows: the indexes of the moves each shows. Two-player games whose
- * moves are notation pair the moves of a round ("1. c3-d4 d4-c3"); a game that tells
- * its moves (`told`: the server's narration) or has more seats shows one a row.
+ * A move of the move list: its index in the history, and the notes under it (the indexes
+ * of the moves after it that the game shows as notes: an offer and its answer).
  *
- * @param {number} count the number of moves
+ * @typedef {object} ListedMove
+ * @property {number} index
+ * @property {number[]} notes
+ */
+
+/**
+ * The move list's rows. Two-player games whose moves are notation pair the moves of a
+ * round ("1. c3-d4 d4-c3"); a game that tells its moves (`told`: the server's narration)
+ * or has more seats shows one a row. A move the game declares a note (an offer and its
+ * answer) is no move of the pairs: it goes under the move before it, so that each
+ * seat's moves stay in its column.
+ *
+ * @param {string[]} history the moves' notation
  * @param {number} seats
  * @param {boolean} told
- * @returns {number[][]}
+ * @param {MoveWord[]} [words]
+ * @returns {ListedMove[][]}
  */
-export function moveRounds(count, seats, told) {
+export function moveRounds(history, seats, told, words = []) {
   const step = !told && seats === 2 ? 2 : 1;
+  /** @type {ListedMove[][]} */
   const rounds = [];
-  for (let first = 0; first < count; first += step) {
-    rounds.push([first, first + 1].slice(0, step).filter((i) => i < count));
-  }
+  /** @type {ListedMove | null} */
+  let last = null;
+  history.forEach((move, index) => {
+    if (last && isNote(words, move)) {
+      last.notes.push(index);
+      return;
+    }
+    last = { index, notes: [] };
+    const round = rounds[rounds.length - 1];
+    if (round && round.length < step) round.push(last);
+    else rounds.push([last]);
+  });
   return rounds;
 }

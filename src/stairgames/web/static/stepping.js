@@ -1,6 +1,6 @@
 // Stepping through a game, during it and after (issue 31): the move list is the
-// navigator. A click on a move (or ←/→, Home/End while the focus is in no text field and
-// not on the board) shows the board as it was after that move, the move marked, and a
+// navigator. A click on a move (or ←/→, Home/End while the focus is in no text field, nor
+// on a board square reached by the keyboard) shows the board as it was after that move, the move marked, and a
 // banner says which move is shown, with a button back to the game; the next event (a
 // move arriving) brings the live position back by itself (app.js's receive calls
 // noteView). Nothing here changes the game: the position shown is only drawn.
@@ -61,6 +61,8 @@ export function initStepping(given) {
     if (move instanceof HTMLElement) stepTo(Number(move.dataset.ply));
   });
   document.addEventListener("keydown", onKey);
+  // (before the board's squares hear it: one clicked keeps the focus, and the arrows step)
+  document.addEventListener("keydown", onBoardKey, true);
 }
 
 /** @returns {HTMLDivElement} */
@@ -190,22 +192,62 @@ function focusShown() {
   if (shown instanceof HTMLElement) shown.focus({ preventScroll: true });
 }
 
-// ←/→ one move, Home the start, End the live position; not while typing (the chat's
-// text box), not on the board (its squares take the arrows), not with a modifier
-// (Alt+← is the browser's Back).
+// ←/→ one move, Home the start, End the live position, wherever the focus is but in a
+// text field (the chat's text box) or on a square the keyboard moved to (the board's
+// squares take the arrows then); not with a modifier (Alt+← is the browser's Back).
 /** @param {KeyboardEvent} event */
 function onKey(event) {
+  if (event.defaultPrevented || onBoard(event.target)) return;
+  stepFor(event);
+}
+
+// On the board: a square focused by a click (a move made with the mouse) leaves the
+// arrows to stepping; one the keyboard reached (its focus shown) keeps them. Heard before
+// the square, which hears nothing of a key that stepped.
+/** @param {KeyboardEvent} event */
+function onBoardKey(event) {
+  const target = event.target;
+  if (!onBoard(target) || keyboardOn(target)) return;
+  if (stepFor(event)) event.stopPropagation();
+}
+
+/**
+ * Steps as the key says, where the page shows a game with moves and nothing is typed;
+ * whether it did.
+ *
+ * @param {KeyboardEvent} event
+ * @returns {boolean}
+ */
+function stepFor(event) {
   const step = stepOfKey(event);
-  if (step === null || event.defaultPrevented) return;
+  if (step === null) return false;
   const { app } = wired();
-  if (!app.view || $("match").hidden || !$("pass-cover").hidden) return;
-  if (!app.view.history.length || typingIn(event.target)) return;
-  const target = event.target instanceof Node ? event.target : null;
-  if ($("board").contains(target) || $("board-notes").contains(target)) return;
+  if (!app.view || $("match").hidden || !$("pass-cover").hidden) return false;
+  if (!app.view.history.length || typingIn(event.target)) return false;
   event.preventDefault();
   if (step === "first") stepTo(0);
   else if (step === "last") backToLive(false);
   else stepBy(step);
+  return true;
+}
+
+/**
+ * @param {EventTarget | null} target
+ * @returns {boolean}
+ */
+function onBoard(target) {
+  const node = target instanceof Node ? target : null;
+  return Boolean(node) && ($("board").contains(node) || $("board-notes").contains(node));
+}
+
+/**
+ * Whether the keyboard brought the focus to `target` (the browser shows that focus).
+ *
+ * @param {EventTarget | null} target
+ * @returns {boolean}
+ */
+function keyboardOn(target) {
+  return target instanceof Element && target.matches(":focus-visible");
 }
 
 /**
