@@ -12,8 +12,13 @@ body.
   sending them in time is closed (a late body answered 408 first), so half-sent
   requests cannot hold the server's connections.
 
-A client is its address (``scope["client"]``); behind a proxy every client has the
-proxy's address, so the proxy must apply its own limits.
+A client is the request's player where its session cookie names one, else (an
+anonymous visitor, or a made-up or forgotten cookie) its address (``scope["client"]``):
+people behind one router each have their own allowance once they are players, while a
+visitor cannot get fresh ones by inventing cookies. Making a player and logging in are
+what anonymous visitors do, so they are always the address's (:attr:`Route.per_address`).
+Behind a proxy every address is the proxy's, unless the server believes its
+``X-Forwarded-For``, so the proxy must apply its own limits.
 
 **Several server processes on one PostgreSQL database** share these allowances two ways
 (``docs/web.md``, *Limits*):
@@ -82,8 +87,11 @@ MATCHES_RATE = Rate(per_minute=20, burst=20)
 """Matches one client may create (a person starts one every few minutes)."""
 JOINS_RATE = Rate(per_minute=60, burst=30)
 CARD_UPLOADS_RATE = Rate(per_minute=10, burst=10)
-NEW_PLAYERS_RATE = Rate(per_minute=10, burst=10)
-"""Players one client may become (``POST /api/me`` without a player cookie) or rename."""
+NEW_PLAYERS_RATE = Rate(per_minute=10, burst=30)
+"""Players one address may make (``POST /api/me`` without a player: a name taken counts
+too), and names one player may try (the same request with their session): thirty at
+once, for a family, a club or a class behind one router each trying a name or two, then
+one every six seconds, so that one address cannot make players by the thousand."""
 ANALYSES_RATE = Rate(per_minute=6, burst=6)
 """Analyses of finished games one client may ask for (``POST .../analysis``; one that is
 stored or running already costs nothing more than the request)."""
@@ -91,12 +99,15 @@ POSITIONS_RATE = Rate(per_minute=60, burst=30)
 """Positions one client may have the analysis board value (``POST
 /api/analysis/position``: a person explores a move every second or two)."""
 LOGINS_RATE = Rate(per_minute=10, burst=10)
+"""Login attempts from one address, whatever the names and cookies (see also
+:data:`stairgames.server.people.players.LOGINS_PER_NAME`): a browser logs in once and
+keeps its player for 400 days, so ten at once serve a household or a group of friends
+behind one router, each with a mistyped password; one address guessing passwords over
+many names gets no more than one every six seconds."""
 CHALLENGES_RATE = Rate(per_minute=10, burst=10)
 """Lobby challenges opened per client (issue 48: 200 in 20 s were accepted)."""
 REPLAYS_RATE = Rate(per_minute=60, burst=30)
 """Replays and records per client: each replays a whole game off the loop."""
-"""Login attempts from one client, whatever the names (see also
-:data:`stairgames.server.people.players.LOGINS_PER_NAME`)."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -399,11 +410,14 @@ def start_shared_limits(app: Any, engine: Engine, settings: Any) -> list[asyncio
 
 @dataclasses.dataclass(frozen=True)
 class Route:
-    """The limits of one kind of request: the largest body, and which allowance of
-    :class:`ClientRates` it spends (``None``: none)."""
+    """The limits of one kind of request: the largest body, which allowance of
+    :class:`ClientRates` it spends (``None``: none), and whether that is always its
+    address's (``per_address``: what a visitor does before being a player, making one or
+    logging in), else its player's where the request has one."""
 
     max_body: int
     rate: str | None = None
+    per_address: bool = False
 
 
 class AnswerStatus:
@@ -418,6 +432,11 @@ class AnswerStatus:
         if message["type"] == "http.response.start":
             self.status = int(message["status"])
         await self.send(message)
+
+
+PlayerOf = Callable[[Scope], Awaitable[str | None]]
+"""How :class:`RequestLimits` knows a request's player: its id where the request's
+session names one, else ``None`` (anonymous)."""
 
 
 class RequestLimits:
@@ -436,15 +455,15 @@ class RequestLimits:
         app: ASGIApp,
         route_of: Callable[[str, str], Route],
         rates: ClientRates,
-        player_of: Callable[[Scope], str | None] | None = None,
+        player_of: PlayerOf | None = None,
     ) -> None:
         self.app = app
         self.route_of = route_of
         self.rates = rates
         self.player_of = player_of
-        """The request's player, as a key (a digest of its session's cookie; ``None``:
-        none): a request spends its player's allowance as well as its address's, so
-        that a player cannot go past a limit from many addresses."""
+        """The request's player (``None``: none, or not known here), asked only of the
+        requests a rate limits: they spend their player's allowance, the others their
+        address's (see the module's text)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -462,24 +481,22 @@ class RequestLimits:
             await _refuse(send, body)
             return
         if route.rate is not None:
-            await self._limited(route.rate, scope, _replaying(body, receive), send)
+            client = await self._client_of(scope, route)
+            await self._limited(route.rate, client, scope, _replaying(body, receive), send)
             return
         await self.app(scope, _replaying(body, receive), send)
 
-    async def _limited(self, kind: str, scope: Scope, receive: Receive, send: Send) -> None:
-        """The app's answer to a request that spends a ``kind`` allowance: refused here
-        when it is spent; given back when the app refuses the request with 429."""
-        clients = self._clients_of(scope)
-        spent: list[str] = []
-        for client in clients:
-            wait = await self._off_loop_if_shared(self.rates.spend, kind, client)
-            if wait > 0:
-                for given in spent:  # refused: what the others spent is given back
-                    await self._off_loop_if_shared(self.rates.give_back, kind, given)
-                self.rates.count(kind, accepted=False)
-                await _refuse(send, _too_many(), retry_after=math.ceil(wait))
-                return
-            spent.append(client)
+    async def _limited(
+        self, kind: str, client: str, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """The app's answer to a request that spends ``client``'s ``kind`` allowance:
+        refused here when it is spent; given back when the app refuses the request with
+        429."""
+        wait = await self._off_loop_if_shared(self.rates.spend, kind, client)
+        if wait > 0:
+            self.rates.count(kind, accepted=False)
+            await _refuse(send, _too_many(), retry_after=math.ceil(wait))
+            return
         answer = AnswerStatus(send)
         try:
             await self.app(scope, receive, answer)
@@ -487,13 +504,17 @@ class RequestLimits:
             refused = answer.status == 429
             self.rates.count(kind, accepted=not refused)
             if refused:
-                for client in spent:
-                    await self._off_loop_if_shared(self.rates.give_back, kind, client)
+                await self._off_loop_if_shared(self.rates.give_back, kind, client)
 
-    def _clients_of(self, scope: Scope) -> list[str]:
-        """Whose allowances a request spends: its address's, and its player's if any."""
-        player = None if self.player_of is None else self.player_of(scope)
-        return [_client(scope)] if player is None else [_client(scope), f"player:{player}"]
+    async def _client_of(self, scope: Scope, route: Route) -> str:
+        """Whose allowance a request spends: its player's (``player:ID``) where its
+        session names one and its route is not :attr:`Route.per_address`, else its
+        address's."""
+        if not route.per_address and self.player_of is not None:
+            player = await self.player_of(scope)
+            if player is not None:
+                return f"player:{player}"
+        return _client(scope)
 
     async def _off_loop_if_shared(
         self, call: Callable[[str, str], _Result], kind: str, client: str

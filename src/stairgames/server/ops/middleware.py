@@ -4,7 +4,6 @@ types of state-changing requests and the origins of WebSockets (docs/web.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 from urllib.parse import urlsplit
 
@@ -37,6 +36,7 @@ from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE
 from stairgames.server.people.players import (
     LOGIN_ROUTE,
     ME_ROUTE,
+    current_player_async,
     session_secret,
 )
 from stairgames.server.play.card_files import MAX_CARD_FILE_BYTES, is_upload_route
@@ -91,8 +91,10 @@ def _http_refusal(request: Request, status: int) -> ServerError:
 
 
 def add_request_limits(app: FastAPI, settings: Settings) -> None:
-    """Bodies read only up to their route's limit, and each client's allowance of match
-    creations, joins and card uploads (:mod:`stairgames.server.base.limits`)."""
+    """Bodies read only up to their route's limit, and each client's allowance of the
+    requests that write or cost (match creations, joins, card uploads...): a player's
+    where the request's session names one, else its address's; making a player and
+    logging in always the address's (:mod:`stairgames.server.base.limits`)."""
     limit = settings.max_message_bytes
 
     def route_of(method: str, path: str) -> Route:
@@ -108,10 +110,10 @@ def add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit, "matches")
         if path.startswith("/api/matches/") and path.endswith("/join"):
             return Route(limit, "joins")
-        if path == ME_ROUTE:
+        if path == ME_ROUTE:  # a new player: the address's; a new name: the player's
             return Route(limit, "players")
-        if path == LOGIN_ROUTE:
-            return Route(limit, "logins")
+        if path == LOGIN_ROUTE:  # whatever the cookie: what anonymous visitors do
+            return Route(limit, "logins", per_address=True)
         if is_analysis_route(path):
             return Route(limit, "analyses")
         if path == POSITION_ROUTE:
@@ -145,12 +147,16 @@ def _is_match_part(path: str, parts: tuple[str, ...]) -> bool:
     return len(pieces) == 5 and pieces[1:3] == ["api", "matches"] and pieces[4] in parts
 
 
-def _player_key(scope: Scope) -> str | None:
-    """The request's player as a key of the rate limits: a digest of its session's
-    cookie (read without the database; a made-up cookie only adds a bucket of its own,
-    the address's allowance still holds)."""
-    secret, _made_before = session_secret(HTTPConnection(scope))
-    return None if not secret else hashlib.sha256(secret.encode()).hexdigest()[:24]
+async def _player_key(scope: Scope) -> str | None:
+    """The id of the request's player, where its session cookie names one (a made-up
+    or forgotten cookie: ``None``, anonymous, so that nobody gets fresh allowances by
+    inventing cookies). A request with no cookie costs nothing; one with a cookie is read
+    in a database thread (:func:`current_player_async`), once: the route finds it kept."""
+    connection = HTTPConnection(scope)
+    if not session_secret(connection)[0]:
+        return None
+    player = await current_player_async(connection)
+    return None if player is None else player.id
 
 
 # ----- security: headers, content types, WebSocket origins ---------------------------
