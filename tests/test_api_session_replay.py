@@ -30,7 +30,6 @@ import pytest
 
 from tests.api_session_recorder import GOLDEN, Step, differences, record_session
 
-
 MOVE_WORDS = "move_words"
 """The field of each game of ``/api/games`` that issue 51 added (the module's docstring)."""
 

@@ -11,10 +11,18 @@ in English, where "players" is a plain word), though a name with an underscore i
 English and fails there too. Paths of the server's API (``"/api/..."``) may hold option
 names: the server names its own resources (``/api/players/{name}``, a person's
 profile), which are the web contract's and not a game's; a game's name fails there too.
+
+A game's word moves (its registration's ``move_words``: Stairs' ``pass`` and ``offer``,
+Ishigaki Race's ``stop``) reach the page the same way (issue 51): a script fails where a
+string literal is one of them (``legal[0] === "pass"``, ``includes("offer")``) or where
+one keys a table of texts (``pass: N_("Pass")``). Being plain English words ("stop",
+"accept"), they are not read in other code (``oscillator.stop()``, the server's
+``view.offer``) nor in sentences.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
@@ -22,7 +30,7 @@ from pathlib import Path
 
 import stairgames
 from stairgames.core.options import option_fields
-from stairgames.core.registry import get_spec
+from stairgames.core.registry import GameSpec, MoveWord, get_spec
 from tests.tictactoe import SPEC as TICTACTOE
 
 STATIC = Path(__file__).parents[1] / "src" / "stairgames" / "web" / "static"
@@ -126,6 +134,30 @@ def option_words() -> set[str]:
     return {f.name for spec in specs for f in option_fields(spec.options_class)}
 
 
+def move_words(specs: list[GameSpec] | None = None) -> set[str]:
+    """Every word move of every game (the fifth game's too) that is a notation of its own
+    (a pattern such as ``die:{number}`` is not one)."""
+    if specs is None:
+        specs = [get_spec(name) for name in stairgames.game_names()] + [TICTACTOE]
+    return {w.move for spec in specs for w in spec.move_words if "{" not in w.move}
+
+
+KEYED_TEXT = re.compile(r"([A-Za-z_$][\w$]*)\s*:\s*(?:(?:N_|t)\(\s*)?$")
+"""Code that keys a text with a name, the text's string literal next: ``pass: N_(``,
+``offer: ``."""
+
+
+def named_moves(script: str, moves: set[str]) -> list[str]:
+    """The word moves the script names, where this module's docstring says they count."""
+    named: set[str] = set()
+    for piece in pieces(script):
+        if piece.kind == "string" and piece.text in moves:
+            named.add(piece.text)
+        elif piece.kind == "code" and (keyed := KEYED_TEXT.search(piece.text)):
+            named |= {keyed.group(1)} & moves
+    return sorted(named)
+
+
 def named_words(script: str, games: set[str], options: set[str]) -> list[str]:
     """The games' and options' names the script names, where this module's docstring
     says they count."""
@@ -154,6 +186,45 @@ def test_no_shared_script_names_a_game_or_an_option():
         if (found := named_words(path.read_text(encoding="utf-8"), games, options))
     }
     assert not named, f"shared JavaScript knows games: {named}"
+
+
+def test_no_shared_script_names_a_games_word_move():
+    moves = move_words()
+    assert {"pass", "offer", "stop"} <= moves  # (the games declare them)
+    named = {
+        path.name: found
+        for path in sorted(STATIC.glob("*.js"))
+        if (found := named_moves(path.read_text(encoding="utf-8"), moves))
+    }
+    assert not named, f"shared JavaScript knows games' word moves: {named}"
+
+
+FIXTURE = dataclasses.replace(
+    TICTACTOE,
+    move_words=(MoveWord("resign-by-move", "Give up"), MoveWord("cell:{number}", "Cell {number}")),
+)
+"""The fifth game with word moves of its own: the check reads them from the registration."""
+
+
+def test_the_check_catches_a_registered_games_word_move():
+    moves = move_words([FIXTURE])
+    assert moves == {"resign-by-move"}  # (a pattern is no notation of its own)
+    assert named_moves('if (legal[0] === "resign-by-move") x();', moves) == ["resign-by-move"]
+    assert named_moves("const W = { 'resign-by-move': N_(\"Give up\") };", moves) == [
+        "resign-by-move"
+    ]
+    stairs = {"pass", "offer", "accept"}
+    assert named_moves('const WORDS = {\n  pass: N_("Pass"),\n};', stairs) == ["pass"]
+    assert named_moves('if (view.legal.includes("offer")) show();', stairs) == ["offer"]
+    assert named_moves('const m = { offer: "Offer to end" };', stairs) == ["offer"]
+
+
+def test_the_check_reads_no_plain_word_in_code_nor_a_sentence():
+    stairs = {"pass", "offer", "accept", "stop"}
+    assert named_moves("oscillator.stop(1); if (view.offer) go();", stairs) == []
+    assert named_moves('send({ type: "takeback_answer", accept: true });', stairs) == []
+    assert named_moves('t("You have no legal move: you must pass.");', stairs) == []
+    assert named_moves('$("pass-cover").hidden = true;', stairs) == []
 
 
 def check(script: str) -> list[str]:
