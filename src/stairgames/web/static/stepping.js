@@ -1,6 +1,6 @@
 // Stepping through a game, during it and after (issue 31): the move list is the
 // navigator. A click on a move (or ←/→, Home/End while the focus is in no text field, nor
-// on a board square reached by the keyboard) shows the board as it was after that move, the move marked, and a
+// on a board square the keyboard is moving about) shows the board as it was after that move, the move marked, and a
 // banner says which move is shown, with a button back to the game; the next event (a
 // move arriving) brings the live position back by itself (app.js's receive calls
 // noteView). Nothing here changes the game: the position shown is only drawn.
@@ -35,6 +35,7 @@ import { keyOf, stepOfKey } from "./replay.js";
 let hooks = null;
 /** @type {{key: string, promise: Promise<{board: unknown}[] | null>} | null} */
 let loading = null; // the replay being fetched
+let clickedOnBoard = false; // the last click was on the board, and no key came since
 
 /** @returns {SteppingHooks} */
 function wired() {
@@ -63,6 +64,9 @@ export function initStepping(given) {
   document.addEventListener("keydown", onKey);
   // (before the board's squares hear it: one clicked keeps the focus, and the arrows step)
   document.addEventListener("keydown", onBoardKey, true);
+  document.addEventListener("pointerdown", (event) => {
+    clickedOnBoard = onBoard(event.target);
+  });
 }
 
 /** @returns {HTMLDivElement} */
@@ -202,13 +206,13 @@ function onKey(event) {
 }
 
 // On the board: a square focused by a click (a move made with the mouse) leaves the
-// arrows to stepping; one the keyboard reached (its focus shown) keeps them. Heard before
-// the square, which hears nothing of a key that stepped.
+// arrows to stepping; once the keyboard is used there (Tab onto a square, Enter), its
+// squares keep them. Heard before the square, which hears nothing of a key that stepped.
 /** @param {KeyboardEvent} event */
 function onBoardKey(event) {
-  const target = event.target;
-  if (!onBoard(target) || keyboardOn(target)) return;
-  if (stepFor(event)) event.stopPropagation();
+  if (!onBoard(event.target)) return;
+  if (stepOfKey(event) === null) clickedOnBoard = false; // the keyboard's now
+  if (clickedOnBoard && stepFor(event)) event.stopPropagation();
 }
 
 /**
@@ -238,16 +242,6 @@ function stepFor(event) {
 function onBoard(target) {
   const node = target instanceof Node ? target : null;
   return Boolean(node) && ($("board").contains(node) || $("board-notes").contains(node));
-}
-
-/**
- * Whether the keyboard brought the focus to `target` (the browser shows that focus).
- *
- * @param {EventTarget | null} target
- * @returns {boolean}
- */
-function keyboardOn(target) {
-  return target instanceof Element && target.matches(":focus-visible");
 }
 
 /**
