@@ -63,3 +63,19 @@ class Rating(Answer):
     games: int
     provisional: bool
     shown: str
+
+
+class FormerName(Answer):
+    """A name a player left after rated games (kept for them), and the day they left it."""
+
+    name: str
+    until: str
+
+
+class NameHistory(Answer):
+    """``GET /api/names/{name}``: the player holding ``name`` (or who held it): their
+    ``id``, ``name`` now and ``former`` names, the oldest first."""
+
+    id: str
+    name: str
+    former: list[FormerName]

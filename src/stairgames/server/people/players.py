@@ -63,16 +63,19 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from stairgames.i18n import N_
 from stairgames.server.base.contract import Ok, answers, refused_by
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, Clock, Rate
+from stairgames.server.base.name_skeleton import skeleton
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
     PlayerRow,
     PlayerSessionRow,
+    RatingRow,
     Repository,
     allowances_off_loop,
     off_loop,
@@ -80,10 +83,12 @@ from stairgames.server.base.store import (
 from stairgames.server.people.contract import (
     LoginBody,
     NameBody,
+    NameHistory,
     NewPasswordBody,
     PasswordBody,
     PlayerAnswer,
 )
+from stairgames.server.people.names import PlayerNameRow, refuse_unsafe, refuse_words
 
 COOKIE: Final = "__Host-sg_player"
 """The cookie holding a browser's player secret where the page is a secure context."""
@@ -167,9 +172,22 @@ def clean_name(text: object) -> str:
         )
     if any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in name):
         raise ServerError(400, N_("a name may not hold control or invisible characters"))
-    if _ANONYMOUS_NAME.fullmatch(name_key(name)):
+    refuse_unsafe(name)
+    if _ANONYMOUS_NAME.fullmatch(name_key(name)) or _looks_anonymous(name):
         raise ServerError(400, N_("the names “Anonymous N” are given by the server"))
+    refuse_words(name)
     return name
+
+
+def _looks_anonymous(name: str) -> bool:
+    """Whether ``name`` looks like an "Anonymous N" (``Anonymous l2``, ``Аnonymous 1``)."""
+    return _anonymous_skeleton().fullmatch(skeleton(name)) is not None
+
+
+@functools.cache
+def _anonymous_skeleton() -> re.Pattern[str]:
+    digits = "".join(re.escape(skeleton(digit)) for digit in "0123456789")
+    return re.compile(rf"{re.escape(skeleton(ANONYMOUS))}\s*[{digits}]*")
 
 
 def clean_password(text: object) -> str:
@@ -200,6 +218,11 @@ def _aware(moment: datetime.datetime) -> datetime.datetime:
 
 def _player(row: PlayerRow) -> Player:
     return Player(row.id, row.name, row.password_hash is not None, row.created_at)
+
+
+def _name_row(player_id: str, name: str) -> PlayerNameRow:
+    """``player_id``'s hold on ``name``, by its skeleton."""
+    return PlayerNameRow(skeleton=skeleton(name), player_id=player_id, name=name, retired_at=None)
 
 
 def _name_taken() -> ServerError:
@@ -395,11 +418,26 @@ class PlayerStore(Repository):
             return None if row is None else _player(row)
 
     def by_name(self, name: str) -> Player | None:
-        """The player called ``name`` (ignoring case and width), if any."""
+        """The player called ``name`` (ignoring case and width), else the one whose name,
+        or a former name kept for them (:meth:`rename`), has its skeleton, if any."""
         with self._session() as session:
             found = session.scalars(select(PlayerRow).where(PlayerRow.name_key == name_key(name)))
             row = found.first()
+            if row is None:
+                held = session.get(PlayerNameRow, skeleton(name))
+                row = None if held is None else session.get(PlayerRow, held.player_id)
             return None if row is None else _player(row)
+
+    def former_names(self, player_id: str) -> list[tuple[str, datetime.datetime]]:
+        """The names ``player_id`` had (kept for them), each with when they left it,
+        the oldest first."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(PlayerNameRow)
+                .where(PlayerNameRow.player_id == player_id, PlayerNameRow.retired_at.is_not(None))
+                .order_by(PlayerNameRow.retired_at)
+            )
+            return [(row.name, _aware(row.retired_at)) for row in rows if row.retired_at]
 
     def _anonymous_name(self, attempt: int) -> str:
         """ "Anonymous N", N one more than the players so far (more on a later attempt,
@@ -420,6 +458,7 @@ class PlayerStore(Repository):
         with self._session() as session:
             session.add(row)
             session.flush()
+            session.add(_name_row(row.id, name))
             session.add(self._session_row(row.id, secret))
         return _player(row), secret
 
@@ -432,17 +471,53 @@ class PlayerStore(Repository):
     def rename(self, player: Player, name: str) -> Player:
         """``player`` named ``name`` (already :func:`clean_name`'d); their games stay theirs.
 
-        :raises ServerError: 409, another player has that name.
+        A name of the same skeleton as theirs (``bob`` for ``Bob``) is only written
+        otherwise. A player without rated games leaves their name free for others; one
+        with rated games may rename once, and their old name stays theirs: nobody else may
+        take it (nor one of its skeleton), and :meth:`by_name` finds them by it.
+
+        :raises ServerError: 409, another player has that name (or had it), or
+            ``player`` has rated games and renamed before.
         """
         try:
             with self._session() as session:
                 row = session.get(PlayerRow, player.id)
                 if row is None:
                     raise ServerError(404, N_("no such player"))
+                self._move_name(session, row, name)
                 row.name, row.name_key = name, name_key(name)
                 return _player(row)
         except IntegrityError:
             raise _name_taken() from None
+
+    @staticmethod
+    def _move_name(session: Session, row: PlayerRow, name: str) -> None:
+        """Moves ``row``'s entry of ``player_names`` to ``name`` (:meth:`rename`)."""
+        held = session.scalars(
+            select(PlayerNameRow).where(
+                PlayerNameRow.player_id == row.id, PlayerNameRow.retired_at.is_(None)
+            )
+        ).first()
+        if held is not None and held.skeleton == skeleton(name):
+            held.name = name
+            return
+        rated = session.scalar(
+            select(func.coalesce(func.sum(RatingRow.games), 0)).where(RatingRow.player_id == row.id)
+        )
+        if held is not None and rated:
+            renamed = session.scalars(
+                select(PlayerNameRow.skeleton).where(
+                    PlayerNameRow.player_id == row.id, PlayerNameRow.retired_at.is_not(None)
+                )
+            ).first()
+            if renamed is not None:
+                raise ServerError(409, N_("a player with rated games may change their name once"))
+            held.retired_at = _now()
+        elif held is not None:
+            session.delete(held)
+        session.flush()
+        session.add(_name_row(row.id, name))
+        session.flush()
 
     def log_out(self, secret: str) -> None:
         """Forgets the session of ``secret`` (its browser is no player any more)."""
@@ -765,8 +840,9 @@ LoginBody.refusals = {"name": _wrong_login, "password": _wrong_login}
 
 
 def add_player_routes(app: FastAPI) -> None:
-    """``/api/me``, ``/api/account``, ``/api/account/password``, ``/api/login`` and
-    ``/api/logout`` (see ``docs/web.md``; their models: ``people/contract.py``)."""
+    """``/api/me``, ``/api/names/{name}``, ``/api/account``, ``/api/account/password``,
+    ``/api/login`` and ``/api/logout`` (see ``docs/web.md``; their models:
+    ``people/contract.py``)."""
 
     @app.get(ME_ROUTE, **answers(PlayerAnswer))
     async def me(request: Request) -> Response:
@@ -784,6 +860,19 @@ def add_player_routes(app: FastAPI) -> None:
             player = await off_loop(store.rename, player, name)
             _cache(request, player)
         return JSONResponse(player.json())
+
+    @app.get("/api/names/{name:path}", **answers(NameHistory))
+    async def names(name: str, request: Request) -> dict[str, Any]:
+        store = players_of(request)
+        player = await off_loop(store.by_name, name[:200])
+        if player is None:
+            raise ServerError(404, N_("no such player"))
+        former = await off_loop(store.former_names, player.id)
+        return {
+            "id": player.id,
+            "name": player.name,
+            "former": [{"name": old, "until": day.date().isoformat()} for old, day in former],
+        }
 
     @app.post("/api/account", **answers(PlayerAnswer))
     async def add_account(body: PasswordBody, request: Request) -> Response:

@@ -1,5 +1,6 @@
-// A player's profile (/p/{name}): name, when they started, a rating per game (and pool)
-// with its uncertainty and number of rated games, and their recent games.
+// A player's profile (/p/{name}): name (and the names they had), when they started, a
+// rating per game (and pool) with its uncertainty and number of rated games, and their
+// recent games.
 import { onLanguageChange, t } from "./i18n.js";
 import { shownName } from "./player.js";
 import { $ } from "./dom.js";
@@ -22,10 +23,16 @@ import { api } from "./net.js";
  */
 
 /**
- * @type {{data: Profile | null, games: import("./types.js").Game[],
+ * GET /api/names/{name}: the player's name now and the names they left after rated games.
+ *
+ * @typedef {{id: string, name: string, former: {name: string, until: string}[]}} NameHistory
+ */
+
+/**
+ * @type {{data: Profile | null, names: NameHistory | null, games: import("./types.js").Game[],
  *   go: (path: string) => void, open: boolean}}
  */
-const profile = { data: null, games: [], go: () => {}, open: false };
+const profile = { data: null, names: null, games: [], go: () => {}, open: false };
 
 // "stairs size=6" as "Stairs (size 6)".
 /**
@@ -79,10 +86,31 @@ function gameRow(game) {
   return item;
 }
 
+// The line under the name that shows the names a player had: "Beto → Roberto" (made
+// here, after "profile-name": the page has no place of its own for it).
+/** @returns {HTMLElement} */
+function namesLine() {
+  const found = document.getElementById("profile-names");
+  if (found) return found;
+  const line = document.createElement("p");
+  line.id = "profile-names";
+  $("profile-name").after(line);
+  return line;
+}
+
+function renderNames() {
+  const former = profile.names?.former ?? [];
+  const line = namesLine();
+  line.hidden = former.length === 0;
+  line.textContent = [...former.map((entry) => entry.name), profile.data?.name ?? ""].join(" → ");
+  line.title = former.map((entry) => `${entry.name}: ${entry.until}`).join("\n");
+}
+
 function render() {
   const data = profile.data;
   if (!data) return;
   $("profile-name").textContent = shownName(data.name);
+  renderNames();
   $("profile-since").textContent = t("Playing since {date}", { date: data.created });
   const pools = Object.entries(data.ratings);
   $("profile-ratings").replaceChildren(...pools.map(([pool, rating]) => ratingRow(pool, rating)));
@@ -100,17 +128,30 @@ function render() {
  * @param {(path: string) => void} go
  */
 export async function showProfile(name, games, go) {
-  Object.assign(profile, { games, go, open: true, data: null });
+  Object.assign(profile, { games, go, open: true, data: null, names: null });
   $("profile").hidden = false;
   $("profile-error").textContent = "";
+  namesLine().hidden = true;
+  const address = encodeURIComponent(name);
   try {
-    profile.data = await api(`/api/players/${encodeURIComponent(name)}`);
+    profile.data = await api(`/api/players/${address}`);
   } catch {
     $("profile-name").textContent = name;
     $("profile-error").textContent = t("no such player");
     return;
   }
+  const data = profile.data;
+  // a former name (kept for the player) leads to their profile under the name they have now
+  if (data && data.name !== name && location.pathname === `/p/${address}`) {
+    history.replaceState(history.state, "", `/p/${encodeURIComponent(data.name)}`);
+  }
   render();
+  try {
+    profile.names = await api(`/api/names/${address}`);
+  } catch {
+    profile.names = null; // the history is a detail: the profile stands without it
+  }
+  if (profile.data === data) renderNames();
 }
 
 export function hideProfile() {
