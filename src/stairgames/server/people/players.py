@@ -88,7 +88,12 @@ from stairgames.server.people.contract import (
     PasswordBody,
     PlayerAnswer,
 )
-from stairgames.server.people.names import PlayerNameRow, refuse_unsafe, refuse_words
+from stairgames.server.people.names import (
+    PlayerNameRow,
+    refuse_unsafe,
+    refuse_words,
+    refused_words,
+)
 
 COOKIE: Final = "__Host-sg_player"
 """The cookie holding a browser's player secret where the page is a secure context."""
@@ -843,6 +848,7 @@ def add_player_routes(app: FastAPI) -> None:
     """``/api/me``, ``/api/names/{name}``, ``/api/account``, ``/api/account/password``,
     ``/api/login`` and ``/api/logout`` (see ``docs/web.md``; their models:
     ``people/contract.py``)."""
+    refused_words()  # the confusables table read now (a tenth of a second), not on the loop
 
     @app.get(ME_ROUTE, **answers(PlayerAnswer))
     async def me(request: Request) -> Response:
