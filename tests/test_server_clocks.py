@@ -296,7 +296,8 @@ def test_a_move_received_in_time_counts_from_its_arrival_however_late_it_is_play
 def test_a_late_move_over_the_websocket_is_refused_and_the_game_flagged(tmp_path: Path) -> None:
     fake = FakeClock()
     with running(tmp_path, wall_clock=fake) as client:
-        match, light, _dark = timed_online_match(client, {"kind": "realtime", "minutes": 1})
+        match, light, dark = timed_online_match(client, ONE_MINUTE)
+        first_moves(client, match, light, dark)
         with connect(client, f"/ws/matches/{match}?token={light}") as ws:
             view = receive_until(ws, lambda m: m["type"] == "state")
             move = view["legal"][0] if view.get("legal") else None
@@ -315,6 +316,19 @@ def test_a_late_move_over_the_websocket_is_refused_and_the_game_flagged(tmp_path
 # ----- the running server: the referee, restarts, the API ----------------------------
 
 
+ONE_MINUTE = {"kind": "realtime", "minutes": 1, "increment": 0}
+
+
+def first_moves(client: Any, match: str, *tokens: str) -> None:
+    """Each seat (by its token, in turn) makes its first move: a person who never made one
+    is not flagged, their game is aborted (issue 51: tests/test_server_seeks.py)."""
+    for token in tokens:
+        with connect(client, f"/ws/matches/{match}?token={token}") as ws:
+            view = receive_until(ws, lambda m: m["type"] == "state")
+            ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+            receive_until(ws, lambda m, seen=view["event"]: m.get("event", -1) > seen)
+
+
 def timed_online_match(client: Any, control: dict[str, Any]) -> tuple[str, str, str]:
     response = client.post(
         "/api/matches",
@@ -329,7 +343,8 @@ def timed_online_match(client: Any, control: dict[str, Any]) -> tuple[str, str, 
 def test_the_referee_flags_at_the_deadline_with_nobody_connected(tmp_path: Path) -> None:
     fake = FakeClock()
     with running(tmp_path, wall_clock=fake) as client:
-        match, _light, dark = timed_online_match(client, {"kind": "realtime", "minutes": 1})
+        match, light, dark = timed_online_match(client, ONE_MINUTE)
+        first_moves(client, match, light, dark)
         referee = client.app.state.referee  # type: ignore[attr-defined]
         fake.advance(61)
         assert client.portal.call(referee.check) == 1  # type: ignore[union-attr]
@@ -342,7 +357,9 @@ def test_the_referee_flags_at_the_deadline_with_nobody_connected(tmp_path: Path)
 def test_a_restart_gives_back_the_time_the_server_was_down(tmp_path: Path) -> None:
     fake = FakeClock()
     with running(tmp_path, wall_clock=fake) as client:
-        match, light, _dark = timed_online_match(client, {"kind": "realtime", "minutes": 5})
+        five = {"kind": "realtime", "minutes": 5, "increment": 0}
+        match, light, dark = timed_online_match(client, five)
+        first_moves(client, match, light, dark)
         fake.advance(100)  # light thinks 100 s, then the server stops
     fake.advance(3600)  # an hour down
     with running(tmp_path, wall_clock=fake) as client:
@@ -403,14 +420,15 @@ def test_a_rated_game_lost_on_time_rates_it_a_loss(tmp_path: Path) -> None:
             "options": {"size": 4},
             "seats": ["human", "online"],
             "rated": True,
-            "time_control": {"kind": "realtime", "minutes": 1},
+            "time_control": ONE_MINUTE,
         }
         made = client.post("/api/challenges", json=body, headers=heads["Ann"][0]).json()
         accepted = client.post(
             f"/api/challenges/{made['challenge']}/accept", headers=heads["Bob"][0]
         )
         assert accepted.status_code == 200, accepted.text
-        fake.advance(60)  # Ann (light) never moves
+        first_moves(client, made["match"], made["seats"][0]["token"], accepted.json()["token"])
+        fake.advance(60)  # Ann (light) never moves again
         referee = client.app.state.referee  # type: ignore[attr-defined]
         assert client.portal.call(referee.check) == 1  # type: ignore[union-attr]
         ratings = client.app.state.ratings  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from stairgames.games.city_of_stairs.cards import default_cards_text
-from stairgames.server.lobby.lobby import AWAY_SECONDS, rating_pool
+from stairgames.server.lobby.lobby import rating_pool
 from stairgames.server.people.players import COOKIE
 from tests.server_helpers import (
     JSON,
@@ -157,9 +157,12 @@ def test_two_players_accepting_the_last_seat_at_once_get_one_seat(client: TestCl
     assert sorted(held) == [0, 1] and held[0] == ann["x-player"]
 
 
-def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestClient) -> None:
+def test_a_challenge_is_withdrawn_when_its_creator_is_gone_the_grace(client: TestClient) -> None:
+    """Issue 51: a challenge lives while its creator has a page open on it (the rest:
+    tests/test_server_seeks.py)."""
     ann = player(client, "Ann")
     lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    grace = lobby.grace_seconds
     start = datetime.datetime.now(datetime.UTC)
     now = [start]
     lobby.now = lambda: now[0]
@@ -168,13 +171,13 @@ def test_a_challenge_expires_when_its_creator_is_away_ten_minutes(client: TestCl
     url = f"/ws/matches/{present['match']}?token={present['seats'][0]['token']}"
     with connect(client, url) as ws:
         state_at_rest(ws)
-        now[0] = start + datetime.timedelta(seconds=AWAY_SECONDS - 1)
+        now[0] = start + datetime.timedelta(seconds=grace - 1)
         assert client.portal.call(lobby.sweep) is False  # type: ignore[union-attr]
         assert len(listed(client)) == 2
-        now[0] = start + datetime.timedelta(seconds=AWAY_SECONDS + 1)
+        now[0] = start + datetime.timedelta(seconds=grace + 1)
         assert client.portal.call(lobby.sweep) is True  # type: ignore[union-attr]
         assert [entry["id"] for entry in listed(client)] == [present["challenge"]]
-    now[0] = start + datetime.timedelta(seconds=2 * AWAY_SECONDS + 2)
+    now[0] = start + datetime.timedelta(seconds=2 * grace + 2)
     assert client.portal.call(lobby.sweep) is True  # type: ignore[union-attr]
     assert listed(client) == []
 

@@ -168,10 +168,14 @@ def test_a_rated_challenge_and_its_chat_never_block_the_event_loop(
         "Bob",
         "Ann",
     ]
-    # Bob (light) moves, Ann never answers: the referee flags her at her deadline
-    with connect(client, f"/ws/matches/{rematch}", headers=bob) as ws:
-        play_moves({0: ws}, 1)
-    clock.now += 5 * 60
+    # each makes a first move (else the game is aborted, issue 51), then Bob's second; Ann
+    # never answers: the referee flags her at her deadline
+    with (
+        connect(client, f"/ws/matches/{rematch}", headers=bob) as ws,
+        connect(client, f"/ws/matches/{rematch}", headers=ann) as her_ws,
+    ):
+        play_moves({0: ws, 1: her_ws}, 3)
+    clock.now += 6 * 60
     referee = client.app.state.referee  # type: ignore[attr-defined]
     assert client.portal.call(referee.check) == 1  # type: ignore[union-attr]
     flagged = ok(client.get(f"/api/matches/{rematch}"))

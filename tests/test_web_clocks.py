@@ -88,7 +88,13 @@ def test_a_one_minute_game_is_lost_on_time_with_nobody_touching_the_page(
     expect(ann).to_have_title("Stairs · stairgames")
     expect(bob.locator("#seats .clock").nth(1)).to_have_class(re.compile(r"\brunning\b"))
     shot(ann, "clock-running")
-    # nobody touches anything: Bob's minute runs out and the server ends the game
+    # Bob makes his first move (a game whose person never made one is aborted, issue 51)
+    # and Ann answers; then nobody touches anything: Bob's time runs out and the server
+    # ends the game
+    play_a_move(bob)
+    expect(ann.locator("#seats .clock").first).to_have_class(re.compile(r"\brunning\b"))
+    play_a_move(ann)
+    expect(bob.locator("#seats .clock").nth(1)).to_have_class(re.compile(r"\brunning\b"))
     result = ann.locator("#result")
     expect(result).to_contain_text("Dark runs out of time", timeout=75_000)
     expect(bob.locator("#result")).to_contain_text("Dark runs out of time")

@@ -38,7 +38,13 @@ from stairgames.server.base.store import (
     make_engine,
 )
 from stairgames.server.chat.chat import CHAT, add_chat_routes, start_chat
-from stairgames.server.lobby.lobby import LOBBY, Lobby, LobbyStore, add_lobby_routes
+from stairgames.server.lobby.lobby import (
+    LOBBY,
+    Lobby,
+    LobbyStore,
+    add_lobby_routes,
+    wall_clock_now,
+)
 from stairgames.server.mail.routes import (
     MAIL,
     add_mail_routes,
@@ -64,6 +70,7 @@ from stairgames.server.play.card_files import (
     add_card_routes,
     start_card_sweep,
 )
+from stairgames.server.play.clocks import FirstMoveLimits
 from stairgames.server.play.computer import ComputerPool
 from stairgames.server.play.fanout import FANOUT, start_fanout
 from stairgames.server.play.hub import HUB, Hub, HubNeighbours, Limits
@@ -89,7 +96,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "position": settings.analysis_position_workers,
             },
         )
-        service = MatchService(Store(engine), settings.computer_players, clock=settings.wall_clock)
+        first_moves = FirstMoveLimits(
+            settings.first_move_seconds, settings.first_move_correspondence_seconds
+        )
+        service = MatchService(
+            Store(engine),
+            settings.computer_players,
+            clock=settings.wall_clock,
+            first_moves=first_moves,
+        )
         players = PLAYERS.keep(
             app, PlayerStore(engine, clock=settings.clock, guard_loop=settings.loop_guard)
         )
@@ -100,7 +115,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = HUB.keep(
             app, Hub(service, computers, _limits(settings), neighbours, live_processes=processes)
         )
-        lobby = LOBBY.keep(app, Lobby(LobbyStore(engine), players, ratings, hub))
+        lobby = LOBBY.keep(
+            app,
+            Lobby(
+                LobbyStore(engine),
+                players,
+                ratings,
+                hub,
+                now=wall_clock_now(settings.wall_clock),
+                grace_seconds=settings.challenge_grace_seconds,
+            ),
+        )
         referee = REFEREE.keep(
             app, Referee(hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds)
         )

@@ -149,15 +149,28 @@ class Settings:
     """A match nobody watches or uses for this long is dropped from memory (it stays in
     the database and is loaded again when asked for); checked every ``sweep_seconds``."""
     sweep_seconds: float = 60.0
-    lobby_sweep_seconds: float = 15.0
-    """How often the lobby notes which creators are present and drops the challenges
-    of those away for 10 minutes (:data:`stairgames.server.lobby.lobby.AWAY_SECONDS`)."""
+    lobby_sweep_seconds: float = 2.0
+    """How often the lobby notes which creators are present and withdraws the challenges
+    of those gone for :attr:`challenge_grace_seconds`."""
+    challenge_grace_seconds: float = 10.0
+    """How long a challenge stays open once its creator's last page on the site (the
+    lobby's, or their seat's in its match) closed, on every server process: a reload
+    keeps it (:mod:`stairgames.server.lobby.lobby`)."""
+    first_move_seconds: float = 30.0
+    """How long a person's first turn of a real-time match may run: beyond, the match is
+    aborted (no winner, nobody's rating changes; :mod:`stairgames.server.play.clocks`)."""
+    first_move_correspondence_seconds: float = 86_400.0
+    """The same in correspondence (a day)."""
     matches_per_minute: Rate = MATCHES_RATE
-    """What one client (an address) may create: matches, joins of free seats, card
-    uploads; beyond, requests are refused with 429 and ``Retry-After``."""
+    """What one client (the request's player where its session names one, else its
+    address: :mod:`stairgames.server.base.limits`) may create: matches, joins of free
+    seats, card uploads; beyond, requests are refused with 429 and ``Retry-After``."""
     joins_per_minute: Rate = JOINS_RATE
     card_uploads_per_minute: Rate = CARD_UPLOADS_RATE
     players_per_minute: Rate = NEW_PLAYERS_RATE
+    """Players one address may make and names one player may try; logins one address
+    may attempt, whatever its cookie: what visitors behind one router share (raise them
+    for a site many people reach from one address)."""
     logins_per_minute: Rate = LOGINS_RATE
     header_timeout_seconds: float = 10.0
     """A connection that has not sent a request's headers this long after it opened (or
@@ -195,7 +208,7 @@ class Settings:
     """Analyses one client may start, and positions it may have valued."""
     positions_per_minute: Rate = POSITIONS_RATE
     challenges_per_minute: Rate = CHALLENGES_RATE
-    """Lobby challenges one client (an address, and a player) may open: each is a match
+    """Lobby challenges one client (a player, else an address) may open: each is a match
     and a message to every lobby watcher."""
     replays_per_minute: Rate = REPLAYS_RATE
     """Replays and records (``GET /api/matches/{id}/replay`` and ``/record``) one client

@@ -99,10 +99,12 @@ class LobbyMessage(Challenges):
 
 
 class SummaryResult(Answer):
-    """How a listed game ended: its ``winners`` and the reason's message id."""
+    """How a listed game ended: its ``winners`` and the reason's message id; ``aborted``
+    (present only then): aborted before a first move, no winner."""
 
     winners: list[int]
     reason_id: str | None
+    aborted: bool = False
 
 
 class GamePlayer(Answer):

@@ -6,8 +6,14 @@ some may be the computer's. ``POST /api/challenges`` makes one (the match is mad
 once, with its computer seats filled); ``POST /api/challenges/{id}/accept`` gives the
 first free seat to the asking player; the match starts when every seat is taken. A
 challenge leaves the lobby when it starts, when its creator withdraws it
-(``DELETE /api/challenges/{id}``), or when its creator has been away from it (no page of
-theirs open on the match) for :data:`AWAY_SECONDS`.
+(``DELETE /api/challenges/{id}``), or when its creator left the site: a challenge lives
+while its creator has a page open on it, the lobby's (``/ws/lobby``) or their seat's in
+its match (``/ws/matches/...``), on any server process, and is withdrawn once the last
+closed ``grace_seconds`` ago (:data:`GRACE_SECONDS`: a reload keeps it). Each process's
+sweep notes the creators present there: their lobby sockets here, their seats connected
+anywhere (the hub's presence, shared across processes); a present creator's
+``creator_seen_at`` is written every quarter of the grace, so that a process where the
+creator has no page withdraws the challenge only once every process lost sight of them.
 
 A rated challenge is between people only (no computer seat; a player holds one seat);
 when its match ends, its result is rated (:mod:`.rating_store`), a resignation counting
@@ -24,6 +30,7 @@ sends it if it changed.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import datetime
@@ -77,8 +84,9 @@ from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE
 
 log = logging.getLogger(__name__)
 
-AWAY_SECONDS: Final = 600.0
-"""How long a challenge stays in the lobby while its creator is away from it."""
+GRACE_SECONDS: Final = 10.0
+"""How long a challenge stays in the lobby once its creator's last page closed (a
+reload keeps it; ``Settings.challenge_grace_seconds``)."""
 GAMES_PER_PAGE: Final = 20
 PROFILE_GAMES: Final = 10
 """A profile's recent games."""
@@ -86,9 +94,7 @@ LIVE_SHOWN, LIVE_LOOKED_AT = 10, 50
 """The lobby shows up to this many games being played, among the newest started."""
 NAMES_KEPT_SECONDS: Final = 60.0
 """How long the names on a match's seats are kept before being read again."""
-SEEN_EVERY_SECONDS: Final = 30.0
-"""How often a present creator's ``creator_seen_at`` is written."""
-STARTED, WITHDRAWN, EXPIRED = "started", "withdrawn", "expired"
+STARTED, WITHDRAWN, CREATOR_LEFT = "started", "withdrawn", "creator_left"
 LOBBY_TOPIC: Final = "lobby"
 """The fan-out's topic of the lobby: ``{}``, the list changed (read it again)."""
 Now = Callable[[], datetime.datetime]
@@ -96,6 +102,12 @@ Now = Callable[[], datetime.datetime]
 
 def _utc_now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
+
+
+def wall_clock_now(clock: Callable[[], float]) -> Now:
+    """Now as a moment, from ``clock`` in seconds since the epoch (the settings'
+    ``wall_clock``: a fake one in tests)."""
+    return lambda: datetime.datetime.fromtimestamp(clock(), datetime.UTC)
 
 
 def _aware(moment: datetime.datetime) -> datetime.datetime:
@@ -241,13 +253,20 @@ class Lobby:
         ratings: RatingStore,
         hub: Hub,
         now: Now = _utc_now,
+        grace_seconds: float = GRACE_SECONDS,
     ) -> None:
         self.store = store
         self.players = players
         self.ratings = ratings
         self.hub = hub
         self.now = now
+        self.grace_seconds = grace_seconds
+        """How long a challenge outlives its creator's last page (:data:`GRACE_SECONDS`)."""
         self.watchers: set[WebSocket] = set()
+        self.watching_players: collections.Counter[str] = collections.Counter()
+        """The players with the lobby open here: their lobby sockets, by player id."""
+        self._present_at: dict[str, datetime.datetime] = {}
+        """When this process's sweep last found each open challenge's creator present."""
         self._names: dict[str, tuple[float, dict[int, str]]] = {}
         self._fanout: FanOut | None = None
         self._sent: dict[str, Any] | None = None
@@ -446,18 +465,34 @@ class Lobby:
         }
 
     async def sweep(self) -> bool:
-        """Notes the creators present on their challenges' matches, and closes the
-        challenges whose creator has been away too long: whether any closed (the
-        database read and written in database threads)."""
+        """Notes the creators present (a page of theirs open on the site: see the
+        module's text), and withdraws the challenges whose creator has been gone
+        :attr:`grace_seconds`: whether any closed (the database read and written in
+        database threads)."""
         now, closed = self.now(), False
-        for challenge, creator_seats in await off_loop(self._open_with_creator_seats):
+        open_now = await off_loop(self._open_with_creator_seats)
+        for challenge, creator_seats in open_now:
+            match_id = challenge.match_id
             seen = _aware(challenge.creator_seen_at)
-            if creator_seats & self.hub.connected_seats(challenge.match_id):
-                if (now - seen).total_seconds() >= SEEN_EVERY_SECONDS:
-                    await off_loop(self.store.seen, challenge.match_id, now)
-            elif (now - seen).total_seconds() >= AWAY_SECONDS:
-                closed = await off_loop(self.store.close, challenge.match_id, EXPIRED) or closed
+            if self._creator_present(challenge, creator_seats):
+                self._present_at[match_id] = now
+                if (now - seen).total_seconds() >= self.grace_seconds / 4:
+                    await off_loop(self.store.seen, match_id, now)
+                continue
+            last = max(seen, self._present_at.get(match_id, seen))
+            if (now - last).total_seconds() >= self.grace_seconds:
+                closed = await off_loop(self.store.close, match_id, CREATOR_LEFT) or closed
+        still_open = {challenge.match_id for challenge, _seats in open_now}
+        for match_id in set(self._present_at) - still_open:
+            del self._present_at[match_id]
         return closed
+
+    def _creator_present(self, challenge: ChallengeRow, creator_seats: set[int]) -> bool:
+        """Whether the challenge's creator has the lobby open here, or a seat of theirs
+        in its match connected on any server process."""
+        if self.watching_players[challenge.creator_id] > 0:
+            return True
+        return bool(creator_seats & self.hub.connected_seats(challenge.match_id))
 
     def _open_with_creator_seats(self) -> list[tuple[ChallengeRow, set[int]]]:
         """The open challenges, each with the seats its creator holds in its match."""
@@ -466,14 +501,20 @@ class Lobby:
             for challenge in self.store.open_challenges()
         ]
 
+    async def sweep_once(self) -> None:
+        """One round of :meth:`sweep_every`: the challenges swept, and the watchers of
+        every process told if any closed (where the fan-out carries no topics, those
+        here are sent the list if another process changed it)."""
+        if await self.sweep():
+            await self.broadcast()
+        elif self._fanout is not None and not self._fanout.hears_topics:
+            await self.tell_watchers(only_if_changed=True)  # others' changes
+
     async def sweep_every(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
             try:
-                if await self.sweep():
-                    await self.broadcast()
-                elif self._fanout is not None and not self._fanout.hears_topics:
-                    await self.tell_watchers(only_if_changed=True)  # others' changes
+                await self.sweep_once()
             except Exception:  # a failing sweep must not end the loop
                 log.exception("the lobby's sweep failed")
 
@@ -578,7 +619,7 @@ class Lobby:
         :attr:`HubNeighbours.after_change` listener: the database read and written in database
         threads)."""
         result = match.result() if match.over else None
-        if result is None:
+        if result is None or result.get("aborted"):  # aborted: nobody's rating changes
             return
         seat_players = await off_loop(self._rated_seat_players, match.id)
         if seat_players is None:
@@ -739,7 +780,10 @@ def add_lobby_routes(app: FastAPI) -> None:
     async def watch(websocket: WebSocket) -> None:
         lobby = lobby_of(websocket)
         await websocket.accept()
+        player = await current_player_async(websocket)
         lobby.watchers.add(websocket)
+        if player is not None:  # their challenges live while it is open (see sweep)
+            lobby.watching_players[player.id] += 1
         try:
             await websocket.send_json(await lobby.message())
             while True:
@@ -748,6 +792,10 @@ def add_lobby_routes(app: FastAPI) -> None:
             pass
         finally:
             lobby.watchers.discard(websocket)
+            if player is not None:
+                lobby.watching_players[player.id] -= 1
+                if lobby.watching_players[player.id] <= 0:
+                    del lobby.watching_players[player.id]
 
 
 LOBBY: Kept[Lobby] = Kept("lobby")

@@ -8,6 +8,12 @@ the move and the event of their move is what the move took. Only a person's turn
 clock: chance (dice, draws), a computer thinking, a seat nobody took yet and a finished
 game run none.
 
+A person who never makes a first move is not flagged: once their first turn has run for
+:class:`FirstMoveLimits` (about 30 s in real time, a day in correspondence), or their
+time is up before that, the match is aborted (no winner, rated or not: nobody's rating
+changes), as lichess does (:meth:`Match.abort_due
+<stairgames.server.play.match.Match.abort_due>`).
+
 A server that stops and starts again gives back the time it was down: at start-up it
 writes a ``resume`` event to every running clock saying since when nobody kept it
 (:meth:`Clock.resume`), so no one is flagged for the server's absence.
@@ -83,6 +89,29 @@ def _fraction(minutes: float) -> str:
 
 
 UNTIMED = TimeControl()
+
+FIRST_MOVE_SECONDS = 30.0
+"""How long a person's first turn of a real-time match may run before it is aborted."""
+FIRST_MOVE_CORRESPONDENCE_SECONDS = 86_400.0
+"""The same in correspondence: a day."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FirstMoveLimits:
+    """How long a person's first turn may run before the match is aborted: ``realtime``
+    seconds in real time, ``correspondence`` seconds in correspondence (an untimed match
+    is never aborted)."""
+
+    realtime: float = FIRST_MOVE_SECONDS
+    correspondence: float = FIRST_MOVE_CORRESPONDENCE_SECONDS
+
+    def of(self, control: TimeControl) -> float | None:
+        """The limit for a match of ``control`` (``None``: never aborted)."""
+        if control.kind == REALTIME:
+            return self.realtime
+        if control.kind == CORRESPONDENCE:
+            return self.correspondence
+        return None
 
 
 def parse_time_control(value: Any, default: tuple[float, int] = (5, 3)) -> TimeControl:
@@ -246,10 +275,13 @@ class Clock:
 
 __all__ = [
     "CORRESPONDENCE",
+    "FIRST_MOVE_CORRESPONDENCE_SECONDS",
+    "FIRST_MOVE_SECONDS",
     "NONE",
     "REALTIME",
     "UNTIMED",
     "Clock",
+    "FirstMoveLimits",
     "TimeControl",
     "parse_time_control",
     "requested_time_control",

@@ -112,6 +112,12 @@ class FlagEvent(Event):
     player: str | None = None
 
 
+class AbortEvent(Event):
+    """The match was aborted: the event's seat did not make its first move in time."""
+
+    kind: Literal["abort"]
+
+
 class RematchAskEvent(Event):
     """A seat asked for (or accepted) a rematch."""
 
@@ -160,6 +166,7 @@ MatchEvent = Annotated[
     | TakebackAnswerEvent
     | ResignEvent
     | FlagEvent
+    | AbortEvent
     | RematchAskEvent
     | RematchDeclineEvent
     | LapseEvent
@@ -306,6 +313,8 @@ class Result(Answer):
     reason: str
     reason_id: str
     reason_args: JsonObject
+    aborted: bool = False
+    """Present (true) only when the match was aborted before a first move: no winner."""
 
 
 class By(Answer):

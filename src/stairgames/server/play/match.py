@@ -13,7 +13,8 @@ resigning person leaves and a computer takes the seat: the event names its level
 person accepts), ``rematch``, ``flag`` (a seat's time ran out: it loses, or in a game of
 three or more seats with people left to play, a computer takes it, as when resigning),
 ``resume`` (the server was down since ``down_since``: that time is given back to the
-clocks) and ``lapse`` (an offer nobody answered in time is withdrawn). The events are
+clocks), ``lapse`` (an offer nobody answered in time is withdrawn) and ``abort`` (the
+event's seat did not make its first move in time: the match ends, no winner). The events are
 checked, numbered and committed by the service (:mod:`stairgames.server.play.matches`).
 """
 
@@ -32,8 +33,14 @@ from stairgames.core.registry import get_spec, load
 from stairgames.i18n import N_, Text, arguments_json
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.store import EventRecord, MatchRecord
-from stairgames.server.play.clocks import Clock, TimeControl, time_control_from_json
+from stairgames.server.play.clocks import (
+    Clock,
+    FirstMoveLimits,
+    TimeControl,
+    time_control_from_json,
+)
 from stairgames.server.play.contract import (
+    AbortEvent,
     Event,
     FlagEvent,
     JoinEvent,
@@ -105,6 +112,8 @@ class Match:
         self.rematch: str | None = None
         self.flagged: int | None = None
         """The seat whose time ran out and ended the game."""
+        self.aborted: int | None = None
+        """The seat that made no first move in time: the match was aborted."""
         self.time_control: TimeControl = time_control_from_json(record.time_control)
         self.clock: Clock | None = (
             Clock(self.time_control, len(self.seats)) if self.time_control.timed else None
@@ -182,6 +191,9 @@ class Match:
         else:
             self.resigned = self.flagged = seat
 
+    def _fold_abort(self, seat: int | None, _event: AbortEvent) -> None:
+        self.aborted = seat
+
     def _leave(self, seat: int | None, computer: str) -> None:
         """The person at ``seat`` left (resigned, or out of time, in a game of three or
         more seats): ``computer`` plays on for them."""
@@ -251,9 +263,23 @@ class Match:
         """When the running clock's time is up (``None``: none runs)."""
         return None if self.clock is None else self.clock.deadline()
 
+    def abort_due(self, limits: FirstMoveLimits) -> float | None:
+        """When the match is aborted unless the seat whose clock runs moves: that seat has
+        made no move yet, and its first turn runs out of ``limits`` (or its time is up
+        first: a person is never flagged before a first move). ``None``: not so."""
+        seat = self.clock_seat()
+        limit = limits.of(self.time_control)
+        if seat is None or seat in self.movers or limit is None or self.clock is None:
+            return None
+        since = self.clock.since
+        if since is None:
+            return None
+        deadline = self.deadline()
+        return since + limit if deadline is None else min(since + limit, deadline)
+
     @property
     def over(self) -> bool:
-        return self.resigned is not None or self.state.is_terminal()
+        return self.resigned is not None or self.aborted is not None or self.state.is_terminal()
 
     def to_act(self) -> int | None:
         if self.over:
@@ -349,7 +375,18 @@ class Match:
     def result(self) -> dict[str, Any] | None:
         """How the game ended, ``None`` while it goes on: ``returns``, ``winners``, the
         English ``reason`` and, for players, ``reason_id`` with ``reason_args`` as
-        :func:`stairgames.i18n.arguments_json` gives them (a colour is ``{"id": "red"}``)."""
+        :func:`stairgames.i18n.arguments_json` gives them (a colour is ``{"id": "red"}``);
+        an aborted match has no winner, nothing won (``returns`` all 0) and ``aborted``."""
+        if self.aborted is not None:
+            name = self.state.seat_name(self.aborted)
+            return {
+                "returns": [0.0] * len(self.seats),
+                "winners": [],
+                "reason": f"The game was aborted: {name} did not make a first move",
+                "reason_id": N_("The game was aborted: {name} did not make a first move"),
+                "reason_args": arguments_json({"name": Text(name)}),
+                "aborted": True,
+            }
         if self.resigned is not None:
             info = self.game.info()
             returns = [
@@ -377,7 +414,11 @@ class Match:
             "over": self.over,
             "result": None
             if result is None
-            else {"winners": result["winners"], "reason_id": result.get("reason_id")},
+            else {
+                "winners": result["winners"],
+                "reason_id": result.get("reason_id"),
+                **({"aborted": True} if result.get("aborted") else {}),
+            },
             "seats": [{"kind": s.kind, "level": s.player} for s in self.seats],
         }
 
@@ -513,7 +554,7 @@ class Match:
             viewer=viewer,
         )
         data: dict[str, Any] = json.loads(record.to_json())
-        if self.resigned is not None:  # over, though the rules have not ended it: full
+        if self.resigned is not None or self.aborted is not None:  # over before the rules' end
             result = self.result()
             assert result is not None
             data["result"] = result["reason"]
@@ -562,6 +603,7 @@ _FOLDS: dict[type[Event], Callable[[Match, int | None, Any], None]] = {
     TakebackAnswerEvent: Match._fold_takeback_answer,
     ResignEvent: Match._fold_resign,
     FlagEvent: Match._fold_flag,
+    AbortEvent: Match._fold_abort,
     RematchAskEvent: Match._fold_rematch_ask,
     RematchDeclineEvent: Match._fold_rematch_decline,
     LapseEvent: Match._fold_lapse,

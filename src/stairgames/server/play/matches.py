@@ -43,7 +43,7 @@ from stairgames.server.base.store import (
     off_loop,
     on_event_loop_thread,
 )
-from stairgames.server.play.clocks import REALTIME, UNTIMED, TimeControl
+from stairgames.server.play.clocks import REALTIME, UNTIMED, FirstMoveLimits, TimeControl
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import COMPUTER, HUMAN, hash_token, parse_seat
 
@@ -124,11 +124,15 @@ class MatchService:
         computer_players: Sequence[str] = LEVEL_NAMES,
         *,
         clock: Callable[[], float] = time.time,
+        first_moves: FirstMoveLimits | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         """Now, in seconds since the epoch: when each event is accepted (the clocks'
         time; a test gives a fake one)."""
+        self.first_moves = first_moves
+        """How long a person's first turn of a timed match may run before the match is
+        aborted (``None``: never aborted, a first turn is flagged as any other)."""
         self.computer_players = tuple(p.strip().lower() for p in computer_players)
         """The players a computer seat may be given (``Settings.computer_players``)."""
         self._matches: dict[str, Match] = {}
@@ -417,6 +421,8 @@ class MatchService:
         :raises ServerError: 409, the mover's time was up (the match is flagged: announce
             it), or as :meth:`move`.
         """
+        if received is not None and await self.abort_if_late(match, seat, received):
+            raise ServerError(409, N_("the game was aborted before your first move arrived"))
         if received is not None and await self.flag_if_late(match, seat, received):
             raise ServerError(409, N_("your time ran out before this move arrived"))
         await self.commit_async(match, self._move_events(match, seat, move), at=received)
@@ -431,6 +437,20 @@ class MatchService:
             return False
         await self.commit_async(match, self._flag_events(match, seat))
         return True
+
+    async def abort_if_late(self, match: Match, seat: int | None, received: float) -> bool:
+        """Abort the match if ``seat``'s first turn runs and its limit was up at
+        ``received`` (:meth:`abort_due`); whether it was (the abort is committed: the
+        caller announces the match)."""
+        due = self.abort_due(match)
+        if seat is None or due is None or match.clock_seat() != seat or received < due:
+            return False
+        await self.commit_async(match, [("abort", seat, {})])
+        return True
+
+    def abort_due(self, match: Match) -> float | None:
+        """When the match is aborted for a first move not made (``None``: not so)."""
+        return None if self.first_moves is None else match.abort_due(self.first_moves)
 
     def _move_events(self, match: Match, seat: int | None, move: Any) -> Events:
         """The event of ``move`` for ``seat``, checked (see :meth:`move`)."""
@@ -562,17 +582,22 @@ class MatchService:
     def due(self, match: Match) -> float | None:
         """When the clocks next need the server: the running clock's deadline, or the
         moment an unanswered offer of a real-time game lapses (``None``: never)."""
-        moments = [match.deadline()]
+        moments = [match.deadline(), self.abort_due(match)]
         if match.time_control.kind == REALTIME and match.offer_since is not None:
             moments.append(match.offer_since + OFFER_SECONDS)
         return min((m for m in moments if m is not None), default=None)
 
     def keep_time(self, match: Match) -> bool:
-        """Do what is due at the clock's present moment: flag the seat whose time is up
-        (it loses; in a game of three or more seats with other people playing, a
+        """Do what is due at the clock's present moment: abort the match whose person to
+        act let their first turn run out (:meth:`abort_due`), flag the seat whose time
+        is up (it loses; in a game of three or more seats with other people playing, a
         computer at ``medium`` takes the seat and the others play on), withdraw an offer
         unanswered for :data:`OFFER_SECONDS` in real time. Whether anything was done."""
         now = self.clock()
+        abort = self.abort_due(match)
+        if abort is not None and now >= abort:
+            self.commit(match, [("abort", match.clock_seat(), {})])
+            return True
         deadline = match.deadline()
         seat = match.clock_seat()
         if deadline is not None and seat is not None and now >= deadline:
