@@ -13,7 +13,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -67,6 +67,15 @@ def get(base: str, path: str) -> dict[str, Any]:
     with urllib.request.urlopen(base + path, timeout=30) as answer:
         result: dict[str, Any] = json.loads(answer.read())
         return result
+
+
+def said(base: str, game: str, move: str) -> str:
+    """A move as the page says it: its game's word for it (``GET /api/games``'s
+    ``move_words``, issue 51: "Stop", not ``stop``), or its notation."""
+    games = cast(list[dict[str, Any]], get(base, "/api/games"))
+    listing = next(g for g in games if g["name"] == game)
+    words = {word["move"]: word["label"] for word in listing["move_words"]}
+    return str(words.get(move, move))
 
 
 def finished_game(base: str, game: str, **options: Any) -> str:
@@ -142,7 +151,7 @@ def test_a_finished_game_of_each_game_is_analysed_from_its_page(
     page.locator(f'#analysis-graph .graph-point[data-ply="{chosen["ply"]}"]').click()
     expect(page.locator("#step-text")).to_have_text(f"Viewing move {chosen['ply']}")
     expect(page.locator("#analysis-move .analysis-head")).to_contain_text(
-        f"Move {chosen['ply']}: {chosen['move']}"
+        f"Move {chosen['ply']}: {said(page.base_url, game, chosen['move'])}"
     )
     shot(page, f"analysis-{game}")
     # the record download carries the analysis

@@ -11,7 +11,7 @@ variants, after the rulebook ``twenty_seven.en.txt`` and rulings T1-T7.
 'RWWWWWW/GWWW/G/G/G/G/G/G/RBBBBBBBBB B'
 """
 
-from stairgames.core.registry import GameSpec, register
+from stairgames.core.registry import GameSpec, MoveWord, register
 from stairgames.games.twenty_seven.game import (
     MAX_GAME_LENGTH,
     TwentySevenGame,
@@ -77,6 +77,9 @@ register(
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.twenty_seven.view.messages:BROWSER_MESSAGES",
         listing_order=1,
+        move_words=(
+            MoveWord("pass", N_("Pass"), forced=N_("You have no legal move: you must pass.")),
+        ),
         observation_tensor="stairgames.games.twenty_seven.play.tensor:TENSOR",
         solver="stairgames.games.twenty_seven.research.command:SOLVE_COMMAND",
         rating_options=("variant",),
