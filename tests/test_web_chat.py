@@ -185,6 +185,9 @@ def test_the_replay_shows_what_was_said_by_each_move(
     bob.write("nice move")
     bob.page.get_by_role("button", name="Resign").click()
     expect(ann.page.locator("#result")).to_be_visible()
+    # the result box is coloured by what the game means to its viewer
+    expect(ann.page.locator("#result")).to_have_attribute("data-outcome", "won")
+    expect(bob.page.locator("#result")).to_have_attribute("data-outcome", "lost")
     ann.page.get_by_role("button", name="Good game", exact=True).click()
     said = ann.page.locator("#chat-messages .chat-said")
     expect(said).to_have_text(["Good luck", "nice move", "Good game"])

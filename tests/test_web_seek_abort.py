@@ -107,6 +107,8 @@ def test_a_rated_game_whose_first_mover_never_moves_is_aborted_unrated(
             "The game was aborted: light did not make a first move", timeout=30_000
         )
         expect(page.locator("#seats .clock.running")).to_have_count(0)
+        expect(result.locator("strong")).to_have_text("Game aborted")  # not "Draw"
+        expect(result).to_have_attribute("data-outcome", "neutral")
     shot(bob, "game-aborted")
     for name in ("Idle Ann", "Waiting Bob"):  # unrated: nobody's rating changed
         profile = api(app_url, "/api/players/" + urllib.parse.quote(name))

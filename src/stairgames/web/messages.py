@@ -38,6 +38,7 @@ SHARED_MESSAGES: Final = (
     N_("Decline the offer"),
     N_("Download the record"),
     N_("Draw"),
+    N_("Game aborted"),
     N_("First"),
     N_("Game over"),
     N_("I am {name}: show my cards"),

@@ -918,8 +918,10 @@ function renderResult(view) {
   const you = holdsEverySeat(view) ? null : view.you;
   let head;
   const shared = winners.length > 1 && winners.length < view.seats.length;
-  if (you !== null && winners.includes(you)) head = shared ? t("You share the win") : t("You win");
-  else if (you !== null && winners.length) head = t("You lose");
+  if (view.result.aborted) head = t("Game aborted");
+  else if (you !== null && winners.includes(you)) {
+    head = shared ? t("You share the win") : t("You win");
+  } else if (you !== null && winners.length) head = t("You lose");
   else if (!winners.length) head = t("Draw");
   else if (shared) {
     head = t("{names} share the win", {
@@ -936,6 +938,22 @@ function renderResult(view) {
   because.className = "reason";
   because.textContent = capitalise(reason);
   box.replaceChildren(strong, because);
+  // coloured by what it means to the viewer: won, lost, or neither (a draw, an abort,
+  // a spectator's view)
+  box.dataset.outcome = resultOutcome(view, you, winners);
+}
+
+/**
+ * The viewer's outcome of a finished game: "won", "lost" or "neutral".
+ *
+ * @param {any} view
+ * @param {number | null} you
+ * @param {number[]} winners
+ * @returns {string}
+ */
+function resultOutcome(view, you, winners) {
+  if (view.result.aborted || you === null || !winners.length) return "neutral";
+  return winners.includes(you) ? "won" : "lost";
 }
 
 function renderRules(view) {
