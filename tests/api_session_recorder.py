@@ -33,7 +33,11 @@ and nothing more (:func:`normalised`):
 - an analysis' ``seconds`` (how long it took) becomes ``<seconds>``;
 - the Japanese catalogue (``/api/i18n/ja``) is kept as its language and its number of
   entries above zero: its texts change whenever a feature adds a sentence, which is no
-  change of the API.
+  change of the API;
+- Ishigaki Race's ``chances`` (in a board: each seat's chance after stop and after roll)
+  become :data:`CHANCES`: they are ``null`` until the wall's solution, worked out in a
+  background thread, is ready, and numbers after, so which one a step sees depends on
+  how fast the machine is and on what the process did before (:func:`timing_free`).
 """
 
 from __future__ import annotations
@@ -829,7 +833,7 @@ def record_session() -> list[Step]:
 def normalised(steps: list[Step]) -> list[Step]:
     """``steps`` with what legitimately changes from run to run written alike (the
     module's docstring lists the rules)."""
-    steps = catalogue_kept_short(steps)
+    steps = [timing_free(step) for step in catalogue_kept_short(steps)]
     aliases = Aliases()
     for step in steps:
         aliases.collect(step)
@@ -882,6 +886,20 @@ class Aliases:
         for secret, name in self.names.items():
             value = value.replace(secret, name)
         return DATE.sub("<date>", value)
+
+
+CHANCES = "<chances, once solved>"
+"""What :func:`timing_free` writes for every ``chances`` value."""
+
+
+def timing_free(data: Json) -> Json:
+    """``data`` with every ``chances`` value written as :data:`CHANCES` (the module's
+    docstring says why); the same whether given raw or already normalised."""
+    if isinstance(data, dict):
+        return {k: CHANCES if k == "chances" else timing_free(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [timing_free(item) for item in data]
+    return data
 
 
 def catalogue_kept_short(steps: list[Step]) -> list[Step]:

@@ -28,15 +28,17 @@ from typing import Any
 
 import pytest
 
-from tests.api_session_recorder import GOLDEN, Step, differences, record_session
+from tests.api_session_recorder import GOLDEN, Step, differences, record_session, timing_free
 
 MOVE_WORDS = "move_words"
 """The field of each game of ``/api/games`` that issue 51 added (the module's docstring)."""
 
 
 def golden() -> list[Step]:
+    """The recorded session, normalised as a session recorded today would be (its
+    ``chances`` were recorded raw: :func:`tests.api_session_recorder.timing_free`)."""
     steps: list[Step] = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    return steps
+    return [timing_free(step) for step in steps]
 
 
 def answer_of(step: Step) -> Any:
@@ -143,3 +145,11 @@ def test_api_games_may_describe_options_more_and_change_nothing_else() -> None:
         f"'games'.body[0].options[0].default: {json.dumps(not option['default'])} became "
         f"{json.dumps(option['default'])}",
     ]
+
+
+def test_chances_solved_or_not_yet_read_alike_and_nothing_else_does() -> None:
+    solved = {"step": "view", "status": 200, "body": {"board": {"chances": {"roll": [0.5]}}}}
+    unsolved = {"step": "view", "status": 200, "body": {"board": {"chances": None}}}
+    assert changes([timing_free(solved)], [timing_free(unsolved)]) == []
+    moved = {"step": "view", "status": 200, "body": {"board": {"chances": None, "turn": 1}}}
+    assert changes([timing_free(solved)], [timing_free(moved)]) != []
