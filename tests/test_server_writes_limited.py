@@ -1,4 +1,5 @@
-"""Issue 48: every route that writes or costs is limited per address and per player;
+"""Issue 48: every route that writes or costs is limited (per player where the request
+carries one, per address for the anonymous: issue 51);
 the database file is private; a whole online game of every game, with the event loop
 guarded (a database call on its thread raises), plays as before."""
 
@@ -53,7 +54,7 @@ def limited(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def test_challenges_are_limited_per_address(limited: TestClient) -> None:
+def test_a_players_challenges_are_limited(limited: TestClient) -> None:
     """200 challenges in 20 s were accepted, each a match broadcast to the lobby."""
     kato = player_headers(limited, "Kato")
     assert [open_challenge(limited, kato) for _ in range(3)] == [200, 200, 429]
