@@ -204,3 +204,36 @@ def test_every_message_of_a_played_game_fits_its_model(tmp_path: Path) -> None:
     assert {"state", "error", "chat"} <= {message["type"] for message in sent}
     for message in sent:
         MATCH_SOCKET_MESSAGES.validate_python(message)
+
+
+def test_every_message_of_a_players_channel_fits_its_model(tmp_path: Path) -> None:
+    """``/ws/me`` (``server/chat/told.py``): the count, a turn, a mention and the end."""
+    from stairgames.server.chat.told_contract import ME_MESSAGES
+    from stairgames.server.people.players import COOKIE
+
+    sent: list[dict[str, Any]] = []
+    with running(tmp_path) as client:
+        _made, secret = client.app.state.players.create("Ann")  # type: ignore[attr-defined]
+        ann = {"cookie": f"{COOKIE}={secret}", "content-type": "application/json"}
+        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "computer:random"]}
+        match = client.post("/api/matches", json=body, headers=ann).json()["match"]
+        with client.websocket_connect("/ws/me", headers=ann) as me:
+            sent.append(me.receive_json())
+            with connect(client, f"/ws/matches/{match}", headers=ann) as socket:
+                state = socket.receive_json()
+                while state["type"] != "state" or state["thinking"]:
+                    state = socket.receive_json()
+                socket.send_json(
+                    {"type": "move", "move": state["legal"][0], "event": state["event"]}
+                )
+                while sent[-1]["type"] != "your_turn":
+                    sent.append(me.receive_json())
+                client.post(f"/api/matches/{match}/chat", json={"text": "@Ann"}, headers=ann)
+                socket.send_json({"type": "resign", "event": None})
+                while sent[-1]["type"] != "ended":
+                    sent.append(me.receive_json())
+        with client.websocket_connect("/ws/me") as nobody:
+            sent.append(nobody.receive_json())
+    assert {"me", "your_turn", "ended", "error"} <= {message["type"] for message in sent}
+    for message in sent:
+        ME_MESSAGES.validate_python(message)

@@ -118,6 +118,24 @@ export function tellTurn(view, waiting, title) {
   }
 }
 
+// Told of a game the page does not show (told.js): the words `text` (a turn's with a
+// sound, unless turned off) and, if the tab is hidden, a notification; one a `tag`.
+/**
+ * @param {string} text
+ * @param {string} tag
+ * @param {boolean} sound
+ */
+export function notifyElsewhere(text, tag, sound) {
+  if (sound && soundOn()) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    const note = new Notification(text, { tag });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+  }
+}
+
 /** @type {AudioContext | null} */
 let audio = null;
 

@@ -1,10 +1,12 @@
 // "My games" (/my): the player's games, those waiting for them first, then the others
 // going on, then the finished ones with their results, a page at a time; each opens the
-// match (its replay, once over).
+// match (its replay, once over). The list is read again as the player's channel tells
+// of a change (told.js).
 import { onLanguageChange, t } from "./i18n.js";
 import { showWaiting, shownName } from "./player.js";
 import { $, has } from "./dom.js";
 import { api } from "./net.js";
+import { onTold } from "./told.js";
 
 /**
  * A game of GET /api/my/games: the seats the player holds in it, its players.
@@ -138,6 +140,10 @@ function start() {
   });
   onLanguageChange(() => {
     if (mine.open) render();
+  });
+  // live: read the list again when the count changes or a game ends (told.js)
+  onTold((message) => {
+    if (mine.open && (message.type === "me" || message.type === "ended")) load();
   });
 }
 

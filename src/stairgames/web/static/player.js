@@ -4,6 +4,7 @@
 import { onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { ApiError, api, failureText } from "./net.js";
+import { openChannel } from "./told.js";
 
 /**
  * This browser's player (GET /api/me): no id before it is one.
@@ -131,10 +132,11 @@ async function load() {
     // no server: the header keeps "no name yet"
   }
   show();
-  if (current.id !== null) refreshWaiting();
+  if (current.id !== null) openChannel(showWaiting); // the count, live (told.js)
 }
 
-// "My games (2)": how many of the player's games wait for their move.
+// "My games (2)": how many of the player's games wait for their move (the channel,
+// told.js, sends it on opening and at each change; this reads it once).
 export async function refreshWaiting() {
   let waiting = 0;
   try {
@@ -178,6 +180,7 @@ export async function ensurePlayer() {
     return false;
   }
   show();
+  openChannel(showWaiting);
   return true;
 }
 
