@@ -3,7 +3,7 @@
 ``tests/golden/api_session.json`` is the session of :mod:`tests.api_session_recorder`
 recorded against the server of commit 6c25b4a (before the restructuring); it is
 replayed here against the current server and every answer's status and body, and every
-WebSocket message waited for, compared. Three differences are allowed, each by name:
+WebSocket message waited for, compared. These differences are allowed, each by name:
 
 - an error answer (HTTP or WebSocket) may carry a ``code`` key, at its top level or in
   its ``error`` object, that the golden lacks: the stable machine code issue 50 added
@@ -15,6 +15,14 @@ WebSocket message waited for, compared. Three differences are allowed, each by n
 - ``/api/games`` may tell each game's ``move_words`` (issue 51: the moves the page says
   in words, Stairs' pass and offer, Ishigaki Race's dice, declared by each game rather
   than named by the page); that one field by name, nothing else of a game.
+- a match view's seats may carry ``rating`` (a rating as shown, ``"1500?"``) and
+  ``rating_change`` (whole points) where the golden's had none (issue 51: a rated game
+  shows its players' ratings and what it changed); those two fields by name, of those
+  shapes, nothing else of a seat;
+- a profile's ratings are shown in points (issue 51): each pool's ``rating`` and
+  ``shown`` may differ, and its ``deviation`` be added, exactly as
+  ``people/ratings.py``'s scale makes them of the golden's own ``mu``, ``sigma`` and
+  ``games`` (which must not change).
 
 Anything else that differs is a change of the API: a regression, or a change to make on
 purpose by recording the golden again (the recorder's docstring says how).
@@ -24,14 +32,22 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
 
+from stairgames.server.people.ratings import Rating
 from tests.api_session_recorder import GOLDEN, Step, differences, record_session, timing_free
 
 MOVE_WORDS = "move_words"
 """The field of each game of ``/api/games`` that issue 51 added (the module's docstring)."""
+
+SEAT_RATING = {"rating": re.compile(r"\d+\??"), "rating_change": re.compile(r"-?\d+")}
+"""The fields a match view's seats gained in issue 51, and the shapes of their values."""
+
+SCALED = ("rating", "shown", "deviation")
+"""The fields of a profile's rating that issue 51 put on the scale of points."""
 
 
 def golden() -> list[Step]:
@@ -65,7 +81,33 @@ def without_allowed(expected: Step, found: Step) -> Step:
                 had = known.get(option["name"], {})
                 for field in option.keys() - had.keys():
                     del option[field]
+    if isinstance(before, dict) and isinstance(after, dict) and after.get("type") == "state":
+        _without_seat_ratings(before.get("seats", []), after.get("seats", []))
+    if str(expected.get("request", "")).startswith("GET /api/players/"):
+        _without_points(before.get("ratings", {}), after.get("ratings", {}))
     return found
+
+
+def _without_seat_ratings(before: list[Any], after: list[Any]) -> None:
+    """Drop from ``after``'s seats the rating fields of issue 51 that ``before``'s lack,
+    where their values have the shapes :data:`SEAT_RATING` says."""
+    for was, seat in zip(before, after, strict=False):
+        for field, shape in SEAT_RATING.items():
+            if field not in was and shape.fullmatch(str(seat.get(field))):
+                del seat[field]
+
+
+def _without_points(before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Put back ``before``'s values of :data:`SCALED` in ``after``'s ratings where they
+    are the points the scale makes of ``before``'s own μ, σ and games."""
+    for pool, rating in after.items():
+        was = before.get(pool)
+        if not isinstance(was, dict) or "deviation" in was:
+            continue
+        points = Rating(was["mu"], was["sigma"], was["games"]).json()
+        if all(rating.get(field) == points[field] for field in SCALED):
+            rating.update(rating=was["rating"], shown=was["shown"])
+            del rating["deviation"]
 
 
 def changes(expected: list[Step], found: list[Step]) -> list[str]:
@@ -145,6 +187,36 @@ def test_api_games_may_describe_options_more_and_change_nothing_else() -> None:
         f"'games'.body[0].options[0].default: {json.dumps(not option['default'])} became "
         f"{json.dumps(option['default'])}",
     ]
+
+
+def test_seats_may_gain_their_ratings_and_nothing_else() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    seats = step_named(changed, "rated game view")["body"]["seats"]
+    seats[0].update(rating="1422?", rating_change=-78)
+    seats[1].update(rating="1578?", rating_change=78)
+    assert changes(steps, changed) == []
+    seats[0]["rating"] = "best"
+    seats[1]["rating_change"] = "+78"
+    seats[1]["elo"] = 1578
+    assert changes(steps, changed) == [
+        "'rated game view'.body.seats[0].rating: added (\"best\")",
+        "'rated game view'.body.seats[1].elo: added (1578)",
+        "'rated game view'.body.seats[1].rating_change: added (\"+78\")",
+    ]
+
+
+def test_profiles_may_show_points_made_of_their_own_mu_and_sigma_only() -> None:
+    steps = golden()
+    changed = copy.deepcopy(steps)
+    rating = step_named(changed, "ann's profile")["body"]["ratings"]["stairs size=4"]
+    made = Rating(rating["mu"], rating["sigma"], rating["games"]).json()
+    rating.update(rating=made["rating"], shown=made["shown"], deviation=made["deviation"])
+    assert changes(steps, changed) == []
+    rating["shown"] = f"{made['rating'] + 1}?"
+    found = changes(steps, changed)
+    assert '"ann\'s profile".body.ratings.stairs size=4.deviation: added' in found[0]
+    assert any(".shown: " in line for line in found)
 
 
 def test_chances_solved_or_not_yet_read_alike_and_nothing_else_does() -> None:

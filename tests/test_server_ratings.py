@@ -13,6 +13,7 @@ from stairgames.server.migrations import upgrade
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import (
     PROVISIONAL_GAMES,
+    START_POINTS,
     RatedResult,
     Rating,
     RatingBook,
@@ -27,7 +28,7 @@ def test_a_win_raises_the_winner_and_lowers_the_loser() -> None:
     changes = book.add(RatedResult("stairs", ("ann", "bob"), (1.0, -1.0)))
     (ann_before, ann_after), (bob_before, bob_after) = changes["ann"], changes["bob"]
     assert ann_before == bob_before == Rating()
-    assert ann_after.ordinal > 0 > bob_after.ordinal
+    assert ann_after.points > START_POINTS > bob_after.points
     assert ann_after.games == bob_after.games == 1
     assert ann_after.sigma < Rating().sigma and bob_after.sigma < Rating().sigma
 
@@ -41,7 +42,7 @@ def test_a_rating_is_provisional_until_ten_rated_games() -> None:
         book.add(RatedResult("stairs", ("ann", "bob"), returns))
     ann = book.rating("stairs", "ann")
     assert ann.games == PROVISIONAL_GAMES and not ann.provisional
-    assert not ann.shown().endswith("?") and book.rating("stairs", "cy").shown() == "0.0?"
+    assert not ann.shown().endswith("?") and book.rating("stairs", "cy").shown() == "1500?"
 
 
 def test_equal_scores_share_a_place_among_four() -> None:

@@ -53,11 +53,13 @@ class PlayerAnswer(Answer):
 
 
 class Rating(Answer):
-    """A player's rating in one pool: the ``rating`` shown (an ordinal), its ``mu`` and
-    ``sigma``, the ``games`` rated, whether still ``provisional``, and the rating as ``shown``
-    (``"3.4?"`` while provisional)."""
+    """A player's rating in one pool: the ``rating`` in points (1500 for a new player:
+    ``people/ratings.py``) and its ``deviation``, OpenSkill's ``mu`` and ``sigma`` it is
+    made of, the ``games`` rated, whether still ``provisional``, and the rating as ``shown``
+    (``"1578?"`` while provisional)."""
 
-    rating: float
+    rating: int
+    deviation: int
     mu: float
     sigma: float
     games: int

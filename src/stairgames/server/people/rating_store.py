@@ -3,7 +3,9 @@
 :meth:`RatingStore.record` stores a rated match's result and updates its players'
 ratings in one transaction (a match is rated once: recording it again changes nothing);
 :meth:`RatingStore.rebuild` recomputes every rating from the stored results, in the order
-the games ended (``stairgames ratings rebuild``).
+the games ended (``stairgames ratings rebuild``); :meth:`RatingStore.changes_of` says what a
+rated match changed, for its view (the ratings before it folded from the results before
+it, since only the ratings as they are now are stored).
 """
 
 from __future__ import annotations
@@ -11,11 +13,17 @@ from __future__ import annotations
 import datetime
 import json
 
-from sqlalchemy import delete, select
+from sqlalchemy import Engine, and_, delete, or_, select
 
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import RatedResultRow, RatingRow, Repository
 from stairgames.server.people.ratings import RatedResult, Rating, RatingBook, rebuild
+
+Changes = dict[str, tuple[Rating, Rating]]
+"""Each player's rating before and after a rated match, by player."""
+
+CHANGES_KEPT = 10_000
+"""How many matches' :meth:`RatingStore.changes_of` one process keeps (then it starts again)."""
 
 
 def _now() -> datetime.datetime:
@@ -31,9 +39,14 @@ def _result(row: RatedResultRow) -> RatedResult:
 class RatingStore(Repository):
     """Reads and writes the rating tables."""
 
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(engine)
+        self._changes: dict[str, Changes] = {}
+        """The changes of the rated matches met (:meth:`changes_of`): they never change."""
+
     def record(
         self, match_id: str, result: RatedResult, finished_at: datetime.datetime | None = None
-    ) -> dict[str, tuple[Rating, Rating]]:
+    ) -> Changes:
         """Stores the result of the rated match ``match_id`` and rates it: each player's
         rating before and after (nothing when the match was recorded already)."""
         with self._session() as session:
@@ -56,7 +69,52 @@ class RatingStore(Repository):
             changes = book.add(result)
             for player, (_old, new) in changes.items():
                 session.merge(self._row(result.pool, player, new))
-            return changes
+        self._keep_changes(match_id, changes)
+        return changes
+
+    def changes_of(self, match_id: str) -> Changes:
+        """Each player's rating before and after the rated match ``match_id`` (nothing
+        when it was not rated): the results of its pool folded up to it, in the order the
+        games ended, once per process."""
+        kept = self._changes.get(match_id)
+        if kept is not None:
+            return kept
+        with self._session() as session:
+            row = session.get(RatedResultRow, match_id)
+            if row is None:
+                return {}
+            up_to = session.scalars(
+                select(RatedResultRow)
+                .where(
+                    RatedResultRow.pool == row.pool,
+                    or_(
+                        RatedResultRow.finished_at < row.finished_at,
+                        and_(
+                            RatedResultRow.finished_at == row.finished_at,
+                            RatedResultRow.match_id <= match_id,
+                        ),
+                    ),
+                )
+                .order_by(RatedResultRow.finished_at, RatedResultRow.match_id)
+            )
+            results = [_result(result) for result in up_to]
+        book = RatingBook()
+        changes: Changes = {}
+        for result in results:
+            changes = book.add(result)
+        return self._keep_changes(match_id, changes)
+
+    def _keep_changes(self, match_id: str, changes: Changes) -> Changes:
+        if len(self._changes) >= CHANGES_KEPT:
+            self._changes.clear()
+        self._changes[match_id] = changes
+        return changes
+
+    def rating(self, pool: str, player: str) -> Rating:
+        """``player``'s rating in ``pool`` now (a new player's when they have none)."""
+        with self._session() as session:
+            row = session.get(RatingRow, (pool, player))
+            return Rating() if row is None else Rating(row.mu, row.sigma, row.games)
 
     @staticmethod
     def _row(pool: str, player: str, rating: Rating) -> RatingRow:
@@ -76,6 +134,7 @@ class RatingStore(Repository):
         """Recomputes every rating from the stored results; how many results it read."""
         results = self.results()
         book = rebuild(results)
+        self._changes.clear()
         with self._session() as session:
             session.execute(delete(RatingRow))
             for (pool, player), rating in book.items():

@@ -9,19 +9,28 @@ scores sharing their place; a resignation counts as a loss because the result sa
 
 Ratings are always a fold over the stored results in the order the games ended
 (:func:`rebuild`), so a change of formula recomputes them and loses no history
-(``stairgames ratings rebuild``). A rating is shown as its ordinal (μ − 3σ, a level the
-player is almost surely above; a new player's is 0), followed by "?" while it
-is provisional: fewer than :data:`PROVISIONAL_GAMES` rated games.
+(``stairgames ratings rebuild``).
+
+A rating is shown on the scale people know from chess (:func:`points`): a new player
+stands at :data:`START_POINTS` (1500), and a difference of 400 points means what it means
+for Elo, the stronger player expected to win about 10 games in 11. OpenSkill's μ is
+mapped linearly (:data:`POINTS_PER_MU` points a unit of μ, about 29.5: Plackett–Luce's
+chance of a win between two settled players is a logistic curve of their μ with scale
+√2·β, Elo's one of the points with scale 400 / ln 10), and its σ with the same factor
+(:attr:`Rating.deviation`, like Glicko's "RD"). A rating is followed by "?" while it is
+provisional: fewer than :data:`PROVISIONAL_GAMES` rated games. Only what is shown is
+on that scale: μ and σ are stored as OpenSkill makes them.
 
 >>> book = RatingBook()
 >>> _ = book.add(RatedResult("stairs", ("ann", "bob"), (1.0, -1.0)))
 >>> book.rating("stairs", "ann").shown(), book.rating("stairs", "bob").shown()
-('3.4?', '-1.8?')
+('1578?', '1422?')
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -30,32 +39,74 @@ from openskill.models import PlackettLuce
 PROVISIONAL_GAMES: Final = 10
 """A rating of fewer rated games than this is shown with "?"."""
 
+START_MU: Final = 25.0
+"""OpenSkill's μ of a new player (its σ is a third of it)."""
+
+BETA: Final = START_MU / 6.0
+"""OpenSkill's β: the spread of one game's performance around a player's μ."""
+
+START_POINTS: Final = 1500
+"""A new player's rating as shown (μ = :data:`START_MU`)."""
+
+POINTS_PER_MU: Final = 400.0 / (math.log(10.0) * math.sqrt(2.0) * BETA)
+"""Shown points per unit of μ (≈ 29.5): Elo's logistic scale, 400 / ln 10 points, over
+Plackett–Luce's between two settled players, √2·β of μ."""
+
+
+def points(mu: float) -> int:
+    """OpenSkill's ``mu`` on the shown scale: :data:`START_POINTS` for a new player.
+
+    >>> points(START_MU), points(START_MU + 1.0), points(START_MU - 10.0)
+    (1500, 1529, 1205)
+    """
+    return round(START_POINTS + POINTS_PER_MU * (mu - START_MU))
+
+
+def signed(change: int) -> str:
+    """A change of rating as shown: ``+12``, ``−12`` (a minus sign), ``±0``.
+
+    >>> signed(12), signed(-12), signed(0)
+    ('+12', '−12', '±0')
+    """
+    if change > 0:
+        return f"+{change}"
+    return f"−{-change}" if change < 0 else "±0"
+
 
 @dataclasses.dataclass(frozen=True)
 class Rating:
     """One player's rating in one pool: OpenSkill's μ and σ, and the games it counts."""
 
-    mu: float = 25.0
-    sigma: float = 25.0 / 3.0
+    mu: float = START_MU
+    sigma: float = START_MU / 3.0
     games: int = 0
 
     @property
-    def ordinal(self) -> float:
-        """μ − 3σ: the rating shown (0 for a new player)."""
-        return self.mu - 3.0 * self.sigma
+    def points(self) -> int:
+        """μ on the shown scale (:func:`points`): 1500 for a new player."""
+        return points(self.mu)
+
+    @property
+    def deviation(self) -> int:
+        """σ on the shown scale: how far the rating may be off (246 for a new player)."""
+        return round(POINTS_PER_MU * self.sigma)
 
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
 
     def shown(self) -> str:
-        """The ordinal to one decimal, with "?" while provisional."""
-        value = round(self.ordinal, 1) + 0.0  # no "-0.0"
-        return f"{value:.1f}{'?' if self.provisional else ''}"
+        """The points, with "?" while provisional: ``1500?``, ``1623``."""
+        return f"{self.points}{'?' if self.provisional else ''}"
+
+    def change_from(self, before: Rating) -> int:
+        """The points gained since ``before`` (negative: lost), as the two are shown."""
+        return self.points - before.points
 
     def json(self) -> dict[str, Any]:
         return {
-            "rating": round(self.ordinal, 2),
+            "rating": self.points,
+            "deviation": self.deviation,
             "mu": round(self.mu, 3),
             "sigma": round(self.sigma, 3),
             "games": self.games,

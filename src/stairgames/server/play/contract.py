@@ -292,7 +292,11 @@ class Hello(BaseModel):
 
 class SeatView(Answer):
     """One seat as the view shows it: ``label`` says ``(you)`` or a computer's level;
-    ``player`` is who holds it (a name), if anyone does."""
+    ``player`` is who holds it (a name), if anyone does. In a rated game (a rated
+    challenge's) ``rating`` is its player's rating in the game's pool as shown
+    (``"1500?"``: ``people/ratings.py``) and, once the game is over and rated,
+    ``rating_change`` the points it gained or lost (the rating then is the one after);
+    both are absent from the views of other games."""
 
     seat: int
     name: str
@@ -302,6 +306,8 @@ class SeatView(Answer):
     taken: bool
     level: str | None
     player: str | None = None
+    rating: str | None = None
+    rating_change: int | None = None
 
 
 class Result(Answer):

@@ -223,6 +223,15 @@ def _no_names(_match_id: str) -> dict[int, str]:
     return {}
 
 
+def _no_ratings(_match: Match) -> dict[int, dict[str, Any]]:
+    return {}
+
+
+SeatNotes = tuple[dict[int, str], dict[int, dict[str, Any]]]
+"""What the views say of a match's seats beyond the match itself: who holds each
+(:attr:`HubNeighbours.seat_names`) and their ratings (:attr:`HubNeighbours.seat_ratings`)."""
+
+
 class HubNeighbours:
     """What the hub tells and asks of the domains above ``play`` (the lobby, the
     referee, the mail): they use the hub, so they are made after it, and join it here
@@ -236,6 +245,13 @@ class HubNeighbours:
         work is off the event loop) is awaited."""
         self.seat_names: Callable[[str], dict[int, str]] = _no_names
         """The names of the players holding a match's seats (the lobby's), for the views."""
+        self.seat_ratings: Callable[[Match], dict[int, dict[str, Any]]] = _no_ratings
+        """The fields a rated match's seats add to the views (the lobby's): each seat's
+        ``rating``, and the ``rating_change`` once the match is rated."""
+
+    def seat_notes(self, match: Match) -> SeatNotes:
+        """:attr:`seat_names` and :attr:`seat_ratings` (database reads)."""
+        return self.seat_names(match.id), self.seat_ratings(match)
 
 
 class Hub:
@@ -373,10 +389,11 @@ class Hub:
         return None
 
     def view(
-        self, match: Match, seat: int | None, names: dict[int, str] | None = None
+        self, match: Match, seat: int | None, notes: SeatNotes | None = None
     ) -> dict[str, Any]:
-        """The view of ``match`` for ``seat`` (``None``: a spectator); ``names``: who holds
-        its seats (:attr:`HubNeighbours.seat_names`, read here when not given: a database read)."""
+        """The view of ``match`` for ``seat`` (``None``: a spectator); ``notes``: who holds
+        its seats and their ratings (:meth:`HubNeighbours.seat_notes`, read here when not
+        given: database reads)."""
         view = match.view(
             seat,
             connected=self.connected_seats(match.id),
@@ -386,16 +403,16 @@ class Hub:
         )
         view["computer_note"] = self.computer_note(match)
         view["spectators"] = self.presence(match.id)[1]
-        if names is None:
-            names = self.neighbours.seat_names(match.id)
+        names, ratings = self.neighbours.seat_notes(match) if notes is None else notes
         entries: list[dict[str, Any]] = view["seats"]
         for entry in entries:
             entry["player"] = names.get(entry["seat"])
+            entry.update(ratings.get(entry["seat"], {}))
         return view
 
     async def view_async(self, match: Match, seat: int | None) -> dict[str, Any]:
-        """:meth:`view`, the seats' holders read in a database thread."""
-        return self.view(match, seat, await self.names_of(match.id))
+        """:meth:`view`, the seats' holders and ratings read in a database thread."""
+        return self.view(match, seat, await off_loop(self.neighbours.seat_notes, match))
 
     async def names_of(self, match_id: str) -> dict[int, str]:
         """Who holds the match's seats (:attr:`HubNeighbours.seat_names`), read in a
@@ -493,12 +510,12 @@ class Hub:
         watchers = list(self._watchers.get(match.id, ()))
         if not watchers:
             return
-        names = await self.names_of(match.id)
+        notes = await off_loop(self.neighbours.seat_notes, match)
         told = self.presence(match.id)
         for connection in watchers:
             connection.told = told
             if connection.seat not in texts:
-                texts[connection.seat] = json.dumps(self.view(match, connection.seat, names))
+                texts[connection.seat] = json.dumps(self.view(match, connection.seat, notes))
         await asyncio.gather(
             *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
         )
