@@ -741,6 +741,12 @@ def _ratings(argv: Sequence[str]) -> int:
     return ratings(argv)
 
 
+def _moderate(argv: Sequence[str]) -> int:
+    from stairgames.moderate import moderate
+
+    return moderate(argv)
+
+
 COMMANDS = {
     "play": _play,
     "replay": _replay,
@@ -752,6 +758,7 @@ COMMANDS = {
     "analyze": _analyze,
     "serve": _serve,
     "ratings": _ratings,
+    "moderate": _moderate,
     "prepare": _prepare,
 }
 
@@ -774,6 +781,7 @@ commands:
                             (stairgames analyze city_of_stairs --games 200 --plots figs)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
   ratings rebuild           recompute the web app's ratings from its rated games
+  moderate                  the web app's reports; --rename OLD NEW, --disable NAME
   prepare [GAME]            compile the computer players now (once per installation;
                             else the first game compiles them in the background)
 

@@ -60,6 +60,7 @@ from stairgames.server.ops.middleware import (
     require_content_types,
 )
 from stairgames.server.ops.pages import add_page_routes
+from stairgames.server.people.blocks import add_block_routes
 from stairgames.server.people.players import (
     PLAYERS,
     PlayerStore,
@@ -180,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     DATA_DIR.keep(app, settings.data_dir)
     add_card_routes(app, settings.data_dir)
     add_player_routes(app)
+    add_block_routes(app)
     add_lobby_routes(app)
     add_chat_routes(app)
     add_mail_routes(app)

@@ -232,6 +232,16 @@ SHARED_MESSAGES: Final = (
     # issue 30: the chat (static/chat.js; the phrases are server/chat/chat.py's PHRASES)
     N_("Chat"),
     N_("Hide chat"),
+    # blocks, mutes and reports (blocks.js: the chat and the profile)
+    N_("Block"),
+    N_("Unblock"),
+    N_("Mute"),
+    N_("Unmute"),
+    N_("Report"),
+    N_("Report {name}: what happened?"),
+    N_("Thank you: a moderator will read your report."),
+    N_("You blocked this player."),
+    N_("You muted this player."),
     N_("The players do not see what spectators write."),
     N_("No messages yet."),
     N_("Message"),

@@ -78,6 +78,11 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "wrong name or password": "wrong_login",
     "the current password is wrong": "wrong_password",
     "this player has a password already": "password_exists",
+    # blocks, mutes and reports
+    "a block stands between you and a player of this game": "blocked",
+    "'kind' is block, mute or none": "bad_block_kind",
+    "you cannot block or report yourself": "block_yourself",
+    "a report says what happened in 1 to {max} characters": "report_length",
     # e-mail
     "this server sends no e-mail": "no_mail",
     "that is not an e-mail address": "bad_address",

@@ -10,6 +10,10 @@ Who writes is found as for every seat action: a seat's token (the ``X-Seat-Token
 header; never in the address) or the cookie of the player holding a seat (``?seat=N``
 chooses among several); nobody writes for a seat they do not hold.
 
+A reader who blocked or muted a player (:mod:`stairgames.server.people.blocks`) is not
+listed that player's messages; the live ones go to every connection of a seat, and the
+page hides them.
+
 A message is a text, trimmed, of 1 to :data:`MAX_LENGTH` characters with no control
 characters (nor line breaks, nor the invisible characters that reorder text), stored as
 written and sent as JSON data (the page shows it as text, never as markup), or one of the
@@ -57,6 +61,7 @@ from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
 from stairgames.server.chat.contract import ChatBody, ChatListing, ChatMessageJson
 from stairgames.server.lobby.lobby import lobby_of
+from stairgames.server.people.blocks import blocks_on
 from stairgames.server.people.players import Player, current_player_async
 from stairgames.server.play.fanout import FANOUT, RESYNC, FanOut
 from stairgames.server.play.hub import Hub
@@ -291,6 +296,8 @@ class Chat:
         self.store = store
         self.hub = hub
         self.clock = clock
+        self.blocks = blocks_on(store.engine)
+        """Whom each reader blocked or muted (their messages are not listed to them)."""
         self.rates = ClientRates({"chat": CHAT_RATE}, clock)
         """Each writer's allowance (shared with the other processes where they can)."""
         self._fanout: FanOut | None = None
@@ -337,6 +344,9 @@ class Chat:
         how they may write."""
         rooms = reads(match, speaker.seat)
         messages = await off_loop(self.store.list, match.id, rooms)
+        if speaker.player is not None:  # the messages of those they blocked or muted: hidden
+            hidden = await off_loop(self.blocks.hidden_from, speaker.player.id)
+            messages = tuple(m for m in messages if m.player_id not in hidden)
         return {
             "match": match.id,
             "room": speaker.room,

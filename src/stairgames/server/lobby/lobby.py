@@ -19,6 +19,9 @@ A rated challenge is between people only (no computer seat; a player holds one s
 when its match ends, its result is rated (:mod:`.rating_store`), a resignation counting
 as a loss.
 
+A player's lobby leaves out the challenges of those they blocked, and nobody takes a
+challenge across a block (:mod:`stairgames.server.people.blocks`).
+
 The list is live: ``/ws/lobby`` sends ``{"type": "lobby", "challenges": [...]}`` on
 connecting and after every change, made on any server process of the database: a change
 is told on the fan-out's ``lobby`` topic (:meth:`Lobby.share_through`; the message says
@@ -67,6 +70,7 @@ from stairgames.server.lobby.contract import (
     NewChallenge,
     Profile,
 )
+from stairgames.server.people.blocks import BLOCKED, blocks_on
 from stairgames.server.people.players import (
     Player,
     PlayerStore,
@@ -263,6 +267,9 @@ class Lobby:
         self.grace_seconds = grace_seconds
         """How long a challenge outlives its creator's last page (:data:`GRACE_SECONDS`)."""
         self.watchers: set[WebSocket] = set()
+        self.watcher_players: dict[WebSocket, str] = {}
+        """The player of each lobby socket here that has one (whose blocks it hides)."""
+        self.blocks = blocks_on(store.engine)
         self.watching_players: collections.Counter[str] = collections.Counter()
         """The players with the lobby open here: their lobby sockets, by player id."""
         self._present_at: dict[str, datetime.datetime] = {}
@@ -380,8 +387,11 @@ class Lobby:
             challenge = await off_loop(self.store.challenge, match_id)
             if challenge is None or challenge.closed is not None:
                 raise ServerError(409, N_("this challenge is no longer open"))
-            if player.id in (await off_loop(self.store.seat_players, match_id)).values():
+            holders = await off_loop(self.store.seat_players, match_id)
+            if player.id in holders.values():
                 raise ServerError(409, N_("you have a seat in this game already"))
+            if await off_loop(self.blocks.blocked_among, player.id, set(holders.values())):
+                raise ServerError(403, BLOCKED)
             match = await self._fresh(match_id)
             seat, token = await self.hub.service.in_thread(self.hub.service.join, match)
             await self.hold_async(match_id, seat, player)
@@ -548,9 +558,13 @@ class Lobby:
         if only_if_changed and message == self._sent:
             return
         self._sent = message
-        for socket in list(self.watchers):
+        watchers = list(self.watchers)
+        readers = frozenset(self.watcher_players.get(socket, "") for socket in watchers)
+        blocked = await off_loop(self.blocks.blocked_names, readers - {""})
+        for socket in watchers:
+            hidden = blocked.get(self.watcher_players.get(socket, ""), frozenset())
             with contextlib.suppress(Exception):
-                await socket.send_json(message)
+                await socket.send_json(without_blocked(message, hidden))
 
     # ----- my games -----------------------------------------------------------------------
 
@@ -647,6 +661,15 @@ class Lobby:
         return self.store.seat_players(match_id)
 
 
+def without_blocked(message: dict[str, Any], hidden: frozenset[str]) -> dict[str, Any]:
+    """The lobby's ``message`` without the challenges of the players named ``hidden``
+    (those its reader blocked)."""
+    if not hidden:
+        return message
+    shown = [c for c in message["challenges"] if c["creator"]["name"] not in hidden]
+    return {**message, "challenges": shown}
+
+
 @dataclasses.dataclass(frozen=True)
 class GameRow:
     """One of a player's matches as the database keeps it (:meth:`LobbyStore.matches_of`)."""
@@ -728,7 +751,12 @@ def add_lobby_routes(app: FastAPI) -> None:
     @app.get("/api/challenges", **answers(Challenges))
     async def challenges(request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
-        return {"challenges": await lobby.listing(), "live": await lobby.live()}
+        player = await current_player_async(request)
+        listed = {"challenges": await lobby.listing(), "live": await lobby.live()}
+        if player is None:
+            return listed
+        blocked = await off_loop(lobby.blocks.blocked_names, frozenset({player.id}))
+        return without_blocked(listed, blocked.get(player.id, frozenset()))
 
     @app.get("/api/players/{name:path}", **answers(Profile))  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
@@ -784,14 +812,20 @@ def add_lobby_routes(app: FastAPI) -> None:
         lobby.watchers.add(websocket)
         if player is not None:  # their challenges live while it is open (see sweep)
             lobby.watching_players[player.id] += 1
+            lobby.watcher_players[websocket] = player.id
         try:
-            await websocket.send_json(await lobby.message())
+            blocked = frozenset() if player is None else frozenset({player.id})
+            hidden = (await off_loop(lobby.blocks.blocked_names, blocked)).get(
+                player.id if player else "", frozenset()
+            )
+            await websocket.send_json(without_blocked(await lobby.message(), hidden))
             while True:
                 await websocket.receive_text()  # nothing is asked here; keeps it open
         except WebSocketDisconnect:
             pass
         finally:
             lobby.watchers.discard(websocket)
+            lobby.watcher_players.pop(websocket, None)
             if player is not None:
                 lobby.watching_players[player.id] -= 1
                 if lobby.watching_players[player.id] <= 0:

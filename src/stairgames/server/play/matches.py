@@ -43,6 +43,7 @@ from stairgames.server.base.store import (
     off_loop,
     on_event_loop_thread,
 )
+from stairgames.server.people.blocks import BLOCKED, blocks_on
 from stairgames.server.play.clocks import REALTIME, UNTIMED, FirstMoveLimits, TimeControl
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import COMPUTER, HUMAN, hash_token, parse_seat
@@ -531,7 +532,9 @@ class MatchService:
         one seat on (the same tokens play it): made once every person has asked (then
         returned; ``None`` meanwhile); asked again once made, the same one.
 
-        :raises ServerError: the game is not over, or a spectator asks.
+        :raises ServerError: the game is not over, or a spectator asks; 403, a block
+            stands between the asker and another player of the match
+            (:mod:`stairgames.server.people.blocks`).
         """
         self._require_player(match, seat)
         assert seat is not None
@@ -539,6 +542,8 @@ class MatchService:
             raise ServerError(409, N_("a rematch can be asked once the game is over"))
         if match.rematch is not None:
             return self.get(match.rematch)
+        if blocks_on(self.store.engine).seat_blocked(match.id, seat):
+            raise ServerError(403, BLOCKED)
         asked = match.rematch_asked | match.seats_of_person(seat)
         if not match.rematch_askers_needed() <= asked:
             if not match.seats_of_person(seat) <= match.rematch_asked:

@@ -1,9 +1,12 @@
 // The chat of a match (server/chat/chat.py): the players' room, which everyone reads, and the
 // spectators' room, which only spectators read. Every message is shown as text
 // (textContent), never as markup: whatever someone writes reads as they wrote it. A
-// preset phrase travels as its id and is shown in the reader's language.
+// preset phrase travels as its id and is shown in the reader's language. What a player
+// the reader blocked or muted says is not shown (blocks.js); a message of another player
+// has a Mute and a Report button.
+import { isHidden, loadBlocks, reportPlayer, setBlock } from "./blocks.js";
 import { onLanguageChange, t } from "./i18n.js";
-import { ensurePlayer, shownName } from "./player.js";
+import { currentPlayer, ensurePlayer, shownName } from "./player.js";
 import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
 
@@ -59,7 +62,10 @@ async function load() {
   const { match, key } = chat;
   const { query, headers } = chat.credentials;
   try {
-    const listing = await api(`/api/matches/${match}/chat${query}`, { headers });
+    const [listing] = await Promise.all([
+      api(`/api/matches/${match}/chat${query}`, { headers }),
+      loadBlocks(),
+    ]);
     if (chat.key !== key) return;
     chat.phrases = listing.phrases || {};
     chat.room = listing.room;
@@ -102,7 +108,39 @@ function line(message) {
     ? t(chat.phrases[message.phrase] || message.phrase)
     : message.text;
   item.append(who, said);
+  if (message.name && message.name !== currentPlayer().name) item.append(...actions(message));
   return item;
+}
+
+// The Mute and Report buttons of another player's message.
+function actions(message) {
+  const mute = document.createElement("button");
+  mute.type = "button";
+  mute.className = "chat-action chat-mute";
+  mute.textContent = t("Mute");
+  mute.addEventListener("click", () => act(() => setBlock(message.name, "mute")));
+  const report = document.createElement("button");
+  report.type = "button";
+  report.className = "chat-action chat-report";
+  report.textContent = t("Report");
+  report.addEventListener("click", () =>
+    act(async () => {
+      if (await reportPlayer(message.name, { match: chat.match, message: message.id })) {
+        $("chat-error").textContent = t("Thank you: a moderator will read your report.");
+      }
+    }),
+  );
+  return [mute, report];
+}
+
+async function act(doing) {
+  $("chat-error").textContent = "";
+  try {
+    await doing();
+  } catch (failure) {
+    $("chat-error").textContent = failureText(failure);
+  }
+  render();
 }
 
 function renderPhrases() {
@@ -135,7 +173,8 @@ function render() {
   renderPhrases();
   const shown = [...chat.messages.values()]
     .sort((a, b) => a.id - b.id)
-    .filter((message) => chat.replayAt === null || message.move <= chat.replayAt);
+    .filter((message) => chat.replayAt === null || message.move <= chat.replayAt)
+    .filter((message) => !isHidden(message.name));
   const list = $("chat-messages");
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   list.replaceChildren(...shown.map(line));

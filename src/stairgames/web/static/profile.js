@@ -1,10 +1,11 @@
 // A player's profile (/p/{name}): name (and the names they had), when they started, a
 // rating per game (and pool) with its uncertainty and number of rated games, and their
-// recent games.
+// recent games; for another player, buttons to block or mute them and to report them.
+import { blockKind, loadBlocks, reportPlayer, setBlock } from "./blocks.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { shownName } from "./player.js";
 import { $ } from "./dom.js";
-import { api } from "./net.js";
+import { api, failureText } from "./net.js";
 
 /**
  * A game of a profile's recent games.
@@ -16,6 +17,7 @@ import { api } from "./net.js";
  * GET /api/players/{name}: the player, a rating per pool, recent games.
  *
  * @typedef {object} Profile
+ * @property {string} id
  * @property {string} name
  * @property {string} created
  * @property {Record<string, {shown: string, sigma: number, games: number}>} ratings
@@ -30,9 +32,9 @@ import { api } from "./net.js";
 
 /**
  * @type {{data: Profile | null, names: NameHistory | null, games: import("./types.js").Game[],
- *   go: (path: string) => void, open: boolean}}
+ *   go: (path: string) => void, open: boolean, me: string | null}}
  */
-const profile = { data: null, names: null, games: [], go: () => {}, open: false };
+const profile = { data: null, names: null, games: [], go: () => {}, open: false, me: null };
 
 // "stairs size=6" as "Stairs (size 6)".
 /**
@@ -106,11 +108,76 @@ function renderNames() {
   line.title = former.map((entry) => `${entry.name}: ${entry.until}`).join("\n");
 }
 
+// The line of buttons under "Playing since" (made here: the page has no place of its own
+// for it): Block or Unblock, Mute or Unmute, Report; none on one's own profile.
+/** @returns {HTMLElement} */
+function actionsLine() {
+  const found = document.getElementById("profile-actions");
+  if (found) return found;
+  const line = document.createElement("p");
+  line.id = "profile-actions";
+  line.className = "profile-actions";
+  $("profile-since").after(line);
+  return line;
+}
+
+/**
+ * @param {string} id
+ * @param {string} text
+ * @param {() => Promise<unknown>} doing
+ * @returns {HTMLButtonElement}
+ */
+function actionButton(id, text, doing) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = id;
+  button.textContent = text;
+  button.addEventListener("click", async () => {
+    $("profile-error").textContent = "";
+    try {
+      await doing();
+    } catch (failure) {
+      $("profile-error").textContent = failureText(failure);
+    }
+    render();
+  });
+  return button;
+}
+
+function renderActions() {
+  const line = actionsLine();
+  const name = profile.data?.name ?? null;
+  line.hidden = name === null || profile.me === null || profile.me === profile.data?.id;
+  if (line.hidden || name === null) return;
+  const kind = blockKind(name);
+  line.replaceChildren(
+    kind === "block"
+      ? actionButton("profile-unblock", t("Unblock"), () => setBlock(name, "none"))
+      : actionButton("profile-block", t("Block"), () => setBlock(name, "block")),
+    kind === "mute"
+      ? actionButton("profile-unmute", t("Unmute"), () => setBlock(name, "none"))
+      : actionButton("profile-mute", t("Mute"), () => setBlock(name, "mute")),
+    actionButton("profile-report", t("Report"), async () => {
+      if (await reportPlayer(name)) {
+        $("profile-error").textContent = t("Thank you: a moderator will read your report.");
+      }
+    }),
+  );
+  if (kind !== "none") {
+    const note = document.createElement("span");
+    note.className = "profile-blocked";
+    note.textContent =
+      kind === "block" ? t("You blocked this player.") : t("You muted this player.");
+    line.append(note);
+  }
+}
+
 function render() {
   const data = profile.data;
   if (!data) return;
   $("profile-name").textContent = shownName(data.name);
   renderNames();
+  renderActions();
   $("profile-since").textContent = t("Playing since {date}", { date: data.created });
   const pools = Object.entries(data.ratings);
   $("profile-ratings").replaceChildren(...pools.map(([pool, rating]) => ratingRow(pool, rating)));
@@ -132,6 +199,7 @@ export async function showProfile(name, games, go) {
   $("profile").hidden = false;
   $("profile-error").textContent = "";
   namesLine().hidden = true;
+  actionsLine().hidden = true;
   const address = encodeURIComponent(name);
   try {
     profile.data = await api(`/api/players/${address}`);
@@ -145,6 +213,8 @@ export async function showProfile(name, games, go) {
   if (data && data.name !== name && location.pathname === `/p/${address}`) {
     history.replaceState(history.state, "", `/p/${encodeURIComponent(data.name)}`);
   }
+  const [me] = await Promise.all([api("/api/me").catch(() => null), loadBlocks()]);
+  profile.me = me?.id ?? null;
   render();
   try {
     profile.names = await api(`/api/names/${address}`);
