@@ -145,7 +145,7 @@ def test_the_arrows_step_right_after_a_move_made_by_clicking_the_board(
 def test_the_analysis_board_says_ishigaki_races_notation_in_japanese(
     browser: Any, app_url: str
 ) -> None:
-    """The start player's draw and the dice are said in words ("赤が先手 (50%)", "出目3"),
+    """The start player's draw and the dice are said in words ("赤が先手（50%）", "出目3"),
     never as ``start:0`` or ``die:3``, in the choices, the moves explored and the lines."""
     expect = _expect()
     query = urllib.parse.urlencode(
@@ -154,7 +154,7 @@ def test_the_analysis_board_says_ishigaki_races_notation_in_japanese(
     with match_page(browser, app_url, f"/analysis?{query}", lang="ja") as page:
         choices = page.locator("#ab-choices button")
         expect(choices).to_have_count(2)
-        expect(choices.first).to_have_text(re.compile(r"^赤が先手 \(50(\.0)?%\)$"))
+        expect(choices.first).to_have_text(re.compile(r"^赤が先手（50(\.0)?%）$"))
         choices.first.click()
         expect(page.locator("#ab-moves .move")).to_have_text(["赤が先手"])
         expect(choices).to_have_count(6)

@@ -114,6 +114,23 @@ def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
     return message
 
 
+class Deferred:
+    """Marks plural messages for extraction without translating them now: ``make
+    messages`` (pybabel) finds the two forms of a plural only in a call named
+    ``ngettext``, so texts translated elsewhere (the browser's ``ngettext`` in
+    ``web/static/i18n.js``) are listed as ``deferred.ngettext(singular, plural)``."""
+
+    @staticmethod
+    def ngettext(singular: str, plural: str) -> tuple[str, str]:
+        """The two English forms of a plural message, as they are (the message id is the
+        singular; the catalog holds a form for each plural form of its language)."""
+        return singular, plural
+
+
+deferred = Deferred()
+"""The marker of plural messages translated elsewhere: ``deferred.ngettext(...)``."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Text:
     """A sentence for players, not yet in a language: a message id (English, with named
@@ -345,6 +362,7 @@ __all__ = [
     "_",
     "arguments_json",
     "current_language",
+    "deferred",
     "display_width",
     "join_and",
     "language_from_environment",

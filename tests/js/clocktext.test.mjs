@@ -1,7 +1,9 @@
 // The clocks' and time controls' texts (static/clocktext.js).
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after, test } from "node:test";
+import { setLanguage } from "../../src/stairgames/web/static/i18n.js";
 import {
+  CORRESPONDENCE_DAYS,
   clockFace,
   correspondenceText,
   realtimeText,
@@ -44,7 +46,7 @@ test("the game's own real-time default comes first, once", () => {
   const values = timeControlChoices({ realtime_default: [10, 5] }).map(([value]) => value);
   assert.deepEqual(values.slice(0, 3), ["none", "realtime:10:5", "realtime:1:0"]);
   assert.equal(values.filter((v) => v === "realtime:10:5").length, 1);
-  assert.equal(values.at(-1), "correspondence:7");
+  assert.equal(values.at(-1), "correspondence:14");
   assert.equal(timeControlChoices(null)[1][0], "realtime:5:3");
 });
 
@@ -56,4 +58,44 @@ test("a choice becomes the API's time control and is said back", () => {
   assert.equal(timeControlText({ kind: "realtime", minutes: 0.5, increment: 0 }), "½+0");
   assert.equal(timeControlText({ kind: "correspondence", days: 2 }), "2 days a move");
   assert.equal(timeControlText(null), "no clock");
+});
+
+test("correspondence offers 1, 2, 3, 7 and 14 days a move, as docs/web.md says", () => {
+  assert.deepEqual(CORRESPONDENCE_DAYS, [1, 2, 3, 7, 14]);
+  const said = Object.fromEntries(timeControlChoices(null));
+  assert.equal(said["correspondence:1"], "Correspondence, 1 day a move");
+  assert.equal(said["correspondence:14"], "Correspondence, 14 days a move");
+});
+
+test("one day a move is a day, not days", () => {
+  assert.equal(timeControlText({ kind: "correspondence", days: 1 }), "1 day a move");
+  assert.equal(timeControlText({ kind: "correspondence", days: 14 }), "14 days a move");
+});
+
+// a page's language in Node: its catalog answered by a stub fetch, no document to fill
+const realFetch = globalThis.fetch;
+after(() => {
+  globalThis.fetch = realFetch;
+});
+
+async function speak(lang, messages) {
+  globalThis.fetch = async () => new Response(JSON.stringify({ lang, messages }));
+  globalThis.localStorage ??= /** @type {Storage} */ ({ setItem() {}, getItem: () => null });
+  globalThis.document ??= /** @type {any} */ ({ documentElement: {}, querySelectorAll: () => [] });
+  await setLanguage(lang);
+}
+
+test("the days a move in Japanese: the catalog's one plural form for every count", async () => {
+  await speak("ja", {
+    "{days} day a move": ["一手{days}日"],
+    "Correspondence, {days} day a move": ["通信対局、一手{days}日"],
+  });
+  try {
+    assert.equal(timeControlText({ kind: "correspondence", days: 1 }), "一手1日");
+    assert.equal(timeControlText({ kind: "correspondence", days: 14 }), "一手14日");
+    const said = Object.fromEntries(timeControlChoices(null));
+    assert.equal(said["correspondence:14"], "通信対局、一手14日");
+  } finally {
+    await speak("en", {});
+  }
 });

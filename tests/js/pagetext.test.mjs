@@ -18,6 +18,7 @@ import {
   optionValue,
   optionValueText,
   playersText,
+  poolText,
   sameValue,
   wordButtons,
   wordOf,
@@ -124,6 +125,8 @@ test("a set of options is told in the reader's language, values and joins too", 
 });
 
 test("players and minutes: one number or a range, nothing where unknown", () => {
+  assert.equal(playersText({ min_players: 1, max_players: 1 }), "1 player");
+  assert.equal(minutesText([1, 1]), "about 1 minute");
   assert.equal(playersText({ min_players: 2, max_players: 2 }), "2 players");
   assert.equal(playersText({ min_players: 2, max_players: 4 }), "2–4 players");
   assert.equal(playersText({}), "");
@@ -216,4 +219,68 @@ test("an offer and its answer are notes under the move before them, not moves of
   assert.deepEqual(rows(history, 2, false, []), [[0, 1], [2, 3], [4, 5], [6]]);
   // a note with no move before it is a move of its own
   assert.deepEqual(rows(["offer", "decline", "a"], 2, false), [["0/1", 2]]);
+});
+
+// Games as GET /api/games lists them, with the options that make rating pools.
+const POOL_GAMES = [
+  {
+    name: "stairs",
+    title: "Stairs",
+    options: [
+      { name: "pie_rule", kind: "flag", default: false, summary: "pie rule: {value}" },
+      { name: "size", kind: "number", default: 6, summary: "{value}×{value} board" },
+    ],
+  },
+  {
+    name: "twenty_seven",
+    title: "27",
+    options: [
+      {
+        name: "variant",
+        kind: "choice",
+        default: "basic",
+        summary: "{value} variant",
+        choice_labels: { basic: "basic" },
+      },
+    ],
+  },
+  { name: "ishigaki_race", title: "Ishigaki Race", options: [] },
+];
+
+test("a rating pool is its game's title and its options as each says itself", () => {
+  assert.equal(poolText("stairs size=6", POOL_GAMES), "Stairs · 6×6 board");
+  assert.equal(poolText("twenty_seven variant=basic", POOL_GAMES), "27 · basic variant");
+  assert.equal(poolText("ishigaki_race", POOL_GAMES), "Ishigaki Race");
+  assert.equal(poolText("stairs pie_rule=True", POOL_GAMES), "Stairs · pie rule: yes");
+  assert.equal(poolText("unknown_game size=3", POOL_GAMES), "unknown_game size=3");
+});
+
+test("a rating pool in Japanese: the translated title and the option's summary", async () => {
+  await speak("ja", {
+    Stairs: "ステアー",
+    "{value}×{value} board": "{value}×{value}の盤",
+    27: "27",
+    basic: "基本",
+    "{value} variant": "{value}バリアント",
+  });
+  try {
+    assert.equal(poolText("stairs size=6", POOL_GAMES), "ステアー · 6×6の盤");
+    assert.equal(poolText("twenty_seven variant=basic", POOL_GAMES), "27 · 基本バリアント");
+  } finally {
+    await speak("en", {});
+  }
+});
+
+test("counts in Japanese take the catalog's one plural form", async () => {
+  await speak("ja", {
+    "{count} player": ["{count}人"],
+    "about {minutes} minute": ["約{minutes}分"],
+  });
+  try {
+    assert.equal(playersText({ min_players: 1, max_players: 1 }), "1人");
+    assert.equal(playersText({ min_players: 3, max_players: 3 }), "3人");
+    assert.equal(minutesText([1, 1]), "約1分");
+  } finally {
+    await speak("en", {});
+  }
 });

@@ -21,8 +21,6 @@ SHARED_MESSAGES: Final = (
     N_("Choose a game"),
     N_("Four board games of climbing and stacking, to play here against the computer or a friend."),
     N_("New game: {game}"),
-    N_("about {minutes} minutes"),
-    N_("{count} players"),
     N_("{low}–{high} minutes"),
     N_("{low}–{high} players"),
     N_(", "),
@@ -37,6 +35,7 @@ SHARED_MESSAGES: Final = (
     N_("Download the record"),
     N_("Draw"),
     N_("Game aborted"),
+    N_("Ratings: {changes}"),
     N_("First"),
     N_("Game over"),
     N_("I am {name}: show my cards"),
@@ -180,8 +179,6 @@ SHARED_MESSAGES: Final = (
     N_("No clock"),
     N_("no clock"),
     N_("Real time {clock}"),
-    N_("Correspondence, {days} days a move"),
-    N_("{days} days a move"),
     N_("{days} d {hours} h left"),
     N_("{hours} h {minutes} min left"),
     N_("Sound on my turn"),
@@ -273,7 +270,6 @@ SHARED_MESSAGES: Final = (
     N_("the search's estimate, ±{points} points"),
     N_("Better: {move}"),
     N_("Best line: {line}"),
-    N_("{proven} of {count} moves proven exactly."),
     N_(
         "{name}: {inaccuracies} inaccuracies (?!), {mistakes} mistakes (?), "
         "{blunders} blunders (??)"
@@ -302,6 +298,7 @@ SHARED_MESSAGES: Final = (
     N_("The engine is thinking…"),
     N_("The engine could not value this position."),
     N_("Chance: choose what the dice or the cards give"),
+    N_("{outcome} ({chance})"),
     N_("The {measure} of each seat ({how}):"),
     N_("The engine's move: {move}"),
     N_("The {measure} of {name} after each move (exact):"),

@@ -15,7 +15,7 @@
 // each "analysis" message and analysisHint for the board's drawing options; moving to a
 // move goes through static/stepping.js's stepTo.
 
-import { t } from "./i18n.js";
+import { ngettext, t } from "./i18n.js";
 import { gameWords, lineText, moveText } from "./pagetext.js";
 import { stepTo } from "./stepping.js";
 
@@ -418,10 +418,12 @@ function describeShown(view, _seat) {
   } else {
     lines.push(
       line(
-        t("{proven} of {count} moves proven exactly.", {
-          proven: data.proven,
-          count: data.decisions,
-        }),
+        ngettext(
+          "{proven} of {count} move proven exactly.",
+          "{proven} of {count} moves proven exactly.",
+          data.decisions,
+          { proven: data.proven, count: data.decisions },
+        ),
       ),
     );
     data.seats.forEach((name, index) => {

@@ -265,7 +265,10 @@ function renderEvaluation(answer) {
   list.className = "ab-shares";
   found.shares.forEach((share, seat) => {
     const item = document.createElement("li");
-    item.textContent = `${seatName(answer, seat)}: ${percent(share)}`;
+    item.textContent = t("{label}: {value}", {
+      label: seatName(answer, seat),
+      value: percent(share),
+    });
     if (seat === answer.to_act) item.className = "to-act";
     list.append(item);
   });
@@ -299,7 +302,10 @@ function renderEvaluation(answer) {
     for (const action of actions) {
       const item = document.createElement("li");
       const shares = action.shares.map((share, s) => `${seatName(answer, s)} ${percent(share)}`);
-      item.textContent = `${wordOf(action.move)}: ${shares.join(" · ")}`;
+      item.textContent = t("{label}: {value}", {
+        label: wordOf(action.move),
+        value: shares.join(" · "),
+      });
       item.dataset.move = action.move;
       each.append(item);
     }
@@ -387,7 +393,10 @@ function renderChoices(answer) {
   const box = $("ab-choices");
   const buttons = [];
   for (const outcome of answer.outcomes || []) {
-    const text = `${wordOf(outcome.move)} (${percent(outcome.probability)})`;
+    const text = t("{outcome} ({chance})", {
+      outcome: wordOf(outcome.move),
+      chance: percent(outcome.probability),
+    });
     buttons.push(button(text, () => explore(outcome.move)));
   }
   const { words } = wordsAndSeats();

@@ -1,7 +1,7 @@
 // The clocks' and time controls' texts, with no DOM (static/clock.js shows them; the
 // lobby says a challenge's): pure, so tests/js/ runs it in Node.
 
-import { t } from "./i18n.js";
+import { ngettext, t } from "./i18n.js";
 
 /** @typedef {[minutes: number, increment: number]} Realtime */
 
@@ -14,7 +14,8 @@ export const REALTIME_CHOICES = [
   [15, 10],
   [30, 0],
 ];
-export const CORRESPONDENCE_DAYS = [1, 2, 3, 7];
+/** The days a move of correspondence, as server/play/clocks.py takes them. */
+export const CORRESPONDENCE_DAYS = [1, 2, 3, 7, 14];
 
 /**
  * A time control as the API takes it (`time_control`), and as views carry it.
@@ -45,7 +46,13 @@ export function timeControlChoices(game) {
     ]);
   }
   for (const days of CORRESPONDENCE_DAYS) {
-    choices.push([`correspondence:${days}`, t("Correspondence, {days} days a move", { days })]);
+    const text = ngettext(
+      "Correspondence, {days} day a move",
+      "Correspondence, {days} days a move",
+      days,
+      { days },
+    );
+    choices.push([`correspondence:${days}`, text]);
   }
   return choices;
 }
@@ -64,7 +71,7 @@ export function timeControlOf(value) {
 }
 
 /**
- * A time control in a few words: "5+3", "2 days a move", "no clock".
+ * A time control in a few words: "5+3", "1 day a move", "2 days a move", "no clock".
  *
  * @param {TimeControl | null | undefined} control
  * @returns {string}
@@ -72,7 +79,7 @@ export function timeControlOf(value) {
 export function timeControlText(control) {
   if (!control || control.kind === "none") return t("no clock");
   if (control.kind === "realtime") return `${fraction(control.minutes)}+${control.increment}`;
-  return t("{days} days a move", { days: control.days });
+  return ngettext("{days} day a move", "{days} days a move", control.days, { days: control.days });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Translations: message ids are the English texts; GET /api/i18n/{lang} gives the
-// catalog ({"lang", "messages": {msgid: msgstr}}; English is empty: identity).
+// catalog ({"lang", "messages": {msgid: msgstr}}, a plural's msgstr the list of its
+// forms under its singular; English is empty: identity). t translates, ngettext counts.
 // The chosen language is remembered in localStorage and can change at any time.
 
 import { api } from "./net.js";
@@ -41,6 +42,34 @@ export function t(id, args = {}) {
   let text = messages[id] || id;
   if (Array.isArray(text)) text = text[0];
   return fill(text, args);
+}
+
+// ngettext(singular, plural, n, args): the form of a plural message for the count n, as
+// gettext's ngettext gives it, filled from args like t. The catalog serves a plural under
+// its singular with the list of its language's forms (Japanese has one); English, with
+// no catalog, says the singular for 1 and the plural otherwise.
+/**
+ * @param {string} singular the message id
+ * @param {string} plural
+ * @param {number} n
+ * @param {Record<string, unknown>} [args]
+ * @returns {string}
+ */
+export function ngettext(singular, plural, n, args = {}) {
+  const forms = messages[singular];
+  const english = n === 1 ? singular : plural;
+  return fill(Array.isArray(forms) ? pluralForm(forms, n) : english, args);
+}
+
+// The form of a catalog's plural for n: a language with one form (Japanese) always says
+// it; one with two (singular and plural, as English) the first for 1, else the second.
+/**
+ * @param {string[]} forms
+ * @param {number} n
+ * @returns {string}
+ */
+function pluralForm(forms, n) {
+  return forms.length === 1 || n === 1 ? forms[0] : forms[forms.length - 1];
 }
 
 /**
@@ -91,12 +120,11 @@ export function say(value) {
     return node.lines.map((line) => (node.bullet ?? "") + say(line)).join("\n");
   }
   if (typeof node.id !== "string") return "";
-  /** @type {string | string[]} */
-  let template = messages[node.id] || node.id;
-  if (Array.isArray(template))
-    template = node.n === 1 ? template[0] : template[template.length - 1];
-  else if (node.plural !== undefined && !messages[node.id] && node.n !== 1) template = node.plural;
-  return fill(template, node.args || {});
+  if (node.plural !== undefined) {
+    return ngettext(node.id, node.plural, Number(node.n), node.args || {});
+  }
+  const template = messages[node.id] || node.id;
+  return fill(Array.isArray(template) ? template[0] : template, node.args || {});
 }
 
 export function language() {

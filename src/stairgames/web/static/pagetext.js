@@ -1,9 +1,9 @@
 // The match and home pages' texts worked out from the server's data, with no DOM: the
-// options' labels, a game's players and minutes, the moves each game says in words (its
-// `move_words`: this page names none) and the move list's rounds. Pure (tests/js/ runs it in Node); t() gives each text in the page's
-// language.
+// options' labels, rating pools, a game's players and minutes, the moves each game says
+// in words (its `move_words`: this page names none) and the move list's rounds. Pure
+// (tests/js/ runs it in Node); t() gives each text in the page's language.
 
-import { language, t } from "./i18n.js";
+import { language, ngettext, t } from "./i18n.js";
 
 /**
  * N_ marks a message id translated later with t() (tests/test_web_ui.py collects them).
@@ -275,16 +275,63 @@ export function optionsSummary(options, values) {
   return options
     .filter((option) => Object.hasOwn(values, option.name))
     .filter((option) => !sameValue(values[option.name], option.default))
-    .map((option) => {
-      const value = optionValueText(option, values[option.name]);
-      if (option.summary) return t(option.summary, { value });
-      return t("{label}: {value}", { label: t(optionLabel(option)), value });
-    })
+    .map((option) => optionText(option, values[option.name]))
     .join(" · ");
 }
 
 /**
- * "2 players", "2–4 players"; empty where the listing says no count.
+ * A value of a rating pool's name as Python wrote it (server/people/ratings.py pool_of:
+ * "6", "basic", "True"): a number, a flag or the text.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function poolValue(text) {
+  if (text === "True" || text === "False") return text === "True";
+  return text !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+}
+
+/**
+ * A rating pool (GET /api/players' `ratings` key: "stairs size=6", "twenty_seven
+ * variant=basic", "ishigaki_race") in the reader's language: the game's title, then the
+ * options that make the pool as each option tells itself, joined as the lobby's rows
+ * join them ("Stairs · 6×6 board"; Japanese "ステアー · 6×6の盤"); a game not listed is
+ * its pool as it is.
+ *
+ * @param {string} pool
+ * @param {{name: string, title: string, options?: GameOption[]}[]} games GET /api/games
+ * @returns {string}
+ */
+export function poolText(pool, games) {
+  const [name, ...settings] = pool.split(" ").filter(Boolean);
+  const game = games.find((g) => g.name === name);
+  if (!game) return pool;
+  /** @type {Record<string, unknown>} */
+  const values = {};
+  for (const setting of settings) {
+    const at = setting.indexOf("=");
+    if (at > 0) values[setting.slice(0, at)] = poolValue(setting.slice(at + 1));
+  }
+  const options = (game.options || []).filter((option) => Object.hasOwn(values, option.name));
+  const said = options.map((option) => optionText(option, values[option.name]));
+  return [t(game.title), ...said].join(" · ");
+}
+
+/**
+ * An option set to a value as the option tells itself ("6×6 board"), else "label: value".
+ *
+ * @param {GameOption} option
+ * @param {unknown} value
+ * @returns {string}
+ */
+function optionText(option, value) {
+  const text = optionValueText(option, value);
+  if (option.summary) return t(option.summary, { value: text });
+  return t("{label}: {value}", { label: t(optionLabel(option)), value: text });
+}
+
+/**
+ * "1 player", "2 players", "2–4 players"; empty where the listing says no count.
  *
  * @param {{min_players?: number, max_players?: number}} game
  * @returns {string}
@@ -294,12 +341,12 @@ export function playersText(game) {
   const high = game.max_players;
   if (!low) return "";
   return low === high
-    ? t("{count} players", { count: low })
+    ? ngettext("{count} player", "{count} players", low, { count: low })
     : t("{low}–{high} players", { low, high });
 }
 
 /**
- * "about 20 minutes", "20–40 minutes"; empty where the listing says none.
+ * "about 1 minute", "about 20 minutes", "20–40 minutes"; empty where the listing says none.
  *
  * @param {unknown} minutes [low, high]
  * @returns {string}
@@ -308,7 +355,7 @@ export function minutesText(minutes) {
   if (!Array.isArray(minutes)) return "";
   const [low, high] = minutes;
   return low === high
-    ? t("about {minutes} minutes", { minutes: low })
+    ? ngettext("about {minutes} minute", "about {minutes} minutes", low, { minutes: low })
     : t("{low}–{high} minutes", { low, high });
 }
 

@@ -1,0 +1,28 @@
+"""Every plural text the browser shows, by its two English forms (issue 51).
+
+The front end says a count with its noun through ``ngettext(singular, plural, n, args)``
+(``web/static/i18n.js``): "1 day a move", "2 days a move". ``GET /api/i18n/{lang}`` serves
+such a message under its singular with the list of its forms (one in Japanese). ``make
+messages`` extracts the pairs from the ``deferred.ngettext`` calls here;
+``tests/test_web_plurals.py`` checks that the front end's calls and this list agree.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from stairgames.i18n import deferred
+
+BROWSER_PLURALS: Final = (
+    # the home page (static/pagetext.js)
+    deferred.ngettext("{count} player", "{count} players"),
+    deferred.ngettext("about {minutes} minute", "about {minutes} minutes"),
+    # time controls (static/clocktext.js)
+    deferred.ngettext("Correspondence, {days} day a move", "Correspondence, {days} days a move"),
+    deferred.ngettext("{days} day a move", "{days} days a move"),
+    # the computer's analysis (static/analysis.js)
+    deferred.ngettext(
+        "{proven} of {count} move proven exactly.", "{proven} of {count} moves proven exactly."
+    ),
+)
+"""The plural messages of the front end: (singular, plural), the singular the message id."""
