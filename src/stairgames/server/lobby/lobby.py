@@ -652,6 +652,28 @@ class Lobby:
         rated = RatedResult(pool, tuple(p for p in players if p), tuple(returns))
         await off_loop(self.ratings.record, match.id, rated)
 
+    def seat_ratings(self, match: Match) -> dict[int, dict[str, Any]]:
+        """Each seat's ``rating`` in the match's pool, as shown, for the views of a rated
+        challenge's match (none for another): the rating now while it is played, after it
+        once it is rated, with the ``rating_change`` it made. A database read, for a
+        database thread (:attr:`HubNeighbours.seat_ratings`)."""
+        seat_players = self._rated_seat_players(match.id)
+        if not seat_players:
+            return {}
+        changes = self.ratings.changes_of(match.id) if match.over else {}
+        pool = rating_pool(match.game_name, match.options)
+        ratings: dict[int, dict[str, Any]] = {}
+        for seat, player in seat_players.items():
+            if player in changes:
+                before, after = changes[player]
+                ratings[seat] = {
+                    "rating": after.shown(),
+                    "rating_change": after.change_from(before),
+                }
+            else:
+                ratings[seat] = {"rating": self.ratings.rating(pool, player).shown()}
+        return ratings
+
     def _rated_seat_players(self, match_id: str) -> dict[int, str] | None:
         """Who holds each seat of the match, if it is a rated challenge's (else
         ``None``)."""

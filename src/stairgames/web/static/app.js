@@ -35,6 +35,7 @@ import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
 import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
+import { ratingChanges, ratingText } from "./ratingtext.js";
 import {
   capitalise,
   gameWords,
@@ -638,6 +639,14 @@ function renderSeats(view) {
     const item = document.createElement("li");
     item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
     item.textContent = seatLabel(seat, view);
+    // a rated game: the player's rating beside their name, with the change once it is over
+    const rating = ratingText(seat);
+    if (rating) {
+      const shown = document.createElement("span");
+      shown.className = "seat-rating";
+      shown.textContent = rating;
+      item.append(" ", shown);
+    }
     list.append(item);
     items.set(seat.seat, item);
   }
@@ -938,6 +947,15 @@ function renderResult(view) {
   because.className = "reason";
   because.textContent = capitalise(reason);
   box.replaceChildren(strong, because);
+  const changed = ratingChanges(view.seats, (seat) =>
+    seat.player ? shownName(seat.player) : seatName(seat),
+  );
+  if (changed) {
+    const ratings = document.createElement("div");
+    ratings.className = "rating-changes";
+    ratings.textContent = t("Ratings: {changes}", { changes: changed });
+    box.append(ratings);
+  }
   // coloured by what it means to the viewer: won, lost, or neither (a draw, an abort,
   // a spectator's view)
   box.dataset.outcome = resultOutcome(view, you, winners);

@@ -20,7 +20,7 @@ import { api, failureText } from "./net.js";
  * @property {string} id
  * @property {string} name
  * @property {string} created
- * @property {Record<string, {shown: string, sigma: number, games: number}>} ratings
+ * @property {Record<string, {shown: string, deviation: number, games: number}>} ratings
  * @property {PlayedGame[]} games
  */
 
@@ -58,7 +58,7 @@ function ratingRow(pool, rating) {
   const cells = [
     poolText(pool),
     rating.shown,
-    `± ${(3 * rating.sigma).toFixed(1)}`,
+    `± ${rating.deviation}`,
     String(rating.games),
   ];
   for (const text of cells) {
