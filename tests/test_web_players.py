@@ -247,7 +247,7 @@ def test_strangers_play_a_rated_game_of_each_game_and_their_ratings_change(
     rows = pages[1].locator("#profile-ratings tr")
     expect(rows).to_have_count(len(RATED_GAMES))
     shown = {row.locator("td").first.inner_text() for row in rows.all()}
-    assert shown == {"Stairs (size 6)", "27 (variant basic)", "Ishigaki Race", "City of Stairs"}
+    assert shown == {"Stairs · 6×6 board", "27 · basic variant", "Ishigaki Race", "City of Stairs"}
     for row in rows.all():  # provisional after one rated game; "1" rated game
         cells = [cell.inner_text() for cell in row.locator("td").all()]
         assert cells[1].endswith("?") and cells[3] == "1", cells

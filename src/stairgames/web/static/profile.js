@@ -4,6 +4,7 @@
 import { blockKind, loadBlocks, reportPlayer, setBlock } from "./blocks.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { shownName } from "./player.js";
+import { poolText } from "./pagetext.js";
 import { $ } from "./dom.js";
 import { api, failureText } from "./net.js";
 
@@ -36,18 +37,6 @@ import { api, failureText } from "./net.js";
  */
 const profile = { data: null, names: null, games: [], go: () => {}, open: false, me: null };
 
-// "stairs size=6" as "Stairs (size 6)".
-/**
- * @param {string} pool
- * @returns {string}
- */
-function poolText(pool) {
-  const [name, ...options] = pool.split(" ");
-  const game = profile.games.find((g) => g.name === name);
-  const title = game ? t(game.title) : name;
-  return options.length ? `${title} (${options.join(", ").replace(/=/g, " ")})` : title;
-}
-
 /**
  * @param {string} pool
  * @param {Profile["ratings"][string]} rating
@@ -56,7 +45,7 @@ function poolText(pool) {
 function ratingRow(pool, rating) {
   const row = document.createElement("tr");
   const cells = [
-    poolText(pool),
+    poolText(pool, profile.games),
     rating.shown,
     `± ${rating.deviation}`,
     String(rating.games),
