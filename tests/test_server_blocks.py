@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from stairgames.server.base.limits import Rate
 from stairgames.server.people.blocks import Moderation
 from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
@@ -152,3 +153,20 @@ def test_a_report_is_filed_and_read_by_a_moderator(client: TestClient) -> None:
     (report,) = Moderation(engine).reports()
     assert (report.reporter, report.reported, report.text) == ("Ann", "Bob", "insults in the chat")
     assert (report.match_id, report.message_id) == (match, 3)
+
+
+def test_blocks_and_reports_are_limited_per_player(tmp_path: Path) -> None:
+    few = Rate(per_minute=1, burst=3)
+    with running(tmp_path, clock=lambda: 0.0, blocks_and_reports_per_minute=few) as client:
+        ann, _bob, cat = player(client, "Ann"), player(client, "Bob"), player(client, "Cat")
+        report = {"name": "Bob", "text": "spam"}
+        answers = [
+            set_block(client, ann, "Bob", "block").status_code,
+            set_block(client, ann, "Bob", "none").status_code,
+            client.post("/api/reports", json=report, headers=ann).status_code,
+            client.post("/api/reports", json=report, headers=ann).status_code,
+            set_block(client, ann, "Bob", "mute").status_code,
+        ]
+        assert answers == [200, 200, 200, 429, 429]
+        # another player at the same address has an allowance of their own
+        assert client.post("/api/reports", json=report, headers=cat).status_code == 200

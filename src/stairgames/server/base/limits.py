@@ -108,6 +108,9 @@ CHALLENGES_RATE = Rate(per_minute=10, burst=10)
 """Lobby challenges opened per client (issue 48: 200 in 20 s were accepted)."""
 REPLAYS_RATE = Rate(per_minute=60, burst=30)
 """Replays and records per client: each replays a whole game off the loop."""
+BLOCKS_AND_REPORTS_RATE = Rate(per_minute=10, burst=20)
+"""Blocks, mutes and reports per client (``POST /api/blocks``, ``/api/reports``): a person
+keeps a few people away at a time; each report is a row a moderator reads."""
 
 
 @dataclasses.dataclass(eq=False)

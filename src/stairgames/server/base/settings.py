@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.server.base.limits import (
     ANALYSES_RATE,
+    BLOCKS_AND_REPORTS_RATE,
     CARD_UPLOADS_RATE,
     CHALLENGES_RATE,
     JOINS_RATE,
@@ -213,6 +214,8 @@ class Settings:
     replays_per_minute: Rate = REPLAYS_RATE
     """Replays and records (``GET /api/matches/{id}/replay`` and ``/record``) one client
     may ask for: each replays the whole game."""
+    blocks_and_reports_per_minute: Rate = BLOCKS_AND_REPORTS_RATE
+    """Blocks, mutes and reports one client (a player, else an address) may send."""
     loop_guard: bool = False
     """Whether a database call made on the event loop's thread raises instead of running
     (:func:`stairgames.server.base.store.guard_event_loop`), once the app has started: on in

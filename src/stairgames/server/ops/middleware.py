@@ -33,6 +33,7 @@ from stairgames.server.base.limits import (
 )
 from stairgames.server.base.settings import Settings
 from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE
+from stairgames.server.people.blocks import BLOCKS_ROUTE, REPORTS_ROUTE
 from stairgames.server.people.players import (
     LOGIN_ROUTE,
     ME_ROUTE,
@@ -118,6 +119,8 @@ def add_request_limits(app: FastAPI, settings: Settings) -> None:
             return Route(limit, "analyses")
         if path == POSITION_ROUTE:
             return Route(max(limit, POSITION_BODY_BYTES), "positions")
+        if path in (BLOCKS_ROUTE, REPORTS_ROUTE):
+            return Route(limit, "blocks_and_reports")
         return Route(limit)
 
     rates = ClientRates(
@@ -131,6 +134,7 @@ def add_request_limits(app: FastAPI, settings: Settings) -> None:
             "positions": settings.positions_per_minute,
             "challenges": settings.challenges_per_minute,
             "replays": settings.replays_per_minute,
+            "blocks_and_reports": settings.blocks_and_reports_per_minute,
         },
         clock=settings.clock,
     )

@@ -56,6 +56,8 @@ from stairgames.server.people.players import (
     required_player_async,
 )
 
+BLOCKS_ROUTE: Final = "/api/blocks"
+REPORTS_ROUTE: Final = "/api/reports"
 BLOCKED: Final = N_("a block stands between you and a player of this game")
 """The refusal of a challenge taken, or a rematch offered, across a block (403)."""
 REPORT_LENGTH: Final = 1000
@@ -395,11 +397,11 @@ def add_block_routes(app: FastAPI) -> None:
     """``GET`` and ``POST /api/blocks``, ``POST /api/reports`` (see docs/web.md;
     their models: ``people/blocks_contract.py``)."""
 
-    @app.get("/api/blocks", **answers(BlockList))
+    @app.get(BLOCKS_ROUTE, **answers(BlockList))
     async def my_blocks(request: Request) -> dict[str, Any]:
         return await _listing(request, await current_player_async(request))
 
-    @app.post("/api/blocks", **answers(BlockList))
+    @app.post(BLOCKS_ROUTE, **answers(BlockList))
     async def set_block(body: BlockBody, request: Request) -> dict[str, Any]:
         me = await required_player_async(request)
         if body.kind not in KINDS:
@@ -408,7 +410,7 @@ def add_block_routes(app: FastAPI) -> None:
         await off_loop(blocks_of(request).choose, me.id, other.id, body.kind)
         return await _listing(request, me)
 
-    @app.post("/api/reports", **answers(Ok))
+    @app.post(REPORTS_ROUTE, **answers(Ok))
     async def report(body: ReportBody, request: Request) -> dict[str, Any]:
         me = await required_player_async(request)
         text = clean_report(body.text)
@@ -421,6 +423,8 @@ def add_block_routes(app: FastAPI) -> None:
 
 __all__ = [
     "BLOCKED",
+    "BLOCKS_ROUTE",
+    "REPORTS_ROUTE",
     "BlockStore",
     "Moderation",
     "Report",
