@@ -515,10 +515,10 @@ def test_the_quick_start_up_check_knows_alembics_newest_revision(tmp_path: Path)
 
 
 def test_serve_reads_postgresql_urls_with_psycopg_3() -> None:
-    from stairgames.server.serve import _with_driver
+    from stairgames.server.serve import with_driver
 
-    assert _with_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
-    assert _with_driver("sqlite:///x.db") == "sqlite:///x.db" and _with_driver(None) is None
+    assert with_driver("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert with_driver("sqlite:///x.db") == "sqlite:///x.db" and with_driver(None) is None
 
 
 @pytest.mark.slow

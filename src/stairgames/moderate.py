@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stairgames.i18n import _
-from stairgames.server.serve import _add_database_arguments, _with_driver
+from stairgames.server.serve import add_database_arguments, with_driver
 
 if TYPE_CHECKING:
     from stairgames.server.people.blocks import Moderation
@@ -37,7 +37,7 @@ def moderate_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=_("end every session of the player NAME and remove their password"),
     )
-    _add_database_arguments(parser)
+    add_database_arguments(parser)
     return parser
 
 
@@ -53,7 +53,7 @@ def moderate(argv: Sequence[str]) -> int:
     from stairgames.server.people.blocks import Moderation
     from stairgames.server.people.players import clean_name
 
-    settings = Settings(data_dir=Path(args.data_dir), database_url=_with_driver(args.database_url))
+    settings = Settings(data_dir=Path(args.data_dir), database_url=with_driver(args.database_url))
     engine = make_engine(settings.url())
     try:
         upgrade(engine)

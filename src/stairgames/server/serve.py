@@ -136,7 +136,7 @@ def serve_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
     parser.add_argument("--port", type=int, default=8000, help=_("port to listen on"))
-    _add_database_arguments(parser)
+    add_database_arguments(parser)
     parser.add_argument(
         "--computer-workers",
         type=int,
@@ -175,7 +175,7 @@ def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 
     settings = Settings(
         data_dir=Path(args.data_dir),
-        database_url=_with_driver(args.database_url),
+        database_url=with_driver(args.database_url),
         computer_workers=max(0, args.computer_workers),
         warm_computers=not args.no_warm_up,
     )
@@ -212,7 +212,7 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def _add_database_arguments(parser: argparse.ArgumentParser) -> None:
+def add_database_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", default="data", help=_("folder of the SQLite database (default: data)")
     )
@@ -234,14 +234,14 @@ def ratings(argv: Sequence[str]) -> int:
         choices=["rebuild"],
         help=_("rebuild: recompute every rating from the stored results of rated games"),
     )
-    _add_database_arguments(parser)
+    add_database_arguments(parser)
     args = parser.parse_args(argv)
     from stairgames.server.base.settings import Settings
     from stairgames.server.base.store import make_engine
     from stairgames.server.migrations import upgrade
     from stairgames.server.people.rating_store import RatingStore
 
-    settings = Settings(data_dir=Path(args.data_dir), database_url=_with_driver(args.database_url))
+    settings = Settings(data_dir=Path(args.data_dir), database_url=with_driver(args.database_url))
     engine = make_engine(settings.url())
     try:
         upgrade(engine)
@@ -321,7 +321,7 @@ def uvicorn_config(
     return config
 
 
-def _with_driver(url: str | None) -> str | None:
+def with_driver(url: str | None) -> str | None:
     """``postgresql://`` means psycopg 3 (SQLAlchemy would pick psycopg2)."""
     if url is not None and url.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
