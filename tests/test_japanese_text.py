@@ -5,7 +5,9 @@ one kind of punctuation: full-width 「：」「（）」「、」「。」 in J
 
 Notation stays as players type it: moves (``c3-d4``, ``P03@c2``, ``0:3``, ``pass``),
 commands (``moves``, ``help``), options (``--seats``, ``first_player``), players and
-levels as typed (``random``, ``medium``), file names and ``stairgames`` commands."""
+levels as typed (``random``, ``medium``), file names and ``stairgames`` commands. The
+site's pages (the lobby, a profile, the analysis and the analysis board) are read with the
+same checks in Chromium by ``tests/test_web_japanese.py``."""
 
 from __future__ import annotations
 
