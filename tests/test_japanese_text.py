@@ -145,7 +145,7 @@ NOTATION_WORDS = frozenset(
     left view full public id icons event players variant size pie_rule agreement
     crumbling_wall crumbling_squares first_player options seats games jobs memory resume
     position TEXT prepare make try-larger show from max-games option record analysis ratings
-    rebuild review back forward live RECORD SEAT kill
+    rebuild review back forward live RECORD SEAT kill moderate block mute OLD NEW
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
     docs md data int declined agreed none
     """.strip(),
