@@ -29,7 +29,11 @@ export function shownName(name) {
 
 function show() {
   const named = current.id !== null;
-  $("me-name").textContent = named ? shownName(current.name) : "";
+  // the name is a link to the player's own profile
+  const name = $("me-name", HTMLAnchorElement);
+  name.textContent = named ? shownName(current.name) : "";
+  if (named) name.href = `/p/${encodeURIComponent(current.name ?? "")}`;
+  else name.removeAttribute("href");
   $("me-status").textContent = named ? t("Playing as") : t("You have no name yet");
   $("me-edit", HTMLButtonElement).textContent = named ? t("Change name") : t("Choose a name");
   $("me-password", HTMLButtonElement).hidden = !named || current.account;
