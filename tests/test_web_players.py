@@ -132,7 +132,8 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     expect(game).to_contain_text("Waiting for the others")
     shot(phone, "my-games")
     game.get_by_role("link").click()
-    expect(phone.locator("#seats li")).to_have_text(["light: Lobby Ann", "dark (you)"])
+    # a rated game: each name with its rating, a newcomer's 1500 provisional
+    expect(phone.locator("#seats li")).to_have_text(["light: Lobby Ann 1500?", "dark (you) 1500?"])
     # a spectator follows the game from the lobby, and looks at a player's profile
     spectator_context = browser.new_context(locale="en-GB")
     spectator = spectator_context.new_page()
@@ -142,10 +143,17 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     expect(live).to_contain_text(bob_name)
     live.get_by_role("link", name="Watch").click()
     expect(spectator.locator("#watching")).to_be_visible()
-    expect(spectator.locator("#seats li")).to_have_text(["light: Lobby Ann", f"dark: {bob_name}"])
+    expect(spectator.locator("#seats li")).to_have_text(
+        ["light: Lobby Ann 1500?", f"dark: {bob_name} 1500?"]
+    )
     spectator.goto(app_url + "/p/Lobby%20Ann")
     expect(spectator.locator("#profile-name")).to_have_text("Lobby Ann")
     expect(spectator.locator("#profile-games li")).to_have_count(1)
+    # a recent game says what it came to for this player, and the day it was made
+    expect(spectator.locator("#profile-games li .outcome")).to_have_text("Going on")
+    expect(spectator.locator("#profile-games li")).to_contain_text(
+        re.compile(r" · \d{1,2} [A-Z][a-z]{2} \d{4}$")
+    )
     expect(spectator.locator("#profile-no-ratings")).to_be_visible()  # not over yet
     shot(spectator, "profile")
     for context in (ann_context, bob_context, phone_context, spectator_context):

@@ -108,6 +108,8 @@ SHARED_MESSAGES: Final = (
     N_("Shared win"),
     N_("Won"),
     N_("Lost"),
+    N_("Going on"),
+    N_("Aborted"),
     N_("against {names}"),
     N_("Page {page} of {pages}"),
     N_("Choose a name to keep your games."),

@@ -2,7 +2,8 @@
 // rating per game (and pool) with its uncertainty and number of rated games, and their
 // recent games; for another player, buttons to block or mute them and to report them.
 import { blockKind, loadBlocks, reportPlayer, setBlock } from "./blocks.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { language, onLanguageChange, t } from "./i18n.js";
+import { dayText, OUTCOME_WORDS, outcomeOf } from "./outcome.js";
 import { shownName } from "./player.js";
 import { poolText } from "./pagetext.js";
 import { $ } from "./dom.js";
@@ -11,7 +12,9 @@ import { api, failureText } from "./net.js";
 /**
  * A game of a profile's recent games.
  *
- * @typedef {{match: string, game: string, players: {name: string | null}[]}} PlayedGame
+ * @typedef {{match: string, game: string, players: {name: string | null}[], seats: number[],
+ *   over: boolean, result: import("./outcome.js").ListedResult | null, created: string}}
+ *   PlayedGame
  */
 
 /**
@@ -73,7 +76,13 @@ function gameRow(game) {
     profile.go(`/m/${game.match}`);
   });
   const names = game.players.map((p) => shownName(p.name) || t("the computer")).join(" – ");
-  item.append(link, ` · ${names}`);
+  // what it came to for this profile's player, and when it was made
+  const outcome = document.createElement("span");
+  outcome.className = "outcome";
+  outcome.dataset.outcome = outcomeOf(game);
+  outcome.textContent = t(OUTCOME_WORDS[outcomeOf(game)]);
+  const day = dayText(game.created, language());
+  item.append(link, ` · ${names} · `, outcome, day ? ` · ${day}` : "");
   return item;
 }
 
