@@ -57,7 +57,7 @@ from stairgames.core.game import Game, State
 from stairgames.core.hooks import Playout
 from stairgames.core.record import GameRecord, replay
 from stairgames.core.registry import assessor, get_spec, player_hooks
-from stairgames.i18n import N_, Text, _, display_width, pad, wrap
+from stairgames.i18n import N_, Text, _, display_width, ngettext, pad, wrap
 
 if TYPE_CHECKING:
     from stairgames.core.uct import TreeSearch
@@ -1018,9 +1018,11 @@ def format_table(reviews: list[MoveReview], game: str) -> str:
     lines.append("")
     lines.extend(
         wrap(
-            _("{proven} of {count} moves proven exactly.").format(
-                proven=proven, count=len(reviews)
-            ),
+            ngettext(
+                "{proven} of {count} move proven exactly.",
+                "{proven} of {count} moves proven exactly.",
+                len(reviews),
+            ).format(proven=proven, count=len(reviews)),
             TABLE_WIDTH,
         )
     )
