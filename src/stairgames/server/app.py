@@ -132,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
         neighbours.seat_names = lobby.seat_names
+        neighbours.seat_ratings = lobby.seat_ratings
         await referee.start()
         loop = asyncio.get_running_loop()
         background = [
