@@ -38,6 +38,7 @@ from stairgames.server.base.store import (
     make_engine,
 )
 from stairgames.server.chat.chat import CHAT, add_chat_routes, start_chat
+from stairgames.server.chat.told import add_told_routes, start_told
 from stairgames.server.lobby.lobby import (
     LOBBY,
     Lobby,
@@ -145,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/ops/health.py)
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail/routes.py
+        start_told(app)  # each player's channel, /ws/me (server/chat/told.py)
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
         domain_rates = {  # the limits routes keep themselves, counted in /metrics
@@ -185,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_block_routes(app)
     add_lobby_routes(app)
     add_chat_routes(app)
+    add_told_routes(app)
     add_mail_routes(app)
     add_analysis_routes(app)
     add_match_routes(app, settings, _match_neighbours())
