@@ -146,7 +146,9 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
     expect(spectator.locator("#seats li")).to_have_text(
         ["light: Lobby Ann 1500?", f"dark: {bob_name} 1500?"]
     )
-    spectator.goto(app_url + "/p/Lobby%20Ann")
+    # each player's name on the game page leads to their profile
+    spectator.locator("#seats a.seat-player", has_text="Lobby Ann").click()
+    expect(spectator).to_have_url(re.compile(r"/p/Lobby%20Ann$"))
     expect(spectator.locator("#profile-name")).to_have_text("Lobby Ann")
     expect(spectator.locator("#profile-games li")).to_have_count(1)
     # a recent game says what it came to for this player, and the day it was made

@@ -638,7 +638,7 @@ function renderSeats(view) {
   for (const seat of view.seats) {
     const item = document.createElement("li");
     item.className = `seat${seat.seat === view.to_act ? " to-act" : ""}`;
-    item.textContent = seatLabel(seat, view);
+    item.append(...seatLabelParts(seat, view));
     // a rated game: the player's rating beside their name, with the change once it is over
     const rating = ratingText(seat);
     if (rating) {
@@ -662,13 +662,33 @@ function renderSeats(view) {
   $("invite-link", HTMLInputElement).value = `${location.origin}/m/${view.match}`;
 }
 
+const PLAYER_MARK = "\u0000"; // where a seat's label names its player (never in a text)
+
+// A seat's label as nodes: its text, another person's name in it a link to their
+// profile ("light: Kato", Kato a link).
+function seatLabelParts(seat, view) {
+  const text = seatLabel(seat, view);
+  if (!text.includes(PLAYER_MARK)) return [text];
+  const link = document.createElement("a");
+  link.className = "seat-player";
+  link.href = `/p/${encodeURIComponent(seat.player)}`;
+  link.textContent = shownName(seat.player);
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    go(link.getAttribute("href"));
+  });
+  const [before, after] = text.split(PLAYER_MARK);
+  return [before, link, after];
+}
+
 // A seat as its list shows it, whole sentences from the catalog ("light (you)").
-// Another person's seat shows their name ("light: Kato"); one's own says "(you)".
+// Another person's seat shows their name ("light: Kato", the name where PLAYER_MARK is);
+// one's own says "(you)".
 function seatLabel(seat, view) {
   if (seat.seat === view.you) return t("{name} (you)", { name: seatName(seat) });
   const other = seat.player && !app.held.includes(seat.seat); // not this screen's
   const name = other
-    ? t("{seat}: {player}", { seat: seatName(seat), player: shownName(seat.player) })
+    ? t("{seat}: {player}", { seat: seatName(seat), player: PLAYER_MARK })
     : seatName(seat);
   if (seat.kind === "computer" && seat.level) {
     return t("{name} · computer ({level})", { name, level: t(seat.level) });
