@@ -165,6 +165,14 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "this challenge is no longer open": "challenge_closed",
     "you have a seat in this game already": "already_seated",
     "only its creator can withdraw a challenge": "not_challenge_creator",
+    "'to' is a player's name": "bad_challenge_to",
+    "you cannot challenge yourself": "challenge_yourself",
+    "a challenge to a player has one seat for them": "direct_challenge_seats",
+    "this challenge is for another player": "challenge_for_another",
+    "you hold no seat in this game": "not_your_game",
+    "only a game going on against the computer can be hidden or resigned here": (
+        "not_against_the_computer"
+    ),
     # chat
     "a chat message must be text": "chat_not_text",
     "a chat message cannot be empty": "chat_empty",

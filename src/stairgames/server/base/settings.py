@@ -162,6 +162,9 @@ class Settings:
     aborted (no winner, nobody's rating changes; :mod:`stairgames.server.play.clocks`)."""
     first_move_correspondence_seconds: float = 86_400.0
     """The same in correspondence (a day)."""
+    stale_game_days: float = 30.0
+    """How long a game against the computer with one person may go without a move: then
+    it ends by itself, no winner (:mod:`stairgames.server.lobby.lobby`, "My games")."""
     matches_per_minute: Rate = MATCHES_RATE
     """What one client (the request's player where its session names one, else its
     address: :mod:`stairgames.server.base.limits`) may create: matches, joins of free

@@ -6,7 +6,8 @@ socket closed with code 4401). It sends (the models: :mod:`.told_contract`):
 
 - ``{"type": "me", "waiting", "games", "title"}`` on connecting and whenever the count
   changes: how many of the player's games wait for their move (``waiting``, as
-  ``GET /api/my/games`` counts them), which (``games``), and the tab title's words
+  ``GET /api/my/games`` counts them: a game they hid is not counted), which
+  (``games``), and the tab title's words
   ("(2) Your turn"; ``None`` when none waits);
 - ``{"type": "your_turn", "match", "game", "title", "against", "text"}`` when a game
   comes to the player's move: a move, a join or a computer's reply made by *another*
@@ -19,7 +20,11 @@ socket closed with code 4401). It sends (the models: :mod:`.told_contract`):
   for their own messages, and not to a player holding a seat of the match for a message
   of the spectators' room, which they never read.
 
-Challenges name nobody (the lobby's are open to all), so none is told here.
+- ``{"type": "challenge", "challenge", "from", "game", "title", "rated",
+  "time_control", "text"}`` when a player challenges them directly (a challenge that
+  names them, ``POST /api/challenges`` with ``"to"``; the lobby's open ones name
+  nobody); ``{"type": "declined", "challenge", "by", "game", "text"}`` to a challenge's
+  creator when the player it names declined it (:attr:`Lobby.challenged`).
 
 **Across server processes.** A game's change is told by the process that commits it
 (:attr:`MatchService.committed`, once, whichever process watches the match; told after
@@ -160,18 +165,9 @@ class Told:
     # ----- the waiting count ---------------------------------------------------------
 
     async def waiting_games(self, player_id: str) -> tuple[str, ...]:
-        """The player's games waiting for their move, newest first (read in a database
-        thread, from the matches' summaries as My games reads them)."""
-        rows = await off_loop(self.lobby.store.matches_of, player_id)
-        waiting = []
-        for row in rows:
-            summary = row.summary
-            if summary is None:  # (made before the summaries: My games makes its own)
-                continue
-            mine = {seat for seat, (holder, _name) in row.holders.items() if holder == player_id}
-            if not summary["over"] and summary["to_act"] in mine:
-                waiting.append(row.id)
-        return tuple(waiting)
+        """The player's games waiting for their move, newest first, by My games' rule
+        (:meth:`Lobby.waiting_games`: a game they hid waits for nobody)."""
+        return await self.lobby.waiting_games(player_id)
 
     async def recount(self, player_id: str) -> None:
         """Send ``player_id``'s sockets here the waiting count, if it changed."""
@@ -355,6 +351,8 @@ def start_told(app: FastAPI) -> Told:
     told = TOLD.keep(app, Told(lobby, CHAT.of(app).store, fanout))
     lobby.hub.service.committed.append(told.committed)
     lobby.hub.neighbours.after_change.append(told.after_change)
+    lobby.games_changed.append(lambda player_id: told.tell([player_id], None))  # hid, showed
+    lobby.challenged.append(lambda player_id, message: told.tell([player_id], message))
     return told
 
 

@@ -22,13 +22,15 @@ from stairgames.server.play.contract import (
 class NewChallenge(Body):
     """``POST /api/challenges``: a match of ``game`` with its ``options``, the kind of
     each seat (one ``human``, the creator's; at least one ``online``), ``rated`` or not,
-    its ``time_control``."""
+    its ``time_control``; ``to``: the name of the one player it is for (a direct
+    challenge: then one ``online`` seat), ``None`` for anyone in the lobby."""
 
     refusals: ClassVar[Refusals] = {
         "game": A_GAME_AND_OPTIONS,
         "options": A_GAME_AND_OPTIONS,
         "seats": A_LIST_OF_SEATS,
         "rated": N_("'rated' is true or false"),
+        "to": N_("'to' is a player's name"),
     }
 
     game: str
@@ -36,6 +38,7 @@ class NewChallenge(Body):
     seats: list[JsonValue]
     rated: bool = False
     time_control: JsonValue = None
+    to: str | None = None
 
 
 class ChallengeCreated(MatchCreated):
@@ -60,7 +63,9 @@ class Creator(Answer):
 
 
 class Challenge(Answer):
-    """An open challenge as the lobby shows it."""
+    """An open challenge as the lobby shows it; ``to``, only in a direct challenge: the
+    name of the player it is for (``None``: a player gone), shown to them and its
+    creator alone."""
 
     id: str
     game: str
@@ -72,6 +77,7 @@ class Challenge(Answer):
     time_control: TimeControlJson
     creator: Creator
     created: str
+    to: str | None = None
 
 
 class LiveGame(Answer):
@@ -100,7 +106,7 @@ class LobbyMessage(Challenges):
 
 class SummaryResult(Answer):
     """How a listed game ended: its ``winners`` and the reason's message id; ``aborted``
-    (present only then): aborted before a first move, no winner."""
+    (present only then): aborted before a first move, or ended stale, no winner."""
 
     winners: list[int]
     reason_id: str | None
@@ -132,14 +138,16 @@ class GameEntry(Answer):
 
 
 class MyGames(Answer):
-    """``GET /api/my/games``: one page of a player's matches (their turn first), and
-    how many wait for them."""
+    """``GET /api/my/games``: one page of a player's matches (their turn first; with
+    ``?hidden=true``, of those they hid), how many wait for them, and how many they
+    hid."""
 
     games: list[GameEntry]
     page: int
     pages: int
     total: int
     waiting: int
+    hidden: int
 
 
 class MySeats(Answer):

@@ -22,6 +22,24 @@ as a loss.
 A player's lobby leaves out the challenges of those they blocked, and nobody takes a
 challenge across a block (:mod:`stairgames.server.people.blocks`).
 
+A challenge may name one player (``"to"``: their current name; a **direct challenge**,
+``direct_challenges``): it has one seat for someone from the lobby, kept for them; only
+they and its creator see it listed (:func:`for_reader`), only they may accept it or
+decline it (``POST /api/challenges/{id}/decline``); it dies with its creator like any
+other. The named player's channel is told of it (``/ws/me``'s ``challenge``), the
+creator's of a decline (``declined``): :attr:`Lobby.challenged`.
+
+**My games** (``GET /api/my/games``) lists a player's matches, those waiting for their
+move first; :func:`waits_for` is the rule of the waiting count, which the player's
+channel (``/ws/me``) counts too. A game going on against the computer (every other seat
+a computer's) may be resigned from there (``POST /api/my/games/{id}/resign``: the seat's
+resignation, as from its page) or hidden (``.../hide``: it leaves the list and the
+waiting count for that player alone, ``hidden_games``, until ``.../show``; ``GET
+/api/my/games?hidden=true`` lists the hidden ones). A game against the computer with one
+person that nobody moved in for ``stale_seconds`` (30 days; ``Settings.stale_game_days``)
+ends by itself: the sweep looks for them every :data:`STALE_SWEEP_SECONDS`
+(:meth:`Lobby.end_stale_games`; the end: :meth:`MatchService.end_stale`).
+
 The list is live: ``/ws/lobby`` sends ``{"type": "lobby", "challenges": [...]}`` on
 connecting and after every change, made on any server process of the database: a change
 is told on the fan-out's ``lobby`` topic (:meth:`Lobby.share_through`; the message says
@@ -44,21 +62,25 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from sqlalchemy import select
+from sqlalchemy import DateTime, ForeignKey, String, delete, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
 
 from stairgames.core.registry import get_spec, uploaded_options
-from stairgames.i18n import N_
-from stairgames.server.base.contract import Ok, answers
+from stairgames.i18n import N_, Text, text_json
+from stairgames.server.base.contract import NoFields, Ok, answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.settings import DATA_DIR
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
+    Base,
     ChallengeRow,
+    EventRow,
     MatchRow,
     PlayerRow,
     Repository,
     SeatPlayerRow,
+    SeatRow,
     off_loop,
 )
 from stairgames.server.lobby.contract import (
@@ -99,6 +121,18 @@ LIVE_SHOWN, LIVE_LOOKED_AT = 10, 50
 NAMES_KEPT_SECONDS: Final = 60.0
 """How long the names on a match's seats are kept before being read again."""
 STARTED, WITHDRAWN, CREATOR_LEFT = "started", "withdrawn", "creator_left"
+DECLINED: Final = "declined"
+"""How a direct challenge closed that the player it names declined."""
+FOR_ANOTHER: Final = N_("this challenge is for another player")
+STALE_SECONDS: Final = 30 * 86_400.0
+"""How long a game against the computer may go without a move before it ends by itself
+(``Settings.stale_game_days``)."""
+STALE_SWEEP_SECONDS: Final = 3600.0
+"""How often the lobby's sweep looks for stale games to end."""
+NOT_YOUR_GAME: Final = N_("you hold no seat in this game")
+ONLY_AGAINST_THE_COMPUTER: Final = N_(
+    "only a game going on against the computer can be hidden or resigned here"
+)
 LOBBY_TOPIC: Final = "lobby"
 """The fan-out's topic of the lobby: ``{}``, the list changed (read it again)."""
 Now = Callable[[], datetime.datetime]
@@ -124,8 +158,33 @@ def rating_pool(game: str, options: dict[str, Any]) -> str:
     return pool_of(game, options, get_spec(game).rating_options)
 
 
+class HiddenGameRow(Base):
+    """A match ``player_id`` hid from their My games (migration 0010)."""
+
+    __tablename__ = "hidden_games"
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    hidden_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DirectChallengeRow(Base):
+    """The player a challenge names (migration 0011): a direct challenge."""
+
+    __tablename__ = "direct_challenges"
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    to_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+
+
 class LobbyStore(Repository):
-    """The ``challenges`` and ``seat_players`` tables."""
+    """The ``challenges``, ``seat_players`` and ``hidden_games`` tables."""
 
     def seat(self, match_id: str, seat: int, player: str) -> None:
         """Records that ``player`` holds ``seat`` of the match."""
@@ -179,6 +238,11 @@ class LobbyStore(Repository):
                 )
                 for match_id, seat, player_id, name in held:
                     holders[match_id][seat] = (player_id, name)
+            hidden = set(
+                session.scalars(
+                    select(HiddenGameRow.match_id).where(HiddenGameRow.player_id == player)
+                )
+            )
             return [
                 GameRow(
                     row.id,
@@ -187,9 +251,50 @@ class LobbyStore(Repository):
                     _aware(row.created_at),
                     None if row.summary is None else json.loads(row.summary),
                     holders[row.id],
+                    row.id in hidden,
                 )
                 for row in rows
             ]
+
+    def hide(self, player: str, match_id: str, now: datetime.datetime) -> None:
+        """Leave the match out of ``player``'s My games (once: hiding again changes
+        nothing)."""
+        with contextlib.suppress(IntegrityError), self._session() as session:
+            if session.get(HiddenGameRow, (player, match_id)) is None:
+                session.add(HiddenGameRow(player_id=player, match_id=match_id, hidden_at=now))
+
+    def show(self, player: str, match_id: str) -> None:
+        """List the match in ``player``'s My games again (not hidden: nothing changes)."""
+        with self._session() as session:
+            session.execute(
+                delete(HiddenGameRow).where(
+                    HiddenGameRow.player_id == player, HiddenGameRow.match_id == match_id
+                )
+            )
+
+    def quiet_matches_with_computers(self, before: datetime.datetime) -> list[str]:
+        """The matches not marked ended with a computer seat whose last
+        event, or their making where none, came before ``before``: those a stale end may
+        concern (:meth:`Lobby.end_stale_games` checks each)."""
+        last_event = (
+            select(EventRow.match_id, func.max(EventRow.created_at).label("last_at"))
+            .group_by(EventRow.match_id)
+            .subquery()
+        )
+        with_computer = select(SeatRow.match_id).where(SeatRow.kind == COMPUTER)
+        last_at = func.coalesce(last_event.c.last_at, MatchRow.created_at)
+        with self._session() as session:
+            rows = session.scalars(
+                select(MatchRow.id)
+                .outerjoin(last_event, last_event.c.match_id == MatchRow.id)
+                .where(
+                    MatchRow.ended_at.is_(None),
+                    MatchRow.id.in_(with_computer),
+                    last_at < before,
+                )
+                .order_by(MatchRow.id)
+            )
+            return list(rows)
 
     def open_challenge(
         self, match_id: str, creator: str, rated: bool, now: datetime.datetime
@@ -209,6 +314,17 @@ class LobbyStore(Repository):
     def challenge(self, match_id: str) -> ChallengeRow | None:
         with self._session() as session:
             return session.get(ChallengeRow, match_id)
+
+    def name_in_challenge(self, match_id: str, to: str) -> None:
+        """Records that the challenge of ``match_id`` is for the player ``to`` alone."""
+        with self._session() as session:
+            session.add(DirectChallengeRow(match_id=match_id, to_id=to))
+
+    def challenged(self, match_id: str) -> str | None:
+        """The player the challenge of ``match_id`` names (``None``: open to all)."""
+        with self._session() as session:
+            row = session.get(DirectChallengeRow, match_id)
+            return None if row is None else row.to_id
 
     def open_challenges(self) -> list[ChallengeRow]:
         with self._session() as session:
@@ -258,6 +374,7 @@ class Lobby:
         hub: Hub,
         now: Now = _utc_now,
         grace_seconds: float = GRACE_SECONDS,
+        stale_seconds: float = STALE_SECONDS,
     ) -> None:
         self.store = store
         self.players = players
@@ -266,6 +383,16 @@ class Lobby:
         self.now = now
         self.grace_seconds = grace_seconds
         """How long a challenge outlives its creator's last page (:data:`GRACE_SECONDS`)."""
+        self.stale_seconds = stale_seconds
+        """How long a game against the computer may go without a move (:data:`STALE_SECONDS`)."""
+        self._stale_swept: datetime.datetime | None = None
+        """When the sweep last looked for stale games (``None``: not yet)."""
+        self.challenged: list[Callable[[str, dict[str, Any]], None]] = []
+        """Told a player id and what their channel says to them (``/ws/me``): a direct
+        challenge to them, or a decline of theirs (:mod:`stairgames.server.chat.told`)."""
+        self.games_changed: list[Callable[[str], None]] = []
+        """Told the id of a player who hid or showed a game (their waiting count changed:
+        the players' channels count again, :mod:`stairgames.server.chat.told`)."""
         self.watchers: set[WebSocket] = set()
         self.watcher_players: dict[WebSocket, str] = {}
         """The player of each lobby socket here that has one (whose blocks it hides)."""
@@ -354,19 +481,30 @@ class Lobby:
         seats: list[Any],
         rated: bool,
         time_control: TimeControl = UNTIMED,
+        to: str | None = None,
     ) -> dict[str, Any]:
-        """A new challenge: the match is made, ``player`` holds its ``human`` seat."""
+        """A new challenge: the match is made, ``player`` holds its ``human`` seat; ``to``
+        names the one player it is for (a direct challenge, told on their channel).
+
+        :raises ServerError: 400 bad seats, or ``to`` is the player; 404 no player ``to``;
+            403 a block between them.
+        """
         _check_challenge_seats(seats, rated)
+        named = None if to is None else await self._challengeable(player, to, seats)
         specs = [str(spec) for spec in seats]
         service = self.hub.service
         created = await service.in_thread(service.create, game, options, specs, time_control)
         match = created.match
         ((own_seat, token),) = created.tokens.items()
         await self.hold_async(match.id, own_seat, player)
+        if named is not None:
+            await off_loop(self.store.name_in_challenge, match.id, named.id)
         await off_loop(self.store.open_challenge, match.id, player.id, rated, self.now())
         async with self.hub.lock(match.id):
             await self.hub.changed(match)
         await self.broadcast()
+        if named is not None:
+            self._tell(named.id, challenge_message(match, player.name, rated))
         return {
             "challenge": match.id,
             "match": match.id,
@@ -374,15 +512,39 @@ class Lobby:
             "invite": f"/m/{match.id}",
         }
 
+    async def _challengeable(self, player: Player, to: str, seats: list[Any]) -> Player:
+        """The player called ``to``, whom ``player`` may challenge with these ``seats``.
+
+        :raises ServerError: 404 no such player; 400 ``player`` themself, or not one
+            seat for the lobby; 403 a block between them.
+        """
+        named = await off_loop(self.players.by_name, to[:200])
+        if named is None:
+            raise ServerError(404, N_("no such player"))
+        if named.id == player.id:
+            raise ServerError(400, N_("you cannot challenge yourself"))
+        if sum(spec == ONLINE for spec in seats) != 1:
+            raise ServerError(400, N_("a challenge to a player has one seat for them"))
+        if await off_loop(self.blocks.blocked_among, player.id, {named.id}):
+            raise ServerError(403, BLOCKED)
+        return named
+
+    def _tell(self, player_id: str, message: dict[str, Any]) -> None:
+        for listener in self.challenged:
+            listener(player_id, message)
+
     async def accept(self, player: Player, match_id: str) -> dict[str, Any]:
         """The first free seat of the challenge for ``player``.
 
-        :raises ServerError: 404 no such challenge; 409 closed, full, the player's own,
-            or the player holds a seat already.
+        :raises ServerError: 404 no such challenge; 403 a direct challenge for another;
+            409 closed, full, the player's own, or the player holds a seat already.
         """
         challenge = await off_loop(self.store.challenge, match_id)
         if challenge is None:
             raise ServerError(404, N_("there is no such challenge"))
+        to = await off_loop(self.store.challenged, match_id)
+        if to is not None and to != player.id:
+            raise ServerError(403, FOR_ANOTHER)
         async with self.hub.lock(match_id):
             challenge = await off_loop(self.store.challenge, match_id)
             if challenge is None or challenge.closed is not None:
@@ -412,11 +574,31 @@ class Lobby:
                 raise ServerError(409, N_("this challenge is no longer open"))
         await self.broadcast()
 
+    async def decline(self, player: Player, match_id: str) -> None:
+        """The player a direct challenge names declines it: it closes, and its creator's
+        channel is told.
+
+        :raises ServerError: 404 no such challenge; 403 not a challenge to ``player``;
+            409 no longer open.
+        """
+        challenge = await off_loop(self.store.challenge, match_id)
+        if challenge is None:
+            raise ServerError(404, N_("there is no such challenge"))
+        if await off_loop(self.store.challenged, match_id) != player.id:
+            raise ServerError(403, FOR_ANOTHER)
+        async with self.hub.lock(match_id):
+            if not await off_loop(self.store.close, match_id, DECLINED):
+                raise ServerError(409, N_("this challenge is no longer open"))
+            match = await self._fresh(match_id)
+        await self.broadcast()
+        self._tell(challenge.creator_id, declined_message(match, player.name))
+
     # ----- the list ----------------------------------------------------------------------
 
     async def listing(self) -> list[dict[str, Any]]:
         """The open challenges, oldest first, as the lobby shows them (read in database
-        threads)."""
+        threads), each with its :data:`PRIVATE` key: sent only through
+        :func:`for_reader`."""
         listed = []
         for challenge in await off_loop(self.store.open_challenges):
             try:
@@ -425,6 +607,16 @@ class Lobby:
                 continue
             listed.append(await off_loop(self._json, challenge, match))
         return listed
+
+    async def listing_for(self, player: Player | None) -> list[dict[str, Any]]:
+        """:meth:`listing` as ``player`` sees it (:func:`for_reader`)."""
+        hidden: frozenset[str] = frozenset()
+        if player is not None:
+            blocked = await off_loop(self.blocks.blocked_names, frozenset({player.id}))
+            hidden = blocked.get(player.id, frozenset())
+        message = {"challenges": await self.listing()}
+        reader = None if player is None else player.id
+        return list(for_reader(message, reader, hidden)["challenges"])
 
     async def live(self) -> list[dict[str, Any]]:
         """Games from the lobby being played now, newest first, for spectators: the game,
@@ -458,6 +650,9 @@ class Lobby:
         pool = rating_pool(match.game_name, match.options)
         rating = self.ratings.ratings_of(challenge.creator_id).get(pool)
         free = len(match.free_seats())
+        to = self.store.challenged(challenge.match_id)
+        named = None if to is None else self.players.by_id(to)
+        direct = {} if to is None else {"to": None if named is None else named.name}
         return {
             "id": challenge.match_id,
             "game": match.game_name,
@@ -472,6 +667,8 @@ class Lobby:
                 "rating": None if rating is None else rating.shown(),
             },
             "created": _aware(challenge.created_at).isoformat(timespec="seconds"),
+            **direct,
+            PRIVATE: None if to is None else [challenge.creator_id, to],
         }
 
     async def sweep(self) -> bool:
@@ -519,6 +716,11 @@ class Lobby:
             await self.broadcast()
         elif self._fanout is not None and not self._fanout.hears_topics:
             await self.tell_watchers(only_if_changed=True)  # others' changes
+        now = self.now()
+        last = self._stale_swept
+        if last is None or (now - last).total_seconds() >= STALE_SWEEP_SECONDS:
+            self._stale_swept = now
+            await self.end_stale_games()
 
     async def sweep_every(self, seconds: float) -> None:
         while True:
@@ -562,41 +764,142 @@ class Lobby:
         readers = frozenset(self.watcher_players.get(socket, "") for socket in watchers)
         blocked = await off_loop(self.blocks.blocked_names, readers - {""})
         for socket in watchers:
-            hidden = blocked.get(self.watcher_players.get(socket, ""), frozenset())
+            reader = self.watcher_players.get(socket)
+            hidden = blocked.get(reader or "", frozenset())
             with contextlib.suppress(Exception):
-                await socket.send_json(without_blocked(message, hidden))
+                await socket.send_json(for_reader(message, reader, hidden))
 
     # ----- my games -----------------------------------------------------------------------
 
-    async def games_of(self, player: Player, page: int) -> dict[str, Any]:
+    async def games_of(self, player: Player, page: int, *, hidden: bool = False) -> dict[str, Any]:
         """``player``'s matches: those where it is their turn first, then the others going
-        on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page.
-        Read from the matches' stored summaries (in a database thread); a match without
-        one (made before them) is replayed once and summarized."""
-        entries = []
-        for row in await off_loop(self.store.matches_of, player.id):
-            summary = row.summary
+        on, then the finished ones (newest first in each), :data:`GAMES_PER_PAGE` a page;
+        the games they hid are left out (``hidden``: only those are listed), and counted
+        (``hidden``). Read from the matches' stored summaries (in a database thread); a
+        match without one (made before them) is replayed once and summarized."""
+        entries, waiting = [], 0
+        rows = await off_loop(self.store.matches_of, player.id)
+        hidden_count = sum(row.hidden for row in rows)
+        for row in rows:
+            if row.hidden != hidden:
+                continue
+            summary = await self._summary_of(row)
             if summary is None:
-                try:
-                    match = await self._fresh(row.id)
-                except ServerError:
-                    continue
-                summary = match.summary()
-                store = self.hub.service.store
-                await off_loop(store.summarize, match.id, match.event, summary, None)
+                continue
             entries.append(_game_json(player, row, summary))
+            waiting += waits_for(player.id, row, summary)
         entries.sort(key=lambda e: (not e["your_turn"], e["over"]))  # stable: newest first
         pages = max(1, -(-len(entries) // GAMES_PER_PAGE))
         page = min(max(page, 1), pages)
         shown = entries[(page - 1) * GAMES_PER_PAGE : page * GAMES_PER_PAGE]
-        waiting = sum(entry["your_turn"] for entry in entries)
         return {
             "games": shown,
             "page": page,
             "pages": pages,
             "total": len(entries),
             "waiting": waiting,
+            "hidden": hidden_count,
         }
+
+    async def waiting_games(self, player_id: str) -> tuple[str, ...]:
+        """The player's games waiting for their move (:func:`waits_for`), newest first,
+        read in a database thread from the matches' summaries, as My games reads them."""
+        waiting = []
+        for row in await off_loop(self.store.matches_of, player_id):
+            summary = await self._summary_of(row)
+            if summary is not None and waits_for(player_id, row, summary):
+                waiting.append(row.id)
+        return tuple(waiting)
+
+    async def _summary_of(self, row: GameRow) -> dict[str, Any] | None:
+        """The match's stored summary; a match without one (made before them, or with no
+        event yet) is replayed once and summarized (``None``: no such match)."""
+        if row.summary is not None:
+            return row.summary
+        try:
+            match = await self._fresh(row.id)
+        except ServerError:
+            return None
+        summary = match.summary()
+        store = self.hub.service.store
+        await off_loop(store.summarize, match.id, match.event, summary, None)
+        return summary
+
+    async def _game_against_the_computer(self, player: Player, match_id: str) -> Match:
+        """The match, up to date, if ``player`` holds a seat of it and it is a game going
+        on against the computer (:func:`only_computers_besides`); the caller holds its
+        lock.
+
+        :raises ServerError: 404, no seat of theirs; 409, not such a game.
+        """
+        held = await off_loop(self.store.seats_of, match_id, player.id)
+        if not held:
+            raise ServerError(404, NOT_YOUR_GAME)
+        match = await self._fresh(match_id)
+        if match.over or not only_computers_besides(match, set(held)):
+            raise ServerError(409, ONLY_AGAINST_THE_COMPUTER)
+        return match
+
+    async def hide(self, player: Player, match_id: str) -> None:
+        """Hide a game going on against the computer from ``player``'s My games and
+        waiting count.
+
+        :raises ServerError: 404 no seat of theirs; 409 not such a game.
+        """
+        async with self.hub.lock(match_id):
+            await self._game_against_the_computer(player, match_id)
+            await off_loop(self.store.hide, player.id, match_id, self.now())
+        self._games_changed(player.id)
+
+    async def show(self, player: Player, match_id: str) -> None:
+        """List a game ``player`` hid in their My games again.
+
+        :raises ServerError: 404 no seat of theirs.
+        """
+        if not await off_loop(self.store.seats_of, match_id, player.id):
+            raise ServerError(404, NOT_YOUR_GAME)
+        await off_loop(self.store.show, player.id, match_id)
+        self._games_changed(player.id)
+
+    def _games_changed(self, player_id: str) -> None:
+        for listener in self.games_changed:
+            listener(player_id)
+
+    async def resign(self, player: Player, match_id: str) -> None:
+        """``player`` resigns a game going on against the computer from My games: each
+        seat they hold resigns as from its page, until the game is over.
+
+        :raises ServerError: 404 no seat of theirs; 409 not such a game.
+        """
+        service = self.hub.service
+        async with self.hub.lock(match_id):
+            match = await self._game_against_the_computer(player, match_id)
+            for seat in await off_loop(self.store.seats_of, match_id, player.id):
+                if not match.over and seat not in match.left:
+                    await service.in_thread(service.resign, match, seat)
+            await self.hub.changed(match)
+
+    async def end_stale_games(self) -> int:
+        """End the games against the computer with one person that nobody moved in for
+        :attr:`stale_seconds` (:meth:`MatchService.end_stale`): how many ended. Each
+        ends under its lock, read again first (another process may have ended it, or a
+        move come); a game another process changed meanwhile is left to the next
+        sweep."""
+        before = self.now() - datetime.timedelta(seconds=self.stale_seconds)
+        service, ended = self.hub.service, 0
+        for match_id in await off_loop(self.store.quiet_matches_with_computers, before):
+            async with self.hub.lock(match_id):
+                try:
+                    match = await self._fresh(match_id)
+                    if not await service.in_thread(service.end_stale, match, self.stale_seconds):
+                        continue
+                except ServerError as error:  # gone, or changed by another process
+                    log.debug("ending stale match %s: %s", match_id, error)
+                    continue
+                log.info("match %s ended after %s s without a move", match_id, self.stale_seconds)
+                await self.hub.changed(match)
+                ended += 1
+        return ended
 
     # ----- rematches ----------------------------------------------------------------------
 
@@ -683,6 +986,61 @@ class Lobby:
         return self.store.seat_players(match_id)
 
 
+PRIVATE: Final = "_between"
+"""The key of a listed challenge's creator and named player (ids; ``None``: open to all),
+which :func:`for_reader` reads and removes: never sent."""
+
+
+def for_reader(
+    message: dict[str, Any], reader: str | None, hidden: frozenset[str]
+) -> dict[str, Any]:
+    """The lobby's ``message`` as the player ``reader`` (an id; ``None``: none yet) sees
+    it: without the challenges of the players named ``hidden`` (those they blocked), nor
+    the direct challenges between others."""
+    shown = [
+        {key: value for key, value in challenge.items() if key != PRIVATE}
+        for challenge in without_blocked(message, hidden)["challenges"]
+        if challenge.get(PRIVATE) is None or reader in challenge[PRIVATE]
+    ]
+    return {**message, "challenges": shown}
+
+
+def challenge_message(match: Match, creator: str, rated: bool) -> dict[str, Any]:
+    """What the channel of the player a challenge names tells them (``challenge``)."""
+    title = get_spec(match.game_name).title
+    text = Text(
+        N_("{name} challenges you to {game}"),
+        {"name": Text("{name}", {"name": creator}), "game": Text(title)},
+    )
+    return {
+        "type": "challenge",
+        "challenge": match.id,
+        "from": creator,
+        "game": match.game_name,
+        "title": title,
+        "rated": rated,
+        "time_control": match.time_control.to_json(),
+        "text": text_json(text),
+    }
+
+
+def declined_message(match: Match, by: str) -> dict[str, Any]:
+    """What a challenge's creator's channel tells them when the player it names
+    declined it (``declined``)."""
+    title = get_spec(match.game_name).title
+    text = Text(
+        N_("{name} declined your challenge to {game}"),
+        {"name": Text("{name}", {"name": by}), "game": Text(title)},
+    )
+    return {
+        "type": "declined",
+        "challenge": match.id,
+        "by": by,
+        "game": match.game_name,
+        "text": text_json(text),
+    }
+
+
 def without_blocked(message: dict[str, Any], hidden: frozenset[str]) -> dict[str, Any]:
     """The lobby's ``message`` without the challenges of the players named ``hidden``
     (those its reader blocked)."""
@@ -704,6 +1062,21 @@ class GameRow:
     """:meth:`Match.summary` as of the match's last event (``None``: not kept yet)."""
     holders: dict[int, tuple[str, str]]
     """The player (id, name) holding each seat that one holds."""
+    hidden: bool = False
+    """Whether the player whose games these are hid it from their My games."""
+
+
+def waits_for(player_id: str, row: GameRow, summary: dict[str, Any]) -> bool:
+    """Whether the match of ``row`` (as of ``summary``) waits for ``player_id``'s move:
+    it goes on, a seat they hold is to act, and they did not hide it. The rule of My
+    games' ``waiting`` count and of the players' channels (``/ws/me``)."""
+    mine = {seat for seat, (holder, _name) in row.holders.items() if holder == player_id}
+    return not row.hidden and not summary["over"] and summary["to_act"] in mine
+
+
+def only_computers_besides(match: Match, held: set[int]) -> bool:
+    """Whether every seat of ``match`` but those ``held`` is a computer's."""
+    return all(seat.kind == COMPUTER for seat in match.seats if seat.seat not in held)
 
 
 def _game_json(player: Player, row: GameRow, summary: dict[str, Any]) -> dict[str, Any]:
@@ -774,11 +1147,7 @@ def add_lobby_routes(app: FastAPI) -> None:
     async def challenges(request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
         player = await current_player_async(request)
-        listed = {"challenges": await lobby.listing(), "live": await lobby.live()}
-        if player is None:
-            return listed
-        blocked = await off_loop(lobby.blocks.blocked_names, frozenset({player.id}))
-        return without_blocked(listed, blocked.get(player.id, frozenset()))
+        return {"challenges": await lobby.listing_for(player), "live": await lobby.live()}
 
     @app.get("/api/players/{name:path}", **answers(Profile))  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
@@ -802,12 +1171,19 @@ def add_lobby_routes(app: FastAPI) -> None:
         options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
         time_control = requested_time_control(body.time_control, game)
         player = await required_player_async(request)
-        return await lobby_of(request).create(player, game, options, seats, rated, time_control)
+        lobby = lobby_of(request)
+        return await lobby.create(player, game, options, seats, rated, time_control, body.to)
 
     @app.post("/api/challenges/{match_id}/accept", **answers(ChallengeAccepted))
     async def accept(match_id: str, request: Request) -> dict[str, Any]:
         player = await required_player_async(request)
         return await lobby_of(request).accept(player, match_id[:64])
+
+    @app.post("/api/challenges/{match_id}/decline", **answers(Ok))
+    async def decline(match_id: str, request: Request) -> dict[str, Any]:
+        player = await required_player_async(request)
+        await lobby_of(request).decline(player, match_id[:64])
+        return {"ok": True}
 
     @app.delete("/api/challenges/{match_id}", **answers(Ok))
     async def withdraw(match_id: str, request: Request) -> dict[str, Any]:
@@ -823,8 +1199,27 @@ def add_lobby_routes(app: FastAPI) -> None:
         return {"match": match_id[:64], "seats": seats}
 
     @app.get("/api/my/games", **answers(MyGames))
-    async def my_games(request: Request, page: int = 1) -> dict[str, Any]:
-        return await lobby_of(request).games_of(await required_player_async(request), page)
+    async def my_games(request: Request, page: int = 1, hidden: bool = False) -> dict[str, Any]:
+        player = await required_player_async(request)
+        return await lobby_of(request).games_of(player, page, hidden=hidden)
+
+    @app.post("/api/my/games/{match_id}/hide", **answers(Ok))
+    async def hide_game(match_id: str, _body: NoFields, request: Request) -> dict[str, Any]:
+        player = await required_player_async(request)
+        await lobby_of(request).hide(player, match_id[:64])
+        return {"ok": True}
+
+    @app.post("/api/my/games/{match_id}/show", **answers(Ok))
+    async def show_game(match_id: str, _body: NoFields, request: Request) -> dict[str, Any]:
+        player = await required_player_async(request)
+        await lobby_of(request).show(player, match_id[:64])
+        return {"ok": True}
+
+    @app.post("/api/my/games/{match_id}/resign", **answers(Ok))
+    async def resign_game(match_id: str, _body: NoFields, request: Request) -> dict[str, Any]:
+        player = await required_player_async(request)
+        await lobby_of(request).resign(player, match_id[:64])
+        return {"ok": True}
 
     @app.websocket("/ws/lobby")
     async def watch(websocket: WebSocket) -> None:
@@ -840,7 +1235,8 @@ def add_lobby_routes(app: FastAPI) -> None:
             hidden = (await off_loop(lobby.blocks.blocked_names, blocked)).get(
                 player.id if player else "", frozenset()
             )
-            await websocket.send_json(without_blocked(await lobby.message(), hidden))
+            reader = None if player is None else player.id
+            await websocket.send_json(for_reader(await lobby.message(), reader, hidden))
             while True:
                 await websocket.receive_text()  # nothing is asked here; keeps it open
         except WebSocketDisconnect:

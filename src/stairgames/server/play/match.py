@@ -14,8 +14,10 @@ person accepts), ``rematch``, ``flag`` (a seat's time ran out: it loses, or in a
 three or more seats with people left to play, a computer takes it, as when resigning),
 ``resume`` (the server was down since ``down_since``: that time is given back to the
 clocks), ``lapse`` (an offer nobody answered in time is withdrawn) and ``abort`` (the
-event's seat did not make its first move in time: the match ends, no winner). The events are
-checked, numbered and committed by the service (:mod:`stairgames.server.play.matches`).
+event's seat did not make its first move in time: the match ends, no winner; an ``abort``
+of no seat: a game against the computer nobody moved in for the stale limit ended by
+itself, no winner). The events are checked, numbered and committed by the service
+(:mod:`stairgames.server.play.matches`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 from stairgames.core.game import Game, State
 from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
 from stairgames.core.registry import get_spec, load
-from stairgames.i18n import N_, Text, arguments_json
+from stairgames.i18n import N_, Count, Text, arguments_json, deferred
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.store import EventRecord, MatchRecord
 from stairgames.server.play.clocks import (
@@ -58,6 +60,12 @@ from stairgames.server.play.contract import (
     read_event,
 )
 from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
+
+DAY_SECONDS = 86_400.0
+STALE_DAYS = deferred.ngettext("{count} day", "{count} days")
+"""The days a stale game went without a move, as its end's reason counts them."""
+ENDED_STALE = N_("The game ended after {days} without a move")
+"""The reason of a stale game's end (:attr:`Match.idle_days`)."""
 
 
 def outcome_json(state: State) -> dict[str, Any] | None:
@@ -114,6 +122,10 @@ class Match:
         """The seat whose time ran out and ended the game."""
         self.aborted: int | None = None
         """The seat that made no first move in time: the match was aborted."""
+        self.idle_days: int | None = None
+        """The whole days nobody had moved when the match ended by itself, stale (an
+        ``abort`` of no seat: :meth:`MatchService.end_stale`); ``None``: not so."""
+        self.created_at = record.created_at
         self.time_control: TimeControl = time_control_from_json(record.time_control)
         self.clock: Clock | None = (
             Clock(self.time_control, len(self.seats)) if self.time_control.timed else None
@@ -143,6 +155,8 @@ class Match:
             else:
                 self.clock.charge(event.at)
         offer_was_open = self.open_offer() is not None
+        if isinstance(told, AbortEvent) and event.seat is None:
+            self.idle_days = self._days_idle_at(event.at)
         self._fold(event.seat, told)
         if self.open_offer() is None:
             self.offer_since = None
@@ -155,6 +169,13 @@ class Match:
         self.event = event.number
         if event.at is not None:
             self.last_at = event.at
+
+    def _days_idle_at(self, moment: float | None) -> int:
+        """The whole days from the match's last event (or its making) to ``moment``."""
+        since = self.last_at if self.last_at is not None else self.created_at
+        if moment is None or since is None:
+            return 0
+        return max(0, int((moment - since) // DAY_SECONDS))
 
     def _fold(self, seat: int | None, event: MatchEvent) -> None:
         _FOLDS[type(event)](self, seat, event)
@@ -192,7 +213,8 @@ class Match:
             self.resigned = self.flagged = seat
 
     def _fold_abort(self, seat: int | None, _event: AbortEvent) -> None:
-        self.aborted = seat
+        if seat is not None:  # (no seat: ended stale, apply_event counted the days)
+            self.aborted = seat
 
     def _leave(self, seat: int | None, computer: str) -> None:
         """The person at ``seat`` left (resigned, or out of time, in a game of three or
@@ -279,7 +301,13 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.resigned is not None or self.aborted is not None or self.state.is_terminal()
+        return self.ended_early or self.state.is_terminal()
+
+    @property
+    def ended_early(self) -> bool:
+        """Whether the match ended before its rules' end: resigned, flagged, aborted or
+        ended stale."""
+        return self.resigned is not None or self.aborted is not None or self.idle_days is not None
 
     def to_act(self) -> int | None:
         if self.over:
@@ -376,7 +404,18 @@ class Match:
         """How the game ended, ``None`` while it goes on: ``returns``, ``winners``, the
         English ``reason`` and, for players, ``reason_id`` with ``reason_args`` as
         :func:`stairgames.i18n.arguments_json` gives them (a colour is ``{"id": "red"}``);
-        an aborted match has no winner, nothing won (``returns`` all 0) and ``aborted``."""
+        an aborted match has no winner, nothing won (``returns`` all 0) and ``aborted``, and
+        so has a stale one that ended by itself."""
+        if self.idle_days is not None:
+            days = Count(*STALE_DAYS, self.idle_days)
+            return {
+                "returns": [0.0] * len(self.seats),
+                "winners": [],
+                "reason": str(Text(ENDED_STALE, {"days": days})),
+                "reason_id": ENDED_STALE,
+                "reason_args": arguments_json({"days": days}),
+                "aborted": True,
+            }
         if self.aborted is not None:
             name = self.state.seat_name(self.aborted)
             return {
@@ -554,7 +593,7 @@ class Match:
             viewer=viewer,
         )
         data: dict[str, Any] = json.loads(record.to_json())
-        if self.resigned is not None or self.aborted is not None:  # over before the rules' end
+        if self.ended_early:  # over before the rules' end
             result = self.result()
             assert result is not None
             data["result"] = result["reason"]

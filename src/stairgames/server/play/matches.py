@@ -514,6 +514,20 @@ class MatchService:
         player = self._replacement(match, seat)
         self.commit(match, [("resign", seat, {"player": player})])
 
+    def end_stale(self, match: Match, idle_seconds: float) -> bool:
+        """End ``match`` by itself if it is a stale game against the computer: going on,
+        with a computer and one person (:func:`against_the_computer_only`), its last
+        event (or its making) ``idle_seconds`` ago or more by the service's clock. The
+        end is an ``abort`` of no seat: no winner, nobody's rating changes. Whether it
+        ended."""
+        if match.over or not against_the_computer_only(match):
+            return False
+        since = match.last_at if match.last_at is not None else match.created_at
+        if since is None or self.clock() - since < idle_seconds:
+            return False
+        self.commit(match, [("abort", None, {})])
+        return True
+
     def _replacement(self, match: Match, seat: int) -> str:
         """The computer player that takes over ``seat``: the table's computers' level, or
         ``medium``, or the first offered that can play the game."""
@@ -642,6 +656,16 @@ class MatchService:
             raise ServerError(403, N_("you resigned this game; you can watch it"))
 
 
+def against_the_computer_only(match: Match) -> bool:
+    """Whether ``match`` is one person's game against the computer: one seat is not
+    a computer's, and some seat was a computer's from the start (a person who resigned
+    and left, a computer playing on for them, is no computer of the table: a game of
+    people is never ended as stale)."""
+    people = [seat for seat in match.seats if seat.kind != COMPUTER]
+    computers = [s for s in match.seats if s.kind == COMPUTER and s.seat not in match.left]
+    return len(people) == 1 and bool(computers)
+
+
 def _check_id(match_id: str) -> None:
     """:raises ServerError: 404, an id no match has (too long to look for)."""
     if len(match_id) > 64:
@@ -674,6 +698,7 @@ __all__ = [
     "Match",
     "MatchService",
     "ServerError",
+    "against_the_computer_only",
     "chance_seed",
     "error_json",
 ]

@@ -1,11 +1,14 @@
 // "My games" (/my): the player's games, those waiting for them first, then the others
 // going on, then the finished ones with their results, a page at a time; each opens the
-// match (its replay, once over). The list is read again as the player's channel tells
-// of a change (told.js).
+// match (its replay, once over). A game going on against the computer may be resigned
+// or hidden from here; the hidden ones are listed apart ("Hidden games"), each with a
+// button that shows it again. The list is read again as the player's channel tells of
+// a change (told.js).
 import { onLanguageChange, t } from "./i18n.js";
 import { showWaiting, shownName } from "./player.js";
-import { $, has } from "./dom.js";
-import { api } from "./net.js";
+import { $, button, has } from "./dom.js";
+import { api, failureText } from "./net.js";
+import { OUTCOME_WORDS, outcomeOf } from "./outcome.js";
 import { onTold } from "./told.js";
 
 /**
@@ -18,20 +21,23 @@ import { onTold } from "./told.js";
  * @property {{seat: number, name: string | null, kind: string}[]} players
  * @property {boolean} your_turn
  * @property {boolean} over
- * @property {{winners: number[]} | null} result
+ * @property {{winners: number[], aborted?: boolean} | null} result
  */
 
 /**
  * GET /api/my/games?page=N: a page of the player's games.
  *
- * @typedef {{games: MyGame[], page: number, pages: number, waiting?: number}} MyGames
+ * @typedef {{games: MyGame[], page: number, pages: number, waiting?: number,
+ *   hidden?: number}} MyGames
  */
 
 /**
+ * `hidden`: the hidden games are listed (else the others).
+ *
  * @type {{page: number, data: MyGames | null, games: import("./types.js").Game[],
- *   go: (path: string) => void, open: boolean}}
+ *   go: (path: string) => void, open: boolean, hidden: boolean}}
  */
-const mine = { page: 1, data: null, games: [], go: () => {}, open: false };
+const mine = { page: 1, data: null, games: [], go: () => {}, open: false, hidden: false };
 
 /**
  * @param {string} name
@@ -60,10 +66,63 @@ function opponents(game) {
 function status(game) {
   if (game.your_turn) return t("Your move");
   if (!game.over) return t("Waiting for the others");
-  if (game.result?.winners.some((w) => game.seats.includes(w))) {
-    return game.result.winners.length > 1 ? t("Shared win") : t("Won");
+  return t(OUTCOME_WORDS[outcomeOf(game)]);
+}
+
+/**
+ * Whether the game goes on with a computer in every seat the player does not hold: one
+ * they may resign or hide from here.
+ *
+ * @param {MyGame} game
+ * @returns {boolean}
+ */
+function againstTheComputer(game) {
+  const others = game.players.filter((p) => !game.seats.includes(p.seat));
+  return !game.over && others.length > 0 && others.every((p) => p.kind === "computer");
+}
+
+/**
+ * Ask the server to `hide`, `show` or `resign` the game, then read the list again.
+ *
+ * @param {MyGame} game
+ * @param {"hide" | "show" | "resign"} action
+ */
+async function act(game, action) {
+  try {
+    await api(`/api/my/games/${encodeURIComponent(game.match)}/${action}`, { json: {} });
+  } catch (failure) {
+    $("my-games-error").textContent = failureText(failure);
+    return;
   }
-  return t("Lost");
+  load();
+}
+
+/**
+ * The buttons of a row: Resign and Hide for a game going on against the computer, Show
+ * for a hidden game.
+ *
+ * @param {MyGame} game
+ * @returns {HTMLButtonElement[]}
+ */
+function actions(game) {
+  const shown = [];
+  if (againstTheComputer(game)) {
+    const resign = button(t("Resign"), () => {
+      if (confirm(t("Resign this game?"))) act(game, "resign");
+    });
+    resign.className = "my-game-resign";
+    shown.push(resign);
+  }
+  if (mine.hidden) {
+    const show = button(t("Show"), () => act(game, "show"));
+    show.className = "my-game-show";
+    shown.push(show);
+  } else if (againstTheComputer(game)) {
+    const hide = button(t("Hide"), () => act(game, "hide"));
+    hide.className = "my-game-hide";
+    shown.push(hide);
+  }
+  return shown;
 }
 
 /**
@@ -82,7 +141,7 @@ function row(game) {
   });
   const details = document.createElement("span");
   details.textContent = ` · ${t("against {names}", { names: opponents(game) })} · ${status(game)}`;
-  item.append(link, details);
+  item.append(link, details, ...actions(game));
   return item;
 }
 
@@ -95,17 +154,23 @@ function render() {
     data.pages > 1 ? t("Page {page} of {pages}", { page: data.page, pages: data.pages }) : "";
   $("my-games-previous", HTMLButtonElement).hidden = data.page <= 1;
   $("my-games-next", HTMLButtonElement).hidden = data.page >= data.pages;
+  const toggle = $("my-games-hidden-toggle", HTMLButtonElement);
+  toggle.hidden = !mine.hidden && !data.hidden;
+  toggle.textContent = mine.hidden
+    ? t("Back to My games")
+    : t("Hidden games ({count})", { count: data.hidden ?? 0 });
+  toggle.setAttribute("aria-pressed", String(mine.hidden));
 }
 
 async function load() {
   try {
     /** @type {MyGames} */
-    const data = await api(`/api/my/games?page=${mine.page}`);
+    const data = await api(`/api/my/games?page=${mine.page}${mine.hidden ? "&hidden=true" : ""}`);
     mine.data = data;
     $("my-games-error").textContent = "";
     showWaiting(data.waiting ?? 0);
   } catch {
-    mine.data = { games: [], page: 1, pages: 1 };
+    mine.data = { games: [], page: 1, pages: 1, hidden: 0 };
     $("my-games-error").textContent = t("Choose a name to keep your games.");
   }
   render();
@@ -118,7 +183,7 @@ async function load() {
  * @param {(path: string) => void} go
  */
 export function showMyGames(games, go) {
-  Object.assign(mine, { games, go, open: true, page: 1 });
+  Object.assign(mine, { games, go, open: true, page: 1, hidden: false });
   $("my-games").hidden = false;
   load();
 }
@@ -128,8 +193,22 @@ export function hideMyGames() {
   $("my-games").hidden = true;
 }
 
+/** The button that lists the hidden games, or the others again (made here, once). */
+function addHiddenToggle() {
+  const toggle = button("", () => {
+    Object.assign(mine, { hidden: !mine.hidden, page: 1 });
+    load();
+  });
+  toggle.id = "my-games-hidden-toggle";
+  toggle.hidden = true;
+  const paragraph = document.createElement("p");
+  paragraph.append(toggle);
+  $("my-games-list").before(paragraph);
+}
+
 function start() {
   if (!has("my-games")) return;
+  addHiddenToggle();
   $("my-games-previous", HTMLButtonElement).addEventListener("click", () => {
     mine.page -= 1;
     load();
