@@ -33,6 +33,7 @@ method: ``GET`` and ``HEAD`` of ``index.html``)."""
 NO_BODY = {
     ("POST", "/api/matches/{match_id}/join"),
     ("POST", "/api/challenges/{match_id}/accept"),
+    ("POST", "/api/challenges/{match_id}/decline"),
     ("DELETE", "/api/challenges/{match_id}"),
     ("POST", "/api/logout"),
     ("POST", "/unsubscribe"),  # a mail program's one-click unsubscribe: a form body (RFC 8058)

@@ -10,7 +10,7 @@ from pydantic import Field, JsonValue, TypeAdapter
 
 from stairgames.server.base.contract import Answer
 from stairgames.server.lobby.contract import SummaryResult
-from stairgames.server.play.contract import SocketError
+from stairgames.server.play.contract import SocketError, TimeControlJson
 
 
 class WaitingCount(Answer):
@@ -64,8 +64,34 @@ class Ended(Answer):
     result: SummaryResult | None
 
 
+class Challenged(Answer):
+    """``challenge``: a player (``from``) challenged this one directly to ``game`` (its
+    ``title``, a message id); ``challenge`` the id to accept or decline, ``text`` the
+    notice's words (a text, as ``title`` of :class:`WaitingCount`)."""
+
+    type: Literal["challenge"]
+    challenge: str
+    from_: str = Field(alias="from")
+    game: str
+    title: str
+    rated: bool
+    time_control: TimeControlJson
+    text: JsonValue
+
+
+class Declined(Answer):
+    """``declined``: the player (``by``) a challenge of this one named declined it."""
+
+    type: Literal["declined"]
+    challenge: str
+    by: str
+    game: str
+    text: JsonValue
+
+
 MeMessage = Annotated[
-    WaitingCount | YourTurn | Mentioned | Ended | SocketError, Field(discriminator="type")
+    WaitingCount | YourTurn | Mentioned | Ended | Challenged | Declined | SocketError,
+    Field(discriminator="type"),
 ]
 """Every message ``/ws/me`` sends (``error``: the socket refused, a browser that is no
 player, before it closes)."""

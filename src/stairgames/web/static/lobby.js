@@ -1,7 +1,9 @@
 // The lobby page (/lobby): open challenges, live over /ws/lobby, and a form to open one.
 // Accepting or opening a challenge makes this browser a player first when it is none yet
 // (it plays as "Anonymous N" until it chooses a name), keeps the seat's token like any
-// match's, and goes to the match.
+// match's, and goes to the match. A challenge may name one player (/lobby?to=Name, the
+// profile's Challenge): only they and its creator see it; theirs shows under "Challenges
+// to you", with Decline.
 import { language, onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
@@ -19,6 +21,7 @@ const lobby = {
   open: false,
   saveTokens: null,
   go: null,
+  to: null,
 };
 
 function titleOf(name) {
@@ -54,6 +57,7 @@ function row(challenge) {
     t("{taken} of {seats} seats taken", { taken: challenge.taken, seats: challenge.seats }),
     timeControlText(challenge.time_control),
     challenge.rated ? t("rated") : t("casual"),
+    challenge.to ? t("for {name} alone", { name: shownName(challenge.to) ?? "?" }) : "",
     t("by"),
   ]
     .filter(Boolean)
@@ -64,7 +68,59 @@ function row(challenge) {
   button.textContent = mine ? t("Withdraw") : t("Accept");
   button.addEventListener("click", () => (mine ? withdraw(challenge) : accept(challenge)));
   item.append(title, " ", details, " ", profile, " ", button);
+  if (toMe(challenge)) {
+    const decline = document.createElement("button");
+    decline.type = "button";
+    decline.className = "decline";
+    decline.textContent = t("Decline");
+    decline.addEventListener("click", () =>
+      post(`/api/challenges/${challenge.id}/decline`, undefined),
+    );
+    item.append(" ", decline);
+  }
   return item;
+}
+
+// Whether the challenge names this browser's player (and is not their own).
+function toMe(challenge) {
+  const me = currentPlayer().name;
+  return Boolean(challenge.to) && challenge.to === me && challenge.creator.name !== me;
+}
+
+// The list of the challenges to this player, above the lobby's (made here: the page has
+// no place of its own for it), hidden when there is none.
+function toYouList() {
+  const found = document.getElementById("challenges-to-you");
+  if (found) return found;
+  const heading = document.createElement("h2");
+  heading.id = "challenges-to-you-heading";
+  const list = document.createElement("ul");
+  list.id = "challenges-to-you";
+  list.className = "challenges";
+  $("challenges").before(heading, list);
+  return list;
+}
+
+// The line of the challenge form naming the player it is for, with a button to open it
+// to anyone instead (made here, as above).
+function renderTo() {
+  let line = document.getElementById("challenge-to");
+  if (!line) {
+    line = document.createElement("p");
+    line.id = "challenge-to";
+    $("challenge-heading").after(line);
+  }
+  line.hidden = !lobby.to;
+  if (!lobby.to) return;
+  const anyone = document.createElement("button");
+  anyone.type = "button";
+  anyone.textContent = t("Open to anyone");
+  anyone.addEventListener("click", () => {
+    lobby.to = null;
+    history.replaceState(history.state, "", "/lobby");
+    renderTo();
+  });
+  line.replaceChildren(t("A challenge to {name}", { name: shownName(lobby.to) }), " ", anyone);
 }
 
 function liveRow(game) {
@@ -83,10 +139,18 @@ function liveRow(game) {
 }
 
 function render() {
-  const list = $("challenges");
-  list.replaceChildren(...lobby.challenges.map(row));
+  const toYou = lobby.challenges.filter(toMe);
+  const others = lobby.challenges.filter((challenge) => !toMe(challenge));
+  const list = toYouList();
+  list.replaceChildren(...toYou.map(row));
+  list.hidden = toYou.length === 0;
+  const heading = $("challenges-to-you-heading");
+  heading.textContent = t("Challenges to you");
+  heading.hidden = list.hidden;
+  $("challenges").replaceChildren(...others.map(row));
   $("live-games").replaceChildren(...lobby.live.map(liveRow));
-  $("no-challenges").hidden = lobby.challenges.length > 0;
+  $("no-challenges").hidden = others.length > 0;
+  renderTo();
 }
 
 async function post(url, body, method = "POST") {
@@ -218,7 +282,9 @@ async function openChallenge(event) {
   }
   const game = $("challenge-game", HTMLSelectElement).value;
   const count = Number($("challenge-players", HTMLSelectElement).value);
-  const people = count < 3 ? count : Number($("challenge-people", HTMLSelectElement).value);
+  // (a challenge to one player has one seat for them: the rest, the computer's)
+  const asked = count < 3 ? count : Number($("challenge-people", HTMLSelectElement).value);
+  const people = lobby.to ? 2 : asked;
   const spec = lobby.games.find((g) => g.name === game);
   const options = optionValues($("challenge-options"), challengeOptions(spec));
   const counted = spec?.options.find((option) => option.seats_from);
@@ -229,6 +295,7 @@ async function openChallenge(event) {
     seats: seatsFor(count, people),
     rated: $("challenge-rated", HTMLInputElement).checked,
     time_control: timeControlOf($("challenge-time", HTMLSelectElement).value),
+    ...(lobby.to ? { to: lobby.to } : {}),
   });
   if (!data) return;
   lobby.saveTokens(data.match, data.seats);
@@ -256,7 +323,8 @@ function listen() {
 // Show the lobby; ``games`` is /api/games' list, ``saveTokens(match, seats)`` and
 // ``go(path)`` the page's own.
 export function showLobby(games, saveTokens, go) {
-  Object.assign(lobby, { games, saveTokens, go, open: true });
+  const to = new URLSearchParams(location.search).get("to");
+  Object.assign(lobby, { games, saveTokens, go, open: true, to: to || null });
   $("lobby").hidden = false;
   renderForm();
   render();

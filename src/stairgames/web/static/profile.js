@@ -107,7 +107,8 @@ function renderNames() {
 }
 
 // The line of buttons under "Playing since" (made here: the page has no place of its own
-// for it): Block or Unblock, Mute or Unmute, Report; none on one's own profile.
+// for it): Challenge (the lobby's form, this player named), Block or Unblock, Mute or
+// Unmute, Report; none on one's own profile.
 /** @returns {HTMLElement} */
 function actionsLine() {
   const found = document.getElementById("profile-actions");
@@ -148,7 +149,13 @@ function renderActions() {
   line.hidden = name === null || profile.me === null || profile.me === profile.data?.id;
   if (line.hidden || name === null) return;
   const kind = blockKind(name);
+  const challenge = document.createElement("button");
+  challenge.type = "button";
+  challenge.id = "profile-challenge";
+  challenge.textContent = t("Challenge");
+  challenge.addEventListener("click", () => profile.go(`/lobby?to=${encodeURIComponent(name)}`));
   line.replaceChildren(
+    challenge,
     kind === "block"
       ? actionButton("profile-unblock", t("Unblock"), () => setBlock(name, "none"))
       : actionButton("profile-block", t("Block"), () => setBlock(name, "block")),

@@ -2,15 +2,19 @@
 // by every page once the browser is a player. It keeps the header's My games badge and
 // the tab's title ("(2) Your turn · ...") live, and tells of a turn or a mention in a game
 // the page does not show (a sound, and the browser's notification when the tab is
-// hidden); the game page tells of its own game itself (clock.js's tellTurn).
+// hidden); the game page tells of its own game itself (clock.js's tellTurn). A challenge
+// to the player shows a notice on whatever page is open, with Accept and Decline; a
+// decline of the player's own challenge shows one too.
 import { onLanguageChange, say, t } from "./i18n.js";
 import { notifyElsewhere } from "./clock.js";
+import { api, failureText } from "./net.js";
 
 /**
  * A message of /ws/me (server/chat/told_contract.py).
  *
  * @typedef {{type: string, match?: string, waiting?: number, games?: string[],
- *   title?: import("./i18n.js").Text, text?: import("./i18n.js").Text}} Told
+ *   title?: import("./i18n.js").Text, text?: import("./i18n.js").Text,
+ *   challenge?: string}} Told
  */
 
 /**
@@ -69,8 +73,71 @@ function heard(message) {
     notifyElsewhere(say(message.text), `turn-${message.match}`, true);
   } else if (message.type === "mention" && !looksAt(message.match)) {
     notifyElsewhere(say(message.text), `mention-${message.match}`, false);
+  } else if (message.type === "challenge" || message.type === "declined") {
+    notifyElsewhere(say(message.text), `${message.type}-${message.challenge}`, true);
+    showNotice(message);
   }
   for (const listener of channel.listeners) listener(message);
+}
+
+// ----- notices: a challenge to the player, a decline of theirs ---------------------------
+// A box at the top of the page (whatever page is open), its words in the reader's
+// language; a challenge's Accept takes its seat (the token kept as every match's) and
+// opens the game, Decline tells its creator.
+
+/** @param {Told} message */
+function showNotice(message) {
+  const id = `told-${message.type}-${message.challenge}`;
+  document.getElementById(id)?.remove();
+  const box = document.createElement("div");
+  box.id = id;
+  box.className = "notice told-notice";
+  box.setAttribute("role", "status");
+  Object.assign(box.style, { position: "fixed", top: ".5rem", right: ".5rem", zIndex: "50" });
+  const words = document.createElement("p");
+  words.textContent = say(message.text ?? null);
+  const error = document.createElement("p");
+  error.className = "error";
+  /** @type {[string, string, () => Promise<void>][]} */
+  const actions =
+    message.type === "challenge"
+      ? [
+          ["told-accept", t("Accept"), () => acceptChallenge(String(message.challenge))],
+          ["told-decline", t("Decline"), () => declineChallenge(String(message.challenge))],
+        ]
+      : [["told-close", t("Close"), async () => {}]];
+  const buttons = actions.map(([name, label, doing]) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = name;
+    button.textContent = label;
+    button.addEventListener("click", async () => {
+      try {
+        await doing();
+        box.remove();
+      } catch (failure) {
+        error.textContent = failureText(failure);
+      }
+    });
+    return button;
+  });
+  box.append(words, ...buttons, error);
+  document.body.append(box);
+}
+
+const CHANGING = { method: "POST", headers: { "content-type": "application/json" } };
+
+/** @param {string} challenge */
+async function acceptChallenge(challenge) {
+  const taken = await api(`/api/challenges/${challenge}/accept`, CHANGING);
+  const seats = [{ seat: taken.seat, token: taken.token }];
+  localStorage.setItem(`stairgames.match.${taken.match}`, JSON.stringify(seats));
+  location.assign(`/m/${taken.match}`);
+}
+
+/** @param {string} challenge */
+async function declineChallenge(challenge) {
+  await api(`/api/challenges/${challenge}/decline`, CHANGING);
 }
 
 // ----- the tab's title ------------------------------------------------------------------
