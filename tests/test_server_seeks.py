@@ -1,11 +1,12 @@
 """Seeks that die with their creator; games nobody started are aborted (issue 51, item 1).
 
-A challenge lives while its creator has a page open on the site (the lobby's socket, or
-their seat's in its match, on any server process) and is withdrawn once the last closed
-the grace ago. A timed match whose person to act has not made a first move within the
-limit is aborted: no winner, no rating change, and its view, record and "My games" say
-so. Every clock here is a fake one the test moves by hand (the background sweeps are
-set far apart, so that only the test acts): nothing sleeps.
+A challenge lives while its creator has a page open on the site (the lobby's socket, the
+channel ``/ws/me`` every page opens, or their seat's in its match, on any server
+process) and is withdrawn once the last closed the grace ago. A timed match whose person
+to act has not made a first move within the limit is aborted: no winner, no rating
+change, and its view, record and "My games" say so. Every clock here is a fake one the
+test moves by hand (the background sweeps are set far apart, so that only the test
+acts): nothing sleeps.
 """
 
 from __future__ import annotations
@@ -140,6 +141,29 @@ def test_the_creators_seat_open_in_the_match_keeps_the_challenge(
         assert sweep(client) is False
     fake.advance(GRACE)
     assert sweep(client) is True
+
+
+def test_any_page_of_the_creators_keeps_the_challenge_through_its_channel(
+    client: TestClient, fake: FakeClock
+) -> None:
+    """Every page opens ``/ws/me``: a creator reading a profile or "My games" is on the
+    site, and their challenge lives; when the last such page closes, the grace runs."""
+    ann = player(client, "Ann")
+    made = challenge(client, ann)
+    with connect(client, "/ws/me", headers=ann) as first:
+        receive_until(first, lambda m: m["type"] == "me")
+        with connect(client, "/ws/me", headers=ann) as second:
+            receive_until(second, lambda m: m["type"] == "me")
+            fake.advance(600)
+            assert sweep(client) is False
+        fake.advance(600)  # one page closed, the other still open
+        assert sweep(client) is False
+    assert listed(client) == [made["challenge"]]
+    fake.advance(GRACE - 1)
+    assert sweep(client) is False
+    fake.advance(1)
+    assert sweep(client) is True
+    assert listed(client) == []
 
 
 def test_a_challenge_made_with_no_page_open_lasts_the_grace(

@@ -21,7 +21,12 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from stairgames.server.base.settings import Settings
 
     data_dir: Path = tmp_path_factory.mktemp("players-web")
-    settings = Settings(data_dir=data_dir, computer_workers=0, loop_guard=True)
+    # Light never moves in the lobby game below, which a loaded machine may take over the
+    # real-time first-move limit (30 s) to walk through: the abort is
+    # tests/test_web_seek_abort.py's subject, on a clock of its own; not this module's.
+    settings = Settings(
+        data_dir=data_dir, computer_workers=0, loop_guard=True, first_move_seconds=86_400.0
+    )
     with serving(create_app(settings), settings) as url:
         yield url
 

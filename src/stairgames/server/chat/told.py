@@ -135,9 +135,11 @@ class Told:
         if len(held) >= SOCKETS_PER_PLAYER:
             oldest = next(iter(held))
             held.discard(oldest)
+            self.lobby.left(player_id)
             with contextlib.suppress(Exception):
                 await oldest.close(code=4429)
         held.add(websocket)
+        self.lobby.arrived(player_id)
         self.names[player_id] = name
         games = await self.waiting_games(player_id)
         self._counted[player_id] = games
@@ -145,9 +147,10 @@ class Told:
 
     def close(self, websocket: WebSocket, player_id: str) -> None:
         held = self.sockets.get(player_id)
-        if held is None:
+        if held is None or websocket not in held:
             return
         held.discard(websocket)
+        self.lobby.left(player_id)
         if not held:
             del self.sockets[player_id]
             self.names.pop(player_id, None)

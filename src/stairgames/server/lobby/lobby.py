@@ -398,7 +398,8 @@ class Lobby:
         """The player of each lobby socket here that has one (whose blocks it hides)."""
         self.blocks = blocks_on(store.engine)
         self.watching_players: collections.Counter[str] = collections.Counter()
-        """The players with the lobby open here: their lobby sockets, by player id."""
+        """The players with a page of the site open here: their lobby and ``/ws/me``
+        sockets, by player id (see :meth:`arrived`)."""
         self._present_at: dict[str, datetime.datetime] = {}
         """When this process's sweep last found each open challenge's creator present."""
         self._names: dict[str, tuple[float, dict[int, str]]] = {}
@@ -694,9 +695,21 @@ class Lobby:
             del self._present_at[match_id]
         return closed
 
+    def arrived(self, player_id: str) -> None:
+        """A socket of ``player_id``'s opened here (the lobby's, or the channel every
+        page opens): their challenges live while one is open (see :meth:`sweep`)."""
+        self.watching_players[player_id] += 1
+
+    def left(self, player_id: str) -> None:
+        """A socket counted by :meth:`arrived` closed."""
+        self.watching_players[player_id] -= 1
+        if self.watching_players[player_id] <= 0:
+            del self.watching_players[player_id]
+
     def _creator_present(self, challenge: ChallengeRow, creator_seats: set[int]) -> bool:
-        """Whether the challenge's creator has the lobby open here, or a seat of theirs
-        in its match connected on any server process."""
+        """Whether the challenge's creator has a page of the site open here (the lobby,
+        or any page through its channel), or a seat of theirs in its match connected on
+        any server process."""
         if self.watching_players[challenge.creator_id] > 0:
             return True
         return bool(creator_seats & self.hub.connected_seats(challenge.match_id))
@@ -1228,7 +1241,7 @@ def add_lobby_routes(app: FastAPI) -> None:
         player = await current_player_async(websocket)
         lobby.watchers.add(websocket)
         if player is not None:  # their challenges live while it is open (see sweep)
-            lobby.watching_players[player.id] += 1
+            lobby.arrived(player.id)
             lobby.watcher_players[websocket] = player.id
         try:
             blocked = frozenset() if player is None else frozenset({player.id})
@@ -1245,9 +1258,7 @@ def add_lobby_routes(app: FastAPI) -> None:
             lobby.watchers.discard(websocket)
             lobby.watcher_players.pop(websocket, None)
             if player is not None:
-                lobby.watching_players[player.id] -= 1
-                if lobby.watching_players[player.id] <= 0:
-                    del lobby.watching_players[player.id]
+                lobby.left(player.id)
 
 
 LOBBY: Kept[Lobby] = Kept("lobby")
