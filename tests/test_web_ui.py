@@ -535,6 +535,9 @@ def test_twenty_seven_line_has_every_field_and_plays_a_chosen_count(page):
     start(page, "27")
     for field in range(9):
         assert square(page, str(field)).get_attribute("tabindex") == "0"
+    # each stack in words, its count with the noun's form for it (ui.ngettext: issue 51)
+    assert square(page, "0").get_attribute("aria-description") == "10 discs, white on top"
+    assert square(page, "1").get_attribute("aria-description") == "1 disc, grey on top"
     shot(page, "twenty_seven-start")
     square(page, "0").click()
     assert targets(page) == {"1"}

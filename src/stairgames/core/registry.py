@@ -206,7 +206,9 @@ class GameSpec:
     browser_messages: str | None = None
     """Optional: the message ids the game's ``board.js`` translates, a ``"module:attribute"``
     reference to a tuple of ``N_`` ids (a ``view/messages.py``), gathered into the
-    browser's catalog by :mod:`stairgames.web.messages` (:func:`browser_messages`)."""
+    browser's catalog by :mod:`stairgames.web.messages` (:func:`browser_messages`); the
+    tuple may hold plurals too, each a ``deferred.ngettext(singular, plural)`` pair that
+    ``board.js`` says with ``ui.ngettext`` (:func:`browser_plurals`)."""
     assessor: str | None = None
     """Optional: what the game offers the review of a game (``stairgames review``, the
     terminal's ``hint``), a ``"module:attribute"`` reference to an
@@ -430,17 +432,41 @@ def uploaded_options() -> list[str]:
 
 
 def browser_messages(name: str) -> tuple[str, ...]:
-    """The message ids the game's ``board.js`` translates (none when it declares none).
+    """The message ids the game's ``board.js`` translates (none when it declares none):
+    its plurals' ids are their singulars, listed by :func:`browser_plurals`.
 
     :raises InvalidOptionError: no such game.
     """
+    return tuple(entry for entry in _browser_entries(name) if isinstance(entry, str))
+
+
+def browser_plurals(name: str) -> tuple[tuple[str, str], ...]:
+    """The plural messages the game's ``board.js`` says with ``ui.ngettext``: each its
+    (singular, plural), as ``deferred.ngettext`` marked them (none when it declares none).
+
+    :raises InvalidOptionError: no such game.
+    """
+    return tuple(entry for entry in _browser_entries(name) if isinstance(entry, tuple))
+
+
+def _browser_entries(name: str) -> tuple[str | tuple[str, str], ...]:
     reference = get_spec(name).browser_messages
     if reference is None:
         return ()
     messages = resolve(reference)
-    if not isinstance(messages, tuple) or not all(isinstance(m, str) for m in messages):
-        raise TypeError(f"{reference!r} must name a tuple of message ids")
+    if not isinstance(messages, tuple) or not all(
+        isinstance(entry, str) or _is_plural(entry) for entry in messages
+    ):
+        raise TypeError(f"{reference!r} must name a tuple of message ids and plural pairs")
     return messages
+
+
+def _is_plural(entry: object) -> bool:
+    return (
+        isinstance(entry, tuple)
+        and len(entry) == 2
+        and all(isinstance(form, str) for form in entry)
+    )
 
 
 def move_words_json(name: str) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@
 // against the computer" starts a match from the position shown (games without hidden
 // cards). Every text the server sent is put in the page with textContent.
 
-import { t } from "./i18n.js";
+import { ngettext, t } from "./i18n.js";
 import { ensurePlayer } from "./player.js";
 import { $, button } from "./dom.js";
 import { ApiError, api, errorText, failureText } from "./net.js";
@@ -199,6 +199,7 @@ async function render(animate) {
     over: answer.over,
     play: explore,
     t,
+    ngettext,
     memory: board.memory,
     you: null,
     animate,

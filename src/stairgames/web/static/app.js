@@ -5,6 +5,7 @@
 import {
   LANGUAGES,
   language,
+  ngettext,
   onLanguageChange,
   preferredLanguage,
   say,
@@ -206,6 +207,7 @@ async function drawPreview(game, svg, board) {
       lastMove: null,
       play: () => {},
       t,
+      ngettext,
       memory: {},
       you: null,
       animate: false,
@@ -603,6 +605,7 @@ async function render(animate) {
     over: view.result !== null && !replaying,
     play,
     t,
+    ngettext,
     memory: app.memory,
     you: holdsEverySeat(view) ? null : view.you,
     animate,

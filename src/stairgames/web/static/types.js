@@ -110,6 +110,7 @@
  * @property {boolean} [over]
  * @property {(move: string) => void} play
  * @property {(id: string, args?: Record<string, unknown>) => string} t
+ * @property {(singular: string, plural: string, n: number, args?: Record<string, unknown>) => string} [ngettext]
  * @property {Record<string, any>} memory
  * @property {number | null} you
  * @property {boolean} animate

@@ -41,17 +41,26 @@ function direction(colour) {
   return colour === "W" ? 1 : -1;
 }
 
-function describe(field, t) {
-  const colour = t(NAMES[field.top]);
-  return t("{count} discs, {colour} on top")
-    .replace("{count}", String(field.stack.length))
-    .replace("{colour}", colour);
+// A stack in words: "1 disc, white on top", "3 discs, black on top" (ui.ngettext: the
+// catalog's plural forms; English without one).
+function describe(field, t, ngettext) {
+  const count = field.stack.length;
+  return ngettext("{count} disc, {colour} on top", "{count} discs, {colour} on top", count, {
+    count,
+    colour: t(NAMES[field.top]),
+  });
+}
+
+function englishPlural(singular, plural, n, args = {}) {
+  const text = n === 1 ? singular : plural;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? String(args[key]) : whole));
 }
 
 export function draw(svg, board, ui) {
   const memory = ui.memory;
   const legal = ui.legal || [];
   const t = ui.t || ((s) => s);
+  const ngettext = ui.ngettext || englishPlural;
   const fields = board.fields;
   if (
     memory.selected !== null &&
@@ -101,7 +110,7 @@ export function draw(svg, board, ui) {
         tabindex: "0",
         "aria-label": String(field.index),
         "data-field": String(field.index),
-        "aria-description": describe(field, t),
+        "aria-description": describe(field, t, ngettext),
       },
       svg,
     );

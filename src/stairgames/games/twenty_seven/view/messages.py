@@ -1,7 +1,8 @@
 """The message ids 27's ``board.js`` translates, for the browser's catalog.
 
 ``make messages`` extracts Python sources only, so the ids the game's ``board.js`` looks
-up (``t("...")``) are listed here, marked with ``N_``; the registration names this tuple
+up (``t("...")``) are listed here, marked with ``N_``, and the plurals it says
+(``ui.ngettext(...)``) with ``deferred.ngettext``; the registration names this tuple
 (``GameSpec.browser_messages``) and :mod:`stairgames.web.messages` gathers every game's.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from stairgames.i18n import N_
+from stairgames.i18n import N_, deferred
 
 BROWSER_MESSAGES: Final = (
     N_("27 line"),
@@ -18,10 +19,10 @@ BROWSER_MESSAGES: Final = (
     N_("grey"),
     N_("red"),
     N_("white"),
-    N_("{count} discs, {colour} on top"),
+    deferred.ngettext("{count} disc, {colour} on top", "{count} discs, {colour} on top"),
     N_("Score so far: white {white}, black {black}"),
     N_("Field {field} cannot move: {reason}"),
     N_("Final score: white {white}, black {black}"),
     N_("Stacks (how far a move goes): white {white}, black {black}"),
 )
-"""The message ids of 27's ``board.js``."""
+"""The message ids of 27's ``board.js``, and its plurals (said with ``ui.ngettext``)."""
