@@ -132,7 +132,7 @@ def test_each_process_takes_its_share_of_a_clients_websockets(
                 error = refused.receive_json()
                 assert error["type"] == "error" and error["error"]["args"] == {"limit": 1}
             hub = first.app.state.hub  # type: ignore[attr-defined]
-            assert hub._clients["testclient"].bucket.rate == 5.0  # half of 10 a second
+            assert hub._clients["address:testclient"].bucket.rate == 5.0  # half of 10 a second
 
 
 @pytest.mark.slow

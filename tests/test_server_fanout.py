@@ -177,6 +177,33 @@ def test_one_client_holds_a_bounded_number_of_connections(tmp_path: Path) -> Non
                 assert again.receive_json()["type"] == "state"
 
 
+def test_players_behind_one_address_each_hold_their_own_connections(tmp_path: Path) -> None:
+    """Issue 51, item 7: the cap is a player's where the cookie names one (three friends
+    behind one router each have theirs), the address's only for a browser with no player."""
+    from stairgames.server.people.players import COOKIE
+
+    with running(tmp_path, max_connections_per_client=2) as client, online_match(client) as ids:
+        match = ids[0]
+        url = f"/ws/matches/{match}"
+        players = client.app.state.players  # type: ignore[attr-defined]
+
+        def cookie_of(name: str) -> dict[str, str]:
+            _made, secret = players.create(name)
+            return {"cookie": f"{COOKIE}={secret}"}
+
+        ann, bob = cookie_of("Ann"), cookie_of("Bob")
+        anonymous = {"cookie": f"{COOKIE}=none"}
+        with contextlib.ExitStack() as stack:
+            for headers in (ann, ann, bob, bob, anonymous, anonymous):  # two each: all in
+                ws = stack.enter_context(connect(client, url, headers=headers))
+                assert ws.receive_json()["type"] == "state"
+            for headers in (ann, bob, anonymous):  # a third: each over their own cap
+                with connect(client, url, headers=headers) as third:
+                    error, code = refusal(third)
+                assert error["error"]["code"] == TOO_MANY_CONNECTIONS and code == 4429
+                assert error["error"]["args"] == {"limit": 2}
+
+
 def test_sockets_waiting_for_their_hello_count_against_the_cap(tmp_path: Path) -> None:
     """Issue 48: sockets opened with ``?auth=message`` that never say hello held no place
     in the address's cap while they waited; now they do, from before their accept."""

@@ -55,7 +55,7 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     # limits
     "too many requests; wait a moment": "too_many_requests",
     "too many messages; wait a moment": "too_many_messages",
-    "too many connections from your address (at most {limit})": "too_many_connections",
+    "too many connections open (at most {limit})": "too_many_connections",
     "this match has as many spectators as it can take ({limit}); try again later": (
         "too_many_spectators"
     ),

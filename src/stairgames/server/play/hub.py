@@ -21,7 +21,8 @@ memory's sweep): its computers stop thinking and its view's ``computer_error`` s
 
 Watchers cost what they are: a connection gets its full view when it opens; who else is
 connected reaches the others as a small ``presence`` message, one per match every
-``presence_seconds`` at most, never a view. Each client (an address) may hold
+``presence_seconds`` at most, never a view. Each client (a player, or for a browser that
+is no player its address) may hold
 ``connections_per_client`` connections and send ``messages_per_second`` over all of them
 together; a match takes ``spectators_per_match`` spectators (seats are always let in).
 
@@ -444,7 +445,8 @@ class Hub:
         self._presence_changed(match_id)
 
     def _client(self, address: str) -> _Client:
-        """The client of ``address`` (made when new), its bucket this process's share."""
+        """The client ``address`` names (``player:…`` or ``address:…``; made when new),
+        its bucket this process's share."""
         limits = self.limits
         processes = self._processes()
         client = self._clients.get(address)
@@ -456,12 +458,12 @@ class Hub:
         return client
 
     def _refuse_over_cap(self, client: _Client) -> None:
-        """:raises ServerError: 429, the client holds as many sockets as it may (open
-        ones and those waiting for their hello)."""
+        """:raises ServerError: 429, the client (a player, or an address) holds as many
+        sockets as it may (open ones and those waiting for their hello)."""
         most = max(1, self.limits.connections_per_client // self._processes())
         if client.connections + client.greeting >= most:
             raise ServerError(
-                429, N_("too many connections from your address (at most {limit})"), limit=most
+                429, N_("too many connections open (at most {limit})"), limit=most
             )
 
     @contextlib.contextmanager

@@ -362,7 +362,7 @@ def _add_websocket(
         auth: str | None = None,
     ) -> None:
         hub = HUB.of(websocket)
-        client = websocket.client.host if websocket.client else ""
+        client = await _socket_client(websocket)
         said = None
         greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
         refusal = _hold_greeting(hub, greeting, client) if auth == "message" else None
@@ -404,6 +404,17 @@ def _add_websocket(
             pass
         finally:
             hub.remove(match_id, connection)
+
+
+async def _socket_client(websocket: WebSocket) -> str:
+    """Whose allowance a match socket counts against (its open sockets, its messages a
+    second): its player's, where the cookie names one, so that people behind one router
+    have their own; the address's for a browser that is no player (docs/web.md, "Limits")."""
+    player = await current_player_async(websocket)
+    if player is not None:
+        return f"player:{player.id}"
+    address = websocket.client.host if websocket.client else ""
+    return f"address:{address}"
 
 
 def _hold_greeting(hub: Hub, greeting: contextlib.ExitStack, client: str) -> ServerError | None:
