@@ -71,7 +71,7 @@ function row(challenge) {
   if (toMe(challenge)) {
     const decline = document.createElement("button");
     decline.type = "button";
-    decline.className = "decline";
+    decline.className = "challenge-decline";
     decline.textContent = t("Decline");
     decline.addEventListener("click", () =>
       post(`/api/challenges/${challenge.id}/decline`, undefined),
