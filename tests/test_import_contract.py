@@ -37,7 +37,18 @@ SOURCE = Path(stairgames.__file__).parent
 FIXTURE = Path(__file__).parent / "contract_fixture"
 
 FRONT_ENDS_AND_TOOLS = frozenset(
-    {"agents", "arena", "analysis", "bench", "server", "web", "cli", "terminal", "interop"}
+    {
+        "agents",
+        "arena",
+        "analysis",
+        "bench",
+        "server",
+        "web",
+        "cli",
+        "terminal",
+        "interop",
+        "puzzles",
+    }
 )
 """The shared code a game never imports."""
 CORE_MAY_IMPORT = frozenset({"core", "i18n"})
