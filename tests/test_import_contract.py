@@ -64,7 +64,7 @@ LAYER_MAY_IMPORT = {
 ``__init__``, which names ``play`` and ``research`` only by lazy references)."""
 
 _BELOW_FEATURES = frozenset({"base", "people", "play"})
-_DOMAINS = frozenset({"lobby", "chat", "mail", "analysis", "ops"}) | _BELOW_FEATURES
+_DOMAINS = frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "ops"}) | _BELOW_FEATURES
 DOMAIN_MAY_IMPORT = {
     "base": frozenset({"base"}),
     "people": frozenset({"base", "people"}),
@@ -73,6 +73,7 @@ DOMAIN_MAY_IMPORT = {
     "chat": _BELOW_FEATURES | {"lobby", "chat"},
     "mail": _BELOW_FEATURES | {"lobby", "mail"},
     "analysis": _BELOW_FEATURES | {"analysis"},
+    "puzzles": _BELOW_FEATURES | {"puzzles"},
     "ops": _DOMAINS,
     "app": _DOMAINS | {"app"},
     "runners": _DOMAINS | {"app", "runners"},

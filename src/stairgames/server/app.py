@@ -79,6 +79,7 @@ from stairgames.server.play.hub import HUB, Hub, HubNeighbours, Limits
 from stairgames.server.play.matches import MatchService
 from stairgames.server.play.referee import REFEREE, Referee
 from stairgames.server.play.routes import Neighbours, add_match_routes
+from stairgames.server.puzzles.routes import PUZZLES, add_puzzle_routes, start_puzzles
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -149,11 +150,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         start_told(app)  # each player's channel, /ws/me (server/chat/told.py)
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
+        start_puzzles(app, engine, settings)  # server/puzzles/: the shipped sets, rated
         domain_rates = {  # the limits routes keep themselves, counted in /metrics
             "player": players.login_rates,
             "chat": CHAT.of(app).rates,
             "analysis": ANALYSES.of(app).rates,
             "mail": MAIL.of(app).rates,
+            "puzzles": PUZZLES.of(app).rates,
         }
         DOMAIN_RATES.keep(app, domain_rates)
         if settings.loop_guard:
@@ -190,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_told_routes(app)
     add_mail_routes(app)
     add_analysis_routes(app)
+    add_puzzle_routes(app)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

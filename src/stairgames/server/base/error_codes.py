@@ -190,6 +190,14 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "'moves' must be a list of at most {limit} moves in the game's notation": "bad_moves",
     "move {number} ({move!r}): the game is over": "move_after_end",
     "move {number} ({move!r}) cannot be played: {reason}": "move_not_playable",
+    # puzzles
+    "there is no puzzle {puzzle!r}": "puzzle_not_found",
+    "there are no puzzles of {game!r}": "no_puzzles_for_game",
+    "the moves played are not this puzzle's line": "puzzle_off_line",
+    "{move} is not a legal move here": "illegal_move",
+    "your attempt at this puzzle stands at another move; open it again": "puzzle_out_of_step",
+    "'played' must be the list of the moves played so far": "bad_played",
+    "a streak's end names its game and its count": "bad_streak",
     # card files
     "a card file must be UTF-8 text": "card_file_not_text",
     "unknown card set; upload its file first": "unknown_card_set",

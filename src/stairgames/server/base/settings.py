@@ -37,6 +37,12 @@ RESETS_RATE: Final = Rate(per_minute=5, burst=5)
 MAILS_PER_NAME: Final = Rate(per_minute=1 / 20, burst=3)
 """Confirmation or reset mails for one player: three at once, then one every 20
 minutes; beyond that, none is sent (a reset is answered the same all the same)."""
+PUZZLE_MOVES_RATE: Final = Rate(per_minute=60, burst=30)
+"""Puzzle moves one client (a player, else an address) may send: a person solving
+quickly moves every few seconds."""
+PUZZLES_RATE: Final = Rate(per_minute=60, burst=30)
+"""Puzzles one client may ask for (the next, the daily, a streak's next, a puzzle's
+page, their puzzle ratings, a streak's end): each loads and draws a position."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -219,6 +225,19 @@ class Settings:
     may ask for: each replays the whole game."""
     blocks_and_reports_per_minute: Rate = BLOCKS_AND_REPORTS_RATE
     """Blocks, mutes and reports one client (a player, else an address) may send."""
+    puzzle_moves_per_minute: Rate = PUZZLE_MOVES_RATE
+    """Puzzle moves one client (a player, else an address) may send
+    (:mod:`stairgames.server.puzzles.service`); beyond, 429 with ``Retry-After``."""
+    puzzles_per_minute: Rate = PUZZLES_RATE
+    """The other puzzle requests one client may make (the next, the daily, a streak's,
+    a puzzle's page, ``/api/puzzles/me``, a streak's end)."""
+    puzzle_seed: int | None = None
+    """The seed of the puzzles chosen near a player's rating (``None``: fresh each
+    start; a test gives one, so that its choices repeat)."""
+    puzzles_from_games: bool = False
+    """Whether the site's finished games may feed new puzzles (issue 52: opt-in by the
+    operator, since the games' positions become public puzzles). Not acted on yet: the
+    feeding itself is a later issue; docs/puzzles.md, "On the site"."""
     loop_guard: bool = False
     """Whether a database call made on the event loop's thread raises instead of running
     (:func:`stairgames.server.base.store.guard_event_loop`), once the app has started: on in

@@ -1,0 +1,535 @@
+"""Puzzles on the site (issue 52, ``server/puzzles/``): each route, the ratings of first
+attempts only, the streaks, the daily puzzle by the server's clock, hostile input, and
+the solution kept hidden until the attempt ends.
+
+The puzzles here are built by hand with the contract's dataclasses (on real positions of
+Stairs and 27, so that the judge can replay their moves), and given to the running app
+as its catalogue; their verdicts are the test's, not proven.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+import stairgames
+from stairgames.puzzles.model import Answer, Node, Puzzle
+from stairgames.server.base.limits import Rate
+from stairgames.server.people.contract import Rating as RatingModel
+from stairgames.server.puzzles.contract import (
+    DailyPuzzle,
+    MoveAnswer,
+    PuzzleOut,
+    PuzzlePage,
+    PuzzlesOfPlayer,
+    StreakEnded,
+)
+from stairgames.server.puzzles.routes import PUZZLES
+from stairgames.server.puzzles.service import (
+    STREAK_START,
+    ListedCatalogue,
+    Puzzles,
+    daily_puzzle,
+    nearest,
+)
+from tests.server_helpers import JSON, running
+
+START = 1_800_000_000.0
+Where = tuple[str, dict[str, Any], str]
+"""A game, its options and a position."""
+STAIRS_3: Where = ("stairs", {"size": 3}, "D,L,D/L,D,L/D,L,D L -")
+TWENTY_SEVEN: Where = ("twenty_seven", {}, "RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W")
+
+
+class FakeClock:
+    """Now, as the test says."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def built(
+    puzzle_id: str,
+    rating: float,
+    where: Where = STAIRS_3,
+) -> Puzzle:
+    """A puzzle on a real position whose tree says (by hand): the first legal move is
+    best, the defender's first legal reply follows, then the first legal move solves it;
+    the second legal move at the start solves it at once ("also"); every other move is
+    wrong, punished by a line of one move."""
+    game, options, position = where
+    state = stairgames.load(game, **options).state_from_position(position)
+    solver = state.current_player()
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    after = state.clone()
+    after.apply_action(after.string_to_action(moves[0]))
+    reply = after.action_to_string(after.legal_actions()[0])
+    after.apply_action(after.string_to_action(reply))
+    second = [after.action_to_string(a) for a in after.legal_actions()]
+    win = tuple(1.0 if seat == solver else 0.0 for seat in range(2))
+    loss = tuple(1.0 - share for share in win)
+
+    def wrong(move: str) -> Answer:
+        return Answer(move, "wrong", loss, 3, 1 - solver, (reply,), None, None)
+
+    last = Node(
+        (
+            Answer(second[0], "best", win, 1, solver, (), None, None),
+            *(wrong(move) for move in second[1:]),
+        )
+    )
+    root = Node(
+        (
+            Answer(moves[0], "best", win, 3, solver, (reply, second[0]), reply, last),
+            Answer(moves[1], "also", win, 3, solver, (), None, None),
+            *(wrong(move) for move in moves[2:]),
+        )
+    )
+    return Puzzle(
+        id=puzzle_id,
+        game=game,
+        options=dict(options),
+        position=position,
+        solver=solver,
+        goal="win",
+        root=root,
+        themes=("last_step",),
+        rating=rating,
+        source={"kind": "self-play", "seed": 1, "ply": 0},
+    )
+
+
+LADDER = [built(f"stair{n:03d}", 500.0 + 100 * n) for n in range(20)]
+"""Twenty Stairs puzzles rated 500 to 2400."""
+SEVENS = [built(f"seven{n:03d}", 1000.0 + 100 * n, TWENTY_SEVEN) for n in range(10)]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    with running(tmp_path, wall_clock=clock, puzzle_seed=7) as client:
+        puzzles_of(client).catalogue = ListedCatalogue([*LADDER, *SEVENS])
+        yield client
+
+
+def puzzles_of(client: TestClient) -> Puzzles:
+    assert isinstance(client.app, FastAPI)
+    return PUZZLES.of(client.app)
+
+
+def player(client: TestClient, name: str = "Solver") -> None:
+    response = client.post("/api/me", json={"name": name}, headers=JSON)
+    assert response.status_code == 200, response.text
+
+
+def move(client: TestClient, puzzle_id: str, played: list[str], text: str) -> Any:
+    return client.post(
+        f"/api/puzzles/{puzzle_id}/moves", json={"played": played, "move": text}, headers=JSON
+    )
+
+
+def main_line(puzzle: Puzzle) -> list[str]:
+    best = puzzle.root.best
+    assert best.next is not None and best.reply is not None
+    return [best.move, best.reply, best.next.best.move]
+
+
+def wrong_move(puzzle: Puzzle) -> str:
+    return next(answer.move for answer in puzzle.root.answers if answer.verdict == "wrong")
+
+
+def by_id(puzzle_id: str) -> Puzzle:
+    return next(p for p in [*LADDER, *SEVENS] if p.id == puzzle_id)
+
+
+# ----- a puzzle to solve -----------------------------------------------------------------
+
+
+def test_next_gives_an_anonymous_visitor_a_puzzle_near_1500_without_its_answers(
+    client: TestClient,
+) -> None:
+    for _ in range(6):
+        response = client.get("/api/puzzles/next?game=stairs")
+        assert response.status_code == 200, response.text
+        out = PuzzleOut.model_validate(response.json())
+        assert abs(out.rating - 1500) <= 400
+        assert out.played == [] and out.plays == 0 and out.success_rate is None
+        puzzle = by_id(out.id)
+        assert out.legal == [answer.move for answer in puzzle.root.answers]
+        assert out.board is not None and out.board["size"] == 3
+        assert out.goal_text == {"id": "{seat} to move and win", "args": {"seat": {"id": "light"}}}
+        assert out.title == "Stairs" and out.solver_name == "light"
+        assert "solution" not in response.json() and "tree" not in response.json()
+    assert client.get("/api/puzzles/next?game=twenty_seven").json()["game"] == "twenty_seven"
+    games = {client.get("/api/puzzles/next").json()["game"] for _ in range(12)}
+    assert games == {"stairs", "twenty_seven"}  # "any": either game
+
+
+def test_a_players_first_attempt_is_rated_and_counted_once(client: TestClient) -> None:
+    player(client)
+    puzzle = LADDER[10]  # 1500
+    first, reply, last = main_line(puzzle)
+    right = move(client, puzzle.id, [], first)
+    assert right.status_code == 200, right.text
+    answer = MoveAnswer.model_validate(right.json())
+    assert answer.outcome == "right" and answer.reply == reply
+    assert answer.played == [first, reply] and last in answer.legal
+    assert answer.solution is None and answer.rating_change is None and answer.proof is None
+    resumed = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
+    assert resumed.played == [first, reply] and resumed.legal == answer.legal
+    assert resumed.solution is None and resumed.tree is None
+    assert resumed.attempt is not None and not resumed.attempt.ended
+    solved = MoveAnswer.model_validate(move(client, puzzle.id, [first, reply], last).json())
+    assert solved.outcome == "solved" and solved.solution == [first, reply, last]
+    assert solved.played == [first, reply, last] and solved.legal == []
+    assert solved.rating_change is not None
+    assert solved.rating_change.before == 1500 and solved.rating_change.after > 1500
+    page = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
+    assert page.solution == [first, reply, last] and page.tree == puzzle.root.to_json()
+    assert page.attempt is not None and page.attempt.solved is True
+    assert page.attempt.rating_change == solved.rating_change
+    assert page.plays == 1 and page.success_rate == 1.0 and page.rating < 1500
+    mine = PuzzlesOfPlayer.model_validate(client.get("/api/puzzles/me").json())
+    assert mine.player is not None and mine.player.name == "Solver"
+    assert mine.ratings["stairs"].rating == solved.rating_change.after
+    assert mine.ratings["stairs"].games == 1
+    # played again: judged alike, rated and counted no more
+    again = MoveAnswer.model_validate(move(client, puzzle.id, [], wrong_move(puzzle)).json())
+    assert again.outcome == "wrong" and again.rating_change is None
+    assert again.solution == [first, reply, last]
+    after = PuzzlesOfPlayer.model_validate(client.get("/api/puzzles/me").json())
+    assert after.ratings == mine.ratings
+    assert client.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 1
+
+
+def test_a_wrong_first_move_is_told_with_its_proof_and_costs_rating(client: TestClient) -> None:
+    player(client)
+    puzzle = LADDER[10]
+    wrong = wrong_move(puzzle)
+    response = move(client, puzzle.id, [], wrong)
+    answer = MoveAnswer.model_validate(response.json())
+    assert answer.outcome == "wrong" and answer.reply is None and answer.legal == []
+    assert answer.message == {
+        "id": "after {move} {seat} wins in {plies}",
+        "args": {
+            "move": wrong,
+            "seat": {"id": "dark"},
+            "plies": {"id": "{count} ply", "plural": "{count} plies", "n": 3, "args": {"count": 3}},
+        },
+    }
+    judged = puzzle.root.answer(wrong)
+    assert judged is not None and answer.proof is not None
+    assert answer.proof.model_dump() == {
+        "move": wrong,
+        "winner": judged.winner,
+        "plies": judged.plies,
+        "line": list(judged.line),
+        "shares": list(judged.shares),
+    }
+    assert answer.solution == main_line(puzzle)
+    assert answer.rating_change is not None
+    assert answer.rating_change.before == 1500 and answer.rating_change.after < 1500
+    page = client.get(f"/api/puzzles/{puzzle.id}").json()
+    assert page["plays"] == 1 and page["success_rate"] == 0.0 and page["rating"] > 1500
+    assert page["attempt"]["solved"] is False
+
+
+def test_an_other_right_answer_solves_it_too(client: TestClient) -> None:
+    player(client)
+    puzzle = LADDER[10]
+    also = puzzle.root.answers[1]
+    answer = MoveAnswer.model_validate(move(client, puzzle.id, [], also.move).json())
+    assert answer.outcome == "solved" and answer.rating_change is not None
+    assert answer.solution == main_line(puzzle)
+
+
+def test_an_anonymous_visitor_solves_without_a_rating(client: TestClient) -> None:
+    puzzle = LADDER[3]
+    first, reply, last = main_line(puzzle)
+    assert move(client, puzzle.id, [], first).json()["outcome"] == "right"
+    solved = MoveAnswer.model_validate(move(client, puzzle.id, [first, reply], last).json())
+    assert solved.outcome == "solved" and solved.rating_change is None
+    assert solved.solution == [first, reply, last]
+    assert client.get("/api/me").json()["id"] is None  # no player was made
+    assert client.get("/api/puzzles/me").json() == {"player": None, "ratings": {}, "streaks": {}}
+    page = client.get(f"/api/puzzles/{puzzle.id}").json()
+    assert page["plays"] == 0 and page["attempt"] is None
+    assert page["solution"] is None and page["tree"] is None
+
+
+def test_next_avoids_the_puzzles_a_player_tried_and_follows_their_rating(
+    client: TestClient,
+) -> None:
+    player(client)
+    seen: set[str] = set()
+    for _ in range(5):  # each wrong: the rating falls, the next puzzle is easier
+        out = client.get("/api/puzzles/next?game=stairs").json()
+        assert out["id"] not in seen
+        seen.add(out["id"])
+        assert move(client, out["id"], [], wrong_move(by_id(out["id"]))).status_code == 200
+    rating = client.get("/api/puzzles/me").json()["ratings"]["stairs"]["rating"]
+    assert rating < 1300
+    near = [client.get("/api/puzzles/next?game=stairs").json() for _ in range(5)]
+    assert all(out["id"] not in seen for out in near)
+    assert all(abs(out["rating"] - rating) <= 500 for out in near)
+
+
+def test_nearest_draws_among_the_nearest_untried_then_any() -> None:
+    import random
+
+    rng = random.Random(1)
+    drawn = {nearest(LADDER, {}, 1000, rng, among=3).id for _ in range(40)}  # type: ignore[union-attr]
+    assert drawn == {"stair004", "stair005", "stair006"}  # 900, 1000, 1100
+    avoided = nearest(LADDER, {}, 1000, rng, among=1, avoid={"stair005"})
+    assert avoided is not None and avoided.id in {"stair004", "stair006"}
+    rerated = nearest(LADDER, {"stair019": 1000}, 1000, rng, among=1)
+    assert rerated is not None and rerated.id in {"stair005", "stair019"}
+    everything = {p.id for p in LADDER}
+    assert nearest(LADDER, {}, 1000, rng, avoid=everything) is not None
+    assert nearest([], {}, 1000, rng) is None
+
+
+# ----- the daily puzzle, streaks ---------------------------------------------------------
+
+
+def test_the_daily_puzzle_changes_with_the_servers_date(
+    client: TestClient, clock: FakeClock
+) -> None:
+    catalogue = ListedCatalogue([*LADDER, *SEVENS])
+    today = datetime.datetime.fromtimestamp(START, datetime.UTC).date()
+    first = DailyPuzzle.model_validate(client.get("/api/puzzles/daily").json())
+    assert first.date == today.isoformat()
+    expected = daily_puzzle(catalogue, today)
+    assert expected is not None and first.id == expected.id
+    assert client.get("/api/puzzles/daily").json()["id"] == first.id  # all day
+    clock.advance(24 * 3600)
+    second = DailyPuzzle.model_validate(client.get("/api/puzzles/daily").json())
+    assert second.date == (today + datetime.timedelta(days=1)).isoformat()
+    assert second.id != first.id and second.game != first.game  # the games take turns
+    tomorrow = daily_puzzle(catalogue, today + datetime.timedelta(days=1))
+    assert tomorrow is not None and second.id == tomorrow.id
+    assert all(1200 <= by_id(out.id).rating <= 1800 for out in (first, second))
+
+
+def test_a_streak_rises_from_the_easy_end(client: TestClient) -> None:
+    out = client.get("/api/puzzles/streak?game=stairs").json()
+    assert abs(out["rating"] - STREAK_START) <= 100
+    ratings = [out["rating"]]
+    for _ in range(5):
+        out = client.get(f"/api/puzzles/streak?game=stairs&after={out['id']}").json()
+        assert out["rating"] > ratings[-1]
+        ratings.append(out["rating"])
+    assert client.get("/api/puzzles/streak?game=stairs&after=nothing1").status_code == 404
+
+
+def test_a_streaks_best_is_capped_by_the_puzzles_solved_in_the_last_hour(
+    client: TestClient, clock: FakeClock
+) -> None:
+    anonymous = client.post(
+        "/api/puzzles/streak/end", json={"game": "stairs", "count": 4}, headers=JSON
+    )
+    assert anonymous.json() == {"game": "stairs", "counted": 0, "best": None}
+    player(client)
+    for puzzle in LADDER[4:6]:
+        assert move(client, puzzle.id, [], puzzle.root.answers[1].move).json()["outcome"] == (
+            "solved"
+        )
+    ended = client.post(
+        "/api/puzzles/streak/end", json={"game": "stairs", "count": 9}, headers=JSON
+    )
+    assert StreakEnded.model_validate(ended.json()) == StreakEnded(game="stairs", counted=2, best=2)
+    ended = client.post("/api/puzzles/streak/end", json={"game": "any", "count": 1}, headers=JSON)
+    assert ended.json() == {"game": "any", "counted": 1, "best": 1}
+    clock.advance(2 * 3600)
+    ended = client.post(
+        "/api/puzzles/streak/end", json={"game": "stairs", "count": 5}, headers=JSON
+    )
+    assert ended.json() == {"game": "stairs", "counted": 0, "best": 2}
+    # a puzzle solved again counts once more, unrated
+    again = LADDER[4]
+    assert move(client, again.id, [], again.root.answers[1].move).json()["rating_change"] is None
+    ended = client.post(
+        "/api/puzzles/streak/end", json={"game": "stairs", "count": 3}, headers=JSON
+    )
+    assert ended.json() == {"game": "stairs", "counted": 1, "best": 2}
+    assert client.get("/api/puzzles/me").json()["streaks"] == {"stairs": 2, "any": 1}
+
+
+# ----- hostile input, hidden answers -----------------------------------------------------
+
+
+def _error(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    assert error["code"] == code, error
+    return error
+
+
+def test_unknown_puzzles_and_games_are_refused(client: TestClient) -> None:
+    _error(client.get("/api/puzzles/zzzzzzzz"), 404, "puzzle_not_found")
+    _error(move(client, "zzzzzzzz", [], "b1-b2"), 404, "puzzle_not_found")
+    _error(client.get("/api/puzzles/next?game=chess"), 404, "no_puzzles_for_game")
+    _error(client.get("/api/puzzles/next?game=city_of_stairs"), 404, "no_puzzles_for_game")
+    _error(client.get("/api/puzzles/streak?game=chess"), 404, "no_puzzles_for_game")
+    refused = client.post(
+        "/api/puzzles/streak/end", json={"game": "chess", "count": 1}, headers=JSON
+    )
+    _error(refused, 400, "bad_streak")
+    refused = client.post(
+        "/api/puzzles/streak/end", json={"game": "any", "count": -1}, headers=JSON
+    )
+    _error(refused, 400, "bad_streak")
+    refused = client.post(
+        "/api/puzzles/streak/end", json={"game": "any", "count": True}, headers=JSON
+    )
+    _error(refused, 400, "bad_streak")
+
+
+def test_bad_moves_and_lines_are_refused_and_change_nothing(client: TestClient) -> None:
+    puzzle = LADDER[10]
+    first, reply, last = main_line(puzzle)
+    _error(move(client, puzzle.id, [], "z9-z8"), 400, "illegal_move")
+    _error(move(client, puzzle.id, [], ""), 400, "bad_move_text")
+    _error(move(client, puzzle.id, [], "x" * 500), 400, "bad_move_text")
+    refused = client.post(f"/api/puzzles/{puzzle.id}/moves", json={"move": first}, headers=JSON)
+    _error(refused, 400, "bad_played")
+    refused = client.post(
+        f"/api/puzzles/{puzzle.id}/moves", json={"played": "b1-b2", "move": first}, headers=JSON
+    )
+    _error(refused, 400, "bad_played")
+    _error(move(client, puzzle.id, [7], first), 400, "bad_played")  # type: ignore[list-item]
+    _error(move(client, puzzle.id, ["x"] * 300, first), 400, "bad_played")
+    wrong = wrong_move(puzzle)
+    # off the line: a wrong move, a reply that is not the puzzle's, an odd list
+    _error(move(client, puzzle.id, [wrong, reply], last), 400, "puzzle_off_line")
+    _error(move(client, puzzle.id, [first], last), 400, "puzzle_off_line")
+    _error(move(client, puzzle.id, ["z9-z8", reply], last), 400, "puzzle_off_line")
+    huge = client.post(
+        f"/api/puzzles/{puzzle.id}/moves",
+        content=json.dumps({"played": ["b1-b2"] * 2000, "move": first}),
+        headers=JSON,
+    )
+    _error(huge, 413, "body_too_large")
+    not_json = client.post(
+        f"/api/puzzles/{puzzle.id}/moves", content=b"played", headers={"content-type": "text/plain"}
+    )
+    _error(not_json, 415, "wrong_content_type")
+    assert client.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 0
+
+
+def test_a_players_first_attempt_cannot_be_probed_with_made_up_lines(client: TestClient) -> None:
+    player(client)
+    puzzle = LADDER[10]
+    first, reply, last = main_line(puzzle)
+    wrong = wrong_move(puzzle)
+    # a line the player never played, right or wrong, is refused alike, unjudged
+    right_line = _error(move(client, puzzle.id, [first, reply], last), 409, "puzzle_out_of_step")
+    wrong_line = _error(move(client, puzzle.id, [wrong, reply], last), 409, "puzzle_out_of_step")
+    assert right_line == wrong_line and right_line["args"] == {}
+    assert move(client, puzzle.id, [], first).json()["outcome"] == "right"
+    _error(move(client, puzzle.id, [], first), 409, "puzzle_out_of_step")  # a second tab
+    assert client.get("/api/puzzles/me").json()["ratings"] == {}
+    assert move(client, puzzle.id, [first, reply], last).json()["outcome"] == "solved"
+
+
+def test_nothing_before_the_end_carries_the_tree_or_the_solution(client: TestClient) -> None:
+    """Every answer and refusal before the attempt's end, whatever the asker sends, is
+    searched for the tree's fields and for the moves only the tree knows."""
+    puzzle = LADDER[10]
+    first, reply, last = main_line(puzzle)
+    hidden_words = ('"verdict"', '"answers"', '"shares"', '"tree":{', '"solution":[')
+    later_wrong = [a.move for a in puzzle.root.best.next.answers if a.verdict == "wrong"]  # type: ignore[union-attr]
+    bodies = []
+    player(client)
+    bodies.append(client.get(f"/api/puzzles/{puzzle.id}").text)
+    bodies.append(client.get("/api/puzzles/next?game=stairs").text)
+    bodies.append(client.get("/api/puzzles/daily").text)
+    bodies.append(client.get("/api/puzzles/streak?game=stairs").text)
+    bodies.append(move(client, puzzle.id, [first, reply], last).text)  # out of step
+    bodies.append(move(client, puzzle.id, [], "z9-z8").text)  # illegal
+    answered = move(client, puzzle.id, [], first)
+    bodies.append(answered.text)
+    bodies.append(client.get(f"/api/puzzles/{puzzle.id}").text)
+    bodies.append(move(client, puzzle.id, [first, reply], "z9-z8").text)
+    for body in bodies:
+        assert not any(word in body for word in hidden_words), body
+        found = json.loads(body)
+        if "error" in found:
+            assert set(json.dumps(found["error"]["args"])).isdisjoint("[]"), body
+        else:
+            assert found.get("solution") is None and found.get("tree") is None, body
+    # a right answer names the reply and the legal moves, never which of them wins
+    assert set(answered.json()["legal"]) == {last, *later_wrong}
+    ended = move(client, puzzle.id, [first, reply], last).json()
+    assert ended["solution"] == [first, reply, last]
+
+
+def test_moves_and_requests_are_limited_per_player_and_per_address(tmp_path: Path) -> None:
+    slow = Rate(per_minute=1, burst=2)
+    with running(tmp_path, puzzle_moves_per_minute=slow, puzzles_per_minute=slow) as client:
+        puzzles_of(client).catalogue = ListedCatalogue(LADDER)
+        puzzle = LADDER[10]
+        wrong = wrong_move(puzzle)
+        assert move(client, puzzle.id, [], wrong).status_code == 200
+        assert move(client, puzzle.id, [], wrong).status_code == 200
+        refused = move(client, puzzle.id, [], wrong)
+        _error(refused, 429, "too_many_requests")
+        assert int(refused.headers["retry-after"]) >= 1
+        assert client.get("/api/puzzles/next").status_code == 200  # another allowance
+        assert client.get("/api/puzzles/daily").status_code == 200
+        _error(client.get("/api/puzzles/me"), 429, "too_many_requests")
+        player(client, "Own Allowance")  # a player: their own, whatever the address
+        assert move(client, puzzle.id, [], wrong).status_code == 200
+        assert client.get("/api/puzzles/me").status_code == 200
+        counts = puzzles_of(client).rates.counts
+        assert counts["moves"].refused == 1 and counts["requests"].refused == 1
+
+
+def test_the_puzzle_routes_are_in_the_openapi_document(client: TestClient) -> None:
+    paths = client.get("/api/openapi.json").json()["paths"]
+    moves = paths["/api/puzzles/{puzzle_id}/moves"]["post"]
+    body = moves["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/MoveBody"}
+    answer = moves["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/MoveAnswer"}
+    for path, model in [
+        ("/api/puzzles/next", "PuzzleOut"),
+        ("/api/puzzles/daily", "DailyPuzzle"),
+        ("/api/puzzles/streak", "PuzzleOut"),
+        ("/api/puzzles/me", "PuzzlesOfPlayer"),
+        ("/api/puzzles/{puzzle_id}", "PuzzlePage"),
+    ]:
+        schema = paths[path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": f"#/components/schemas/{model}"}, path
+    assert RatingModel.__name__ == "Rating"
+
+
+def test_the_shipped_sets_are_the_default_catalogue(tmp_path: Path) -> None:
+    from stairgames.puzzles import shipped_games
+
+    with running(tmp_path) as client:
+        response = client.get("/api/puzzles/next")
+        if not shipped_games():
+            _error(response, 404, "no_puzzles_for_game")
+            return
+        out = PuzzleOut.model_validate(response.json())
+        assert out.game in shipped_games()
+        first = client.get(f"/api/puzzles/{out.id}").json()
+        assert first["solution"] is None and first["tree"] is None
