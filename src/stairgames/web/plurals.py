@@ -27,6 +27,9 @@ SHARED_PLURALS: Final = (
     deferred.ngettext(
         "{proven} of {count} move proven exactly.", "{proven} of {count} moves proven exactly."
     ),
+    # the puzzles (static/puzzles.js)
+    deferred.ngettext("{count} time", "{count} times"),
+    deferred.ngettext("{count} solved", "{count} solved"),
 )
 """The plural messages of the shared pages: (singular, plural), the singular the message
 id."""

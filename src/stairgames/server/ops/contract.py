@@ -45,6 +45,7 @@ class GameListing(Answer):
     summary: Any = None
     preview: JsonObject | None = None
     move_words: list[MoveWordListing] = Field(default_factory=list)
+    puzzles: bool = False
 
 
 class Catalog(Answer):

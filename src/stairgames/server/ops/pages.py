@@ -16,6 +16,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_listing
 from stairgames.core.registry import get_spec, listing_order, load, move_words_json
 from stairgames.i18n import LANGUAGES, N_, catalog_path
+from stairgames.puzzles import shipped_games
 from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.ops.contract import Catalog, GameListing
@@ -23,10 +24,12 @@ from stairgames.server.play.matches import LEVELS
 
 
 def games_listing() -> list[dict[str, Any]]:
-    """``GET /api/games``: every game, its options, seat names, levels and the moves it
-    says in words (``move_words``: the page names none of them), in the order
+    """``GET /api/games``: every game, its options, seat names, levels, the moves it
+    says in words (``move_words``: the page names none of them) and whether it has
+    puzzles (a shipped set: ``stairgames.puzzles``), in the order
     the games' registrations ask (``listing_order``: the home page chooses the first)."""
     listing = []
+    with_puzzles = set(shipped_games())
     for name in listing_order():
         spec = get_spec(name)
         info = load(name).info()
@@ -47,6 +50,7 @@ def games_listing() -> list[dict[str, Any]]:
                 "realtime_default": list(spec.realtime_default),
                 "preview": _preview_board(spec.name),
                 "move_words": move_words_json(spec.name),
+                "puzzles": spec.name in with_puzzles,
             }
         )
     return listing
@@ -164,5 +168,9 @@ def add_page_routes(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/my", page, methods=["GET", "HEAD"], include_in_schema=False)
     app.add_api_route("/p/{name:path}", page, methods=["GET", "HEAD"], include_in_schema=False)
     app.add_api_route("/analysis", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/puzzles", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route(
+        "/puzzles/{rest:path}", page, methods=["GET", "HEAD"], include_in_schema=False
+    )
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

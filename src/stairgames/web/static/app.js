@@ -31,6 +31,7 @@ import { hideProfile, showProfile } from "./profile.js";
 import { initStepping, noteView, renderStepping } from "./stepping.js";
 import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./analysis.js";
 import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
+import { hidePuzzles, showDailyCard, showPuzzles } from "./puzzles.js";
 
 import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
@@ -82,6 +83,7 @@ async function showHome() {
   $("match").hidden = true;
   await loadGames();
   renderHome();
+  showDailyCard(app.games);
 }
 
 // GET /api/games: each game's options, seats, summary, rules and a board to picture it.
@@ -1057,10 +1059,13 @@ async function openPage(show) {
 
 function route() {
   hideAnalysisBoard();
+  hidePuzzles();
   const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   if (match) showMatch(match[1]);
   else if (location.pathname === "/analysis") {
     openPage(() => showAnalysisBoard(app.games, saveTokens, go));
+  } else if (/^\/puzzles(\/|$)/.test(location.pathname)) {
+    openPage(() => showPuzzles(app.games, go));
   } else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
   else if (location.pathname === "/my") openPage(() => showMyGames(app.games, go));
   else if (location.pathname.startsWith("/p/")) {

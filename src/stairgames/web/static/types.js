@@ -99,6 +99,7 @@
  * @property {[number, number]} [play_minutes]
  * @property {[number, number] | null} [realtime_default]
  * @property {Record<string, string[]>} [seats_by_players]
+ * @property {boolean} [puzzles] it has puzzles (a shipped set)
  */
 
 /**
