@@ -82,7 +82,7 @@ DOMAIN_MAY_IMPORT = {
 layers"): ``base`` (errors, the database, limits, logs, settings, migrations) at the
 bottom; ``people`` (players, ratings) above it, then ``play`` (matches, seats, clocks,
 the referee, computers, the hub and its fan-out, card files); the features above them
-(``lobby``; ``chat`` and ``mail``, which also name the lobby; ``analysis``); ``ops``
+(``lobby``; ``chat`` and ``mail``, which also name the lobby; ``analysis``; ``puzzles``); ``ops``
 (health, metrics, the middlewares) above every feature; ``app``, which wires them all,
 at the top, imported only by its ``runners`` (``serve``, ``workers``)."""
 SERVER_TOP_MODULES = {"app": "app", "serve": "runners", "workers": "runners"}

@@ -533,3 +533,35 @@ def test_the_shipped_sets_are_the_default_catalogue(tmp_path: Path) -> None:
         assert out.game in shipped_games()
         first = client.get(f"/api/puzzles/{out.id}").json()
         assert first["solution"] is None and first["tree"] is None
+
+
+@pytest.mark.slow
+def test_attempts_and_ratings_are_shared_on_postgresql(tmp_path: Path) -> None:
+    """Two server processes on one PostgreSQL: an attempt begun on one goes on on the
+    other, is rated once, and the allowances are the database's."""
+    from tests.postgresql_helpers import postgresql_server
+
+    puzzle = LADDER[10]
+    first, reply, last = main_line(puzzle)
+    with (
+        postgresql_server() as database,
+        running(tmp_path / "a", database_url=database.url) as one,
+        running(tmp_path / "b", database_url=database.url) as other,
+    ):
+        for client in (one, other):
+            puzzles_of(client).catalogue = ListedCatalogue(LADDER)
+            assert puzzles_of(client).rates.shared is not None
+        player(one)
+        other.cookies.update(one.cookies)
+        assert move(one, puzzle.id, [], first).json()["outcome"] == "right"
+        _error(move(one, puzzle.id, [], first), 409, "puzzle_out_of_step")
+        solved = move(other, puzzle.id, [first, reply], last).json()
+        assert solved["outcome"] == "solved" and solved["rating_change"]["before"] == 1500
+        assert move(one, puzzle.id, [first, reply], last).json()["rating_change"] is None
+        mine = one.get("/api/puzzles/me").json()
+        assert mine["ratings"]["stairs"]["games"] == 1
+        assert other.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 1
+        ended = one.post(
+            "/api/puzzles/streak/end", json={"game": "stairs", "count": 3}, headers=JSON
+        )
+        assert ended.json() == {"game": "stairs", "counted": 1, "best": 1}

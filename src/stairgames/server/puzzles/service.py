@@ -272,10 +272,10 @@ class Puzzles:
 
     async def next(self, player: Player | None, game: str) -> dict[str, Any]:
         """``GET /api/puzzles/next``: see the module."""
-        return await off_loop(self._next, player, self.game_of(game))
+        return await off_loop(self._next, player, game)
 
     def _next(self, player: Player | None, game: str) -> dict[str, Any]:
-        chosen = self._drawn_game(game)
+        chosen = self._drawn_game(self.game_of(game))
         puzzles = self.catalogue.puzzles(chosen)
         ratings = self.store.puzzle_ratings(chosen)
         target = 1500.0
@@ -299,21 +299,22 @@ class Puzzles:
     async def daily(self, player: Player | None) -> dict[str, Any]:
         """``GET /api/puzzles/daily``: today's puzzle (the UTC date of the wall clock)."""
         day = datetime.datetime.fromtimestamp(self.wall_clock(), datetime.UTC).date()
+        return await off_loop(self._daily, player, day)
+
+    def _daily(self, player: Player | None, day: datetime.date) -> dict[str, Any]:
         puzzle = daily_puzzle(self.catalogue, day)
         if puzzle is None:
             raise ServerError(404, NO_PUZZLES_OF, game=ANY)
-        out = await off_loop(self._out, puzzle, player)
-        return {**out, "date": day.isoformat()}
+        return {**self._out(puzzle, player), "date": day.isoformat()}
 
     async def streak(self, player: Player | None, game: str, after: str | None) -> dict[str, Any]:
         """``GET /api/puzzles/streak``: a streak's first puzzle, or the one after
         ``after`` (see the module)."""
-        name = self.game_of(game)
-        last = None if after is None else self.puzzle(after)
-        return await off_loop(self._streak, player, name, last)
+        return await off_loop(self._streak, player, game, after)
 
-    def _streak(self, player: Player | None, game: str, last: Puzzle | None) -> dict[str, Any]:
-        chosen = self._drawn_game(game)
+    def _streak(self, player: Player | None, game: str, after: str | None) -> dict[str, Any]:
+        chosen = self._drawn_game(self.game_of(game))
+        last = None if after is None else self.puzzle(after)
         puzzles = self.catalogue.puzzles(chosen)
         ratings = self.store.puzzle_ratings(chosen)
         avoid = self.store.tried(player.id, chosen) if player is not None else set()
@@ -335,17 +336,17 @@ class Puzzles:
         """``POST /api/puzzles/streak/end``: keep the player's best streak in ``game``
         (or ``any``), the count capped by the puzzles they solved in the last hour; an
         anonymous visitor's is not kept."""
-        try:
-            name = self.game_of(game)
-        except ServerError as exc:
-            raise ServerError(400, A_STREAK) from exc
         if not 0 <= count <= MOST_STREAK:
             raise ServerError(400, A_STREAK)
-        if player is None:
-            return {"game": name, "counted": 0, "best": None}
-        return await off_loop(self._end_streak, player, name, count)
+        return await off_loop(self._end_streak, player, game, count)
 
-    def _end_streak(self, player: Player, game: str, count: int) -> dict[str, Any]:
+    def _end_streak(self, player: Player | None, asked: str, count: int) -> dict[str, Any]:
+        try:
+            game = self.game_of(asked)
+        except ServerError as exc:
+            raise ServerError(400, A_STREAK) from exc
+        if player is None:
+            return {"game": game, "counted": 0, "best": None}
         of_game = None if game == ANY else game
         solved = self.store.solved_since(player.id, of_game, STREAK_CAP_SECONDS)
         counted = min(count, solved)
@@ -355,10 +356,10 @@ class Puzzles:
     async def page(self, player: Player | None, puzzle_id: str) -> dict[str, Any]:
         """``GET /api/puzzles/{id}``: the puzzle, its source and statistics; its solution
         and tree only once the requester's first attempt ended."""
-        puzzle = self.puzzle(puzzle_id)
-        return await off_loop(self._page, puzzle, player)
+        return await off_loop(self._page, puzzle_id, player)
 
-    def _page(self, puzzle: Puzzle, player: Player | None) -> dict[str, Any]:
+    def _page(self, puzzle_id: str, player: Player | None) -> dict[str, Any]:
+        puzzle = self.puzzle(puzzle_id)
         attempt = None if player is None else self.store.attempt(player.id, puzzle.id)
         out = self._out(puzzle, player, attempt=attempt)
         ended = attempt is not None and attempt.ended
@@ -402,9 +403,8 @@ class Puzzles:
             legal there, ``played`` off the puzzle's line; 409 a player's first attempt
             standing elsewhere.
         """
-        puzzle = self.puzzle(puzzle_id)
         moves, text = _moves_list(played), _move_text(move)
-        attempt = None if player is None else await off_loop(self._attempt, player.id, puzzle)
+        puzzle, attempt = await off_loop(self._puzzle_and_attempt, puzzle_id, player)
         rated = player is not None and (attempt is None or not attempt.ended)
         if rated and tuple(moves) != (attempt.progress if attempt is not None else ()):
             raise ServerError(409, OUT_OF_STEP)
@@ -436,6 +436,12 @@ class Puzzles:
                 "shares": list(answer.shares),
             },
         }
+
+    def _puzzle_and_attempt(
+        self, puzzle_id: str, player: Player | None
+    ) -> tuple[Puzzle, Attempt | None]:
+        puzzle = self.puzzle(puzzle_id)
+        return puzzle, None if player is None else self._attempt(player.id, puzzle)
 
     def _attempt(self, player_id: str, puzzle: Puzzle) -> Attempt | None:
         """The player's first attempt at ``puzzle``; one whose moves no longer follow
