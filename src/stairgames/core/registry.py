@@ -25,6 +25,7 @@ from stairgames.core.options import (
     option_fields,
     option_listing,
 )
+from stairgames.core.puzzles import PuzzleKit
 from stairgames.core.solvers import SolveCommand
 from stairgames.core.studies import Study
 from stairgames.core.tensors import ObservationTensor
@@ -219,6 +220,11 @@ class GameSpec:
     """Optional: the moves the browser says in words rather than in notation (Stairs'
     pass, swap and agreement; Ishigaki Race's decisions and dice), with how people read
     them; shared JavaScript names none (they reach it through ``GET /api/games``)."""
+    puzzles: str | None = None
+    """Optional: what the game offers puzzles (:mod:`stairgames.core.puzzles`), a
+    ``"module:attribute"`` reference to a :class:`~stairgames.core.puzzles.PuzzleKit`
+    (its themes), resolved once, on first need (:func:`puzzle_kit`); without it the game
+    has no puzzles."""
     listing_order: int = 100
     """Where the game comes in the server's list of games (``GET /api/games``; lower
     first, then by name): the home page shows its cards in that order and chooses the
@@ -241,6 +247,7 @@ def unregister(name: str) -> None:
     _loaded_hooks.cache_clear()
     _loaded_tensor.cache_clear()
     _loaded_assessor.cache_clear()
+    _loaded_puzzle_kit.cache_clear()
 
 
 def _discover() -> None:
@@ -386,6 +393,26 @@ def assessor(name: str) -> Assessor:
 def _loaded_assessor(name: str) -> Assessor:
     reference = _REGISTRY[name].assessor
     return DEFAULT_ASSESSOR if reference is None else _resolve_as(reference, Assessor)
+
+
+def puzzle_kit(name: str) -> PuzzleKit | None:
+    """What the game ``name`` offers puzzles (``None``: it has no puzzles); the first call
+    imports the game's puzzle code.
+
+    :raises InvalidOptionError: no such game.
+    """
+    return _loaded_puzzle_kit(get_spec(name).name)
+
+
+@functools.cache
+def _loaded_puzzle_kit(name: str) -> PuzzleKit | None:
+    reference = _REGISTRY[name].puzzles
+    return None if reference is None else _resolve_as(reference, PuzzleKit)
+
+
+def puzzle_games() -> list[str]:
+    """The games that offer puzzles, in :func:`listing_order`."""
+    return [name for name in listing_order() if _REGISTRY[name].puzzles is not None]
 
 
 def solver(name: str) -> SolveCommand | None:

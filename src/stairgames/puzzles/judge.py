@@ -153,7 +153,7 @@ def wrong_message(puzzle: Puzzle, state: State, node: Node, answer: Answer) -> T
             N_("{move} wins too, but in {plies}: there is a win in {best}"),
             {"move": move, "plies": plies(answer.plies), "best": plies(node.best.plies or 0)},
         )
-    if answer.plies is None:
+    if not answer.plies:  # unknown, or the move ends the game
         return Text(N_("after {move} {seat} wins"), {"move": move, "seat": seat})
     return Text(
         N_("after {move} {seat} wins in {plies}"),

@@ -89,6 +89,7 @@ register(
         narrate_moves=narrate_moves,
         player_hooks="stairgames.games.ishigaki_race.play.evaluate:HOOKS",
         assessor="stairgames.games.ishigaki_race.play.review:ASSESSOR",
+        puzzles="stairgames.games.ishigaki_race.play.puzzles:KIT",
         solver="stairgames.games.ishigaki_race.research.command:SOLVE_COMMAND",
         web_view=board_view,
         web_assets=WEB_ASSETS,

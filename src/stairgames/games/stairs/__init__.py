@@ -76,6 +76,7 @@ register(
         play_minutes=(20, 20),
         player_hooks="stairgames.games.stairs.play.evaluate:HOOKS",
         assessor="stairgames.games.stairs.play.review:ASSESSOR",
+        puzzles="stairgames.games.stairs.play.puzzles:KIT",
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.stairs.view.messages:BROWSER_MESSAGES",

@@ -73,6 +73,7 @@ register(
         play_minutes=(10, 20),
         player_hooks="stairgames.games.twenty_seven.play.evaluate:HOOKS",
         assessor="stairgames.games.twenty_seven.play.review:ASSESSOR",
+        puzzles="stairgames.games.twenty_seven.play.puzzles:KIT",
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.twenty_seven.view.messages:BROWSER_MESSAGES",

@@ -1,0 +1,268 @@
+"""Puzzles made and proven again with the games' exact means; the shipped sets re-proven.
+
+Made puzzles come from seeded games of ``greedy`` (fast, and the same on every machine)
+on the small boards; the shipped sets are sampled with a fixed seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import stairgames
+from stairgames import puzzles
+from stairgames.agents import make_agent
+from stairgames.core.errors import StairgamesError
+from stairgames.core.game import State
+from stairgames.core.registry import puzzle_kit
+from stairgames.puzzles.generate import command
+from stairgames.puzzles.judge import judge, solution, start_state
+from stairgames.puzzles.model import BEST_CHANCE, Node, Puzzle, read_puzzles
+from stairgames.puzzles.prove import MOST_PLIES, make_puzzle, prover_for, verify
+
+SAMPLE = 200
+"""Shipped puzzles re-proven by :func:`test_shipped_puzzles_are_proven_again`."""
+
+
+def _greedy_positions(game: str, options: dict[str, Any], seed: int) -> list[State]:
+    """The decisions of a seeded game of ``greedy`` against itself, last first."""
+    loaded = stairgames.load(game, **options)
+    players = [make_agent("greedy", seat, seed + seat) for seat in range(loaded.num_players())]
+    rng = random.Random(seed)
+    state = loaded.new_initial_state()
+    decisions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            decisions.append(state.clone())
+            action = players[state.current_player()].act(state)
+        state.apply_action(action)
+    return decisions[::-1]
+
+
+def _made(game: str, options: dict[str, Any], *, wanted: int) -> list[Puzzle]:
+    made: list[Puzzle] = []
+    for seed in range(40):
+        for ply, state in enumerate(_greedy_positions(game, options, seed)):
+            found = make_puzzle(
+                game,
+                options,
+                state,
+                {"kind": "self-play", "seed": seed, "ply": ply},
+                rng=random.Random(seed),
+                rate=False,
+            )
+            if found is not None:
+                made.append(found)
+            if len(made) >= wanted:
+                return made
+    return made
+
+
+@pytest.fixture(scope="module")
+def stairs_puzzles() -> list[Puzzle]:
+    found = _made("stairs", {"size": 4, "agreement": False}, wanted=4)
+    assert found, "no Stairs 4×4 puzzle in 40 seeded games"
+    return found
+
+
+@pytest.fixture(scope="module")
+def chance_puzzles() -> list[Puzzle]:
+    found = _made("ishigaki_race", {"players": 2}, wanted=4)
+    assert found
+    return found
+
+
+def _nodes(node: Node, state: State) -> list[tuple[Node, State]]:
+    """Every node of a tree with its state."""
+    found = [(node, state)]
+    for answer in node.answers:
+        if answer.next is not None and answer.reply is not None:
+            after = state.clone()
+            after.apply_move(answer.move)
+            after.apply_move(answer.reply)
+            found.extend(_nodes(answer.next, after))
+    return found
+
+
+def test_made_puzzles_are_proven_and_complete(stairs_puzzles: list[Puzzle]) -> None:
+    for puzzle in stairs_puzzles:
+        assert puzzle.goal == "win"
+        assert verify(puzzle) == []
+        for node, state in _nodes(puzzle.root, start_state(puzzle)):
+            legal = {state.action_to_string(a) for a in state.legal_actions()}
+            assert {answer.move for answer in node.answers} == legal
+            wins = [a for a in node.answers if a.winner == puzzle.solver]
+            assert 1 <= len(wins) <= 2 < len(node.answers) + 1
+        best = puzzle.root.best
+        assert best.plies is not None and 1 + best.plies <= MOST_PLIES
+        assert len(solution(puzzle)) <= 5  # three solver moves at most
+
+
+def test_every_accepted_move_keeps_the_proven_win(stairs_puzzles: list[Puzzle]) -> None:
+    for puzzle in stairs_puzzles:
+        for node, _state in _nodes(puzzle.root, start_state(puzzle)):
+            quickest = node.best.plies
+            assert quickest is not None
+            for answer in node.answers:
+                if answer.right:
+                    assert answer.shares[puzzle.solver] == 1.0
+                    assert answer.winner == puzzle.solver
+                    assert answer.plies is not None and answer.plies <= quickest
+                else:
+                    slower = answer.winner == puzzle.solver and (answer.plies or 0) > quickest
+                    assert answer.shares[puzzle.solver] < 1.0 or slower
+
+
+def test_a_move_that_throws_the_win_away_is_refused_with_a_proof(
+    stairs_puzzles: list[Puzzle],
+) -> None:
+    refused = 0
+    for puzzle in stairs_puzzles:
+        state = start_state(puzzle)
+        for answer in puzzle.root.answers:
+            if answer.right:
+                continue
+            verdict = judge(puzzle, [], answer.move)
+            assert verdict.outcome == "wrong" and verdict.reply is None
+            assert answer.move in str(verdict.message)
+            if answer.plies != 0:  # 0: the move ends the game
+                assert answer.line, "a wrong move comes with the line that punishes it"
+            after = state.clone()
+            after.apply_move(answer.move)
+            for move in answer.line:
+                after.apply_move(move)  # the proof replays
+            if answer.winner != puzzle.solver:
+                refused += 1
+                assert answer.shares[puzzle.solver] == 0.0
+                if answer.plies:
+                    assert f"wins in {answer.plies} pl" in str(verdict.message)
+    assert refused
+
+
+def test_a_changed_share_or_verdict_is_caught(stairs_puzzles: list[Puzzle]) -> None:
+    import dataclasses
+
+    puzzle = stairs_puzzles[0]
+    answers = list(puzzle.root.answers)
+    wrong = next(i for i, a in enumerate(answers) if not a.right)
+    answers[wrong] = dataclasses.replace(answers[wrong], verdict="also")
+    bad = dataclasses.replace(puzzle, root=Node(tuple(answers)))
+    assert any("also" in problem for problem in verify(bad))
+    best = next(i for i, a in enumerate(puzzle.root.answers) if a.verdict == "best")
+    answers = list(puzzle.root.answers)
+    answers[best] = dataclasses.replace(answers[best], plies=(answers[best].plies or 0) + 2)
+    assert verify(dataclasses.replace(puzzle, root=Node(tuple(answers))))
+
+
+def test_a_chance_decision_names_the_best_exact_share(chance_puzzles: list[Puzzle]) -> None:
+    for puzzle in chance_puzzles:
+        assert puzzle.goal == BEST_CHANCE and verify(puzzle) == []
+        shares = sorted((a.shares[puzzle.solver] for a in puzzle.root.answers), reverse=True)
+        assert shares[0] - shares[1] >= 0.10
+        best = puzzle.root.best
+        assert judge(puzzle, [], best.move).outcome == "solved"
+        other = next(a for a in puzzle.root.answers if not a.right)
+        told = str(judge(puzzle, [], other.move).message)
+        assert other.move in told and "%" in told
+
+
+def test_no_puzzle_without_a_kit_or_a_win() -> None:
+    city = stairgames.load("city_of_stairs", players=2).new_initial_state()
+    while city.is_chance_node():
+        city.apply_action(city.chance_outcomes()[0][0])
+    source = {"kind": "self-play", "ply": 0}
+    assert puzzle_kit("city_of_stairs") is None
+    assert make_puzzle("city_of_stairs", {}, city, source, rng=random.Random(0)) is None
+    options = {"size": 4, "agreement": False}
+    prover = prover_for(stairgames.load("stairs", **options))
+    lost = [
+        state
+        for state in _greedy_positions("stairs", options, 1)
+        if (values := prover.values(state)) is not None
+        and all(shares[state.current_player()] == 0.0 for shares in values.values())
+    ]
+    assert lost, "a position the mover loses"
+    assert make_puzzle("stairs", options, lost[0], source, rng=random.Random(0)) is None
+
+
+def test_the_command_generates_and_verifies(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "made.jsonl.gz"
+    argv = ["generate", "ishigaki_race", "--self-play", "2", "--seed", "5"]
+    assert command([*argv, "--out", str(out), "--limit", "3"]) == 0
+    made = read_puzzles(out)
+    assert 1 <= len(made) <= 3 and len({p.id for p in made}) == len(made)
+    assert command([*argv, "--out", str(out), "--limit", "3"]) == 0  # the same seed: no repeats
+    again = read_puzzles(out)
+    assert len({p.id for p in again}) == len(again) and again[: len(made)] == made
+    capsys.readouterr()
+    assert command(["verify", "--file", str(out)]) == 0
+    assert f"{len(again)} puzzles proven again, 0 problems" in capsys.readouterr().out
+    with pytest.raises(StairgamesError, match="no puzzles"):
+        command(["generate", "city_of_stairs", "--self-play", "1"])
+
+
+def test_shipped_puzzles_are_proven_again() -> None:
+    """A seeded sample of the shipped puzzles, every node re-proven (the first node
+    only of 6×6 endgames, whose distance searches are the slow ones)."""
+    every = [p for game in puzzles.shipped_games() for p in puzzles.shipped(game)]
+    if not every:
+        pytest.skip("no shipped puzzles")
+    sample = random.Random(52).sample(every, min(SAMPLE, len(every)))
+    started = time.perf_counter()
+    problems = []
+    for puzzle in sample:
+        first_only = puzzle.options.get("size", 0) >= 6
+        problems.extend(verify(puzzle, first_only=first_only))
+    assert problems == []
+    print(f"{len(sample)} shipped puzzles re-proven in {time.perf_counter() - started:.1f} s")
+
+
+@pytest.mark.parametrize("game", ["stairs", "twenty_seven", "ishigaki_race"])
+def test_shipped_themes_are_the_games_own(game: str) -> None:
+    kit = puzzle_kit(game)
+    assert kit is not None
+    names = kit.all_names()
+    found = puzzles.shipped(game)
+    if not found:
+        pytest.skip(f"no shipped {game} puzzles")
+    for puzzle in found[:300]:
+        assert set(puzzle.themes) <= set(names)
+        state = start_state(puzzle)
+        line = solution(puzzle)
+        actions = []
+        current = state.clone()
+        for move in line:
+            actions.append(current.apply_move(move))
+        own = [theme for theme in puzzle.themes if theme in kit.names]
+        assert own == list(kit.themes(state.clone(), tuple(actions)))
+
+
+def _replies(puzzle: Puzzle) -> list[str]:
+    return solution(puzzle)[1::2]
+
+
+@pytest.mark.parametrize(
+    ("game", "theme", "holds"),
+    [
+        ("stairs", "small_board", lambda p: p.options["size"] <= 5),
+        ("stairs", "endgame", lambda p: p.options["size"] >= 6),
+        ("stairs", "forced_pass", lambda p: "pass" in _replies(p)),
+        ("twenty_seven", "blockade", lambda p: "pass" in _replies(p)),
+        ("ishigaki_race", "stop", lambda p: solution(p)[0] == "stop"),
+        ("ishigaki_race", "roll", lambda p: solution(p)[0] == "roll"),
+        ("ishigaki_race", "four_players", lambda p: p.options["players"] == 4),
+    ],
+)
+def test_a_theme_says_what_it_names(game: str, theme: str, holds: Any) -> None:
+    found = puzzles.shipped(game)
+    if not found:
+        pytest.skip(f"no shipped {game} puzzles")
+    for puzzle in found:
+        assert (theme in puzzle.themes) == holds(puzzle), puzzle.id
