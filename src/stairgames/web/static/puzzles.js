@@ -670,8 +670,8 @@ function renderSteps() {
     pz.step < 0 && pz.wrongMove
       ? t("Your move: {move}", { move: moveWords([pz.wrongMove]) })
       : t("Move {n} of {total}", { n: pz.step, total: line.length });
-  $("pz-first", HTMLButtonElement).disabled = pz.step <= 0;
-  $("pz-back", HTMLButtonElement).disabled = pz.step <= 0;
+  $("pz-first", HTMLButtonElement).disabled = pz.step === 0;
+  $("pz-back", HTMLButtonElement).disabled = pz.step === 0;
   $("pz-forward", HTMLButtonElement).disabled = pz.step === line.length;
   $("pz-last", HTMLButtonElement).disabled = pz.step === line.length;
   for (const [index, item] of [...$("pz-moves").querySelectorAll(".pz-step")].entries()) {
