@@ -147,7 +147,7 @@ NOTATION_WORDS = frozenset(
     position TEXT prepare make try-larger show from max-games option record analysis ratings
     rebuild review back forward live RECORD SEAT kill moderate block mute OLD NEW
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
-    docs md data int declined agreed none
+    docs md data int declined agreed none solution skip puzzle puzzles generate verify RECORDS
     """.strip(),
     )
 )

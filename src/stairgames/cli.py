@@ -741,6 +741,18 @@ def _ratings(argv: Sequence[str]) -> int:
     return ratings(argv)
 
 
+def _puzzle(argv: Sequence[str]) -> int:
+    from stairgames.puzzle_terminal import puzzle_command
+
+    return puzzle_command(argv)
+
+
+def _puzzles(argv: Sequence[str]) -> int:
+    from stairgames.puzzles.generate import command  # the solvers load only when asked
+
+    return command(argv)
+
+
 def _moderate(argv: Sequence[str]) -> int:
     from stairgames.moderate import moderate
 
@@ -759,6 +771,8 @@ COMMANDS = {
     "serve": _serve,
     "ratings": _ratings,
     "moderate": _moderate,
+    "puzzle": _puzzle,
+    "puzzles": _puzzles,
     "prepare": _prepare,
 }
 
@@ -773,6 +787,9 @@ commands:
   review FILE [--json]      the computer's review of a recorded game: each move's
                             winning chance before and after it, mistakes marked
   show GAME POSITION        draw a position and list its legal moves
+  puzzle [GAME] [--id ID]   solve puzzles with proven answers in the terminal
+  puzzles generate GAME     make puzzles with proven answers (--self-play N, or
+                            --from RECORDS); puzzles verify [GAME]: prove them again
   arena GAME --players A,B  computer players against each other, with ratings
                             (stairgames arena stairs --players random,greedy --games 100)
   solve GAME [options]      solve a game (or part of it) and keep the table for the
