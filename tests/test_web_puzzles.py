@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from stairgames import puzzles
+from stairgames.core.registry import puzzle_kit
 from stairgames.puzzles.model import Puzzle
 from tests.browser_helpers import expect, serving, shot
 
@@ -106,6 +107,10 @@ def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: s
             re.compile(r"Your puzzle rating: 1500 → 1[5-9]\d\d \(\+\d+\)")
         )
         expect(page.locator("#pz-steps")).to_be_visible()
+        kit = puzzle_kit(puzzle.game)
+        assert kit is not None
+        for theme in puzzle.themes:  # each by its name, not its id
+            expect(page.locator("#pz-facts")).to_contain_text(kit.all_names()[theme])
         shot(page, f"puzzles-solved-{puzzle.game}")
     failed = shipped(1)[0]
     wrong = fail(page, url, failed)

@@ -46,6 +46,7 @@ class GameListing(Answer):
     preview: JsonObject | None = None
     move_words: list[MoveWordListing] = Field(default_factory=list)
     puzzles: bool = False
+    puzzle_themes: dict[str, str] = Field(default_factory=dict)
 
 
 class Catalog(Answer):

@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.options import option_listing
-from stairgames.core.registry import get_spec, listing_order, load, move_words_json
+from stairgames.core.registry import get_spec, listing_order, load, move_words_json, puzzle_kit
 from stairgames.i18n import LANGUAGES, N_, catalog_path
 from stairgames.puzzles import shipped_games
 from stairgames.server.base.contract import answers
@@ -25,8 +25,8 @@ from stairgames.server.play.matches import LEVELS
 
 def games_listing() -> list[dict[str, Any]]:
     """``GET /api/games``: every game, its options, seat names, levels, the moves it
-    says in words (``move_words``: the page names none of them) and whether it has
-    puzzles (a shipped set: ``stairgames.puzzles``), in the order
+    says in words (``move_words``: the page names none of them), whether it has
+    puzzles (a shipped set: ``stairgames.puzzles``) and their themes' names, in the order
     the games' registrations ask (``listing_order``: the home page chooses the first)."""
     listing = []
     with_puzzles = set(shipped_games())
@@ -51,9 +51,17 @@ def games_listing() -> list[dict[str, Any]]:
                 "preview": _preview_board(spec.name),
                 "move_words": move_words_json(spec.name),
                 "puzzles": spec.name in with_puzzles,
+                "puzzle_themes": _puzzle_themes(spec.name),
             }
         )
     return listing
+
+
+def _puzzle_themes(name: str) -> dict[str, str]:
+    """The theme ids of the game's puzzles, each with its name (a message id the page
+    translates); none for a game without puzzles."""
+    kit = puzzle_kit(name)
+    return {} if kit is None else kit.all_names()
 
 
 def _preview_board(name: str) -> dict[str, Any] | None:

@@ -469,8 +469,7 @@ async function render(animate) {
     return;
   }
   if (pz.puzzle !== puzzle) return;
-  const shown =
-    pz.ended && pz.solution && pz.step >= 0 ? pz.solution.slice(0, pz.step) : pz.played;
+  const shown = pz.ended && pz.solution && pz.step >= 0 ? pz.solution.slice(0, pz.step) : pz.played;
   draw(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("pz-board"))), pz.board, {
     legal: pz.ended ? [] : pz.legal,
     lastMove: shown.length ? shown[shown.length - 1] : null,
@@ -589,7 +588,9 @@ function renderFacts() {
   /** @type {[string, string][]} */
   const facts = [[t("Difficulty"), String(puzzle.rating)]];
   if (puzzle.themes.length) {
-    facts.push([t("Themes"), puzzle.themes.map((theme) => t(theme)).join(t(", "))]);
+    const names = pz.games.find((g) => g.name === puzzle.game)?.puzzle_themes ?? {};
+    const themes = puzzle.themes.map((theme) => (theme in names ? t(names[theme]) : theme));
+    facts.push([t("Themes"), themes.join(t(", "))]);
   }
   facts.push([
     t("Played"),

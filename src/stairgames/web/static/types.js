@@ -100,6 +100,8 @@
  * @property {[number, number] | null} [realtime_default]
  * @property {Record<string, string[]>} [seats_by_players]
  * @property {boolean} [puzzles] it has puzzles (a shipped set)
+ * @property {Record<string, string>} [puzzle_themes] its puzzles' theme ids, each with its
+ *   name (a message id)
  */
 
 /**
