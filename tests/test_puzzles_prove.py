@@ -309,3 +309,10 @@ def test_a_theme_says_what_it_names(game: str, theme: str, holds: Any) -> None:
         pytest.skip(f"no shipped {game} puzzles")
     for puzzle in found:
         assert (theme in puzzle.themes) == holds(puzzle), puzzle.id
+
+
+def test_the_command_line_has_the_puzzles_command(capsys: Any) -> None:
+    assert main(["puzzles", "verify", "ishigaki_race", "--sample", "2", "--seed", "1"]) == 0
+    assert "2 puzzles proven again, 0 problems" in capsys.readouterr().out
+    assert main(["puzzles", "generate", "city_of_stairs", "--self-play", "1"]) == 2
+    assert "no puzzles" in capsys.readouterr().err
