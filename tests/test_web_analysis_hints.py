@@ -15,6 +15,7 @@ import re
 import urllib.parse
 from typing import Any
 
+from stairgames.core.registry import move_words_json
 from tests.browser_helpers import expect, shot
 from tests.test_web_analysis import analyse, finished_game, get, page, server
 
@@ -23,10 +24,22 @@ __all__ = ["page", "server"]  # the fixtures this module's tests use
 CITY_CHOICES = ("nw", "ne", "turn", "on")
 
 
+def said(game: str, move: str) -> str:
+    """``move`` as the page says it: in the words the game declares for it (its
+    ``move_words``, issue 51), else its notation."""
+    for word in move_words_json(game):
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", re.escape(word["move"]))
+        found = re.fullmatch(pattern, move)
+        if found:
+            return str(word["label"]).format(**found.groupdict())
+    return move
+
+
 def show_marked_move(page: Any, match: str, ply: int | None = None) -> dict[str, Any]:
     """Click the move of ``ply`` (else the first marked move with a better move) in the
     move list of the analysed game: its analysis entry, once the page shows it."""
     analysis = get(page.base_url, f"/api/matches/{match}/analysis")["analysis"]
+    game = get(page.base_url, f"/api/matches/{match}")["game"]
     marked = [m for m in analysis["moves"] if m["mark"] and m["better"]]
     chosen: dict[str, Any] | None = next(
         (m for m in marked if ply is None or m["ply"] == ply), None
@@ -35,7 +48,7 @@ def show_marked_move(page: Any, match: str, ply: int | None = None) -> dict[str,
     page.locator(f'#moves [data-ply="{chosen["ply"]}"]').click()
     expect(page.locator("#step-text")).to_have_text(f"Viewing move {chosen['ply']}")
     expect(page.locator("#analysis-move .analysis-better")).to_have_text(
-        f"Better: {chosen['better']}"
+        f"Better: {said(game, chosen['better'])}"
     )
     return chosen
 
@@ -129,7 +142,9 @@ def test_the_analysis_board_marks_ishigaki_races_better_choice(page: Any) -> Non
     position = "race ninjas=16,19 turn=red dice=2"
     query = urllib.parse.urlencode({"game": "ishigaki_race", "options": "{}", "position": position})
     page.goto(f"{page.base_url}/analysis?{query}")
-    expect(page.locator("#ab-eval .ab-best")).to_have_text("The engine's move: roll")
+    expect(page.locator("#ab-eval .ab-best")).to_have_text(
+        "The engine's move: Roll the second die"
+    )
     badge = page.locator('#ab-board .hint-badge[data-hint="roll"]')
     expect(badge).to_have_attribute("aria-label", "Better: Roll the second die")
     # the choice's own button is marked too, the other not
