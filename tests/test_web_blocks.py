@@ -67,7 +67,11 @@ def test_a_block_from_a_profile_hides_that_players_challenge_and_chat(
     bob = person(browser, server, "Bob Blocked", errors)
     cy = person(browser, server, "Cy Other", errors)
     match = open_challenge(bob)
-    ann.evaluate(f"fetch('/api/challenges/{match}/accept', {{method: 'POST'}})")
+    accepted = ann.evaluate(
+        f"""() => fetch('/api/challenges/{match}/accept', {{method: 'POST', headers:
+        {{'content-type': 'application/json'}}, body: '{{}}'}}).then(r => r.status)"""
+    )
+    assert accepted == 200
     for page in (ann, bob):
         page.goto(f"{server}/m/{match}")
         expect(page.locator("#chat")).to_be_visible()
