@@ -209,3 +209,22 @@ def test_shipped_sets_are_found_through_the_registry() -> None:
         assert found and all(p.game == game for p in found)
         assert puzzles.by_id(found[0].id) == found[0]
     assert puzzles.by_id("00000000") is None
+
+
+def test_a_verdict_says_a_word_move_in_its_games_words() -> None:
+    """Issue 51's rule holds in puzzles: Ishigaki Race's "stop" and "roll" are told as
+    the game says them ("Stop", "Roll the second die"), in the reader's language."""
+    chance = next(
+        p
+        for p in puzzles.shipped("ishigaki_race")
+        if {"stop", "roll"} <= {answer.move for answer in p.root.answers}
+    )
+    wrong = next(answer for answer in chance.root.answers if answer.verdict == "wrong")
+    told = judge(chance, [], wrong.move).message
+    assert "Stop" in str(told) and "Roll the second die" in str(told)
+    assert " stop " not in f" {told} " and " roll " not in f" {told} "
+    set_language("ja")
+    try:
+        assert "止める" in localize(told)
+    finally:
+        set_language("en")

@@ -13,12 +13,13 @@ is loaded to replay the moves; the verdicts come from the tree alone.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Final
 
 from stairgames.core.errors import StairgamesError
 from stairgames.core.game import State
-from stairgames.core.registry import load
+from stairgames.core.registry import get_spec, load
 from stairgames.i18n import N_, Count, Text, ngettext
 from stairgames.puzzles.model import ALSO, BEST_CHANCE, WRONG, Answer, Node, Puzzle
 
@@ -127,13 +128,15 @@ def judge(puzzle: Puzzle, played: Sequence[str], move: str) -> Verdict:
     message_id = (
         N_("{move} also keeps the win.") if answer.verdict == ALSO else N_("{move}: right.")
     )
-    return Verdict(RIGHT, answer, answer.reply, Text(message_id, {"move": answer.move}))
+    return Verdict(
+        RIGHT, answer, answer.reply, Text(message_id, {"move": said(puzzle, state, answer.move)})
+    )
 
 
 def wrong_message(puzzle: Puzzle, state: State, node: Node, answer: Answer) -> Text:
     """Why ``answer`` is wrong: who wins after it and in how many plies, a draw, a
     slower win, or (chance) the share it gives against the best."""
-    move = answer.move
+    move = said(puzzle, state, answer.move)
     if puzzle.goal == BEST_CHANCE:
         best = node.best
         return Text(
@@ -141,7 +144,7 @@ def wrong_message(puzzle: Puzzle, state: State, node: Node, answer: Answer) -> T
             {
                 "move": move,
                 "share": percent(answer.shares[puzzle.solver]),
-                "best": best.move,
+                "best": said(puzzle, state, best.move),
                 "best_share": percent(best.shares[puzzle.solver]),
             },
         )
@@ -163,21 +166,39 @@ def wrong_message(puzzle: Puzzle, state: State, node: Node, answer: Answer) -> T
 
 def solved_message(puzzle: Puzzle, state: State, answer: Answer) -> Text:
     """What solving says: the win and its length, or the best chance."""
+    move = said(puzzle, state, answer.move)
     if puzzle.goal == BEST_CHANCE:
         return Text(
             N_("Solved: {move} gives the best chance of winning, {share}."),
-            {"move": answer.move, "share": percent(answer.shares[puzzle.solver])},
+            {"move": move, "share": percent(answer.shares[puzzle.solver])},
         )
     if answer.plies is None or answer.plies == 0:
-        return Text(N_("Solved: {move} wins."), {"move": answer.move})
+        return Text(N_("Solved: {move} wins."), {"move": move})
     return Text(
         N_("Solved: after {move} {seat} wins in {plies}."),
         {
-            "move": answer.move,
+            "move": move,
             "seat": Text(state.seat_name(puzzle.solver)),
             "plies": plies(answer.plies),
         },
     )
+
+
+def said(puzzle: Puzzle, state: State, move: str) -> str | Text:
+    """``move`` as players read it: in the words its game declares for it
+    (``GameSpec.move_words``: Ishigaki Race's "stop" is "Stop"), else its notation."""
+    for word in get_spec(puzzle.game).move_words:
+        pattern = re.sub(r"\\\{(number|seat)\\\}", r"(?P<\1>\\d+)", re.escape(word.move))
+        found = re.fullmatch(pattern, move)
+        if found is None:
+            continue
+        arguments: dict[str, str | Text] = {}
+        if found.groupdict().get("number") is not None:
+            arguments["number"] = found["number"]
+        if found.groupdict().get("seat") is not None:
+            arguments["seat"] = Text(state.seat_name(int(found["seat"])))
+        return Text(word.label, arguments)
+    return move
 
 
 def plies(count: int) -> Count:
