@@ -9,7 +9,8 @@ latency (:mod:`.loop_latency`); the strength runs against OpenSpiel's players an
 level ladder with their statistics (:mod:`.strength`, :mod:`.pinned`,
 :mod:`.players_openspiel`, :mod:`.ladder`); the first move after an install
 (:mod:`.first_move`); the naive readings of the rules the engine benchmarks compare
-with (:mod:`.naive`); and how results are written (:mod:`.output`).
+with (:mod:`.naive`); the puzzles made an hour and the share of positions proven
+(:mod:`.puzzles`); and how results are written (:mod:`.output`).
 """
 
 from __future__ import annotations
