@@ -274,6 +274,81 @@ def test_an_anonymous_visitor_solves_without_a_rating(client: TestClient) -> Non
     assert page["solution"] is None and page["tree"] is None
 
 
+def give_up(client: TestClient, puzzle_id: str, played: list[str]) -> Any:
+    return client.post(f"/api/puzzles/{puzzle_id}/give-up", json={"played": played}, headers=JSON)
+
+
+def test_giving_up_a_first_attempt_shows_the_solution_and_is_rated_a_loss(
+    client: TestClient,
+) -> None:
+    player(client)
+    puzzle = LADDER[10]
+    first, reply, _last = main_line(puzzle)
+    out = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
+    assert out.rated is True
+    assert move(client, puzzle.id, [], first).json()["outcome"] == "right"
+    _error(give_up(client, puzzle.id, []), 409, "puzzle_out_of_step")  # it stands further on
+    response = give_up(client, puzzle.id, [first, reply])
+    assert response.status_code == 200, response.text
+    answer = MoveAnswer.model_validate(response.json())
+    assert answer.outcome == "gave_up" and answer.proof is None and answer.reply is None
+    assert answer.message == {"id": "Not solved: you asked for the solution."}
+    assert answer.played == [first, reply] and answer.legal == []
+    assert answer.solution == main_line(puzzle)
+    assert answer.board == move(client, puzzle.id, [], first).json()["board"]  # where it stood
+    assert answer.rating_change is not None
+    assert answer.rating_change.before == 1500 and answer.rating_change.after < 1500
+    assert '"tree"' not in response.text and '"answers"' not in response.text
+    page = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
+    assert page.attempt is not None and page.attempt.ended and page.attempt.solved is False
+    assert page.attempt.rating_change == answer.rating_change and page.rated is False
+    assert page.plays == 1 and page.success_rate == 0.0
+    assert page.solution == main_line(puzzle) and page.tree == puzzle.root.to_json()
+    # given up again (the attempt ended): shown again, rated and counted no more
+    again = MoveAnswer.model_validate(give_up(client, puzzle.id, []).json())
+    assert again.outcome == "gave_up" and again.rating_change is None
+    mine = client.get("/api/puzzles/me").json()["ratings"]["stairs"]
+    assert mine["games"] == 1 and mine["rating"] == answer.rating_change.after
+    assert client.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 1
+
+
+def test_giving_up_at_once_is_a_rated_loss_and_ends_a_streaks_count(
+    client: TestClient,
+) -> None:
+    player(client)
+    puzzle = LADDER[12]
+    answer = MoveAnswer.model_validate(give_up(client, puzzle.id, []).json())
+    assert answer.outcome == "gave_up" and answer.played == []
+    assert answer.rating_change is not None and answer.rating_change.after < 1500
+    assert answer.board == client.get(f"/api/puzzles/{puzzle.id}").json()["board"]
+    ended = client.post(
+        "/api/puzzles/streak/end", json={"game": "stairs", "count": 3}, headers=JSON
+    )
+    assert ended.json()["counted"] == 0  # given up is not solved
+    assert puzzle.id not in {
+        client.get("/api/puzzles/next?game=stairs").json()["id"] for _ in range(8)
+    }
+
+
+def test_an_anonymous_visitor_gives_up_unrated_and_bad_lines_are_refused(
+    client: TestClient,
+) -> None:
+    puzzle = LADDER[3]
+    first, reply, _last = main_line(puzzle)
+    assert client.get(f"/api/puzzles/{puzzle.id}").json()["rated"] is False
+    _error(give_up(client, puzzle.id, [first]), 400, "puzzle_off_line")
+    _error(give_up(client, puzzle.id, [wrong_move(puzzle), reply]), 400, "puzzle_off_line")
+    _error(give_up(client, puzzle.id, ["x"] * 300), 400, "bad_played")
+    refused = client.post(f"/api/puzzles/{puzzle.id}/give-up", json={}, headers=JSON)
+    _error(refused, 400, "bad_played")
+    _error(give_up(client, "zzzzzzzz", []), 404, "puzzle_not_found")
+    answer = MoveAnswer.model_validate(give_up(client, puzzle.id, [first, reply]).json())
+    assert answer.outcome == "gave_up" and answer.rating_change is None
+    assert answer.solution == main_line(puzzle)
+    assert client.get("/api/me").json()["id"] is None  # no player was made
+    assert client.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 0
+
+
 def test_next_avoids_the_puzzles_a_player_tried_and_follows_their_rating(
     client: TestClient,
 ) -> None:
@@ -489,6 +564,7 @@ def test_moves_and_requests_are_limited_per_player_and_per_address(tmp_path: Pat
         wrong = wrong_move(puzzle)
         assert move(client, puzzle.id, [], wrong).status_code == 200
         assert move(client, puzzle.id, [], wrong).status_code == 200
+        _error(give_up(client, puzzle.id, []), 429, "too_many_requests")  # a move's allowance
         refused = move(client, puzzle.id, [], wrong)
         _error(refused, 429, "too_many_requests")
         assert int(refused.headers["retry-after"]) >= 1
@@ -499,7 +575,7 @@ def test_moves_and_requests_are_limited_per_player_and_per_address(tmp_path: Pat
         assert move(client, puzzle.id, [], wrong).status_code == 200
         assert client.get("/api/puzzles/me").status_code == 200
         counts = puzzles_of(client).rates.counts
-        assert counts["moves"].refused == 1 and counts["requests"].refused == 1
+        assert counts["moves"].refused == 2 and counts["requests"].refused == 1
 
 
 def test_the_puzzle_routes_are_in_the_openapi_document(client: TestClient) -> None:
@@ -508,6 +584,11 @@ def test_the_puzzle_routes_are_in_the_openapi_document(client: TestClient) -> No
     body = moves["requestBody"]["content"]["application/json"]["schema"]
     assert body == {"$ref": "#/components/schemas/MoveBody"}
     answer = moves["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/MoveAnswer"}
+    given_up = paths["/api/puzzles/{puzzle_id}/give-up"]["post"]
+    body = given_up["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/GiveUpBody"}
+    answer = given_up["responses"]["200"]["content"]["application/json"]["schema"]
     assert answer == {"$ref": "#/components/schemas/MoveAnswer"}
     for path, model in [
         ("/api/puzzles/next", "PuzzleOut"),

@@ -91,6 +91,28 @@ def fail(page: Any, url: str, puzzle: Puzzle) -> str:
     return wrong.move
 
 
+def give_up(page: Any, url: str, puzzle: Puzzle) -> list[str]:
+    """Show ``puzzle``'s solution at its start ("Show the solution"), accepting the
+    question asked first, if any; returns the questions asked."""
+    page.goto(f"{url}/puzzles/{puzzle.id}")
+    expect(page.locator("#pz-title")).to_contain_text(puzzle.id)
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    page.locator("#pz-give-up").click()
+    expect(page.locator("#pz-verdict .pz-wrong")).to_be_visible()
+    page.remove_listener("dialog", accept)
+    expect(page.locator("#pz-give-up")).to_be_hidden()
+    expect(page.locator("#pz-play-move")).to_be_hidden()
+    total = len(puzzles.solution(puzzle))
+    expect(page.locator("#pz-moves .pz-step")).to_have_count(total)
+    return asked
+
+
 def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: str) -> None:
     errors: list[str] = []
     page = new_page(browser, url, errors, locale="en-GB")
@@ -128,6 +150,25 @@ def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: s
     expect(page.locator("#pz-step")).to_have_text(f"Move 1 of {total}")
     expect(page.locator("#pz-moves .move.current")).to_have_count(1)
     shot(page, "puzzles-failed")
+    # "Show the solution": asked first (the first attempt counts), then a miss
+    given_up = shipped(5)[0]
+    asked = give_up(page, url, given_up)
+    assert asked == ["Show the solution? The puzzle then counts as not solved."]
+    verdict = page.locator("#pz-verdict")
+    expect(verdict).to_contain_text("Not solved: you asked for the solution.")
+    expect(verdict).to_contain_text("The solution: ")
+    expect(page.locator("#pz-verdict .pz-rating-change")).to_contain_text(
+        re.compile(r"Your puzzle rating: \d+ → \d+ \(−\d+\)")
+    )
+    total = len(puzzles.solution(given_up))
+    expect(page.locator("#pz-step")).to_have_text(f"Move 0 of {total}")
+    page.locator("#pz-last").click()
+    expect(page.locator("#pz-step")).to_have_text(f"Move {total} of {total}")
+    shot(page, "puzzles-given-up")
+    # once ended, its page shows the solution and no button
+    page.reload()
+    expect(page.locator("#pz-steps")).to_be_visible()
+    expect(page.locator("#pz-give-up")).to_be_hidden()
     # the chooser offers the games with puzzles, and a puzzle near the player's rating
     page.locator("#puzzles-link").click()
     expect(page.locator("#pz-game option")).to_have_count(1 + len(puzzles.shipped_games()))
@@ -159,10 +200,21 @@ def test_japanese_and_a_phone(browser: Any, url: str) -> None:
     for english in ("Wrong", "The proof", "Your puzzle rating", "Difficulty", "Themes"):
         assert english not in page.locator("#puzzles").inner_text()
     shot(page, "puzzles-ja-failed")
+    asked = give_up(page, url, shipped(6)[0])
+    assert asked == ["正解を表示しますか？このパズルは解けなかったものとして数えられます。"]
+    expect(page.locator("#pz-verdict")).to_contain_text("未解決：正解の手順を表示しました。")
+    expect(page.locator("#pz-verdict .pz-rating-change")).to_contain_text(
+        "あなたのパズルのレーティング："
+    )
+    assert "Show the solution" not in page.locator("#puzzles").inner_text()
+    shot(page, "puzzles-ja-given-up")
     page.context.close()
     phone = new_page(browser, url, errors, locale="en-GB", viewport={"width": 400, "height": 800})
     shot(phone, "puzzles-phone-home")
     fail(phone, url, shipped(4)[-1])
+    # a browser that is no player gives up unasked (nothing is rated)
+    assert give_up(phone, url, shipped(7)[0]) == []
+    expect(phone.locator("#pz-verdict .pz-rating-change")).to_have_count(0)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page is {width} px wide on a 400-px screen"
     shot(phone, "puzzles-phone-failed")

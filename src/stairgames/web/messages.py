@@ -361,6 +361,8 @@ SHARED_MESSAGES: Final = (
     N_("The streak ended: {count}"),
     N_("Your best: {best}"),
     N_("Your move: {move}"),
+    N_("Show the solution"),
+    N_("Show the solution? The puzzle then counts as not solved."),
 )
 """The message ids of the shared pages (``web/static``), and the level names the
 pages translate from the server's data."""

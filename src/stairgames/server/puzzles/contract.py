@@ -37,8 +37,10 @@ class PuzzleOut(Answer):
     its ``themes``, its ``rating`` now (points), the ``board`` (the game's ``web_view``
     for the solver) and the solver's ``legal`` moves where the attempt stands:
     ``played`` is empty, or, for a player whose first attempt goes on, the moves it
-    reached (the board and the legal moves there); the site's ``plays`` of it and their
-    ``success_rate`` (``None``: none yet)."""
+    reached (the board and the legal moves there); whether the requester's attempt is
+    ``rated`` (a player's first attempt that has not ended: giving up then costs
+    rating); the site's ``plays`` of it and their ``success_rate`` (``None``: none
+    yet)."""
 
     id: str
     game: str
@@ -54,6 +56,7 @@ class PuzzleOut(Answer):
     board: JsonObject | None
     legal: list[str]
     played: list[str]
+    rated: bool
     plays: int
     success_rate: float | None
 
@@ -95,6 +98,14 @@ class MoveBody(Body):
     move: JsonValue = None
 
 
+class GiveUpBody(Body):
+    """``POST /api/puzzles/{id}/give-up``: what was ``played`` so far, as for a move."""
+
+    refusals: ClassVar[Refusals] = {"played": PLAYED_MOVES}
+
+    played: list[JsonValue]
+
+
 class Proof(Answer):
     """Why a move was wrong: after ``move`` the seat ``winner`` wins (``None``: a draw,
     or chance) in ``plies`` (``None``: with chance), as ``line`` shows; ``shares``: every
@@ -109,10 +120,11 @@ class Proof(Answer):
 
 class MoveAnswer(Answer):
     """The verdict on a move: ``outcome`` ``right`` (the ``reply`` follows), ``solved``
-    or ``wrong``; its words (``message``, to translate); the board after the reply (after
-    the move once the attempt ended) and the solver's ``legal`` moves there; ``played``
-    now; the ``rating_change`` (a player's first attempt, as it ends); the ``solution``
-    once the attempt ended; the ``proof`` of a wrong move."""
+    or ``wrong``, or ``gave_up`` (the answer to ``POST /api/puzzles/{id}/give-up``); its
+    words (``message``, to translate); the board after the reply (after the move once
+    the attempt ended; where it stood when given up) and the solver's ``legal`` moves
+    there; ``played`` now; the ``rating_change`` (a player's first attempt, as it ends);
+    the ``solution`` once the attempt ended; the ``proof`` of a wrong move."""
 
     outcome: str
     message: JsonValue

@@ -1,8 +1,8 @@
 """The puzzles' routes (docs/web.md, "Puzzles"; their models: ``puzzles/contract.py``;
 what they do: ``puzzles/service.py``).
 
-Every route spends an allowance of its client (:attr:`Puzzles.rates`): a move of
-:data:`~.service.MOVES`, any other request of :data:`~.service.REQUESTS`; the client is
+Every route spends an allowance of its client (:attr:`Puzzles.rates`): a move or a
+give-up of :data:`~.service.MOVES`, any other request of :data:`~.service.REQUESTS`; the client is
 the request's player where its cookie names one, else its address (so an anonymous
 visitor cannot get a fresh allowance by inventing cookies). Beyond it: 429 with
 ``Retry-After``. Answers are made into JSON in a database thread (a puzzle's page
@@ -26,6 +26,7 @@ from stairgames.server.base.store import allowances_off_loop, off_loop
 from stairgames.server.people.players import Player, RetryLaterError, current_player_async
 from stairgames.server.puzzles.contract import (
     DailyPuzzle,
+    GiveUpBody,
     MoveAnswer,
     MoveBody,
     PuzzleOut,
@@ -91,7 +92,8 @@ async def _answer(body: dict[str, Any]) -> Response:
 
 def add_puzzle_routes(app: FastAPI) -> None:
     """``/api/puzzles/...``: the next puzzle, the daily one, a streak's, a puzzle's page,
-    a move, a streak's end, a player's puzzle ratings (docs/web.md, "Puzzles")."""
+    a move, giving up, a streak's end, a player's puzzle ratings (docs/web.md,
+    "Puzzles")."""
 
     @app.get(f"{ROUTE}/next", **answers(PuzzleOut))
     async def next_puzzle(request: Request, game: str = ANY) -> Response:
@@ -143,6 +145,14 @@ def add_puzzle_routes(app: FastAPI) -> None:
         if refused is not None:
             return refused
         found = await PUZZLES.of(request).move(player, puzzle_id, body.played, body.move)
+        return await _answer(found)
+
+    @app.post(f"{ROUTE}/{{puzzle_id}}/give-up", **answers(MoveAnswer))
+    async def puzzle_give_up(puzzle_id: str, body: GiveUpBody, request: Request) -> Response:
+        player, refused = await _asker(request, MOVES)
+        if refused is not None:
+            return refused
+        found = await PUZZLES.of(request).give_up(player, puzzle_id, body.played)
         return await _answer(found)
 
 

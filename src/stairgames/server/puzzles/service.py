@@ -23,6 +23,11 @@ starting at its shipped ``rating``), and counted in the puzzle's plays and succe
 Later attempts, and an anonymous visitor's, are judged alike and change nothing (a
 player's later solve is noted for the streaks' cap).
 
+**Giving up** (``give_up``, lichess's "View the solution"): the attempt ends where it
+stands, failed: a player's first attempt is rated as a wrong move is (same rule for
+``played``: where the attempt stands, else 409), and the answer is that of a move that
+ends the attempt (outcome :data:`GAVE_UP`, the solution, the rating change).
+
 **Hidden until the end.** No answer carries a puzzle's tree or its solution before the
 attempt ended, not even a refusal: the solution comes with the move that ends the
 attempt, the tree (and the solution) with a puzzle's page once the requester's first
@@ -86,12 +91,15 @@ MOVES: Final = "moves"
 """The allowance of puzzle moves each client has (:attr:`Puzzles.rates`)."""
 REQUESTS: Final = "requests"
 """The allowance of other puzzle requests each client has."""
+GAVE_UP: Final = "gave_up"
+"""The outcome of an attempt given up (:meth:`Puzzles.give_up`)."""
 
 NO_PUZZLE: Final = N_("there is no puzzle {puzzle!r}")
 NO_PUZZLES_OF: Final = N_("there are no puzzles of {game!r}")
 OFF_THE_LINE: Final = N_("the moves played are not this puzzle's line")
 NOT_LEGAL: Final = N_("{move} is not a legal move here")
 OUT_OF_STEP: Final = N_("your attempt at this puzzle stands at another move; open it again")
+GIVEN_UP: Final = N_("Not solved: you asked for the solution.")
 
 
 class Catalogue(Protocol):
@@ -404,10 +412,7 @@ class Puzzles:
             standing elsewhere.
         """
         moves, text = _moves_list(played), _move_text(move)
-        puzzle, attempt = await off_loop(self._puzzle_and_attempt, puzzle_id, player)
-        rated = player is not None and (attempt is None or not attempt.ended)
-        if rated and tuple(moves) != (attempt.progress if attempt is not None else ()):
-            raise ServerError(409, OUT_OF_STEP)
+        puzzle, rated = await self._rated_attempt(player, puzzle_id, moves)
         judged = await off_loop(_judged, puzzle, moves, text)
         outcome = judged.verdict.outcome
         change = None
@@ -437,6 +442,48 @@ class Puzzles:
             },
         }
 
+    async def give_up(
+        self, player: Player | None, puzzle_id: str, played: Sequence[object]
+    ) -> dict[str, Any]:
+        """``POST /api/puzzles/{id}/give-up``: end the attempt at ``played``, failed, and
+        show the solution (see the module).
+
+        :raises ServerError: 404 no such puzzle; 400 a bad list, or ``played`` off the
+            puzzle's line; 409 a player's first attempt standing elsewhere.
+        """
+        moves = _moves_list(played)
+        puzzle, rated = await self._rated_attempt(player, puzzle_id, moves)
+        board = await off_loop(_board_after, puzzle, moves)
+        change = None
+        if player is not None and rated:
+            change = await self._finish(player, puzzle, moves, solved=False)
+        return {
+            "outcome": GAVE_UP,
+            "message": text_json(Text(GIVEN_UP)),
+            "reply": None,
+            "board": board,
+            "legal": [],
+            "played": moves,
+            "rating_change": change,
+            "solution": solution(puzzle),
+            "proof": None,
+        }
+
+    async def _rated_attempt(
+        self, player: Player | None, puzzle_id: str, moves: Sequence[str]
+    ) -> tuple[Puzzle, bool]:
+        """The puzzle, and whether this is the player's first attempt at it, still
+        going on (rated).
+
+        :raises ServerError: 404 no such puzzle; 409 the first attempt stands elsewhere
+            than ``moves``.
+        """
+        puzzle, attempt = await off_loop(self._puzzle_and_attempt, puzzle_id, player)
+        rated = player is not None and (attempt is None or not attempt.ended)
+        if rated and tuple(moves) != (attempt.progress if attempt is not None else ()):
+            raise ServerError(409, OUT_OF_STEP)
+        return puzzle, rated
+
     def _puzzle_and_attempt(
         self, puzzle_id: str, player: Player | None
     ) -> tuple[Puzzle, Attempt | None]:
@@ -464,20 +511,27 @@ class Puzzles:
         :raises ServerError: 409, the attempt moved on meanwhile.
         """
         outcome = judged.verdict.outcome
+        if outcome != RIGHT:
+            return await self._finish(player, puzzle, played, solved=outcome == SOLVED)
         try:
-            if outcome == RIGHT:
-                await off_loop(
-                    self.store.advance, player.id, puzzle.id, puzzle.game, played, judged.played
-                )
-                return None
+            await off_loop(
+                self.store.advance, player.id, puzzle.id, puzzle.game, played, judged.played
+            )
+        except OutOfStepError as exc:
+            raise ServerError(409, OUT_OF_STEP) from exc
+        return None
+
+    async def _finish(
+        self, player: Player, puzzle: Puzzle, played: list[str], *, solved: bool
+    ) -> dict[str, int] | None:
+        """End and rate the player's first attempt, standing at ``played``: the rating
+        change (``None`` if another request ended it first).
+
+        :raises ServerError: 409, the attempt moved on meanwhile.
+        """
+        try:
             finished = await off_loop(
-                self.store.finish,
-                player.id,
-                puzzle.id,
-                puzzle.game,
-                puzzle.rating,
-                played,
-                outcome == SOLVED,
+                self.store.finish, player.id, puzzle.id, puzzle.game, puzzle.rating, played, solved
             )
         except OutOfStepError as exc:
             raise ServerError(409, OUT_OF_STEP) from exc
@@ -499,13 +553,15 @@ class Puzzles:
         if attempt is not None and not attempt.ended:
             progress = attempt.progress
         stats = self.store.stats(puzzle.id)
-        return puzzle_out(puzzle, progress, stats)
+        rated = player is not None and (attempt is None or not attempt.ended)
+        return puzzle_out(puzzle, progress, stats, rated=rated)
 
 
 def puzzle_out(
-    puzzle: Puzzle, progress: Sequence[str], stats: PuzzleStats | None
+    puzzle: Puzzle, progress: Sequence[str], stats: PuzzleStats | None, *, rated: bool = False
 ) -> dict[str, Any]:
-    """A puzzle as ``PuzzleOut`` shows it, at ``progress`` (moves on its line)."""
+    """A puzzle as ``PuzzleOut`` shows it, at ``progress`` (moves on its line);
+    ``rated``: whether the requester's attempt counts for their rating."""
     spec = get_spec(puzzle.game)
     _node, state = node_after(puzzle, progress)
     return {
@@ -523,6 +579,7 @@ def puzzle_out(
         "board": _board(puzzle, state),
         "legal": _legal(state),
         "played": list(progress),
+        "rated": rated,
         "plays": 0 if stats is None else stats.plays,
         "success_rate": None if stats is None else stats.success_rate,
     }
@@ -548,6 +605,18 @@ def _follows(puzzle: Puzzle, progress: Sequence[str]) -> bool:
     except StairgamesError:
         return False
     return True
+
+
+def _board_after(puzzle: Puzzle, played: list[str]) -> dict[str, Any] | None:
+    """The board after ``played`` (blocking: a position replayed).
+
+    :raises ServerError: 400, ``played`` off the line.
+    """
+    try:
+        _node, state = node_after(puzzle, played)
+    except StairgamesError as exc:
+        raise ServerError(400, OFF_THE_LINE) from exc
+    return _board(puzzle, state)
 
 
 def _judged(puzzle: Puzzle, played: list[str], move: str) -> _Judged:
@@ -581,6 +650,7 @@ def _change(change: tuple[int, int] | None) -> dict[str, int] | None:
 
 __all__ = [
     "ANY",
+    "GAVE_UP",
     "MOVES",
     "REQUESTS",
     "Catalogue",

@@ -4,9 +4,11 @@
 // day". The game's own board.js draws the position (draw(svg, board, ui), as the match
 // page does); every move is sent to the server, which judges it from the puzzle's proven
 // tree (POST /api/puzzles/{id}/moves): right (the defender's reply follows), solved, or
-// wrong with the proof line. Once the attempt ends its solution can be stepped through
-// (each position's board from the analysis board's POST /api/analysis/position) and the
-// rating change is shown. Every text the server sent is put in the page with textContent.
+// wrong with the proof line; "Show the solution" gives up (POST /api/puzzles/{id}/give-up,
+// asking first where the attempt is rated). Once the attempt ends its solution can be
+// stepped through (each position's board from the analysis board's POST
+// /api/analysis/position) and the rating change is shown. Every text the server sent is
+// put in the page with textContent.
 
 import { ngettext, onLanguageChange, say, t } from "./i18n.js";
 import { $, button } from "./dom.js";
@@ -33,6 +35,7 @@ import { signed } from "./ratingtext.js";
  * @property {unknown} board the game's drawing data
  * @property {string[]} legal
  * @property {string[]} played
+ * @property {boolean} rated whether giving up costs the requester rating
  * @property {number} plays
  * @property {number | null} success_rate
  * @property {string} [date] the daily puzzle's day
@@ -53,10 +56,10 @@ import { signed } from "./ratingtext.js";
  */
 
 /**
- * The verdict on a move (MoveAnswer).
+ * The verdict on a move, or on giving up (MoveAnswer).
  *
  * @typedef {object} MoveAnswer
- * @property {"right" | "solved" | "wrong"} outcome
+ * @property {"right" | "solved" | "wrong" | "gave_up"} outcome
  * @property {unknown} message a text to say
  * @property {string | null} reply
  * @property {unknown} board
@@ -203,6 +206,9 @@ function wire() {
       pz.go(path);
     });
   }
+  const giveUpButton = button(t("Show the solution"), () => giveUp());
+  giveUpButton.id = "pz-give-up";
+  $("pz-next").before(giveUpButton);
   $("pz-next", HTMLButtonElement).addEventListener("click", () => {
     if (pz.mode === "daily" || pz.mode === "one") {
       pz.mode = "next";
@@ -341,11 +347,43 @@ async function play(move) {
   render(true);
 }
 
+// POST /api/puzzles/{id}/give-up: the attempt ends, not solved, and its solution is shown
+// (asked first where it is a player's first attempt: it counts as a miss).
+async function giveUp() {
+  const puzzle = pz.puzzle;
+  if (!puzzle || pz.ended || pz.busy) return;
+  if (puzzle.rated && !confirm(t("Show the solution? The puzzle then counts as not solved."))) {
+    return;
+  }
+  pz.busy = true;
+  $("pz-error").textContent = "";
+  const seq = pz.seq;
+  /** @type {MoveAnswer} */
+  let answer;
+  try {
+    answer = await api(`/api/puzzles/${puzzle.id}/give-up`, { json: { played: pz.played } });
+  } catch (failure) {
+    if (seq !== pz.seq) return;
+    $("pz-error").textContent = failureText(failure);
+    return;
+  } finally {
+    pz.busy = false;
+  }
+  if (seq !== pz.seq || pz.puzzle !== puzzle) return;
+  pz.verdict = answer;
+  pz.board = answer.board;
+  pz.legal = [];
+  pz.played = answer.played;
+  pz.memory = {};
+  finish(answer, null);
+  render(false);
+}
+
 /**
  * The attempt ended: the solution to step through, the rating change, the streak.
  *
  * @param {MoveAnswer} answer
- * @param {string} move
+ * @param {string | null} move the solver's last move (none when given up)
  */
 function finish(answer, move) {
   pz.ended = true;
@@ -355,9 +393,15 @@ function finish(answer, move) {
   pz.wrongMove = answer.outcome === "wrong" ? move : null;
   pz.boards = new Map();
   // solved: the solution's last position; wrong: the position after the wrong move, on
-  // no step of the solution (-1) until the person steps
-  pz.step = pz.solution && pz.solved ? pz.solution.length : -1;
-  if (pz.solution && pz.solved) pz.boards.set(pz.step, answer.board);
+  // no step of the solution (-1) until the person steps; given up: where it stood, a
+  // step of the solution if the moves played were its own
+  const line = pz.solution ?? [];
+  const onLine = pz.played.every((played, index) => line[index] === played);
+  if (answer.outcome === "gave_up") pz.step = onLine ? pz.played.length : 0;
+  else pz.step = pz.solution && pz.solved ? line.length : -1;
+  if (pz.solution && (pz.solved || (answer.outcome === "gave_up" && onLine))) {
+    pz.boards.set(pz.step, answer.board);
+  } else if (answer.outcome === "gave_up") stepTo(0);
   if (pz.mode === "streak") {
     if (pz.solved) pz.streak += 1;
     else {
@@ -449,6 +493,9 @@ async function render(animate) {
   $("pz-next", HTMLButtonElement).textContent =
     pz.mode === "streak" && pz.streakOver ? t("A new streak") : t("Next puzzle");
   $("pz-next", HTMLButtonElement).classList.toggle("pz-primary", pz.ended);
+  const giveUpButton = $("pz-give-up", HTMLButtonElement);
+  giveUpButton.textContent = t("Show the solution");
+  giveUpButton.hidden = pz.ended;
   renderVerdict();
   renderFacts();
   renderRating();
@@ -521,6 +568,8 @@ function renderVerdict() {
       }
     } else if (verdict.outcome === "solved") {
       lines.push(paragraph(said, "pz-solved"));
+    } else if (verdict.outcome === "gave_up") {
+      lines.push(paragraph(said, "pz-wrong"));
     } else {
       lines.push(paragraph(t("Wrong: {message}.", { message: said }), "pz-wrong"));
       const proof = verdict.proof;
