@@ -151,6 +151,21 @@ def main_line(puzzle: Puzzle) -> list[str]:
     return [best.move, best.reply, best.next.best.move]
 
 
+def boards_along(puzzle: Puzzle, line: list[str]) -> list[Any]:
+    """The game's drawing for the solver of the start and of each position along
+    ``line``."""
+    from stairgames.core.registry import get_spec
+
+    draw = get_spec(puzzle.game).web_view
+    assert draw is not None
+    state = stairgames.load(puzzle.game, **puzzle.options).state_from_position(puzzle.position)
+    boards = [draw(state, puzzle.solver)]
+    for played in line:
+        state.apply_action(state.string_to_action(played))
+        boards.append(draw(state, puzzle.solver))
+    return boards
+
+
 def wrong_move(puzzle: Puzzle) -> str:
     return next(answer.move for answer in puzzle.root.answers if answer.verdict == "wrong")
 
@@ -192,6 +207,7 @@ def test_a_players_first_attempt_is_rated_and_counted_once(client: TestClient) -
     assert answer.outcome == "right" and answer.reply == reply
     assert answer.played == [first, reply] and last in answer.legal
     assert answer.solution is None and answer.rating_change is None and answer.proof is None
+    assert answer.solution_boards is None
     resumed = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
     assert resumed.played == [first, reply] and resumed.legal == answer.legal
     assert resumed.solution is None and resumed.tree is None
@@ -199,10 +215,14 @@ def test_a_players_first_attempt_is_rated_and_counted_once(client: TestClient) -
     solved = MoveAnswer.model_validate(move(client, puzzle.id, [first, reply], last).json())
     assert solved.outcome == "solved" and solved.solution == [first, reply, last]
     assert solved.played == [first, reply, last] and solved.legal == []
+    boards = boards_along(puzzle, [first, reply, last])
+    assert solved.solution_boards == boards and len(set(map(str, boards))) == 4
+    assert boards[-1] == solved.board
     assert solved.rating_change is not None
     assert solved.rating_change.before == 1500 and solved.rating_change.after > 1500
     page = PuzzlePage.model_validate(client.get(f"/api/puzzles/{puzzle.id}").json())
     assert page.solution == [first, reply, last] and page.tree == puzzle.root.to_json()
+    assert page.solution_boards == boards
     assert page.attempt is not None and page.attempt.solved is True
     assert page.attempt.rating_change == solved.rating_change
     assert page.plays == 1 and page.success_rate == 1.0 and page.rating < 1500
@@ -244,6 +264,7 @@ def test_a_wrong_first_move_is_told_with_its_proof_and_costs_rating(client: Test
         "shares": list(judged.shares),
     }
     assert answer.solution == main_line(puzzle)
+    assert answer.solution_boards == boards_along(puzzle, main_line(puzzle))
     assert answer.rating_change is not None
     assert answer.rating_change.before == 1500 and answer.rating_change.after < 1500
     page = client.get(f"/api/puzzles/{puzzle.id}").json()
@@ -272,6 +293,7 @@ def test_an_anonymous_visitor_solves_without_a_rating(client: TestClient) -> Non
     page = client.get(f"/api/puzzles/{puzzle.id}").json()
     assert page["plays"] == 0 and page["attempt"] is None
     assert page["solution"] is None and page["tree"] is None
+    assert page["solution_boards"] is None
 
 
 def give_up(client: TestClient, puzzle_id: str, played: list[str]) -> Any:
@@ -295,6 +317,7 @@ def test_giving_up_a_first_attempt_shows_the_solution_and_is_rated_a_loss(
     assert answer.message == {"id": "Not solved: you asked for the solution."}
     assert answer.played == [first, reply] and answer.legal == []
     assert answer.solution == main_line(puzzle)
+    assert answer.solution_boards == boards_along(puzzle, main_line(puzzle))
     assert answer.board == move(client, puzzle.id, [], first).json()["board"]  # where it stood
     assert answer.rating_change is not None
     assert answer.rating_change.before == 1500 and answer.rating_change.after < 1500
@@ -529,7 +552,14 @@ def test_nothing_before_the_end_carries_the_tree_or_the_solution(client: TestCli
     searched for the tree's fields and for the moves only the tree knows."""
     puzzle = LADDER[10]
     first, reply, last = main_line(puzzle)
-    hidden_words = ('"verdict"', '"answers"', '"shares"', '"tree":{', '"solution":[')
+    hidden_words = (
+        '"verdict"',
+        '"answers"',
+        '"shares"',
+        '"tree":{',
+        '"solution":[',
+        '"solution_boards":[',
+    )
     later_wrong = [a.move for a in puzzle.root.best.next.answers if a.verdict == "wrong"]  # type: ignore[union-attr]
     bodies = []
     player(client)
@@ -550,6 +580,7 @@ def test_nothing_before_the_end_carries_the_tree_or_the_solution(client: TestCli
             assert set(json.dumps(found["error"]["args"])).isdisjoint("[]"), body
         else:
             assert found.get("solution") is None and found.get("tree") is None, body
+            assert found.get("solution_boards") is None, body
     # a right answer names the reply and the legal moves, never which of them wins
     assert set(answered.json()["legal"]) == {last, *later_wrong}
     ended = move(client, puzzle.id, [first, reply], last).json()

@@ -113,6 +113,13 @@ def give_up(page: Any, url: str, puzzle: Puzzle) -> list[str]:
     return asked
 
 
+def board_drawn(page: Any) -> str:
+    """The board's drawing now, once drawn."""
+    expect(page.locator("#pz-board > *").first).to_be_attached()
+    drawn: str = page.locator("#pz-board").inner_html()
+    return drawn
+
+
 def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: str) -> None:
     errors: list[str] = []
     page = new_page(browser, url, errors, locale="en-GB")
@@ -120,6 +127,8 @@ def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: s
     expect(page.locator("#daily-goal")).to_contain_text("to ")
     shot(page, "puzzles-home")
     choose_name(page, "Solver")
+    asked_for: list[str] = []
+    page.on("request", lambda request: asked_for.append(request.url))
     for puzzle in shipped():
         solve(page, url, puzzle)
         verdict = page.locator("#pz-verdict")
@@ -146,8 +155,12 @@ def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: s
     total = len(puzzles.solution(failed))
     page.locator("#pz-first").click()
     expect(page.locator("#pz-step")).to_have_text(f"Move 0 of {total}")
+    start = board_drawn(page)
     page.locator("#pz-forward").click()
     expect(page.locator("#pz-step")).to_have_text(f"Move 1 of {total}")
+    page.wait_for_function(
+        "start => document.getElementById('pz-board').innerHTML !== start", arg=start
+    )
     expect(page.locator("#pz-moves .move.current")).to_have_count(1)
     shot(page, "puzzles-failed")
     # "Show the solution": asked first (the first attempt counts), then a miss
@@ -169,6 +182,14 @@ def test_each_game_solved_one_failed_and_the_rating_changes(browser: Any, url: s
     page.reload()
     expect(page.locator("#pz-steps")).to_be_visible()
     expect(page.locator("#pz-give-up")).to_be_hidden()
+    expect(page.locator("#pz-step")).to_have_text(f"Move 0 of {total}")
+    start = board_drawn(page)
+    page.locator("#pz-last").click()
+    page.wait_for_function(
+        "start => document.getElementById('pz-board').innerHTML !== start", arg=start
+    )
+    # every step of a solution was drawn from the boards sent with it
+    assert [seen for seen in asked_for if "/api/analysis/" in seen] == []
     # the chooser offers the games with puzzles, and a puzzle near the player's rating
     page.locator("#puzzles-link").click()
     expect(page.locator("#pz-game option")).to_have_count(1 + len(puzzles.shipped_games()))

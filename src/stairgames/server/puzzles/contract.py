@@ -79,12 +79,14 @@ class AttemptOut(Answer):
 class PuzzlePage(PuzzleOut):
     """``GET /api/puzzles/{id}``: the puzzle, where it comes from (``source``), the
     requester's ``attempt`` (``None``: an anonymous visitor, or none yet), and only once
-    that attempt ended its ``solution`` (the main line) and its ``tree`` (every answer
-    judged, as the puzzle's JSON has it)."""
+    that attempt ended its ``solution`` (the main line), the ``solution_boards`` (see
+    :class:`MoveAnswer`) and its ``tree`` (every answer judged, as the puzzle's JSON has
+    it)."""
 
     source: JsonObject
     attempt: AttemptOut | None
     solution: list[str] | None
+    solution_boards: list[JsonObject | None] | None
     tree: JsonObject | None
 
 
@@ -124,7 +126,10 @@ class MoveAnswer(Answer):
     words (``message``, to translate); the board after the reply (after the move once
     the attempt ended; where it stood when given up) and the solver's ``legal`` moves
     there; ``played`` now; the ``rating_change`` (a player's first attempt, as it ends);
-    the ``solution`` once the attempt ended; the ``proof`` of a wrong move."""
+    once the attempt ended the ``solution`` and the ``solution_boards``: the game's
+    drawing (``web_view``) of each position along the solution for the solver's seat,
+    the start first, so one more than the solution's moves (``None`` for a game
+    without a drawing); the ``proof`` of a wrong move."""
 
     outcome: str
     message: JsonValue
@@ -134,6 +139,7 @@ class MoveAnswer(Answer):
     played: list[str]
     rating_change: RatingChange | None
     solution: list[str] | None
+    solution_boards: list[JsonObject | None] | None
     proof: Proof | None
 
 

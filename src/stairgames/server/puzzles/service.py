@@ -31,7 +31,9 @@ ends the attempt (outcome :data:`GAVE_UP`, the solution, the rating change).
 **Hidden until the end.** No answer carries a puzzle's tree or its solution before the
 attempt ended, not even a refusal: the solution comes with the move that ends the
 attempt, the tree (and the solution) with a puzzle's page once the requester's first
-attempt ended (:meth:`Puzzles.page`).
+attempt ended (:meth:`Puzzles.page`). Wherever the solution comes, its boards come
+with it (:func:`solution_boards`), so that the page steps through it without asking
+for each position.
 
 **Off the event loop.** Every database call and every position loaded, replayed or
 drawn runs in :func:`~stairgames.server.base.store.off_loop`'s threads.
@@ -58,6 +60,7 @@ from stairgames.puzzles.judge import (
     judge,
     node_after,
     solution,
+    start_state,
 )
 from stairgames.puzzles.model import BEST_CHANCE, WIN_NOT_DRAW, Puzzle
 from stairgames.server.base.errors import ServerError
@@ -382,6 +385,7 @@ class Puzzles:
                 "rating_change": _change(attempt.change),
             },
             "solution": solution(puzzle) if ended else None,
+            "solution_boards": solution_boards(puzzle) if ended else None,
             "tree": puzzle.root.to_json() if ended else None,
         }
 
@@ -421,6 +425,7 @@ class Puzzles:
         elif player is not None and outcome == SOLVED:
             await off_loop(self.store.note_solved, player.id, puzzle.id)
         ended = outcome != RIGHT
+        boards = await off_loop(solution_boards, puzzle) if ended else None
         answer = judged.verdict.answer
         return {
             "outcome": outcome,
@@ -431,6 +436,7 @@ class Puzzles:
             "played": judged.played,
             "rating_change": change,
             "solution": solution(puzzle) if ended else None,
+            "solution_boards": boards,
             "proof": None
             if answer.right
             else {
@@ -453,7 +459,7 @@ class Puzzles:
         """
         moves = _moves_list(played)
         puzzle, rated = await self._rated_attempt(player, puzzle_id, moves)
-        board = await off_loop(_board_after, puzzle, moves)
+        board, boards = await off_loop(_board_and_solution, puzzle, moves)
         change = None
         if player is not None and rated:
             change = await self._finish(player, puzzle, moves, solved=False)
@@ -466,6 +472,7 @@ class Puzzles:
             "played": moves,
             "rating_change": change,
             "solution": solution(puzzle),
+            "solution_boards": boards,
             "proof": None,
         }
 
@@ -607,8 +614,22 @@ def _follows(puzzle: Puzzle, progress: Sequence[str]) -> bool:
     return True
 
 
-def _board_after(puzzle: Puzzle, played: list[str]) -> dict[str, Any] | None:
-    """The board after ``played`` (blocking: a position replayed).
+def solution_boards(puzzle: Puzzle) -> list[dict[str, Any] | None]:
+    """The game's drawing of each position along the puzzle's solution, for the
+    solver's seat: the start, then after each move (blocking: positions replayed)."""
+    state = start_state(puzzle)
+    boards = [_board(puzzle, state)]
+    for move in solution(puzzle):
+        state.apply_action(state.string_to_action(move))
+        boards.append(_board(puzzle, state))
+    return boards
+
+
+def _board_and_solution(
+    puzzle: Puzzle, played: list[str]
+) -> tuple[dict[str, Any] | None, list[dict[str, Any] | None]]:
+    """The board after ``played`` and :func:`solution_boards` (blocking: positions
+    replayed).
 
     :raises ServerError: 400, ``played`` off the line.
     """
@@ -616,7 +637,7 @@ def _board_after(puzzle: Puzzle, played: list[str]) -> dict[str, Any] | None:
         _node, state = node_after(puzzle, played)
     except StairgamesError as exc:
         raise ServerError(400, OFF_THE_LINE) from exc
-    return _board(puzzle, state)
+    return _board(puzzle, state), solution_boards(puzzle)
 
 
 def _judged(puzzle: Puzzle, played: list[str], move: str) -> _Judged:
@@ -662,4 +683,5 @@ __all__ = [
     "nearest",
     "puzzle_out",
     "rating_now",
+    "solution_boards",
 ]

@@ -6,9 +6,8 @@
 // tree (POST /api/puzzles/{id}/moves): right (the defender's reply follows), solved, or
 // wrong with the proof line; "Show the solution" gives up (POST /api/puzzles/{id}/give-up,
 // asking first where the attempt is rated). Once the attempt ends its solution can be
-// stepped through (each position's board from the analysis board's POST
-// /api/analysis/position) and the rating change is shown. Every text the server sent is
-// put in the page with textContent.
+// stepped through (each position's board comes with it: solution_boards) and the
+// rating change is shown. Every text the server sent is put in the page with textContent.
 
 import { ngettext, onLanguageChange, say, t } from "./i18n.js";
 import { $, button } from "./dom.js";
@@ -43,6 +42,7 @@ import { signed } from "./ratingtext.js";
  * @property {{ended: boolean, solved: boolean | null, rating_change: RatingChange | null}
  *   | null} [attempt]
  * @property {string[] | null} [solution]
+ * @property {unknown[] | null} [solution_boards] the start, then after each move
  */
 
 /** @typedef {{before: number, after: number}} RatingChange */
@@ -67,6 +67,7 @@ import { signed } from "./ratingtext.js";
  * @property {string[]} played
  * @property {RatingChange | null} rating_change
  * @property {string[] | null} solution
+ * @property {unknown[] | null} solution_boards the start, then after each move
  * @property {Proof | null} proof
  */
 
@@ -88,7 +89,7 @@ const SOURCE_WORDS = /** @type {Record<string, string>} */ ({
  *   step: number, boards: Map<number, unknown>, streak: number, streakOver: boolean,
  *   best: number | null, myRatings: Record<string, {shown: string}>, memory: Record<string, any>,
  *   draw: import("./types.js").Draw | null, drawFor: string | null, seq: number,
- *   busy: boolean, wrongMove: string | null
+ *   busy: boolean, ownMove: string | null
  * }}
  */
 const pz = {
@@ -118,7 +119,7 @@ const pz = {
   drawFor: null,
   seq: 0,
   busy: false,
-  wrongMove: null,
+  ownMove: null,
 };
 
 /**
@@ -304,12 +305,12 @@ async function openPuzzle(path) {
   pz.ended = Boolean(data.attempt?.ended);
   pz.solved = data.attempt?.solved ?? null;
   pz.solution = data.solution ?? null;
-  pz.wrongMove = null;
-  pz.boards = new Map();
+  pz.ownMove = null;
+  pz.boards = boardsOf(data.solution_boards);
   pz.step = 0;
   if (pz.ended && pz.solution) {
     pz.legal = [];
-    stepTo(0);
+    pz.board = pz.boards.get(0) ?? pz.board;
   }
   render(false);
 }
@@ -390,18 +391,17 @@ function finish(answer, move) {
   pz.solved = answer.outcome === "solved";
   pz.solution = answer.solution;
   pz.rating = answer.rating_change;
-  pz.wrongMove = answer.outcome === "wrong" ? move : null;
-  pz.boards = new Map();
-  // solved: the solution's last position; wrong: the position after the wrong move, on
-  // no step of the solution (-1) until the person steps; given up: where it stood, a
-  // step of the solution if the moves played were its own
+  pz.boards = boardsOf(answer.solution_boards);
+  // the position the attempt ended on: a step of the solution where the moves played
+  // are its own (solved by its line; given up on it), else the position after the
+  // person's own move (wrong, or solved another way), on no step (-1) until they step;
+  // given up off the line: the solution's start
   const line = pz.solution ?? [];
   const onLine = pz.played.every((played, index) => line[index] === played);
-  if (answer.outcome === "gave_up") pz.step = onLine ? pz.played.length : 0;
-  else pz.step = pz.solution && pz.solved ? line.length : -1;
-  if (pz.solution && (pz.solved || (answer.outcome === "gave_up" && onLine))) {
-    pz.boards.set(pz.step, answer.board);
-  } else if (answer.outcome === "gave_up") stepTo(0);
+  pz.ownMove = onLine ? null : move;
+  if (onLine) pz.step = pz.played.length;
+  else pz.step = move === null ? 0 : -1;
+  if (pz.step >= 0) pz.board = pz.boards.get(pz.step) ?? pz.board;
   if (pz.mode === "streak") {
     if (pz.solved) pz.streak += 1;
     else {
@@ -430,36 +430,28 @@ async function endStreak() {
 }
 
 /**
+ * The solution's boards by step (0: the puzzle's start).
+ *
+ * @param {unknown[] | null | undefined} boards
+ * @returns {Map<number, unknown>}
+ */
+function boardsOf(boards) {
+  return new Map((boards ?? []).map((board, step) => [step, board]));
+}
+
+/**
  * Show the position after `index` moves of the solution (0: the puzzle's start), its
- * board asked of the server once.
+ * board the one the server sent with the solution.
  *
  * @param {number} index
  */
-async function stepTo(index) {
+function stepTo(index) {
   const puzzle = pz.puzzle;
   const line = pz.solution;
   if (!puzzle || !line) return;
   const step = Math.max(0, Math.min(line.length, index));
   pz.step = step;
-  renderSteps();
-  if (!pz.boards.has(step)) {
-    try {
-      const answer = await api("/api/analysis/position", {
-        json: {
-          game: puzzle.game,
-          options: puzzle.options,
-          position: puzzle.position,
-          moves: line.slice(0, step),
-        },
-      });
-      pz.boards.set(step, answer.board);
-    } catch (failure) {
-      $("pz-error").textContent = failureText(failure);
-      return;
-    }
-  }
-  if (pz.puzzle !== puzzle || pz.step !== step) return;
-  pz.board = pz.boards.get(step);
+  pz.board = pz.boards.get(step) ?? null;
   pz.memory = {};
   render(false);
 }
@@ -717,8 +709,8 @@ function renderSteps() {
   $("pz-steps").hidden = !shown;
   if (!shown || !line) return;
   $("pz-step").textContent =
-    pz.step < 0 && pz.wrongMove
-      ? t("Your move: {move}", { move: moveWords([pz.wrongMove]) })
+    pz.step < 0 && pz.ownMove
+      ? t("Your move: {move}", { move: moveWords([pz.ownMove]) })
       : t("Move {n} of {total}", { n: pz.step, total: line.length });
   $("pz-first", HTMLButtonElement).disabled = pz.step === 0;
   $("pz-back", HTMLButtonElement).disabled = pz.step === 0;
