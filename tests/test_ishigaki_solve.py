@@ -24,6 +24,7 @@ from stairgames.games.ishigaki_race.play.evaluate import (
     exact_solution,
     height_lead,
 )
+from stairgames.games.ishigaki_race.research import solutions
 from stairgames.games.ishigaki_race.research.value_iteration import (
     policy_values,
     solve,
@@ -105,9 +106,11 @@ def test_evaluation_is_the_exact_chance_with_two_players():
 
 @pytest.fixture
 def no_four_player_table(tmp_path, monkeypatch):
-    """An empty solved-tables folder, and the evaluation's caches emptied around the test:
-    four players are then valued by the estimate."""
+    """An empty solved-tables folder, and the evaluation's caches emptied around the test
+    (the solutions this process solved before too: a puzzle test may have solved four
+    players' table): four players are then valued by the estimate."""
     monkeypatch.setenv(SOLVED_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(solutions, "_SOLVED", {})
     exact_solution.cache_clear()
     chance_of_winning.cache_clear()
     yield
