@@ -20,7 +20,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import stairgames
-from stairgames.puzzles.model import Answer, Node, Puzzle
+from stairgames.core.record import GameRecord, replay
+from stairgames.puzzles.model import Answer, Node, Puzzle, write_puzzles
 from stairgames.server.base.limits import Rate
 from stairgames.server.people.contract import Rating as RatingModel
 from stairgames.server.puzzles.contract import (
@@ -39,7 +40,12 @@ from stairgames.server.puzzles.service import (
     daily_puzzle,
     nearest,
 )
-from tests.server_helpers import JSON, running
+from stairgames.server.puzzles.site import (
+    CHECK_SECONDS,
+    SiteCatalogue,
+    offers_puzzles,
+)
+from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
 
 START = 1_800_000_000.0
 Where = tuple[str, dict[str, Any], str]
@@ -65,6 +71,7 @@ def built(
     puzzle_id: str,
     rating: float,
     where: Where = STAIRS_3,
+    source: dict[str, Any] | None = None,
 ) -> Puzzle:
     """A puzzle on a real position whose tree says (by hand): the first legal move is
     best, the defender's first legal reply follows, then the first legal move solves it;
@@ -108,7 +115,7 @@ def built(
         root=root,
         themes=("last_step",),
         rating=rating,
-        source={"kind": "self-play", "seed": 1, "ply": 0},
+        source=source or {"kind": "self-play", "seed": 1, "ply": 0},
     )
 
 
@@ -677,3 +684,174 @@ def test_attempts_and_ratings_are_shared_on_postgresql(tmp_path: Path) -> None:
             "/api/puzzles/streak/end", json={"game": "stairs", "count": 3}, headers=JSON
         )
         assert ended.json() == {"game": "stairs", "counted": 1, "best": 1}
+
+
+# ----- puzzles from the site's games -----------------------------------------------------
+
+
+def play_to_the_end(
+    client: TestClient, game: str, position: str | None = None, **options: Any
+) -> str:
+    """A match of a person (always the first legal move) against a random computer,
+    played to its end (from ``position`` if given): its id. Its last state is announced
+    after the hub's listeners were told of the end (so a record kept of it is written
+    by then)."""
+    seats = ["human", "computer:random"]
+    if position is None:
+        created = new_match(client, game, seats, **options)
+    else:
+        asked = {"game": game, "options": options, "seats": seats, "position": position}
+        response = client.post("/api/matches", json=asked, headers=JSON)
+        assert response.status_code == 200, response.text
+        created = response.json()
+    url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+    with connect(client, url) as ws:
+        view = receive_until(ws, lambda m: m["type"] == "state" and not m["thinking"])
+        while view["result"] is None:
+            event = view["event"]
+            ws.send_json({"type": "move", "move": view["legal"][0], "event": event})
+            view = receive_until(
+                ws,
+                lambda m, after=event: (
+                    m["type"] == "state"
+                    and m["event"] > after
+                    and not m["thinking"]
+                    and (m["result"] is not None or m["to_act"] == 0)
+                ),
+            )
+    return str(created["match"])
+
+
+def test_a_finished_match_is_kept_for_puzzles_only_where_the_operator_says(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path / "on", puzzles_from_games=True) as client:
+        match = play_to_the_end(client, "stairs", size=3)
+        kept = tmp_path / "on" / "puzzle-records" / "stairs" / f"{match}.json"
+        assert kept.is_file()
+        record = GameRecord.load(kept)
+        served = client.get(f"/api/matches/{match}/record").json()
+    assert record.game == "stairs" and record.is_full and record.seed is None
+    assert list(record.moves) == served["moves"] and record.options == {
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in served["options"].items()
+    }
+    assert record.returns is not None and record.result == served["result"]
+    assert set(record.players) <= {"human", "online", "random"}  # no name
+    *_, (_move, last) = replay(record)
+    assert last.is_terminal()
+    assert [path.name for path in (tmp_path / "on" / "puzzle-records").rglob("*")] == [
+        "stairs",
+        f"{match}.json",
+    ]
+    assert (tmp_path / "on" / "puzzles").is_dir()  # where the operator's sets go
+    with running(tmp_path / "off") as client:
+        play_to_the_end(client, "stairs", size=3)
+    assert not (tmp_path / "off" / "puzzle-records").exists()
+
+
+def test_only_games_with_puzzles_and_nothing_hidden_feed_them(tmp_path: Path) -> None:
+    assert offers_puzzles("stairs") and offers_puzzles("27") and offers_puzzles("ishigaki_race")
+    assert not offers_puzzles("city_of_stairs")  # hidden hands
+    assert not offers_puzzles("chess")
+    with running(tmp_path, puzzles_from_games=True) as client:
+        created = new_match(client, "city_of_stairs", ["human", "computer:random"])
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with connect(client, url) as ws:
+            view = receive_until(ws, lambda m: m["type"] == "state" and not m["thinking"])
+            ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+            view = receive_until(
+                ws, lambda m: m["type"] == "state" and m["history"] and not m["thinking"]
+            )
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m["result"] is not None)
+        # a resignation before any move: no game to take puzzles from
+        created = new_match(client, "stairs", ["human", "computer:random"], size=3)
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with connect(client, url) as ws:
+            view = receive_until(ws, lambda m: m["type"] == "state")
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m["result"] is not None)
+    assert list((tmp_path / "puzzle-records").iterdir()) == []
+
+
+def site_record(data_dir: Path, match: str) -> None:
+    folder = data_dir / "puzzle-records" / "stairs"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{match}.json").write_text("{}", encoding="utf-8")
+
+
+def test_the_sets_in_the_data_folder_are_served_on_top_of_the_shipped_ones(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    from stairgames.puzzles import shipped, shipped_games
+
+    if not shipped_games():
+        pytest.skip("no shipped puzzle set yet")
+    sets = tmp_path / "puzzles"
+    sets.mkdir()
+    site_record(tmp_path, "Match_from-site")
+    from_site = built(
+        "site0001", 1500.0, source={"kind": "record", "file": "Match_from-site.json", "ply": 4}
+    )
+    elsewhere = built("file0001", 1500.0, source={"kind": "record", "file": "other.json", "ply": 2})
+    a_shipped = shipped(shipped_games()[0])[0]
+    taken_id = built(a_shipped.id, 900.0)  # an id a shipped puzzle has: the shipped one
+    write_puzzles(sets / "stairs.jsonl.gz", [from_site, elsewhere, taken_id])
+    (sets / "notes.txt").write_text("not a set", encoding="utf-8")
+    with running(tmp_path, wall_clock=clock, clock=clock) as client:
+        page = PuzzlePage.model_validate(client.get("/api/puzzles/site0001").json())
+        assert page.source == {"kind": "site", "match": "Match_from-site", "ply": 4}
+        assert page.game == "stairs" and page.legal == [a.move for a in from_site.root.answers]
+        other = client.get("/api/puzzles/file0001").json()
+        assert other["source"] == {"kind": "record", "file": "other.json", "ply": 2}
+        assert client.get(f"/api/puzzles/{a_shipped.id}").json()["source"] == a_shipped.source
+        catalogue = puzzles_of(client).catalogue
+        assert isinstance(catalogue, SiteCatalogue)
+        assert {"site0001", "file0001"} <= {p.id for p in catalogue.puzzles("stairs")}
+        assert len(catalogue.puzzles("stairs")) == len(shipped("stairs")) + 2
+        assert catalogue.steady() is catalogue.base  # the daily puzzle: shipped only
+        # a new set is read once the folder is looked at again
+        seven = built("site0027", 1200.0, TWENTY_SEVEN)
+        write_puzzles(sets / "twenty_seven.jsonl", [seven])
+        _error(client.get("/api/puzzles/site0027"), 404, "puzzle_not_found")
+        clock.advance(CHECK_SECONDS)
+        assert client.get("/api/puzzles/site0027").json()["source"] == seven.source
+        # a file being written (or damaged) keeps what was read of it; another is read
+        (sets / "stairs.jsonl.gz").write_bytes(b"\x1f\x8b half a file")
+        (sets / "broken.jsonl").write_text("{not json\n", encoding="utf-8")
+        clock.advance(CHECK_SECONDS)
+        assert client.get("/api/puzzles/site0001").status_code == 200
+        write_puzzles(sets / "stairs.jsonl.gz", [elsewhere])
+        clock.advance(CHECK_SECONDS)
+        _error(client.get("/api/puzzles/site0001"), 404, "puzzle_not_found")
+        assert client.get("/api/puzzles/file0001").status_code == 200
+        assert client.get("/api/puzzles/site0027").status_code == 200
+
+
+def test_puzzles_made_from_the_sites_records_are_served_as_the_sites(tmp_path: Path) -> None:
+    """A match started from a shipped puzzle's position, kept, given to ``stairgames
+    puzzles generate`` as the operator would: that position is a puzzle again, served
+    as one from the site's match."""
+    import io
+
+    from stairgames.puzzles import shipped, shipped_games
+    from stairgames.puzzles.generate import command
+
+    if "stairs" not in shipped_games():
+        pytest.skip("no shipped Stairs set yet")
+    start = next(p for p in shipped("stairs") if p.options.get("size") == 4)
+    out = tmp_path / "puzzles" / "stairs.jsonl.gz"
+    with running(tmp_path, puzzles_from_games=True) as client:
+        match = play_to_the_end(client, "stairs", start.position, **start.options)
+        record = tmp_path / "puzzle-records" / "stairs" / f"{match}.json"
+        said = io.StringIO()
+        argv = ["generate", "stairs", "--from", str(record), "--out", str(out)]
+        assert command(argv, out=said) == 0, said.getvalue()
+        # (the shipped puzzle has that id: served here beside other puzzles)
+        puzzles_of(client).catalogue = SiteCatalogue(
+            ListedCatalogue(LADDER), out.parent, record.parent.parent, every=0
+        )
+        page = client.get(f"/api/puzzles/{start.id}").json()
+        assert page["source"] == {"kind": "site", "match": match, "ply": 0}
+        assert page["position"] == start.position and page["options"] == start.options

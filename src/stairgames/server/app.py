@@ -150,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         start_told(app)  # each player's channel, /ws/me (server/chat/told.py)
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
-        start_puzzles(app, engine, settings)  # server/puzzles/: the shipped sets, rated
+        start_puzzles(app, engine, settings, hub)  # server/puzzles/: the sets, rated; records
         domain_rates = {  # the limits routes keep themselves, counted in /metrics
             "player": players.login_rates,
             "chat": CHAT.of(app).rates,

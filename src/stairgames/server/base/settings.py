@@ -236,8 +236,11 @@ class Settings:
     start; a test gives one, so that its choices repeat)."""
     puzzles_from_games: bool = False
     """Whether the site's finished games may feed new puzzles (issue 52: opt-in by the
-    operator, since the games' positions become public puzzles). Not acted on yet: the
-    feeding itself is a later issue; docs/puzzles.md, "On the site"."""
+    operator, since the games' positions become public puzzles): each finished match of
+    a game with puzzles and no hidden information is kept as a record file in
+    ``data_dir/puzzle-records/<game>/``, for ``stairgames puzzles generate``
+    (:mod:`stairgames.server.puzzles.site`; docs/puzzles.md, "On the site"). The sets in
+    ``data_dir/puzzles/`` are served either way."""
     loop_guard: bool = False
     """Whether a database call made on the event loop's thread raises instead of running
     (:func:`stairgames.server.base.store.guard_event_loop`), once the app has started: on in

@@ -24,6 +24,7 @@ from stairgames.server.base.settings import Settings
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import allowances_off_loop, off_loop
 from stairgames.server.people.players import Player, RetryLaterError, current_player_async
+from stairgames.server.play.hub import Hub
 from stairgames.server.puzzles.contract import (
     DailyPuzzle,
     GiveUpBody,
@@ -43,6 +44,12 @@ from stairgames.server.puzzles.service import (
     Puzzles,
     ShippedCatalogue,
 )
+from stairgames.server.puzzles.site import (
+    RECORDS_FOLDER,
+    SETS_FOLDER,
+    SiteCatalogue,
+    SiteRecords,
+)
 from stairgames.server.puzzles.store import PuzzleStore
 
 ROUTE: str = "/api/puzzles"
@@ -52,13 +59,31 @@ PUZZLES: Kept[Puzzles] = Kept("puzzles")
 
 
 def start_puzzles(
-    app: FastAPI, engine: Engine, settings: Settings, catalogue: Catalogue | None = None
+    app: FastAPI,
+    engine: Engine,
+    settings: Settings,
+    hub: Hub | None = None,
+    catalogue: Catalogue | None = None,
 ) -> Puzzles:
-    """Give ``app`` its puzzles (:data:`PUZZLES`), when it starts: the shipped sets unless
-    ``catalogue`` is given."""
+    """Give ``app`` its puzzles (:data:`PUZZLES`), when it starts: the shipped sets and
+    those in ``data_dir/puzzles`` (``puzzles/site.py``) unless ``catalogue`` is given;
+    with ``Settings.puzzles_from_games``, the records of ``hub``'s finished matches
+    kept for them."""
+    data_dir = settings.data_dir
+    if catalogue is None:
+        catalogue = SiteCatalogue(
+            ShippedCatalogue(),
+            data_dir / SETS_FOLDER,
+            data_dir / RECORDS_FOLDER,
+            clock=settings.clock,
+        )
+    if settings.puzzles_from_games and hub is not None:
+        for folder in (RECORDS_FOLDER, SETS_FOLDER):  # (for stairgames puzzles generate)
+            (data_dir / folder).mkdir(mode=0o700, parents=True, exist_ok=True)
+        hub.neighbours.after_change.append(SiteRecords(data_dir / RECORDS_FOLDER).after_change)
     puzzles = Puzzles(
         PuzzleStore(engine, settings.wall_clock),
-        catalogue or ShippedCatalogue(),
+        catalogue,
         rng=random.Random(settings.puzzle_seed),
         wall_clock=settings.wall_clock,
         rates={MOVES: settings.puzzle_moves_per_minute, REQUESTS: settings.puzzles_per_minute},

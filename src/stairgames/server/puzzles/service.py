@@ -106,8 +106,9 @@ GIVEN_UP: Final = N_("Not solved: you asked for the solution.")
 
 
 class Catalogue(Protocol):
-    """The puzzles the site offers: the shipped sets (:class:`ShippedCatalogue`), or a
-    list (:class:`ListedCatalogue`: tests, and puzzles from the site's games later)."""
+    """The puzzles the site offers: the shipped sets (:class:`ShippedCatalogue`), a list
+    (:class:`ListedCatalogue`: tests), or either with the sets in ``data_dir/puzzles``
+    on top (:class:`~stairgames.server.puzzles.site.SiteCatalogue`)."""
 
     def games(self) -> list[str]:
         """The games with puzzles, in the order the site lists them."""
@@ -118,6 +119,11 @@ class Catalogue(Protocol):
         ...
 
     def by_id(self, puzzle_id: str) -> Puzzle | None: ...
+
+    def steady(self) -> Catalogue:
+        """The part of it that does not change while the server runs (the daily puzzle
+        is one of these, the same in every server process)."""
+        ...
 
 
 class ShippedCatalogue:
@@ -138,6 +144,9 @@ class ShippedCatalogue:
 
         return by_id(puzzle_id)
 
+    def steady(self) -> Catalogue:
+        return self
+
 
 class ListedCatalogue:
     """The puzzles given, their games in the order they first come."""
@@ -157,6 +166,9 @@ class ListedCatalogue:
 
     def by_id(self, puzzle_id: str) -> Puzzle | None:
         return self._by_id.get(puzzle_id)
+
+    def steady(self) -> Catalogue:
+        return self
 
 
 def goal_text(puzzle: Puzzle, state: State) -> Text:
@@ -313,7 +325,7 @@ class Puzzles:
         return await off_loop(self._daily, player, day)
 
     def _daily(self, player: Player | None, day: datetime.date) -> dict[str, Any]:
-        puzzle = daily_puzzle(self.catalogue, day)
+        puzzle = daily_puzzle(self.catalogue.steady(), day)
         if puzzle is None:
             raise ServerError(404, NO_PUZZLES_OF, game=ANY)
         return {**self._out(puzzle, player), "date": day.isoformat()}

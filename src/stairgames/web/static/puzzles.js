@@ -626,7 +626,7 @@ function paragraph(text, className = "") {
 function renderFacts() {
   const puzzle = pz.puzzle;
   if (!puzzle) return;
-  /** @type {[string, string][]} */
+  /** @type {[string, string, string?][]} a fact's name, its value, where it links */
   const facts = [[t("Difficulty"), String(puzzle.rating)]];
   if (puzzle.themes.length) {
     const names = pz.games.find((g) => g.name === puzzle.game)?.puzzle_themes ?? {};
@@ -642,15 +642,30 @@ function renderFacts() {
   }
   const kind = puzzle.source?.kind;
   if (typeof kind === "string" && kind in SOURCE_WORDS) {
-    facts.push([t("From"), t(SOURCE_WORDS[kind])]);
+    const match = puzzle.source?.match;
+    const game = typeof match === "string" && /^[A-Za-z0-9_-]+$/.test(match) ? match : null;
+    facts.push([
+      t("From"),
+      t(SOURCE_WORDS[kind]),
+      kind === "site" && game ? `/m/${game}` : undefined,
+    ]);
   }
   if (puzzle.date) facts.push([t("Day"), puzzle.date]);
   $("pz-facts").replaceChildren(
-    ...facts.flatMap(([name, value]) => {
+    ...facts.flatMap(([name, value, href]) => {
       const term = document.createElement("dt");
       term.textContent = name;
       const detail = document.createElement("dd");
-      detail.textContent = value;
+      if (href) {
+        const link = document.createElement("a");
+        link.href = href;
+        link.textContent = value;
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          pz.go(href);
+        });
+        detail.append(link);
+      } else detail.textContent = value;
       return [term, detail];
     }),
   );
