@@ -855,3 +855,17 @@ def test_puzzles_made_from_the_sites_records_are_served_as_the_sites(tmp_path: P
         page = client.get(f"/api/puzzles/{start.id}").json()
         assert page["source"] == {"kind": "site", "match": match, "ply": 0}
         assert page["position"] == start.position and page["options"] == start.options
+
+
+def test_serve_turns_the_site_feed_on_only_when_asked() -> None:
+    """``stairgames serve --puzzles-from-games``: the operator's opt-in (off by default),
+    and ``--no-client-limits`` lifts the puzzle allowances with the others."""
+    from stairgames.server import serve
+
+    parser = serve.serve_parser()
+    assert not serve.serve_settings(parser.parse_args([]), parser).puzzles_from_games
+    asked = serve.serve_settings(parser.parse_args(["--puzzles-from-games"]), parser)
+    assert asked.puzzles_from_games
+    lifted = serve.without_client_limits(asked)
+    assert lifted.puzzle_moves_per_minute.per_minute >= 1e9
+    assert lifted.puzzles_per_minute.per_minute >= 1e9

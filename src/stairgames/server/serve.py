@@ -159,6 +159,15 @@ def serve_parser() -> argparse.ArgumentParser:
             "connections): for load tests from one machine, never for a public server"
         ),
     )
+    parser.add_argument(
+        "--puzzles-from-games",
+        action="store_true",
+        help=_(
+            "keep each finished game of a game with puzzles as a record in "
+            "DATA_DIR/puzzle-records/, for `stairgames puzzles generate` (its positions "
+            "may become public puzzles)"
+        ),
+    )
     from stairgames.server.mail.sending import add_mail_arguments
 
     add_mail_arguments(parser)  # --smtp-url, --mail-from, --public-url (server/mail/sending.py)
@@ -178,6 +187,7 @@ def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
         database_url=with_driver(args.database_url),
         computer_workers=max(0, args.computer_workers),
         warm_computers=not args.no_warm_up,
+        puzzles_from_games=args.puzzles_from_games,
     )
     if args.no_client_limits:
         settings = without_client_limits(settings)
@@ -266,6 +276,8 @@ def without_client_limits(settings: Settings) -> Settings:
         card_uploads_per_minute=plenty,
         players_per_minute=plenty,
         logins_per_minute=plenty,
+        puzzle_moves_per_minute=plenty,
+        puzzles_per_minute=plenty,
         messages_per_second=1e9,
         message_burst=1e9,
         max_connections_per_client=1_000_000,
