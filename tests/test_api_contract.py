@@ -36,6 +36,8 @@ NO_BODY = {
     ("POST", "/api/challenges/{match_id}/decline"),
     ("DELETE", "/api/challenges/{match_id}"),
     ("POST", "/api/logout"),
+    ("DELETE", "/api/account/tokens/{token_id}"),
+    ("POST", "/api/bot/account/upgrade"),
     ("POST", "/unsubscribe"),  # a mail program's one-click unsubscribe: a form body (RFC 8058)
 }
 """State-changing routes that read no JSON body."""

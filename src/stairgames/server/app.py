@@ -37,6 +37,7 @@ from stairgames.server.base.store import (
     guard_event_loop,
     make_engine,
 )
+from stairgames.server.bots.streams import BOTS, add_bot_routes, start_bots
 from stairgames.server.chat.chat import CHAT, add_chat_routes, start_chat
 from stairgames.server.chat.told import add_told_routes, start_told
 from stairgames.server.lobby.lobby import (
@@ -68,6 +69,7 @@ from stairgames.server.people.players import (
     add_player_routes,
 )
 from stairgames.server.people.rating_store import RATINGS, RatingStore
+from stairgames.server.people.tokens import add_token_routes, start_tokens
 from stairgames.server.play.card_files import (
     add_card_routes,
     start_card_sweep,
@@ -113,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         players.login_rates.shared = shared_allowances(engine, settings.shared())
         ratings = RATINGS.keep(app, RatingStore(engine))
+        tokens = start_tokens(engine, settings)  # API tokens, bots (server/people/tokens.py)
         processes = PROCESSES.keep(app, live_processes_for(engine, settings))
         neighbours = HubNeighbours()  # the lobby and the referee join it once made
         hub = HUB.keep(
@@ -151,12 +154,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
         start_puzzles(app, engine, settings, hub)  # server/puzzles/: the sets, rated; records
+        start_bots(app, lobby, hub)  # the Bot API's streams (server/bots/streams.py)
         domain_rates = {  # the limits routes keep themselves, counted in /metrics
             "player": players.login_rates,
             "chat": CHAT.of(app).rates,
             "analysis": ANALYSES.of(app).rates,
             "mail": MAIL.of(app).rates,
             "puzzles": PUZZLES.of(app).rates,
+            "bots": BOTS.of(app).rates,
+            "tokens": tokens.rates,
         }
         DOMAIN_RATES.keep(app, domain_rates)
         if settings.loop_guard:
@@ -188,12 +194,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_card_routes(app, settings.data_dir)
     add_player_routes(app)
     add_block_routes(app)
+    add_token_routes(app)
     add_lobby_routes(app)
     add_chat_routes(app)
     add_told_routes(app)
     add_mail_routes(app)
     add_analysis_routes(app)
     add_puzzle_routes(app)
+    add_bot_routes(app)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

@@ -83,6 +83,21 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "'kind' is block, mute or none": "bad_block_kind",
     "you cannot block or report yourself": "block_yourself",
     "a report says what happened in 1 to {max} characters": "report_length",
+    # API tokens and bot accounts
+    "an API token is needed (Authorization: Bearer <token>)": "token_missing",
+    "this API token is unknown or revoked": "token_invalid",
+    "this API token does not allow this (it needs {scope})": "token_scope",
+    "a token's scopes are a list of {scopes}": "token_bad_scopes",
+    "a token's description is 1 to {max} characters": "token_description_length",
+    "at most {max} tokens are kept at once; revoke one first": "too_many_tokens",
+    "no such token": "token_not_found",
+    "only an account (a player with a password) may make API tokens": "token_needs_account",
+    "tokens are made and revoked on the site, not with a token": "token_not_here",
+    "a player who has played a game as a person cannot become a bot": "bot_has_played",
+    # the Bot API's streams and actions
+    "too many streams open (at most {limit})": "too_many_streams",
+    "say what is offered: 'takeback' or 'rematch'": "bad_offer_kind",
+    "say whether the offer is accepted ('accept': true or false)": "bad_offer_answer",
     # e-mail
     "this server sends no e-mail": "no_mail",
     "that is not an e-mail address": "bad_address",
