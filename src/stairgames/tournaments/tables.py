@@ -155,33 +155,37 @@ def seat_round(
     return TableRound(tables, tuple(p for p in ranked if p in out))
 
 
-def _repeats(groups: list[list[str]], records: dict[str, _Record]) -> int:
-    return sum(frozenset(g) in records[g[0]].groups for g in groups)
+def _repeated(group: list[str], records: dict[str, _Record]) -> bool:
+    return frozenset(group) in records[group[0]].groups
 
 
 def _break_repeats(groups: list[list[str]], seated: list[str], records: dict[str, _Record]) -> None:
+    """Swap players between tables while a swap leaves fewer repeated groups: for each
+    repeated table in turn, the swap that removes the most, nearest in rank first."""
     rank = {p: i for i, p in enumerate(seated)}
-    current = _repeats(groups, records)
-    while current:
-        best: tuple[int, int, int, int, int, int] | None = None
+    improved = True
+    while improved:
+        improved = False
         for t, group in enumerate(groups):
-            if frozenset(group) not in records[group[0]].groups:
+            if not _repeated(group, records):
                 continue
-            for u in range(len(groups)):
+            best: tuple[int, int, int, int, int] | None = None
+            for u, other in enumerate(groups):
                 if u == t:
                     continue
+                before = 1 + _repeated(other, records)
                 for i, x in enumerate(group):
-                    for j, y in enumerate(groups[u]):
-                        group[i], groups[u][j] = y, x
-                        after = _repeats(groups, records)
-                        group[i], groups[u][j] = x, y
-                        key = (after, abs(rank[x] - rank[y]), t, u, i, j)
-                        if after < current and (best is None or key < best):
+                    for j, y in enumerate(other):
+                        group[i], other[j] = y, x
+                        after = _repeated(group, records) + _repeated(other, records)
+                        group[i], other[j] = x, y
+                        key = (after - before, abs(rank[x] - rank[y]), u, i, j)
+                        if after < before and (best is None or key < best):
                             best = key
-        if best is None:
-            return
-        current, _, t, u, i, j = best
-        groups[t][i], groups[u][j] = groups[u][j], groups[t][i]
+            if best is not None:
+                _, _, u, i, j = best
+                group[i], groups[u][j] = groups[u][j], group[i]
+                improved = True
 
 
 def _seat_order(
