@@ -266,6 +266,10 @@ def test_swiss_rejects_an_unplayed_round_and_a_stranger() -> None:
     stranger = [SwissRound((SwissGame("a", "z", W), SwissGame("c", "d", W)))]
     with pytest.raises(TournamentError, match="'z'"):
         swiss_standings(players, stranger)
+    with pytest.raises(TournamentError, match="'z'"):
+        pair_swiss_round(players, [], rng=random.Random(0), withdrawn={"z"})
+    with pytest.raises(TournamentError, match="'z'"):
+        seat_round(players, [], rng=random.Random(0), withdrawn={"z"})
 
 
 def test_swiss_colours_alternate_and_balance() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from stairgames.core.errors import StairgamesError
@@ -56,3 +56,10 @@ def check_unique(players: Sequence[str]) -> None:
         if player in seen:
             raise TournamentError(f"player named twice: {player!r}")
         seen.add(player)
+
+
+def check_known(players: Collection[str], known: Collection[str]) -> None:
+    """:raises TournamentError: a player who never entered."""
+    unknown = sorted(set(players) - set(known))
+    if unknown:
+        raise TournamentError(f"not in the tournament: {unknown!r}")

@@ -35,6 +35,7 @@ from stairgames.tournaments.common import (
     NoPairingError,
     Outcome,
     TournamentError,
+    check_known,
     seed_order,
 )
 
@@ -114,11 +115,13 @@ def pair_swiss_round(
 ) -> SwissRound:
     """The next round's pairings (games without outcomes) for the players still in.
 
-    :raises TournamentError: bad input (a player twice, a game without a result).
+    :raises TournamentError: bad input (a player twice, a game without a result, an
+        unknown player withdrawn).
     :raises NoPairingError: no pairing without a repeat is left.
     """
     seeds = seed_order(entrants)
     records = _records(seeds, rounds)
+    check_known(withdrawn, seeds)
     active = [p for p in seeds if p not in withdrawn]
     ranked = sorted(active, key=lambda p: -records[p].score)  # stable: seed breaks ties
     if len(ranked) < 2:

@@ -21,7 +21,13 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from stairgames.tournaments.common import Entrant, NoPairingError, TournamentError, seed_order
+from stairgames.tournaments.common import (
+    Entrant,
+    NoPairingError,
+    TournamentError,
+    check_known,
+    seed_order,
+)
 
 TOP_POINTS = 6.0
 """Points for beating every opponent at the table."""
@@ -133,11 +139,13 @@ def seat_round(
 ) -> TableRound:
     """The next round's tables (without places) for the players still in.
 
-    :raises TournamentError: bad input (a player twice, a table without its places).
+    :raises TournamentError: bad input (a player twice, a table without its places,
+        an unknown player withdrawn).
     :raises NoPairingError: too few players left for one table.
     """
     seeds = seed_order(entrants)
     records = _records(seeds, rounds)
+    check_known(withdrawn, seeds)
     ranked = _ranked([p for p in seeds if p not in withdrawn], records)
     split, sitting_out = table_sizes(len(ranked), sizes)
     if not split:
