@@ -22,7 +22,7 @@ from stairgames.core.game import State
 from stairgames.core.registry import assessor, puzzle_kit
 from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.puzzles.generate import command
-from stairgames.puzzles.judge import judge, solution, start_state
+from stairgames.puzzles.judge import judge, said, solution, start_state
 from stairgames.puzzles.model import BEST_CHANCE, Node, Puzzle, read_puzzles
 from stairgames.puzzles.prove import _PROVERS, MOST_PLIES, make_puzzle, prover_for, verify
 
@@ -173,7 +173,7 @@ def test_a_chance_decision_names_the_best_exact_share(chance_puzzles: list[Puzzl
         assert judge(puzzle, [], best.move).outcome == "solved"
         other = next(a for a in puzzle.root.answers if not a.right)
         told = str(judge(puzzle, [], other.move).message)
-        assert other.move in told and "%" in told
+        assert str(said(puzzle, start_state(puzzle), other.move)) in told and "%" in told
 
 
 def test_no_puzzle_without_a_kit_or_a_win() -> None:
