@@ -185,3 +185,24 @@ def test_each_token_has_its_own_allowance(client: TestClient) -> None:
     answers = [client.post(UPGRADE, headers=bearer(first)).status_code for _ in range(3)]
     assert answers == [200, 200, 429]
     assert client.post(UPGRADE, headers=bearer(second)).status_code == 200
+
+
+def test_a_bot_is_marked_in_lobby_rows_seats_and_profiles(client: TestClient) -> None:
+    ann, bob = account(client, "Ann"), account(client, "Bob")
+    secret = make_token(client, bob, ["bot:play"])["token"]
+    assert client.post(UPGRADE, headers=bearer(secret)).status_code == 200
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+    made: dict[str, str] = {}
+    for who in (ann, bob):
+        reply = client.post("/api/challenges", json=body, headers=who)
+        assert reply.status_code == 200, reply.text
+        made[who["x-player"]] = reply.json()["challenge"]
+    rows = client.get("/api/challenges", headers=ann).json()["challenges"]
+    marks = {row["creator"]["name"]: row["creator"].get("bot") for row in rows}
+    assert marks == {"Ann": None, "Bob": True}
+    seats = client.get(f"/api/matches/{made[bob['x-player']]}", headers=bob).json()["seats"]
+    assert [(seat["player"], seat.get("bot")) for seat in seats] == [("Bob", True), (None, None)]
+    seats = client.get(f"/api/matches/{made[ann['x-player']]}", headers=ann).json()["seats"]
+    assert [(seat["player"], seat.get("bot")) for seat in seats] == [("Ann", None), (None, None)]
+    assert client.get("/api/players/Bob").json()["bot"] is True
+    assert client.get("/api/players/Ann").json()["bot"] is False

@@ -69,7 +69,7 @@ from stairgames.server.people.players import (
     add_player_routes,
 )
 from stairgames.server.people.rating_store import RATINGS, RatingStore
-from stairgames.server.people.tokens import add_token_routes, start_tokens
+from stairgames.server.people.tokens import add_token_routes, marking_bots, start_tokens
 from stairgames.server.play.card_files import (
     add_card_routes,
     start_card_sweep,
@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
         neighbours.seat_names = lobby.seat_names
-        neighbours.seat_ratings = lobby.seat_ratings
+        neighbours.seat_ratings = marking_bots(lobby.seat_ratings, lobby.store.seat_players, tokens)
         await referee.start()
         loop = asyncio.get_running_loop()
         background = [

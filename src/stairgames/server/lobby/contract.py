@@ -56,10 +56,12 @@ class ChallengeAccepted(SeatToken):
 
 
 class Creator(Answer):
-    """Who made a challenge, and their rating in its pool (``None``: not rated yet)."""
+    """Who made a challenge, and their rating in its pool (``None``: not rated yet);
+    ``bot``: true for a bot account (absent otherwise)."""
 
     name: str | None
     rating: str | None
+    bot: bool | None = None
 
 
 class Challenge(Answer):
@@ -158,11 +160,13 @@ class MySeats(Answer):
 
 
 class Profile(Answer):
-    """``GET /api/players/{name}``: a player, their ``ratings`` by pool and last games."""
+    """``GET /api/players/{name}``: a player (``bot``: a bot account), their ``ratings``
+    by pool and last games."""
 
     id: str | None
     name: str | None
     account: bool
+    bot: bool
     created: str
     ratings: dict[str, Rating]
     games: list[GameEntry]

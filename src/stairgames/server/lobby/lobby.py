@@ -101,6 +101,7 @@ from stairgames.server.people.players import (
 )
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
+from stairgames.server.people.tokens import bot_mark, tokens_on
 from stairgames.server.play.card_files import resolve_cards_option
 from stairgames.server.play.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.play.fanout import RESYNC, FanOut
@@ -666,6 +667,7 @@ class Lobby:
             "creator": {
                 "name": None if creator is None else creator.name,
                 "rating": None if rating is None else rating.shown(),
+                **bot_mark(tokens_on(self.players.engine), challenge.creator_id),
             },
             "created": _aware(challenge.created_at).isoformat(timespec="seconds"),
             **direct,
@@ -1170,8 +1172,10 @@ def add_lobby_routes(app: FastAPI) -> None:
             raise ServerError(404, N_("no such player"))
         ratings = await off_loop(lobby.ratings.ratings_of, player.id)
         games = await lobby.games_of(player, 1)
+        bot = await off_loop(tokens_on(lobby.players.engine).is_bot, player.id)
         return {
             **player.json(),
+            "bot": bot,
             "created": player.created_at.date().isoformat(),
             "ratings": {pool: rating.json() for pool, rating in sorted(ratings.items())},
             "games": games["games"][:PROFILE_GAMES],

@@ -28,7 +28,7 @@ import secrets
 import uuid
 import weakref
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from fastapi import FastAPI, Request
 from sqlalchemy import DateTime, ForeignKey, String, func, select
@@ -337,6 +337,41 @@ class TokenStore(Repository):
         return frozenset(wanted & self._bots)
 
 
+def bot_mark(store: TokenStore, player_id: str | None) -> dict[str, bool]:
+    """What a player's JSON adds for a bot account (``{"bot": true}``), else nothing (a
+    database read for a player not yet known to be one)."""
+    return {"bot": True} if player_id and store.is_bot(player_id) else {}
+
+
+class _Match(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_M = TypeVar("_M", bound=_Match)
+
+
+def marking_bots(
+    fields: Callable[[_M], dict[int, dict[str, Any]]],
+    holders: Callable[[str], dict[int, str]],
+    store: TokenStore,
+) -> Callable[[_M], dict[int, dict[str, Any]]]:
+    """``fields`` (what each seat of a match adds to its views: the lobby's ratings),
+    with ``"bot": true`` added to the seats a bot account holds (``holders``: each
+    seat's player id). Database reads: the hub calls it in a database thread."""
+
+    def marked(match: _M) -> dict[int, dict[str, Any]]:
+        found = dict(fields(match))
+        seats = holders(match.id)
+        bots = store.bots_among(seats.values())
+        for seat, player_id in seats.items():
+            if player_id in bots:
+                found[seat] = {**found.get(seat, {}), "bot": True}
+        return found
+
+    return marked
+
+
 _STORES: weakref.WeakKeyDictionary[Engine, TokenStore] = weakref.WeakKeyDictionary()
 
 
@@ -468,6 +503,8 @@ __all__ = [
     "TokenStore",
     "add_token_routes",
     "bearer",
+    "bot_mark",
+    "marking_bots",
     "start_tokens",
     "token_or_cookie_player",
     "token_player",

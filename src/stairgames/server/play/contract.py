@@ -296,7 +296,8 @@ class SeatView(Answer):
     challenge's) ``rating`` is its player's rating in the game's pool as shown
     (``"1500?"``: ``people/ratings.py``) and, once the game is over and rated,
     ``rating_change`` the points it gained or lost (the rating then is the one after);
-    both are absent from the views of other games."""
+    both are absent from the views of other games. ``bot``: true where a bot account
+    holds the seat (absent otherwise)."""
 
     seat: int
     name: str
@@ -306,6 +307,7 @@ class SeatView(Answer):
     taken: bool
     level: str | None
     player: str | None = None
+    bot: bool | None = None
     rating: str | None = None
     rating_change: int | None = None
 
