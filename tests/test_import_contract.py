@@ -48,6 +48,7 @@ FRONT_ENDS_AND_TOOLS = frozenset(
         "terminal",
         "interop",
         "puzzles",
+        "tournaments",
     }
 )
 """The shared code a game never imports."""
@@ -64,7 +65,9 @@ LAYER_MAY_IMPORT = {
 ``__init__``, which names ``play`` and ``research`` only by lazy references)."""
 
 _BELOW_FEATURES = frozenset({"base", "people", "play"})
-_DOMAINS = frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "ops"}) | _BELOW_FEATURES
+_DOMAINS = (
+    frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "bots", "ops"}) | _BELOW_FEATURES
+)
 DOMAIN_MAY_IMPORT = {
     "base": frozenset({"base"}),
     "people": frozenset({"base", "people"}),
@@ -74,6 +77,7 @@ DOMAIN_MAY_IMPORT = {
     "mail": _BELOW_FEATURES | {"lobby", "mail"},
     "analysis": _BELOW_FEATURES | {"analysis"},
     "puzzles": _BELOW_FEATURES | {"puzzles"},
+    "bots": _BELOW_FEATURES | {"lobby", "bots"},
     "ops": _DOMAINS,
     "app": _DOMAINS | {"app"},
     "runners": _DOMAINS | {"app", "runners"},

@@ -101,7 +101,7 @@ from stairgames.server.people.players import (
 )
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
-from stairgames.server.people.tokens import bot_mark, tokens_on
+from stairgames.server.people.tokens import bot_mark, token_or_cookie_player, tokens_on
 from stairgames.server.play.card_files import resolve_cards_option
 from stairgames.server.play.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.play.fanout import RESYNC, FanOut
@@ -1154,6 +1154,21 @@ def lobby_of(request: Request | WebSocket) -> Lobby:
     return LOBBY.of(request)
 
 
+async def _challenger(request: Request) -> Player:
+    """Who makes a challenge: the cookie's player, or a bot's API token's (scope
+    ``challenge:write`` or ``bot:play``; docs/bots.md).
+
+    :raises ServerError: 401 no player, or a token missing or invalid; 403 a token
+        of neither scope.
+    """
+    try:
+        return await token_or_cookie_player(request, "bot:play")
+    except ServerError as exc:
+        if exc.status != 403:
+            raise
+        return await token_or_cookie_player(request, "challenge:write")
+
+
 def add_lobby_routes(app: FastAPI) -> None:
     """The challenge routes and ``/ws/lobby`` (see ``docs/web.md``; their models:
     ``lobby/contract.py``)."""
@@ -1187,7 +1202,7 @@ def add_lobby_routes(app: FastAPI) -> None:
         _refuse_rated_upload(options, rated)
         options = await off_loop(resolve_cards_option, options, DATA_DIR.of(request))
         time_control = requested_time_control(body.time_control, game)
-        player = await required_player_async(request)
+        player = await _challenger(request)
         lobby = lobby_of(request)
         return await lobby.create(player, game, options, seats, rated, time_control, body.to)
 

@@ -1,0 +1,1 @@
+"""The Bot API's streams and actions: outside programs play over HTTP (docs/bots.md)."""
