@@ -191,6 +191,26 @@ SHARED_MESSAGES: Final = (
     N_("Notify me when it is my turn"),
     N_("Your takeback was accepted."),
     N_("Nobody answered your takeback in time."),
+    # issue 53: API tokens on the account page (static/accounttokens.js, account.html) and
+    # the BOT mark (static/botmark.js)
+    N_("API tokens"),
+    N_(
+        "A token lets a program act as you through the API (a bot, say): whoever holds it"
+        " can, so keep it secret."
+    ),
+    N_("What it is for"),
+    N_("Play as a bot (bot:play)"),
+    N_("Open and answer challenges (challenge:write)"),
+    N_("Read (read)"),
+    N_("Create a token"),
+    N_("Your new token, shown this once: copy it now."),
+    N_("No tokens yet."),
+    N_("Revoke"),
+    N_("last used {day}"),
+    N_("never used"),
+    N_("made {day}"),
+    N_("BOT"),
+    N_("a program playing through the API"),
     # issue 30: e-mail: the account page and the pages of mailed links (static/account.js,
     # account.html, confirm-email.html, unsubscribe.html, reset-password.html)
     N_("Forgot your password?"),

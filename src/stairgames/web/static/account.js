@@ -14,6 +14,7 @@ import {
   t,
 } from "./i18n.js";
 import { api, failureText } from "./net.js";
+import { startTokens } from "./accounttokens.js";
 import { accountShown, ERRORS, isError, pageLanguage } from "./accountview.js";
 
 /** @typedef {import("./accountview.js").Account} Account */
@@ -165,7 +166,9 @@ async function changeAccount(path, body) {
 }
 
 async function accountPage() {
-  showAccount(await loadAccount());
+  const account = await loadAccount();
+  showAccount(account);
+  if (account?.account) await startTokens(); // API tokens: accounts only (docs/bots.md)
   const address = $("address", HTMLInputElement);
   $("address-form", HTMLFormElement).addEventListener("submit", async (event) => {
     event.preventDefault();

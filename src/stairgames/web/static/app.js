@@ -27,6 +27,7 @@ import {
 } from "./clock.js";
 import { hideMyGames, showMyGames } from "./mygames.js";
 import { ensurePlayer, shownName } from "./player.js";
+import { markBot } from "./botmark.js";
 import { hideProfile, showProfile } from "./profile.js";
 import { initStepping, noteView, renderStepping } from "./stepping.js";
 import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./analysis.js";
@@ -678,6 +679,7 @@ function seatLabelParts(seat, view) {
   link.className = "seat-player";
   link.href = `/p/${encodeURIComponent(seat.player)}`;
   link.textContent = shownName(seat.player);
+  markBot(link, seat.bot);
   link.addEventListener("click", (event) => {
     event.preventDefault();
     go(link.getAttribute("href"));

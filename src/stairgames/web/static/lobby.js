@@ -8,6 +8,7 @@ import { language, onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
 import { currentPlayer, ensurePlayer, shownName } from "./player.js";
+import { markBot } from "./botmark.js";
 import { fillSeatChoices, optionInput, optionValues } from "./optionform.js";
 import { isEditable, optionLabel, optionsSummary } from "./pagetext.js";
 import { fileChooser } from "./setup.js";
@@ -48,6 +49,7 @@ function row(challenge) {
   const profile = document.createElement("a");
   profile.href = `/p/${encodeURIComponent(challenge.creator.name ?? "")}`;
   profile.textContent = creator + rating;
+  markBot(profile, challenge.creator.bot);
   profile.addEventListener("click", (event) => {
     event.preventDefault();
     lobby.go(profile.getAttribute("href"));

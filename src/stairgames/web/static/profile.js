@@ -5,6 +5,7 @@ import { blockKind, loadBlocks, reportPlayer, setBlock } from "./blocks.js";
 import { language, onLanguageChange, t } from "./i18n.js";
 import { dayText, OUTCOME_WORDS, outcomeOf } from "./outcome.js";
 import { shownName } from "./player.js";
+import { markBot } from "./botmark.js";
 import { poolText } from "./pagetext.js";
 import { $ } from "./dom.js";
 import { api, failureText } from "./net.js";
@@ -23,6 +24,7 @@ import { api, failureText } from "./net.js";
  * @typedef {object} Profile
  * @property {string} id
  * @property {string} name
+ * @property {boolean} [bot] a bot account (issue 53)
  * @property {string} created
  * @property {Record<string, {shown: string, deviation: number, games: number}>} ratings
  * @property {PlayedGame[]} games
@@ -181,6 +183,7 @@ function render() {
   const data = profile.data;
   if (!data) return;
   $("profile-name").textContent = shownName(data.name);
+  markBot($("profile-name"), data.bot);
   renderNames();
   renderActions();
   $("profile-since").textContent = t("Playing since {date}", { date: data.created });

@@ -11,6 +11,7 @@
  * @property {"human" | "online" | "computer"} kind
  * @property {string | null} [level] a computer's level
  * @property {string | null} [player] the player's name, where a player holds it
+ * @property {boolean | null} [bot] true where a bot account holds it (issue 53)
  * @property {string | null} [rating] a rated game's: the player's rating as shown ("1500?")
  * @property {number | null} [rating_change] a rated game's once over: the points it changed
  * @property {boolean} [connected]
