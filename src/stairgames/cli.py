@@ -753,6 +753,12 @@ def _puzzles(argv: Sequence[str]) -> int:
     return command(argv)
 
 
+def _bot(argv: Sequence[str]) -> int:
+    from stairgames.bot_client import bot_command  # httpx and the players load only when asked
+
+    return bot_command(argv)
+
+
 def _moderate(argv: Sequence[str]) -> int:
     from stairgames.moderate import moderate
 
@@ -774,6 +780,7 @@ COMMANDS = {
     "puzzle": _puzzle,
     "puzzles": _puzzles,
     "prepare": _prepare,
+    "bot": _bot,
 }
 
 USAGE = N_("""usage: stairgames COMMAND [args]
@@ -799,6 +806,8 @@ commands:
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
   ratings rebuild           recompute the web app's ratings from its rated games
   moderate                  the web app's reports; --rename OLD NEW, --disable NAME
+  bot --server URL --token T --player LEVEL
+                            play on a server as a bot, over its Bot API (docs/bots.md)
   prepare [GAME]            compile the computer players now (once per installation;
                             else the first game compiles them in the background)
 
