@@ -206,3 +206,20 @@ def test_a_bot_is_marked_in_lobby_rows_seats_and_profiles(client: TestClient) ->
     assert [(seat["player"], seat.get("bot")) for seat in seats] == [("Ann", None), (None, None)]
     assert client.get("/api/players/Bob").json()["bot"] is True
     assert client.get("/api/players/Ann").json()["bot"] is False
+
+
+def test_a_tokens_requests_spend_its_players_allowances(tmp_path: Path) -> None:
+    few = Rate(per_minute=1, burst=2)
+    with running(tmp_path, clock=lambda: 0.0, challenges_per_minute=few) as client:
+        ann = account(client, "Ann")
+        secret = make_token(client, ann, ["read"])["token"]  # no scope for challenges
+        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+        spent = [
+            client.post("/api/challenges", json=body, headers=bearer(secret)).status_code
+            for _ in range(3)
+        ]
+        assert spent == [403, 403, 429]
+        # Ann's own browser pays from the same allowance; the address does not
+        assert client.post("/api/challenges", json=body, headers=ann).status_code == 429
+        anonymous = client.post("/api/challenges", json=body, headers=JSON)
+        assert anonymous.status_code == 401

@@ -291,6 +291,18 @@ class TokenStore(Repository):
                 row.last_used_at = now
             return dataclasses.replace(token, last_used_at=row.last_used_at)
 
+    def owner(self, secret: str) -> str | None:
+        """The player of the token whose secret is ``secret``, if it is not revoked (no
+        scope checked, nothing spent: whose allowances a request spends)."""
+        if not secret.startswith(PREFIX) or len(secret) > 200:
+            return None
+        with self._session() as session:
+            return session.scalar(
+                select(TokenRow.player_id).where(
+                    TokenRow.secret_hash == secret_hash(secret), TokenRow.revoked_at.is_(None)
+                )
+            )
+
     def has_played(self, player_id: str) -> bool:
         """Whether ``player_id`` holds (or held) a seat of any match."""
         with self._session() as session:
@@ -431,6 +443,18 @@ async def token_player(request: HTTPConnection, scope: str) -> Player:
     return player
 
 
+async def token_owner(request: HTTPConnection) -> str | None:
+    """The id of the player of the request's bearer token, if it names one (the routes'
+    limits count a token's requests as its player's); read in a database thread."""
+    try:
+        secret = bearer(request)
+    except ServerError:
+        return None
+    if secret is None:
+        return None
+    return await off_loop(tokens_of(request).owner, secret)
+
+
 async def token_or_cookie_player(request: HTTPConnection, scope: str) -> Player:
     """The request's player: its token's (:func:`token_player`) when it sends one, else
     its cookie's.
@@ -507,6 +531,7 @@ __all__ = [
     "marking_bots",
     "start_tokens",
     "token_or_cookie_player",
+    "token_owner",
     "token_player",
     "tokens_of",
     "tokens_on",
