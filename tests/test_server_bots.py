@@ -243,3 +243,12 @@ def test_a_player_holds_a_limited_number_of_streams(site: Site, streams: Any) ->
         streams("/api/stream/event", bot)
     refused = site.http.get("/api/stream/event", headers=bot)
     assert code(refused) == (429, "too_many_streams")
+
+
+def test_a_quiet_stream_sends_empty_lines_to_keep_open(site: Site) -> None:
+    bot = site.bot("Robo")
+    site.app.state.bots.keep_alive_seconds = 0.01  # (every line is then an empty one)
+    with site.http.stream("GET", "/api/stream/event", headers=bot) as response:
+        assert response.status_code == 200
+        lines = response.iter_lines()
+        assert [next(lines) for _ in range(3)] == ["", "", ""]
