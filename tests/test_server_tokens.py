@@ -223,3 +223,13 @@ def test_a_tokens_requests_spend_its_players_allowances(tmp_path: Path) -> None:
         assert client.post("/api/challenges", json=body, headers=ann).status_code == 429
         anonymous = client.post("/api/challenges", json=body, headers=JSON)
         assert anonymous.status_code == 401
+
+
+def test_a_browser_behind_basic_authentication_keeps_its_cookie(client: TestClient) -> None:
+    ann = account(client, "Ann")
+    basic = {**ann, "authorization": "Basic YWRtaW46c2VjcmV0"}  # a proxy's, say
+    assert client.get(TOKENS, headers=basic).json() == {"tokens": []}
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+    assert client.post("/api/challenges", json=body, headers=basic).status_code == 200
+    # where a token is needed, Basic is none
+    assert code(client.post(UPGRADE, headers=basic)) == (401, "token_missing")

@@ -40,7 +40,7 @@ from stairgames.server.people.players import (
     current_player_async,
     session_secret,
 )
-from stairgames.server.people.tokens import token_owner
+from stairgames.server.people.tokens import has_bearer, token_owner
 from stairgames.server.play.card_files import MAX_CARD_FILE_BYTES, is_upload_route
 
 # ----- errors --------------------------------------------------------------------
@@ -158,7 +158,7 @@ async def _player_key(scope: Scope) -> str | None:
     inventing cookies). A request with no cookie costs nothing; one with a cookie is read
     in a database thread (:func:`current_player_async`), once: the route finds it kept."""
     connection = HTTPConnection(scope)
-    if "authorization" in connection.headers:  # a program's token: its player's (tokens.py)
+    if has_bearer(connection):  # a program's token: its player's (people/tokens.py)
         return await token_owner(connection)
     if not session_secret(connection)[0]:
         return None

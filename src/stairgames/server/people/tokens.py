@@ -411,6 +411,13 @@ def tokens_of(request: HTTPConnection) -> TokenStore:
     return tokens_on(players_of(request).engine)
 
 
+def has_bearer(request: HTTPConnection) -> bool:
+    """Whether the request sends ``Authorization: Bearer`` (another kind, such as the
+    Basic of a proxy in front of a private server, leaves it to its cookie)."""
+    header = request.headers.get("authorization", "")
+    return header.strip()[:7].lower() == "bearer "
+
+
 def bearer(request: HTTPConnection) -> str | None:
     """The token of the request's ``Authorization: Bearer`` header, if it has one.
 
@@ -445,11 +452,9 @@ async def token_player(request: HTTPConnection, scope: str) -> Player:
 
 async def token_owner(request: HTTPConnection) -> str | None:
     """The id of the player of the request's bearer token, if it names one (the routes'
-    limits count a token's requests as its player's); read in a database thread."""
-    try:
-        secret = bearer(request)
-    except ServerError:
-        return None
+    limits count a token's requests as its player's; ``None`` without a bearer token);
+    read in a database thread."""
+    secret = bearer(request) if has_bearer(request) else None
     if secret is None:
         return None
     return await off_loop(tokens_of(request).owner, secret)
@@ -461,7 +466,7 @@ async def token_or_cookie_player(request: HTTPConnection, scope: str) -> Player:
 
     :raises ServerError: as :func:`token_player`; 401, neither names a player.
     """
-    if request.headers.get("authorization") is not None:
+    if has_bearer(request):
         return await token_player(request, scope)
     return await required_player_async(request)
 
@@ -480,7 +485,7 @@ def add_token_routes(app: FastAPI) -> None:
     a ``bot:play`` token); docs/bots.md, their models ``people/tokens_contract.py``."""
 
     async def _account(request: Request) -> Player:
-        if request.headers.get("authorization") is not None:
+        if has_bearer(request):
             raise ServerError(403, N_("tokens are made and revoked on the site, not with a token"))
         player = await required_player_async(request)
         if not player.account:
@@ -528,6 +533,7 @@ __all__ = [
     "add_token_routes",
     "bearer",
     "bot_mark",
+    "has_bearer",
     "marking_bots",
     "start_tokens",
     "token_or_cookie_player",
