@@ -206,6 +206,13 @@ def test_a_bot_is_marked_in_lobby_rows_seats_and_profiles(client: TestClient) ->
     assert [(seat["player"], seat.get("bot")) for seat in seats] == [("Ann", None), (None, None)]
     assert client.get("/api/players/Bob").json()["bot"] is True
     assert client.get("/api/players/Ann").json()["bot"] is False
+    # a person takes the bot's challenge: the live game marks the bot's seat
+    taken = client.post(f"/api/challenges/{made[bob['x-player']]}/accept", headers=ann)
+    assert taken.status_code == 200, taken.text
+    live = client.get("/api/challenges").json()["live"]
+    assert [(game["players"], game.get("bots")) for game in live] == [
+        (["Bob", "Ann"], [True, False])
+    ]
 
 
 def test_a_tokens_requests_spend_its_players_allowances(tmp_path: Path) -> None:

@@ -84,13 +84,15 @@ class Challenge(Answer):
 
 class LiveGame(Answer):
     """A game from the lobby being played now: who plays each seat (``None``: nobody
-    known)."""
+    known) and, where a bot account plays, whether each seat's player is one (``bots``,
+    absent otherwise)."""
 
     id: str
     game: str
     options: JsonObject
     rated: bool
     players: list[str | None]
+    bots: list[bool] | None = None
 
 
 class Challenges(Answer):

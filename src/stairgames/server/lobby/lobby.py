@@ -632,6 +632,8 @@ class Lobby:
             if match.over:
                 continue
             names = await self.seat_names_async(match.id)
+            bots = await off_loop(tokens_on(self.players.engine).bot_seats, match.id)
+            marks = {"bots": [seat.seat in bots for seat in match.seats]} if bots else {}
             shown.append(
                 {
                     "id": match.id,
@@ -639,6 +641,7 @@ class Lobby:
                     "options": public_options(match.options),
                     "rated": challenge.rated,
                     "players": [names.get(seat.seat) for seat in match.seats],
+                    **marks,
                 }
             )
             if len(shown) == LIVE_SHOWN:

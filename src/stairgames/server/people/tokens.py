@@ -329,6 +329,16 @@ class TokenStore(Repository):
             session.add(BotPlayerRow(player_id=player_id, since=self.now()))
         self._bots.add(player_id)
 
+    def bot_seats(self, match_id: str) -> frozenset[int]:
+        """The seats of the match a bot account holds (one read)."""
+        with self._session() as session:
+            found = session.scalars(
+                select(SeatPlayerRow.seat)
+                .join(BotPlayerRow, BotPlayerRow.player_id == SeatPlayerRow.player_id)
+                .where(SeatPlayerRow.match_id == match_id)
+            )
+            return frozenset(found)
+
     def is_bot(self, player_id: str) -> bool:
         """Whether ``player_id`` is a bot account."""
         return player_id in self.bots_among([player_id])

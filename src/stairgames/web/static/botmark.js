@@ -29,3 +29,14 @@ export function markBot(node, bot) {
   const mark = botMark(bot);
   if (mark) node.prepend(mark, " ");
 }
+
+/**
+ * A name as text, "BOT" before it where `bot` says so (lists drawn as text).
+ *
+ * @param {string} name
+ * @param {boolean | null | undefined} bot
+ * @returns {string}
+ */
+export function botName(name, bot) {
+  return bot === true ? `${t("BOT")} ${name}` : name;
+}

@@ -8,7 +8,7 @@ import { language, onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { api, failureText } from "./net.js";
 import { currentPlayer, ensurePlayer, shownName } from "./player.js";
-import { markBot } from "./botmark.js";
+import { botName, markBot } from "./botmark.js";
 import { fillSeatChoices, optionInput, optionValues } from "./optionform.js";
 import { isEditable, optionLabel, optionsSummary } from "./pagetext.js";
 import { fileChooser } from "./setup.js";
@@ -128,7 +128,9 @@ function renderTo() {
 function liveRow(game) {
   const item = document.createElement("li");
   item.className = "live-game";
-  const names = game.players.map((name) => shownName(name) || t("the computer")).join(" – ");
+  const names = game.players
+    .map((name, i) => botName(shownName(name) || t("the computer"), game.bots?.[i]))
+    .join(" – ");
   const link = document.createElement("a");
   link.href = `/m/${game.id}`;
   link.textContent = t("Watch");
