@@ -1,8 +1,8 @@
 """API tokens on the account page (issue 53; ``web/static/accounttokens.js``), in
 Chromium: an account creates a token (its scopes as checkboxes), sees it once, finds it
 listed and revokes it, after which the API refuses it; a player without a password is
-offered no tokens. Needs Debian's Chromium (``tests/browser_helpers.py``); skips without
-it."""
+offered no tokens; a bot's profile shows BOT before its name. Needs Debian's Chromium
+(``tests/browser_helpers.py``); skips without it."""
 
 from __future__ import annotations
 
@@ -109,4 +109,22 @@ def test_a_player_without_a_password_is_offered_no_tokens(
     page.goto(f"{base}/account")
     expect(page.locator("#page")).to_be_visible()
     expect(page.locator("#tokens")).to_be_hidden()
+    assert violations == []
+
+
+def test_the_pages_show_bot_before_a_bots_name(site: tuple[str, Any], browser: Any) -> None:
+    from stairgames.server.people.tokens import tokens_on
+
+    base, app = site
+    players = app.state.players
+    bob, _ = players.create("Bob")
+    tokens_on(players.engine).make_bot(bob.id)
+    _ann, ann_secret = players.create("Ann")
+    violations: list[str] = []
+    page = page_of(browser, base, ann_secret, violations)
+    page.goto(f"{base}/p/Bob")
+    expect(page.locator("#profile-name .bot-mark")).to_have_text("BOT")
+    page.goto(f"{base}/p/Ann")
+    expect(page.locator("#profile-name")).to_have_text("Ann")
+    expect(page.locator("#profile-name .bot-mark")).to_have_count(0)
     assert violations == []
