@@ -240,3 +240,25 @@ def test_a_browser_behind_basic_authentication_keeps_its_cookie(client: TestClie
     assert client.post("/api/challenges", json=body, headers=basic).status_code == 200
     # where a token is needed, Basic is none
     assert code(client.post(UPGRADE, headers=basic)) == (401, "token_missing")
+
+
+def test_a_game_of_bots_alone_is_not_rated_one_with_a_person_is(client: TestClient) -> None:
+    from tests.server_helpers import connect, receive_until, state_at_rest
+
+    store = tokens_on(client.app.state.players.engine)  # type: ignore[attr-defined]
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    bob, cy, ann = account(client, "Bob"), account(client, "Cy"), account(client, "Ann")
+    store.make_bot(bob["x-player"])
+    store.make_bot(cy["x-player"])
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"], "rated": True}
+    for opponent in (cy, ann):
+        made = client.post("/api/challenges", json=body, headers=bob).json()
+        taken = client.post(f"/api/challenges/{made['challenge']}/accept", headers=opponent)
+        assert taken.status_code == 200, taken.text
+        with connect(client, f"/ws/matches/{made['match']}?seat=0", headers=bob) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m["result"])
+    assert ratings.ratings_of(cy["x-player"]) == {}
+    assert ratings.ratings_of(bob["x-player"])["stairs size=4"].games == 1
+    assert ratings.ratings_of(ann["x-player"])["stairs size=4"].games == 1

@@ -965,6 +965,9 @@ class Lobby:
         players = [seat_players.get(seat.seat) for seat in seats]
         if not is_rateable(kinds, players):
             return
+        bots = await off_loop(tokens_on(self.players.engine).bots_among, players)
+        if len(bots) == len(players):  # bots alone: only a person's game rates a bot
+            return
         returns = [float(value) for value in result["returns"]]
         loss = min(returns) - 1.0
         for seat in match.left:  # resigned and left: a computer played on for them
