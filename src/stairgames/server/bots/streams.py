@@ -3,9 +3,11 @@ newline-delimited JSON, and the plain POSTs of its actions (a move, resigning, o
 and their answers, accepting or declining a challenge).
 
 The streams are driven by the listeners of the domains below: the lobby's
-:attr:`Lobby.challenged` (a direct challenge to the bot) and the hub's
-:attr:`HubNeighbours.after_change` (a game of the bot's starts or ends) for the event
-stream; a game's stream is one more watcher of the match in the hub (a
+:attr:`Lobby.challenged` (a direct challenge to the bot), the service's
+:attr:`MatchService.committed` and the hub's :attr:`HubNeighbours.after_change` (a game
+of the bot's starts or ends) for the event stream, each event sent to every server
+process through the fan-out (:data:`BOTS_TOPIC`), whose streams of that player it is
+for; a game's stream is one more watcher of the match in the hub (a
 :class:`Connection` whose sender is a queue), so it is sent the bot's seat's view after
 every change, as the match socket is (other processes' changes come by the fan-out).
 A stream ends when its client goes (the response's task is cancelled) or, a game's,
@@ -19,7 +21,7 @@ import collections
 import dataclasses
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -33,12 +35,13 @@ from stairgames.server.base.contract import NoFields, Ok, answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate
 from stairgames.server.base.state import Kept
-from stairgames.server.base.store import allowances_off_loop, off_loop
+from stairgames.server.base.store import EventRecord, allowances_off_loop, off_loop
 from stairgames.server.bots.contract import AnswerBody, EventStreamLine, GameLine, OfferBody
 from stairgames.server.lobby.contract import ChallengeAccepted
 from stairgames.server.lobby.lobby import LOBBY, GameRow, Lobby
 from stairgames.server.people.players import Player, RetryLaterError
 from stairgames.server.people.tokens import token_or_cookie_player
+from stairgames.server.play.fanout import FANOUT, FanOut
 from stairgames.server.play.hub import Connection, Hub
 from stairgames.server.play.match import public_options
 from stairgames.server.play.matches import Match
@@ -62,6 +65,11 @@ BOT_RATES: Final = {
     STREAMS: Rate(per_minute=60, burst=30),
 }
 """Each player's allowance of actions (moves, offers...) and of streams opened."""
+
+BOTS_TOPIC: Final = "bots"
+"""The fan-out's topic of the event streams: ``{"lines": {player id: line}}``."""
+STARTING_OR_ENDING: Final = frozenset({"join", "move", "resign", "flag", "abort"})
+"""The kinds of event after which a match may have started (every seat taken) or ended."""
 
 TOO_MANY_STREAMS = N_("too many streams open (at most {limit})")
 NOT_YOUR_GAME = N_("you hold no seat in this game")
@@ -117,6 +125,7 @@ class Bots:
         self,
         lobby: Lobby,
         hub: Hub,
+        fanout: FanOut,
         *,
         keep_alive_seconds: float = KEEP_ALIVE_SECONDS,
         streams_per_player: int = STREAMS_PER_PLAYER,
@@ -127,10 +136,15 @@ class Bots:
         self.keep_alive_seconds = keep_alive_seconds
         self.streams_per_player = streams_per_player
         self.rates = ClientRates(BOT_RATES if rates is None else rates)
+        self.fanout = fanout
         self._events: dict[str, set[_EventStream]] = collections.defaultdict(set)
         self._open: collections.Counter[str] = collections.Counter()
+        self._pending: set[str] = set()
+        """The matches this process just committed a join or an ending to."""
         lobby.challenged.append(self._challenged)
+        hub.service.committed.append(self._committed)
         hub.neighbours.after_change.append(self._changed)
+        fanout.subscribe(BOTS_TOPIC, self._heard)
 
     # ----- allowances -----------------------------------------------------------------
 
@@ -171,24 +185,65 @@ class Bots:
     def _challenged(self, player_id: str, message: dict[str, Any]) -> None:
         if message.get("type") != "challenge":
             return  # (a decline of the bot's challenge is not an event of the API)
-        for stream in self._events.get(player_id, ()):
-            stream.lines.put_nowait({"type": "challenge", "challenge": message})
+        self._tell({player_id: {"type": "challenge", "challenge": message}})
+
+    def _committed(self, match: Match, records: Sequence[EventRecord]) -> None:
+        """A :attr:`MatchService.committed` listener: a seat taken or the game ended
+        here is told once its change is done (:meth:`_changed`)."""
+        if any(record.kind in STARTING_OR_ENDING for record in records):
+            self._pending.add(match.id)
 
     async def _changed(self, match: Match) -> None:
-        """A match changed: tell the event streams of the players holding its seats
-        that it started (every seat taken) or finished, once each."""
-        if not self._events:
+        """A match this process committed a join or an ending to changed: tell the
+        event streams (on every server process) of the players holding its seats that
+        it started (every seat taken) or finished."""
+        if match.id not in self._pending:
+            return
+        self._pending.discard(match.id)
+        if not match.over and match.free_seats():
             return
         holders = await off_loop(self.lobby.store.seat_players, match.id)
         seats: dict[str, int] = {}
         for seat, player_id in sorted(holders.items(), reverse=True):
-            seats[player_id] = seat
+            seats[player_id] = seat  # (the first seat of a player holding more)
+        lines: dict[str, Line] = {}
         for player_id, seat in seats.items():
-            for stream in self._events.get(player_id, ()):
-                if match.over:
-                    self._finish(stream, match.id)
-                elif not match.free_seats():
-                    self._start(stream, match.id, match.game_name, match.options, seat)
+            if match.over:
+                lines[player_id] = {"type": "gameFinish", "game": {"id": match.id}}
+            else:
+                game = {
+                    "id": match.id,
+                    "game": match.game_name,
+                    "options": public_options(match.options),
+                    "seat": seat,
+                }
+                lines[player_id] = {"type": "gameStart", "game": game}
+        self._tell(lines)
+
+    def _tell(self, lines: dict[str, Line]) -> None:
+        """Send each player's line to their event streams on every server process."""
+        if lines:
+            self.fanout.broadcast(BOTS_TOPIC, {"lines": lines})
+
+    async def _heard(self, data: dict[str, Any]) -> None:
+        """A :data:`BOTS_TOPIC` message, from any process: for the streams held here."""
+        lines = data.get("lines")
+        if not isinstance(lines, dict):
+            return
+        for player_id, line in lines.items():
+            for stream in list(self._events.get(player_id, ())):
+                self._put(stream, line)
+
+    def _put(self, stream: _EventStream, line: Line) -> None:
+        """Queue ``line`` for ``stream``: a game's start and finish once each."""
+        kind = line.get("type")
+        game = line.get("game")
+        if kind == "challenge":
+            stream.lines.put_nowait(line)
+        elif kind == "gameStart" and isinstance(game, dict):
+            self._start(stream, str(game["id"]), str(game["game"]), game["options"], game["seat"])
+        elif kind == "gameFinish" and isinstance(game, dict):
+            self._finish(stream, str(game["id"]))
 
     def _start(
         self, stream: _EventStream, match_id: str, game: str, options: Any, seat: int
@@ -486,8 +541,9 @@ async def _either_scope(request: HTTPConnection) -> Player:
 
 
 def start_bots(app: FastAPI, lobby: Lobby, hub: Hub) -> Bots:
-    """The app's bots' streams, told by ``lobby`` and ``hub`` from now on."""
-    return BOTS.keep(app, Bots(lobby, hub))
+    """The app's bots' streams, told by ``lobby``, ``hub`` and the other server
+    processes (the fan-out's :data:`BOTS_TOPIC`) from now on: after the fan-out."""
+    return BOTS.keep(app, Bots(lobby, hub, FANOUT.of(app)))
 
 
 BOTS: Kept[Bots] = Kept("bots")
