@@ -252,3 +252,20 @@ def test_a_quiet_stream_sends_empty_lines_to_keep_open(site: Site) -> None:
         assert response.status_code == 200
         lines = response.iter_lines()
         assert [next(lines) for _ in range(3)] == ["", "", ""]
+
+
+def test_an_event_stream_opens_with_the_challenges_and_games_waiting(
+    site: Site, streams: Any
+) -> None:
+    ann, bot = site.account("Ann"), site.bot("Robo")
+    waiting = challenge(site, ann, "Robo", "stairs", size=4)
+    playing = challenge(site, ann, "Robo", "twenty_seven")
+    accepted = site.http.post(f"/api/bot/challenge/{playing}/accept", json={}, headers=bot)
+    assert accepted.status_code == 200, accepted.text
+    events = streams("/api/stream/event", bot)
+    first, second = events.next(), events.next()
+    EventStreamLine.model_validate(first)
+    assert first["type"] == "challenge" and first["challenge"]["challenge"] == waiting
+    assert first["challenge"]["from"] == "Ann"
+    assert second["type"] == "gameStart" and second["game"]["id"] == playing
+    assert second["game"]["seat"] == accepted.json()["seat"]

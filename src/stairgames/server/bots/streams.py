@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy import select
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
@@ -35,10 +36,22 @@ from stairgames.server.base.contract import NoFields, Ok, answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate
 from stairgames.server.base.state import Kept
-from stairgames.server.base.store import EventRecord, allowances_off_loop, off_loop
+from stairgames.server.base.store import (
+    ChallengeRow,
+    EventRecord,
+    Repository,
+    allowances_off_loop,
+    off_loop,
+)
 from stairgames.server.bots.contract import AnswerBody, EventStreamLine, GameLine, OfferBody
 from stairgames.server.lobby.contract import ChallengeAccepted
-from stairgames.server.lobby.lobby import LOBBY, GameRow, Lobby
+from stairgames.server.lobby.lobby import (
+    LOBBY,
+    DirectChallengeRow,
+    GameRow,
+    Lobby,
+    challenge_message,
+)
 from stairgames.server.people.players import Player, RetryLaterError
 from stairgames.server.people.tokens import token_or_cookie_player
 from stairgames.server.play.fanout import FANOUT, FanOut
@@ -56,6 +69,8 @@ KEEP_ALIVE_SECONDS: Final = 7.0
 """An empty line this often keeps a quiet stream open (and finds a client gone)."""
 STREAMS_PER_PLAYER: Final = 16
 """The streams one player (all their tokens together) may hold open at once."""
+CHALLENGES_TOLD_ON_OPENING: Final = 50
+"""The open direct challenges to the bot that a new event stream names first (the oldest)."""
 GAMES_TOLD_ON_OPENING: Final = 50
 """The bot's games going on that a new event stream names first (the newest)."""
 ACTIONS: Final = "bot_actions"
@@ -87,6 +102,23 @@ async def bot_player(request: HTTPConnection, scope: str) -> Player:
     return await token_or_cookie_player(request, scope)
 
 
+class BotStore(Repository):
+    """What the event stream reads of the lobby's tables when it opens."""
+
+    def challenges_to(self, player_id: str) -> list[tuple[str, str, bool]]:
+        """The open direct challenges to ``player_id``, oldest first (the first
+        :data:`CHALLENGES_TOLD_ON_OPENING`): each one's match, creator and ``rated``."""
+        with self._session() as session:
+            rows = session.execute(
+                select(ChallengeRow.match_id, ChallengeRow.creator_id, ChallengeRow.rated)
+                .join(DirectChallengeRow, DirectChallengeRow.match_id == ChallengeRow.match_id)
+                .where(DirectChallengeRow.to_id == player_id, ChallengeRow.closed.is_(None))
+                .order_by(ChallengeRow.created_at, ChallengeRow.match_id)
+                .limit(CHALLENGES_TOLD_ON_OPENING)
+            )
+            return [(match_id, creator, rated) for match_id, creator, rated in rows]
+
+
 @dataclasses.dataclass(eq=False)
 class _EventStream:
     """One open event stream of a player: the lines to send, the games it named."""
@@ -95,6 +127,7 @@ class _EventStream:
     lines: asyncio.Queue[Line] = dataclasses.field(default_factory=asyncio.Queue)
     started: set[str] = dataclasses.field(default_factory=set)
     finished: set[str] = dataclasses.field(default_factory=set)
+    challenges: set[str] = dataclasses.field(default_factory=set)
 
 
 class _QueueSender:
@@ -133,6 +166,7 @@ class Bots:
     ) -> None:
         self.lobby = lobby
         self.hub = hub
+        self.store = BotStore(lobby.store.engine)
         self.keep_alive_seconds = keep_alive_seconds
         self.streams_per_player = streams_per_player
         self.rates = ClientRates(BOT_RATES if rates is None else rates)
@@ -239,11 +273,18 @@ class Bots:
         kind = line.get("type")
         game = line.get("game")
         if kind == "challenge":
-            stream.lines.put_nowait(line)
+            self._challenge(stream, line["challenge"])
         elif kind == "gameStart" and isinstance(game, dict):
             self._start(stream, str(game["id"]), str(game["game"]), game["options"], game["seat"])
         elif kind == "gameFinish" and isinstance(game, dict):
             self._finish(stream, str(game["id"]))
+
+    def _challenge(self, stream: _EventStream, challenge: dict[str, Any]) -> None:
+        """Queue a challenge for ``stream`` (once: also when it opened)."""
+        if challenge.get("challenge") in stream.challenges:
+            return
+        stream.challenges.add(str(challenge.get("challenge")))
+        stream.lines.put_nowait({"type": "challenge", "challenge": challenge})
 
     def _start(
         self, stream: _EventStream, match_id: str, game: str, options: Any, seat: int
@@ -284,8 +325,16 @@ class Bots:
         self.lobby.left(stream.player_id)
 
     async def event_lines(self, stream: _EventStream) -> AsyncIterator[str]:
-        """The lines of an event stream: first a ``gameStart`` for each game of its
-        player's going on, then each event as it comes, an empty line when quiet."""
+        """The lines of an event stream: first a ``challenge`` for each open direct
+        challenge to its player and a ``gameStart`` for each game of theirs going on,
+        then each event as it comes, an empty line when quiet."""
+        for match_id, creator_id, rated in await off_loop(
+            self.store.challenges_to, stream.player_id
+        ):
+            creator = await off_loop(self.lobby.players.by_id, creator_id)
+            match = await self.hub.load_async(match_id)
+            name = "" if creator is None else creator.name
+            self._challenge(stream, challenge_message(match, name, rated))
         rows = await off_loop(self.lobby.store.matches_of, stream.player_id)
         for row in rows[:GAMES_TOLD_ON_OPENING]:
             seat = _going_on_seat(row, stream.player_id)
