@@ -142,9 +142,7 @@ def test_the_analysis_board_marks_ishigaki_races_better_choice(page: Any) -> Non
     position = "race ninjas=16,19 turn=red dice=2"
     query = urllib.parse.urlencode({"game": "ishigaki_race", "options": "{}", "position": position})
     page.goto(f"{page.base_url}/analysis?{query}")
-    expect(page.locator("#ab-eval .ab-best")).to_have_text(
-        "The engine's move: Roll the second die"
-    )
+    expect(page.locator("#ab-eval .ab-best")).to_have_text("The engine's move: Roll the second die")
     badge = page.locator('#ab-board .hint-badge[data-hint="roll"]')
     expect(badge).to_have_attribute("aria-label", "Better: Roll the second die")
     # the choice's own button is marked too, the other not

@@ -462,9 +462,7 @@ class Hub:
         sockets as it may (open ones and those waiting for their hello)."""
         most = max(1, self.limits.connections_per_client // self._processes())
         if client.connections + client.greeting >= most:
-            raise ServerError(
-                429, N_("too many connections open (at most {limit})"), limit=most
-            )
+            raise ServerError(429, N_("too many connections open (at most {limit})"), limit=most)
 
     @contextlib.contextmanager
     def greeting(self, address: str) -> Iterator[None]:
