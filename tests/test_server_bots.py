@@ -269,3 +269,166 @@ def test_an_event_stream_opens_with_the_challenges_and_games_waiting(
     assert first["challenge"]["from"] == "Ann"
     assert second["type"] == "gameStart" and second["game"]["id"] == playing
     assert second["game"]["seat"] == accepted.json()["seat"]
+
+
+def bot_account(site: Site, name: str) -> dict[str, str]:
+    """Headers of a new bot account's requests (its ``bot:play`` token, upgraded)."""
+    headers = site.bot(name)
+    upgraded = site.http.post("/api/bot/account/upgrade", json={}, headers=headers)
+    assert upgraded.status_code == 200, upgraded.text
+    return headers
+
+
+def open_challenge(site: Site, who: dict[str, str], *, rated: bool) -> str:
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+    reply = site.http.post("/api/challenges", json={**body, "rated": rated}, headers=who)
+    assert reply.status_code == 200, reply.text
+    made: str = reply.json()["challenge"]
+    return made
+
+
+def test_a_bot_takes_open_challenges_but_not_a_persons_rated_one(site: Site) -> None:
+    ann, bob = site.account("Ann"), site.account("Bob")
+    robo, cy = bot_account(site, "Robo"), bot_account(site, "Cy")
+    post = site.http.post
+
+    def bot_accepts(match: str) -> httpx.Response:
+        return post(f"/api/bot/challenge/{match}/accept", json={}, headers=robo)
+
+    unrated = open_challenge(site, ann, rated=False)
+    assert bot_accepts(unrated).status_code == 200
+    peoples = open_challenge(site, ann, rated=True)
+    assert code(bot_accepts(peoples)) == (403, "bot_rated_challenge")
+    # refused, it changed nothing: still open, and a person takes it
+    listed = site.http.get("/api/challenges", headers=bob).json()["challenges"]
+    assert [row["id"] for row in listed] == [peoples]
+    assert post(f"/api/challenges/{peoples}/accept", json={}, headers=bob).status_code == 200
+    # a bot's rated open challenge: another bot takes it, and so does a person
+    bots_rated = open_challenge(site, cy, rated=True)
+    assert bot_accepts(bots_rated).status_code == 200
+    assert (
+        post(
+            f"/api/challenges/{open_challenge(site, cy, rated=True)}/accept", json={}, headers=ann
+        ).status_code
+        == 200
+    )
+    # a person's rated challenge to the bot by name is the bot's to take
+    reply = post(
+        "/api/challenges",
+        json={
+            "game": "stairs",
+            "options": {"size": 4},
+            "seats": ["human", "online"],
+            "rated": True,
+            "to": "Robo",
+        },
+        headers=ann,
+    )
+    assert reply.status_code == 200, reply.text
+    assert bot_accepts(reply.json()["challenge"]).status_code == 200
+
+
+def test_an_event_stream_tells_of_open_challenges_only_when_asked(site: Site, streams: Any) -> None:
+    ann, robo, cy = site.account("Ann"), bot_account(site, "Robo"), bot_account(site, "Cy")
+    asked = streams("/api/stream/event?lobby=true", robo)
+    plain = streams("/api/stream/event", robo)
+    open_challenge(site, robo, rated=False)  # its own: never told
+    open_challenge(site, ann, rated=True)  # a person's rated one: not the bot's to take
+    anns = open_challenge(site, ann, rated=False)
+    cys = open_challenge(site, cy, rated=True)
+    direct = challenge(site, ann, "Robo", "stairs", size=4)
+    told = [asked.next() for _ in range(3)]
+    for line in told:
+        EventStreamLine.model_validate(line)
+    assert [(t["challenge"]["challenge"], t["challenge"].get("lobby")) for t in told] == [
+        (anns, True),
+        (cys, True),
+        (direct, None),
+    ]
+    assert told[0]["challenge"]["from"] == "Ann" and told[1]["challenge"]["rated"] is True
+    # the stream that did not ask hears of the direct challenge alone
+    first = plain.next()
+    assert (first["type"], first["challenge"]["challenge"]) == ("challenge", direct)
+    # a stream that asks finds those still open when it opens; a taken one is gone
+    taken = site.http.post(f"/api/bot/challenge/{anns}/accept", json={}, headers=robo)
+    assert taken.status_code == 200, taken.text
+    again = streams("/api/stream/event?lobby=true", robo)
+    opening = [again.next() for _ in range(3)]
+    assert [line["type"] for line in opening] == ["challenge", "gameStart", "challenge"]
+    assert opening[0]["challenge"]["challenge"] == direct
+    assert opening[1]["game"]["id"] == anns
+    assert (opening[2]["challenge"]["challenge"], opening[2]["challenge"]["lobby"]) == (cys, True)
+
+
+class _Reply:
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        self.status_code, self._body = status, body
+        self.text = json.dumps(body)
+
+    def json(self) -> dict[str, Any]:
+        return self._body
+
+    def iter_lines(self) -> Iterator[str]:
+        return iter(())  # (a stream that ends at once)
+
+
+class _FakeHttp:
+    """What ``stairgames bot`` sends, noted; a refusal for the paths in ``refused``."""
+
+    def __init__(self, refused: frozenset[str] = frozenset()) -> None:
+        self.sent: list[str] = []
+        self.refused = refused
+
+    def post(self, path: str, json: dict[str, Any]) -> _Reply:
+        self.sent.append(path)
+        if path in self.refused:
+            return _Reply(409, {"error": {"code": "challenge_closed", "message": "closed"}})
+        return _Reply(200, {"ok": True})
+
+    @contextlib.contextmanager
+    def stream(self, method: str, path: str) -> Iterator[Any]:
+        self.sent.append(f"{method} {path}")
+        yield _Reply(200, {})
+
+    def __enter__(self) -> _FakeHttp:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("accept", "stream", "sent"),
+    [
+        ("direct", "/api/stream/event", ["/api/bot/challenge/d1/accept"]),
+        (
+            "any",
+            "/api/stream/event?lobby=true",
+            [
+                "/api/bot/challenge/d1/accept",
+                "/api/bot/challenge/o1/accept",
+                "/api/bot/challenge/o2/accept",
+            ],
+        ),
+        ("none", "/api/stream/event", ["/api/bot/challenge/d1/decline"]),
+    ],
+)
+def test_the_bot_client_accepts_as_told(accept: str, stream: str, sent: list[str]) -> None:
+    from stairgames.bot_client import Bot
+
+    http = _FakeHttp(refused=frozenset({"/api/bot/challenge/o1/accept"}))
+    said: list[str] = []
+    bot = Bot(
+        "http://x", "sgp_t", lambda *_: 0, accept=accept, say=said.append, client=lambda: http
+    )
+    assert bot.run() == 0
+    assert http.sent == [f"GET {stream}"]
+    http.sent.clear()
+    for event in (
+        {"type": "challenge", "challenge": {"challenge": "d1"}},
+        {"type": "challenge", "challenge": {"challenge": "o1", "lobby": True}},  # taken first
+        {"type": "challenge", "challenge": {"challenge": "o2", "lobby": True}},
+    ):
+        bot._event(http, event)
+    assert http.sent == sent
+    assert any("challenge_closed" in text for text in said) == (accept == "any")

@@ -2,7 +2,9 @@
 stairgames server, over its Bot API (docs/bots.md), as any other program would play.
 
 The bot reads its event stream (``GET /api/stream/event``): it accepts the direct
-challenges it is sent (``--accept direct``; ``none`` declines them), and plays each game
+challenges it is sent (``--accept direct``; ``none`` declines them; ``any`` asks for
+the open lobby challenges it may take too, ``?lobby=true``, and accepts them as well),
+and plays each game
 that starts in a thread of its own, which reads the game's stream and posts a move
 whenever its seat is to act. Its state is rebuilt from its seat's view alone: the moves
 as the seat knows them, each hidden one (another seat's deal) replayed by a stand-in
@@ -25,7 +27,7 @@ from stairgames.core.game import State
 from stairgames.core.record import FULL_VIEW, GameRecord, final_state
 from stairgames.i18n import N_, Text, _, localize
 
-ACCEPT_CHOICES: Final = ("direct", "none")
+ACCEPT_CHOICES: Final = ("direct", "any", "none")
 READ_SECONDS: Final = 60.0
 """How long a stream may stay silent (the server sends an empty line every 7 s)."""
 
@@ -166,7 +168,8 @@ class Bot:
                 said = Text(N_("challenged {name}: {id}"), {"name": challenge[0], "id": made})
                 self.say(localize(said))
             opened = Text(N_("listening for challenges and games"))
-            for event in self.lines(http, "/api/stream/event", lambda: self.say(localize(opened))):
+            path = "/api/stream/event" + ("?lobby=true" if self.accept == "any" else "")
+            for event in self.lines(http, path, lambda: self.say(localize(opened))):
                 self._event(http, event)
                 if self.games is not None and self.finished >= self.games:
                     break
@@ -178,7 +181,13 @@ class Bot:
         kind = event.get("type")
         if kind == "challenge":
             challenge = event["challenge"]["challenge"]
-            if self.accept == "direct":
+            if event["challenge"].get("lobby"):  # open to all: sent only when asked for
+                if self.accept == "any":
+                    try:
+                        self.post(http, f"/api/bot/challenge/{challenge}/accept")
+                    except BotError as exc:  # taken by another first, say: not ours
+                        self.say(str(exc))
+            elif self.accept in ("direct", "any"):
                 self.post(http, f"/api/bot/challenge/{challenge}/accept")
             else:
                 self.post(http, f"/api/bot/challenge/{challenge}/decline")
@@ -249,7 +258,7 @@ def _refusal(status: int, text: str) -> BotError:
 
 
 def bot_command(argv: Sequence[str]) -> int:
-    """``stairgames bot --server URL --token T --player LEVEL [--accept direct|none]
+    """``stairgames bot --server URL --token T --player LEVEL [--accept direct|any|none]
     [--games N] [--challenge NAME --game GAME --option K=V]``."""
     from stairgames.argparse_i18n import HelpFormatter
 
@@ -272,7 +281,10 @@ def bot_command(argv: Sequence[str]) -> int:
         "--accept",
         choices=ACCEPT_CHOICES,
         default="direct",
-        help=_("accept the challenges sent to the bot, or decline them"),
+        help=_(
+            "accept the challenges sent to the bot (direct), those and the lobby's open "
+            "challenges it may take (any), or decline them (none)"
+        ),
     )
     parser.add_argument("--games", type=int, metavar="N", help=_("stop after N games"))
     parser.add_argument("--challenge", metavar="NAME", help=_("challenge this player first"))

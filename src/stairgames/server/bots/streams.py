@@ -7,7 +7,9 @@ The streams are driven by the listeners of the domains below: the lobby's
 :attr:`MatchService.committed` and the hub's :attr:`HubNeighbours.after_change` (a game
 of the bot's starts or ends) for the event stream, each event sent to every server
 process through the fan-out (:data:`BOTS_TOPIC`), whose streams of that player it is
-for; a game's stream is one more watcher of the match in the hub (a
+for; an event stream that asked (``?lobby=true``) is also told of the open lobby
+challenges its player may take (:func:`bot_may_take`), read again whenever the lobby
+changes (its fan-out topic); a game's stream is one more watcher of the match in the hub (a
 :class:`Connection` whose sender is a queue), so it is sent the bot's seat's view after
 every change, as the match socket is (other processes' changes come by the fan-out).
 A stream ends when its client goes (the response's task is cancelled) or, a game's,
@@ -40,6 +42,7 @@ from stairgames.server.base.store import (
     ChallengeRow,
     EventRecord,
     Repository,
+    SeatPlayerRow,
     allowances_off_loop,
     off_loop,
 )
@@ -47,14 +50,16 @@ from stairgames.server.bots.contract import AnswerBody, EventStreamLine, GameLin
 from stairgames.server.lobby.contract import ChallengeAccepted
 from stairgames.server.lobby.lobby import (
     LOBBY,
+    LOBBY_TOPIC,
     DirectChallengeRow,
     GameRow,
     Lobby,
+    bot_may_take,
     challenge_message,
 )
 from stairgames.server.people.players import Player, RetryLaterError
-from stairgames.server.people.tokens import token_or_cookie_player
-from stairgames.server.play.fanout import FANOUT, FanOut
+from stairgames.server.people.tokens import BotPlayerRow, token_or_cookie_player, tokens_on
+from stairgames.server.play.fanout import FANOUT, RESYNC, FanOut
 from stairgames.server.play.hub import Connection, Hub
 from stairgames.server.play.match import public_options
 from stairgames.server.play.matches import Match
@@ -71,6 +76,9 @@ STREAMS_PER_PLAYER: Final = 16
 """The streams one player (all their tokens together) may hold open at once."""
 CHALLENGES_TOLD_ON_OPENING: Final = 50
 """The open direct challenges to the bot that a new event stream names first (the oldest)."""
+OPEN_CHALLENGES_TOLD: Final = 50
+"""The open lobby challenges a stream that asked for them (``?lobby=true``) is told of
+at each change of the lobby (the oldest)."""
 GAMES_TOLD_ON_OPENING: Final = 50
 """The bot's games going on that a new event stream names first (the newest)."""
 ACTIONS: Final = "bot_actions"
@@ -118,6 +126,32 @@ class BotStore(Repository):
             )
             return [(match_id, creator, rated) for match_id, creator, rated in rows]
 
+    def open_to_all(self, player_id: str) -> list[tuple[str, str, bool, bool]]:
+        """The open lobby challenges (to anyone: not direct) of others in which
+        ``player_id`` holds no seat, oldest first (the first :data:`OPEN_CHALLENGES_TOLD`):
+        each one's match, creator, ``rated`` and whether its creator is a bot."""
+        with self._session() as session:
+            seated = select(SeatPlayerRow.match_id).where(SeatPlayerRow.player_id == player_id)
+            rows = session.execute(
+                select(
+                    ChallengeRow.match_id,
+                    ChallengeRow.creator_id,
+                    ChallengeRow.rated,
+                    BotPlayerRow.player_id,
+                )
+                .outerjoin(DirectChallengeRow, DirectChallengeRow.match_id == ChallengeRow.match_id)
+                .outerjoin(BotPlayerRow, BotPlayerRow.player_id == ChallengeRow.creator_id)
+                .where(
+                    ChallengeRow.closed.is_(None),
+                    DirectChallengeRow.match_id.is_(None),
+                    ChallengeRow.creator_id != player_id,
+                    ChallengeRow.match_id.not_in(seated),
+                )
+                .order_by(ChallengeRow.created_at, ChallengeRow.match_id)
+                .limit(OPEN_CHALLENGES_TOLD)
+            )
+            return [(match, creator, rated, bot is not None) for match, creator, rated, bot in rows]
+
 
 @dataclasses.dataclass(eq=False)
 class _EventStream:
@@ -128,6 +162,8 @@ class _EventStream:
     started: set[str] = dataclasses.field(default_factory=set)
     finished: set[str] = dataclasses.field(default_factory=set)
     challenges: set[str] = dataclasses.field(default_factory=set)
+    lobby: bool = False
+    """Whether it is told of the open lobby challenges its player may take."""
 
 
 class _QueueSender:
@@ -179,6 +215,8 @@ class Bots:
         hub.service.committed.append(self._committed)
         hub.neighbours.after_change.append(self._changed)
         fanout.subscribe(BOTS_TOPIC, self._heard)
+        fanout.subscribe(LOBBY_TOPIC, self._lobby_changed)
+        fanout.subscribe(RESYNC, self._lobby_changed)
 
     # ----- allowances -----------------------------------------------------------------
 
@@ -301,14 +339,46 @@ class Bots:
         stream.finished.add(match_id)
         stream.lines.put_nowait({"type": "gameFinish", "game": {"id": match_id}})
 
-    def open_events(self, player: Player) -> _EventStream:
+    async def _lobby_changed(self, _data: dict[str, Any]) -> None:
+        """The lobby changed (on any server process): the streams here that asked are
+        told of the open challenges they were not told of yet."""
+        for streams in list(self._events.values()):
+            for stream in list(streams):
+                if stream.lobby:
+                    await self._tell_open(stream)
+
+    async def _tell_open(self, stream: _EventStream) -> None:
+        """Queue for ``stream`` a ``challenge`` (with ``"lobby": true``) for each open
+        lobby challenge its player may take (:func:`bot_may_take`, no block between them)
+        that it was not told of yet (database reads in database threads)."""
+        player_id = stream.player_id
+        found = await off_loop(self.store.open_to_all, player_id)
+        fresh = [row for row in found if row[0] not in stream.challenges]
+        if not fresh:
+            return
+        is_bot = await off_loop(tokens_on(self.lobby.store.engine).is_bot, player_id)
+        blocks = self.lobby.blocks
+        for match_id, creator_id, rated, creator_bot in fresh:
+            if not bot_may_take(rated, is_bot, creator_bot):
+                continue
+            if await off_loop(blocks.blocked_among, player_id, {creator_id}):
+                continue
+            creator = await off_loop(self.lobby.players.by_id, creator_id)
+            try:
+                match = await self.hub.load_async(match_id)
+            except ServerError:
+                continue
+            name = "" if creator is None else creator.name
+            self._challenge(stream, {**challenge_message(match, name, rated), "lobby": True})
+
+    def open_events(self, player: Player, *, lobby: bool = False) -> _EventStream:
         """A new event stream of ``player``, told of events from now on (closed by
-        :meth:`close_events`).
+        :meth:`close_events`); ``lobby``: of the open lobby challenges they may take too.
 
         :raises ServerError: 429, too many streams open.
         """
         self._opened(player)
-        stream = _EventStream(player.id)
+        stream = _EventStream(player.id, lobby=lobby)
         self._events[player.id].add(stream)
         self.lobby.arrived(player.id)  # their open challenges live while it is open
         return stream
@@ -326,8 +396,9 @@ class Bots:
 
     async def event_lines(self, stream: _EventStream) -> AsyncIterator[str]:
         """The lines of an event stream: first a ``challenge`` for each open direct
-        challenge to its player and a ``gameStart`` for each game of theirs going on,
-        then each event as it comes, an empty line when quiet."""
+        challenge to its player, a ``gameStart`` for each game of theirs going on and,
+        if it asked, a ``challenge`` for each open lobby challenge they may take; then
+        each event as it comes, an empty line when quiet."""
         for match_id, creator_id, rated in await off_loop(
             self.store.challenges_to, stream.player_id
         ):
@@ -340,8 +411,13 @@ class Bots:
             seat = _going_on_seat(row, stream.player_id)
             if seat is not None:
                 self._start(stream, row.id, row.game, row.options, seat)
+        if stream.lobby:
+            await self._tell_open(stream)
         while True:
-            yield await self._next_line(stream.lines)
+            line = await self._next_line(stream.lines)
+            if line == "\n" and stream.lobby and not self.fanout.hears_topics:
+                await self._tell_open(stream)  # (other processes' changes are not heard)
+            yield line
 
     async def _next_line(self, lines: asyncio.Queue[Line]) -> str:
         try:
@@ -523,11 +599,11 @@ def add_bot_routes(app: FastAPI) -> None:
     (docs/bots.md)."""
 
     @app.get("/api/stream/event", **answers(EventStreamLine))
-    async def event_stream(request: Request) -> StreamingResponse:
+    async def event_stream(request: Request, lobby: bool = False) -> StreamingResponse:
         bots = BOTS.of(request)
         player = await _either_scope(request)
         await bots.spend(STREAMS, player)
-        stream = bots.open_events(player)
+        stream = bots.open_events(player, lobby=lobby)
         return _Stream(bots.event_lines(stream), lambda: bots.close_events(stream))
 
     @app.get("/api/bot/game/stream/{match_id}", **answers(GameLine))

@@ -15,7 +15,8 @@ anywhere (the hub's presence, shared across processes); a present creator's
 ``creator_seen_at`` is written every quarter of the grace, so that a process where the
 creator has no page withdraws the challenge only once every process lost sight of them.
 
-A rated challenge is between people only (no computer seat; a player holds one seat);
+A rated challenge is between players only (no computer seat; a player holds one seat; a
+bot account takes a person's only when challenged directly: :func:`bot_may_take`);
 when its match ends, its result is rated (:mod:`.rating_store`), a resignation counting
 as a loss.
 
@@ -125,6 +126,9 @@ STARTED, WITHDRAWN, CREATOR_LEFT = "started", "withdrawn", "creator_left"
 DECLINED: Final = "declined"
 """How a direct challenge closed that the player it names declined."""
 FOR_ANOTHER: Final = N_("this challenge is for another player")
+PEOPLES_RATED: Final = N_(
+    "a person's rated challenge in the lobby is for people; a bot plays one when challenged"
+)
 STALE_SECONDS: Final = 30 * 86_400.0
 """How long a game against the computer may go without a move before it ends by itself
 (``Settings.stale_game_days``)."""
@@ -538,8 +542,9 @@ class Lobby:
     async def accept(self, player: Player, match_id: str) -> dict[str, Any]:
         """The first free seat of the challenge for ``player``.
 
-        :raises ServerError: 404 no such challenge; 403 a direct challenge for another;
-            409 closed, full, the player's own, or the player holds a seat already.
+        :raises ServerError: 404 no such challenge; 403 a direct challenge for another,
+            or a bot taking a person's rated one (``bot_rated_challenge``); 409 closed,
+            full, the player's own, or the player holds a seat already.
         """
         challenge = await off_loop(self.store.challenge, match_id)
         if challenge is None:
@@ -547,6 +552,8 @@ class Lobby:
         to = await off_loop(self.store.challenged, match_id)
         if to is not None and to != player.id:
             raise ServerError(403, FOR_ANOTHER)
+        if to is None and challenge.rated:  # bots stay out of people's rated pools
+            await off_loop(self._check_pool, player.id, challenge.creator_id)
         async with self.hub.lock(match_id):
             challenge = await off_loop(self.store.challenge, match_id)
             if challenge is None or challenge.closed is not None:
@@ -564,6 +571,13 @@ class Lobby:
             await self.hub.changed(match)
         await self.broadcast()
         return {"challenge": match_id, "match": match_id, "seat": seat, "token": token}
+
+    def _check_pool(self, player_id: str, creator_id: str) -> None:
+        """:raises ServerError: 403 ``bot_rated_challenge``, ``player_id`` is a bot and
+        ``creator_id`` a person (:func:`bot_may_take`; a database read)."""
+        bots = tokens_on(self.players.engine).bots_among([player_id, creator_id])
+        if not bot_may_take(True, player_id in bots, creator_id in bots):
+            raise ServerError(403, PEOPLES_RATED)
 
     async def withdraw(self, player: Player, match_id: str) -> None:
         challenge = await off_loop(self.store.challenge, match_id)
@@ -1085,6 +1099,12 @@ class GameRow:
     """The player (id, name) holding each seat that one holds."""
     hidden: bool = False
     """Whether the player whose games these are hid it from their My games."""
+
+
+def bot_may_take(rated: bool, taker_is_bot: bool, creator_is_bot: bool) -> bool:
+    """Whether a challenge open to all in the lobby may be taken: a bot keeps out of a
+    person's rated one (only a direct challenge brings a bot into people's pools)."""
+    return not (rated and taker_is_bot and not creator_is_bot)
 
 
 def waits_for(player_id: str, row: GameRow, summary: dict[str, Any]) -> bool:
