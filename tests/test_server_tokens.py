@@ -5,7 +5,7 @@ change nothing; a person who played cannot become a bot; each token has its allo
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +262,39 @@ def test_a_game_of_bots_alone_is_not_rated_one_with_a_person_is(client: TestClie
     assert ratings.ratings_of(cy["x-player"]) == {}
     assert ratings.ratings_of(bob["x-player"])["stairs size=4"].games == 1
     assert ratings.ratings_of(ann["x-player"])["stairs size=4"].games == 1
+
+
+def test_a_read_token_reads_its_players_own_data_and_others_are_refused(
+    client: TestClient,
+) -> None:
+    ann, bob = account(client, "Ann"), account(client, "Bob")
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+    match = client.post("/api/challenges", json=body, headers=bob).json()["challenge"]
+    taken = client.post(f"/api/challenges/{match}/accept", headers=ann)
+    assert taken.status_code == 200, taken.text
+    seat = taken.json()["seat"]
+    reads: dict[str, Callable[[dict[str, Any]], bool]] = {
+        "/api/me": lambda answer: answer["name"] == "Ann",
+        "/api/my/games": lambda answer: [g["match"] for g in answer["games"]] == [match],
+        f"/api/my/seats/{match}": lambda answer: answer["seats"] == [seat],
+        "/api/players/Bob": lambda answer: answer["name"] == "Bob",
+        f"/api/matches/{match}": lambda answer: answer["you"] == seat,
+    }
+    for scopes in (["read"], ["bot:play"]):
+        token = bearer(make_token(client, ann, scopes)["token"])
+        for path, right in reads.items():
+            reply = client.get(path, headers=token)
+            assert reply.status_code == 200 and right(reply.json()), (scopes, path, reply.text)
+    # a token without the scope, a revoked one: refused, whatever the route
+    writer = make_token(client, ann, ["challenge:write"])
+    revoked = make_token(client, ann, ["read"])
+    client.delete(f"{TOKENS}/{revoked['id']}", headers=ann)
+    for path in reads:
+        refused = client.get(path, headers=bearer(writer["token"]))
+        assert code(refused) == (403, "token_scope") and refused.json()["error"]["args"] == {
+            "scope": "read"
+        }, path
+        assert code(client.get(path, headers=bearer(revoked["token"]))) == (401, "token_invalid")
+    # without a token, as before: a stranger sees no seat, the cookie its own
+    assert client.get(f"/api/matches/{match}", headers=JSON).json()["you"] is None
+    assert client.get("/api/me", headers=ann).json()["name"] == "Ann"

@@ -102,7 +102,14 @@ from stairgames.server.people.players import (
 )
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
-from stairgames.server.people.tokens import bot_mark, token_or_cookie_player, tokens_on
+from stairgames.server.people.tokens import (
+    bot_mark,
+    has_bearer,
+    reading_player,
+    required_reading_player,
+    token_or_cookie_player,
+    tokens_on,
+)
 from stairgames.server.play.card_files import resolve_cards_option
 from stairgames.server.play.clocks import UNTIMED, TimeControl, requested_time_control
 from stairgames.server.play.fanout import RESYNC, FanOut
@@ -1207,6 +1214,8 @@ def add_lobby_routes(app: FastAPI) -> None:
 
     @app.get("/api/players/{name:path}", **answers(Profile))  # a name may hold "/"
     async def profile(name: str, request: Request) -> dict[str, Any]:
+        if has_bearer(request):  # public; a token sent must allow reading
+            await reading_player(request)
         lobby = lobby_of(request)
         player = await off_loop(lobby.players.by_name, name[:200])
         if player is None:
@@ -1251,14 +1260,14 @@ def add_lobby_routes(app: FastAPI) -> None:
 
     @app.get("/api/my/seats/{match_id}", **answers(MySeats))
     async def my_seats(match_id: str, request: Request) -> dict[str, Any]:
-        player = await current_player_async(request)
+        player = await reading_player(request)
         store = lobby_of(request).store
         seats = [] if player is None else await off_loop(store.seats_of, match_id[:64], player.id)
         return {"match": match_id[:64], "seats": seats}
 
     @app.get("/api/my/games", **answers(MyGames))
     async def my_games(request: Request, page: int = 1, hidden: bool = False) -> dict[str, Any]:
-        player = await required_player_async(request)
+        player = await required_reading_player(request)
         return await lobby_of(request).games_of(player, page, hidden=hidden)
 
     @app.post("/api/my/games/{match_id}/hide", **answers(Ok))

@@ -52,7 +52,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
@@ -852,7 +852,8 @@ def add_player_routes(app: FastAPI) -> None:
 
     @app.get(ME_ROUTE, **answers(PlayerAnswer))
     async def me(request: Request) -> Response:
-        return _moving_old_cookie(request, await current_player_async(request))
+        reader = ME_READER.find(request) or current_player_async
+        return _moving_old_cookie(request, await reader(request))
 
     @app.post(ME_ROUTE, **answers(PlayerAnswer))
     async def set_me(body: NameBody, request: Request) -> Response:
@@ -928,4 +929,7 @@ def add_player_routes(app: FastAPI) -> None:
 
 
 PLAYERS: Kept[PlayerStore] = Kept("players")
+ME_READER: Kept[Callable[[HTTPConnection], Awaitable[Player | None]]] = Kept("me_reader")
+"""Who ``GET /api/me`` answers for, where the app's tokens are read (an API token's
+player with scope ``read``, ``people/tokens.py``, which keeps it); else the cookie's."""
 """The app's players (``app.state.players``)."""

@@ -43,7 +43,9 @@ from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
 from stairgames.server.base.settings import Settings
 from stairgames.server.base.store import Base, Repository, SeatPlayerRow, off_loop
 from stairgames.server.people.players import (
+    ME_READER,
     Player,
+    current_player_async,
     players_of,
     required_player_async,
 )
@@ -61,6 +63,7 @@ PREFIX: Final = "sgp_"
 SCOPES: Final = ("bot:play", "challenge:write", "read")
 """What a token may be allowed: play as a bot, open and answer challenges, read."""
 BOT_PLAY: Final = "bot:play"
+READ: Final = "read"
 DESCRIPTION_LENGTH: Final = 100
 """The most characters a token's description may have."""
 TOKENS_KEPT: Final = 20
@@ -481,6 +484,34 @@ async def token_or_cookie_player(request: HTTPConnection, scope: str) -> Player:
     return await required_player_async(request)
 
 
+async def reading_player(request: HTTPConnection) -> Player | None:
+    """The player of a request that reads their own data (``GET /api/me``, My games, a
+    profile, a match's view): its token's when it sends one, which must allow ``read``
+    or ``bot:play``; else its cookie's (``None``: none).
+
+    :raises ServerError: as :func:`token_player` (403 ``token_scope`` names ``read``).
+    """
+    if not has_bearer(request):
+        return await current_player_async(request)
+    try:
+        return await token_player(request, BOT_PLAY)
+    except ServerError as exc:
+        if exc.status != 403:
+            raise
+    return await token_player(request, READ)
+
+
+async def required_reading_player(request: HTTPConnection) -> Player:
+    """:func:`reading_player`, who must be one.
+
+    :raises ServerError: as :func:`reading_player`; 401, neither names a player.
+    """
+    player = await reading_player(request)
+    if player is None:
+        raise ServerError(401, N_("choose a name first"))
+    return player
+
+
 def _needs_account() -> ServerError:
     return ServerError(403, N_("only an account (a player with a password) may make API tokens"))
 
@@ -492,7 +523,9 @@ TokenBody.refusals = {"description": _bad_description, "scopes": _bad_scopes}
 def add_token_routes(app: FastAPI) -> None:
     """``GET`` and ``POST /api/account/tokens``, ``DELETE /api/account/tokens/{id}``
     (with the cookie: a browser's account) and ``POST /api/bot/account/upgrade`` (with
-    a ``bot:play`` token); docs/bots.md, their models ``people/tokens_contract.py``."""
+    a ``bot:play`` token); docs/bots.md, their models ``people/tokens_contract.py``.
+    ``GET /api/me`` reads a token's player from now on (:func:`reading_player`)."""
+    ME_READER.keep(app, reading_player)
 
     async def _account(request: Request) -> Player:
         if has_bearer(request):
@@ -534,6 +567,7 @@ def add_token_routes(app: FastAPI) -> None:
 __all__ = [
     "BOT_PLAY",
     "PREFIX",
+    "READ",
     "SCOPES",
     "TOKENS_ROUTE",
     "TOKEN_REQUESTS",
@@ -545,6 +579,8 @@ __all__ = [
     "bot_mark",
     "has_bearer",
     "marking_bots",
+    "reading_player",
+    "required_reading_player",
     "start_tokens",
     "token_or_cookie_player",
     "token_owner",

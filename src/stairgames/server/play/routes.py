@@ -28,6 +28,7 @@ from stairgames.server.base.store import (
     off_loop,
 )
 from stairgames.server.people.players import Player, current_player_async
+from stairgames.server.people.tokens import reading_player
 from stairgames.server.play.card_files import (
     resolve_cards_option,
 )
@@ -180,9 +181,10 @@ async def _viewer(
     seat: int | None,
 ) -> int | None:
     """The seat a request plays: its token's (the ``X-Seat-Token`` header, or a WebSocket's
-    first message), else one its player holds (``seat`` if given, which they must hold),
-    else none (a spectator). A token in the address (``?token=``) is refused: addresses
-    end up in logs, histories and the ``Referer`` of other sites.
+    first message), else one its player holds (``seat`` if given, which they must hold;
+    the player: the cookie's, or for a GET an API token's, ``people/tokens.py``), else
+    none (a spectator). A token in the address (``?token=``) is refused: addresses end
+    up in logs, histories and the ``Referer`` of other sites.
 
     :raises ServerError: 400, a token in the address; 403, a token of no seat here.
     """
@@ -191,7 +193,10 @@ async def _viewer(
     token = request.headers.get("x-seat-token")
     if token:
         return match.seat_of(token)
-    player = await current_player_async(request)
+    if isinstance(request, WebSocket):  # the match socket plays: the cookie's player
+        player = await current_player_async(request)
+    else:  # a GET that reads: an API token's (scope read or bot:play), else the cookie's
+        player = await reading_player(request)
     return await off_loop(holders.player_seat, player, match.id, seat)
 
 
