@@ -20,8 +20,7 @@ from stairgames.core.game import State
 from stairgames.core.registry import GameSpec, get_spec, puzzle_kit
 from stairgames.i18n import N_, Text, _, display_width, localize, translate, wrap
 from stairgames.puzzles import Puzzle, by_id, judge, shipped, shipped_games, solution, start_state
-from stairgames.puzzles.judge import RIGHT, SOLVED
-from stairgames.puzzles.model import BEST_CHANCE, WIN_NOT_DRAW
+from stairgames.puzzles.judge import RIGHT, SOLVED, goal_text
 from stairgames.terminal import RULE_CODE, SCREEN_WIDTH, fill, group_moves, shorten
 
 SOLVED_OUTCOME: Final = "solved"
@@ -44,16 +43,6 @@ def help_text() -> str:
   help       this text
   quit       stop (Ctrl-C too)"""
     )
-
-
-def goal_text(puzzle: Puzzle, state: State) -> Text:
-    """What the puzzle asks, in words: "light to move and win"."""
-    seat = Text(state.seat_name(puzzle.solver))
-    if puzzle.goal == WIN_NOT_DRAW:
-        return Text(N_("{seat} to move: win, not just draw"), {"seat": seat})
-    if puzzle.goal == BEST_CHANCE:
-        return Text(N_("{seat} to choose: the best chance of winning"), {"seat": seat})
-    return Text(N_("{seat} to move and win"), {"seat": seat})
 
 
 def theme_names(puzzle: Puzzle) -> list[str]:

@@ -21,7 +21,15 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.game import State
 from stairgames.core.registry import get_spec, load
 from stairgames.i18n import N_, Count, Text, ngettext
-from stairgames.puzzles.model import ALSO, BEST_CHANCE, WRONG, Answer, Node, Puzzle
+from stairgames.puzzles.model import (
+    ALSO,
+    BEST_CHANCE,
+    WIN_NOT_DRAW,
+    WRONG,
+    Answer,
+    Node,
+    Puzzle,
+)
 
 RIGHT: Final = "right"
 """The move keeps the proven result; the defender replies."""
@@ -182,6 +190,16 @@ def solved_message(puzzle: Puzzle, state: State, answer: Answer) -> Text:
             "plies": plies(answer.plies),
         },
     )
+
+
+def goal_text(puzzle: Puzzle, state: State) -> Text:
+    """What the puzzle asks, in words: "light to move and win" (``state``: its start)."""
+    seat = Text(state.seat_name(puzzle.solver))
+    if puzzle.goal == WIN_NOT_DRAW:
+        return Text(N_("{seat} to move: win, not just draw"), {"seat": seat})
+    if puzzle.goal == BEST_CHANCE:
+        return Text(N_("{seat} to choose: the best chance of winning"), {"seat": seat})
+    return Text(N_("{seat} to move and win"), {"seat": seat})
 
 
 def said(puzzle: Puzzle, state: State, move: str) -> str | Text:

@@ -57,12 +57,13 @@ from stairgames.puzzles.judge import (
     SOLVED,
     PuzzleMoveError,
     Verdict,
+    goal_text,
     judge,
     node_after,
     solution,
     start_state,
 )
-from stairgames.puzzles.model import BEST_CHANCE, WIN_NOT_DRAW, Puzzle
+from stairgames.puzzles.model import Puzzle
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Rate
 from stairgames.server.base.store import off_loop
@@ -169,16 +170,6 @@ class ListedCatalogue:
 
     def steady(self) -> Catalogue:
         return self
-
-
-def goal_text(puzzle: Puzzle, state: State) -> Text:
-    """What the puzzle asks, in words: "light to move and win" (the terminal's words)."""
-    seat = Text(state.seat_name(puzzle.solver))
-    if puzzle.goal == WIN_NOT_DRAW:
-        return Text(N_("{seat} to move: win, not just draw"), {"seat": seat})
-    if puzzle.goal == BEST_CHANCE:
-        return Text(N_("{seat} to choose: the best chance of winning"), {"seat": seat})
-    return Text(N_("{seat} to move and win"), {"seat": seat})
 
 
 def rating_now(puzzle: Puzzle, ratings: Mapping[str, int]) -> int:
