@@ -24,7 +24,14 @@ from stairgames.core.solvers import SOLVED_DIR_VARIABLE
 from stairgames.puzzles.generate import command
 from stairgames.puzzles.judge import judge, said, solution, start_state
 from stairgames.puzzles.model import BEST_CHANCE, Node, Puzzle, read_puzzles
-from stairgames.puzzles.prove import _PROVERS, MOST_PLIES, make_puzzle, prover_for, verify
+from stairgames.puzzles.prove import (
+    _PROVERS,
+    MOST_PLIES,
+    Prover,
+    make_puzzle,
+    prover_for,
+    verify,
+)
 
 SAMPLE = 200
 """Shipped puzzles whose whole tree :func:`test_shipped_puzzles_are_proven_again`
@@ -302,3 +309,19 @@ def test_the_command_line_has_the_puzzles_command(capsys: Any) -> None:
     assert "2 puzzles proven again, 0 problems" in capsys.readouterr().out
     assert main(["puzzles", "generate", "city_of_stairs", "--self-play", "1"]) == 2
     assert "no puzzles" in capsys.readouterr().err
+
+
+def test_a_distance_the_first_search_leaves_unsettled_is_searched_deeper() -> None:
+    """Proving a whole set again meets positions in another order than when they were
+    made, and the exact means keep what they proved: a distance the first search does not
+    settle is searched again with more positions before it counts as a problem (four
+    shipped 27 puzzles were refused so before, each proven when made)."""
+    puzzle = puzzles.by_id("15l0iijb")
+    assert puzzle is not None
+    best = puzzle.root.best
+    state = start_state(puzzle)
+    state.apply_action(state.string_to_action(best.move))
+    narrow = Prover(state.get_game(), positions=20)
+    assert best.winner is not None and best.plies == 11
+    assert narrow.distance(state, best.winner)[0] is None  # 20 positions settle nothing
+    assert narrow.settled_distance(state, best.winner) == 11

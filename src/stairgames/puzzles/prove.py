@@ -67,6 +67,9 @@ EXACT_NODES: Final = 400_000
 """Positions the exact means may search to value one position (each query)."""
 DISTANCE_POSITIONS: Final = 4_000
 """Positions a distance search may expand (:class:`DistanceSearch`)."""
+DEEPER_SEARCH: Final = 8
+"""How many times :data:`DISTANCE_POSITIONS` proving a puzzle again searches where the
+first search did not settle a stored distance (:meth:`Prover.settled_distance`)."""
 RATING_TRIES: Final = 3
 """Seeded tries of each weak level at a puzzle's first move."""
 RATING_LEVELS: Final = 2
@@ -150,6 +153,16 @@ class Prover:
             found = search.measure(state.clone())
             self._distances[key] = (found.low if found.exact else None, found.line)
         return self._distances[key]
+
+    def settled_distance(self, state: State, winner: int) -> int | None:
+        """:meth:`distance` where its search did not settle it, searched again with
+        :data:`DEEPER_SEARCH` times its positions. The exact means keep what they proved,
+        so the positions a distance needs depend on what was proved before: a puzzle
+        made after one line of positions may be proven again after another (``stairgames
+        puzzles verify`` over a whole set) with more."""
+        search = DistanceSearch(self.reviewer, winner, positions=self.positions * DEEPER_SEARCH)
+        found = search.measure(state.clone())
+        return found.low if found.exact else None
 
     def line(self, state: State) -> tuple[int, ...]:
         """A line of best play from ``state`` as far as the exact means decide it (at most
@@ -488,6 +501,8 @@ def _verify_node(
             continue
         if answer.winner is not None and (answer.right or answer.plies is not None):
             plies, _line = prover.distance(after, answer.winner)
+            if plies is None and answer.plies is not None:  # unsettled here: search on
+                plies = prover.settled_distance(after, answer.winner)
             if plies != answer.plies:
                 problems.append(f"{said}: {answer.plies} plies, proven {plies}")
                 continue
