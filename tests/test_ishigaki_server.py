@@ -25,6 +25,8 @@ def next_settled_state(ws: Any, after: int) -> dict[str, Any]:
         if message["type"] == "presence":  # who is connected changed: no view
             continue
         assert message["type"] == "state", message
+        # a computer that gave no move leaves the match waiting: say why, not wait on
+        assert message.get("computer_error") is None, message["computer_error"]
         if message["event"] > after and not message["thinking"]:
             return message
     raise AssertionError("the match did not move on")
