@@ -314,3 +314,44 @@ def test_a_swiss_carries_on_after_a_restart(tmp_path: Path, clock: FakeClock) ->
         assert shown["round"] == 2
         met = {tuple(sorted(p["players"])) for p in shown["pairings"]}
         assert len(met) == 4  # round 2 repeats no game of round 1
+
+
+def resign_all(client: TestClient, match: str, people: list[dict[str, str]]) -> None:
+    """Every person at the table resigns, the last seat first (a person who resigns
+    leaves; the game ends when the last one does)."""
+    for seat in reversed(range(len(people))):
+        with connect(client, f"/ws/matches/{match}?seat={seat}", headers=people[seat]) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m, s=seat: m["type"] == "state" and s in m.get("left", [s]))
+
+
+@pytest.mark.slow  # minutes: computers play on for the people who resigned
+def test_three_seat_round_tables_over_three_rounds(client: TestClient, clock: FakeClock) -> None:
+    ann = person(client, "Ann")
+    made = create(
+        client, ann, kind="tables", game="ishigaki_race", options={"players": 3}, rounds=3
+    )
+    names = [f"T{i}" for i in range(7)]
+    people = enter(client, made, names)
+    clock.now = T0 + 600
+    sweep(client)
+    for played in range(1, 4):
+        shown = detail(client, made)
+        assert (shown["status"], shown["round"]) == ("started", played)
+        this_round = [p for p in shown["pairings"] if p["round"] == played]
+        assert sorted(len(p["players"]) for p in this_round) == [1, 3, 3]
+        assert sorted(n for p in this_round for n in p["players"]) == names
+        for pairing in this_round:
+            if pairing["match"] is not None:
+                resign_all(client, pairing["match"], [people[n] for n in pairing["players"]])
+    shown = detail(client, made)
+    assert shown["status"] == "finished"
+    outs = [p["players"][0] for p in shown["pairings"] if len(p["players"]) == 1]
+    assert len(set(outs)) == 3  # a different player sits out each round
+    totals = {name: 0.0 for name in names}
+    for pairing in shown["pairings"]:
+        assert pairing["result"] is not None
+        for name, points in zip(pairing["players"], pairing["result"], strict=True):
+            totals[name] += points
+    assert {s["name"]: s["points"] for s in shown["standings"]} == totals
