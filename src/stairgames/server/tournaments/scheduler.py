@@ -7,8 +7,6 @@ Each server process sweeps every ``Settings.tournament_sweep_seconds``
 - a **Swiss** pairs its next round through :func:`pair_swiss_round` once every game
   of the round is over (the bye scores at once), and ends after its last round, or
   when nobody new can meet;
-- **round tables** seat their next round through :func:`seat_round` the same way
-  (those sitting it out score at once), points by place;
 - an **arena** pairs its free players (those in no game being played) through
   :func:`pair_arena`, and ends at its end time (games going on then still count).
 
@@ -19,7 +17,7 @@ others find the round taken. Each pairing's match is then made with its seats he
 by its players (seat order as paired), on the tournament's clock, rated as the
 tournament says; when a match ends, the hub's listener (:meth:`Scheduler.note`)
 records its result and the players' points. A round whose matches were not all made
-(a process stopped in between) waits.
+(a process stopped in between) waits; round tables are not scheduled yet.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ import logging
 import random
 from typing import Any
 
-from stairgames.core.registry import load
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChallengeRow, off_loop
 from stairgames.server.lobby.lobby import STARTED as CHALLENGE_STARTED
@@ -44,7 +41,6 @@ from stairgames.server.tournaments.tournaments import (
     CREATED,
     STARTED,
     SWISS,
-    TABLES,
     PairingRow,
     TournamentRow,
     Tournaments,
@@ -62,14 +58,6 @@ from stairgames.tournaments import (
     pair_swiss_round,
 )
 from stairgames.tournaments.arena import ArenaEntry
-from stairgames.tournaments.swiss import BYE as BYE_POINTS
-from stairgames.tournaments.tables import (
-    SIT_OUT_POINTS,
-    Table,
-    TableRound,
-    place_points,
-    seat_round,
-)
 
 log = logging.getLogger(__name__)
 
@@ -113,31 +101,6 @@ def arena_outcomes(pairings: list[PairingRow]) -> dict[str, list[Outcome]]:
     return outcomes
 
 
-def seat_count(game: str, options: dict[str, Any]) -> int:
-    """How many seats a game with these options has (it loads the game: off the loop)."""
-    return load(game, **options).num_players()
-
-
-def places_of(points: list[float]) -> list[int]:
-    """Each seat's place from its points (1 the best; equal points share a place)."""
-    return [1 + sum(other > mine for other in points) for mine in points]
-
-
-def table_rounds(pairings: list[PairingRow]) -> list[TableRound]:
-    """The rounds played so far as :mod:`stairgames.tournaments.tables` reads them."""
-    rounds: dict[int, tuple[list[Table], list[str]]] = {}
-    for pairing in pairings:
-        tables, outs = rounds.setdefault(pairing.round, ([], []))
-        seats = json.loads(pairing.seats)
-        if len(seats) == 1:
-            outs.append(seats[0])
-            continue
-        result = None if pairing.result is None else json.loads(pairing.result)
-        places = None if result is None else tuple(places_of(result))
-        tables.append(Table(tuple(seats), places))
-    return [TableRound(tuple(tables), tuple(outs)) for _, (tables, outs) in sorted(rounds.items())]
-
-
 class Scheduler:
     """Starts, pairs and ends the tournaments; records their games' results."""
 
@@ -178,32 +141,6 @@ class Scheduler:
             await self._swiss(row)
         elif row.kind == ARENA:
             await self._arena(row, now)
-        elif row.kind == TABLES:
-            await self._tables(row)
-
-    async def _tables(self, row: TournamentRow) -> None:
-        store = self.tournaments.store
-        pairings = await off_loop(store.pairings, row.id)
-        if any(p.round == row.round and p.result is None for p in pairings):
-            return  # the round is being played
-        if row.rounds is not None and row.round >= row.rounds:
-            await off_loop(store.finish, row.id)
-            return
-        entrants = await off_loop(store.entrants, row.id)
-        seats = await off_loop(seat_count, row.game, json.loads(row.options))
-        try:
-            seated = seat_round(
-                [Entrant(e.player_id, e.rating) for e in entrants],
-                table_rounds(pairings),
-                rng=random.Random(f"{row.id}:{row.round + 1}"),
-                sizes=(seats,),
-                withdrawn=[e.player_id for e in entrants if e.left_at is not None],
-            )
-        except NoPairingError:
-            await off_loop(store.finish, row.id)
-            return
-        games = [list(table.seats) for table in seated.tables]
-        await self._pair(row, games, dict.fromkeys(seated.out, SIT_OUT_POINTS))
 
     async def _swiss(self, row: TournamentRow) -> None:
         store = self.tournaments.store
@@ -229,7 +166,7 @@ class Scheduler:
             await off_loop(store.finish, row.id)
             return
         games = [[game.first, game.second] for game in paired.games]
-        await self._pair(row, games, {} if paired.bye is None else {paired.bye: BYE_POINTS})
+        await self._pair(row, games, paired.bye)
 
     async def _arena(self, row: TournamentRow, now: datetime.datetime) -> None:
         store = self.tournaments.store
@@ -275,15 +212,13 @@ class Scheduler:
             rematch_ok=len(active) == 2,
         )
         if pairs:
-            await self._pair(row, [list(pair) for pair in pairs], {})
+            await self._pair(row, [list(pair) for pair in pairs], None)
 
-    async def _pair(
-        self, row: TournamentRow, games: list[list[str]], outs: dict[str, float]
-    ) -> None:
+    async def _pair(self, row: TournamentRow, games: list[list[str]], bye: str | None) -> None:
         """Writes the pairings (if this process still may: the round not taken), then
         makes their matches."""
         store = self.tournaments.store
-        made = await off_loop(store.claim_round, row.id, row.round, games, outs)
+        made = await off_loop(store.claim_round, row.id, row.round, games, bye)
         if made is None:
             return  # another process paired this round
         for pairing_id, players in zip(made, games, strict=True):
@@ -331,19 +266,15 @@ class Scheduler:
         if result is None:
             return
         returns = [float(value) for value in result.get("returns", [])]
-        if len(returns) < 2:
-            return
+        if len(returns) != 2:
+            return  # round tables are not scheduled yet
         if result.get("aborted"):
-            returns = [0.0] * len(returns)  # an aborted game: all tied
-        loss = min(returns) - 1.0
-        for seat in match.left:  # resigned and left: last
-            returns[seat] = loss
-        if len(returns) == 2:
-            points = {Outcome.WIN: [1.0, 0.0], Outcome.LOSS: [0.0, 1.0]}.get(
-                outcome_of(returns), [0.5, 0.5]
-            )
-        else:
-            points = place_points(places_of(returns))
+            returns = [0.0, 0.0]  # an aborted game: a draw
+        for seat in match.left:  # resigned and left
+            returns[seat] = min(returns) - 1.0
+        points = {Outcome.WIN: [1.0, 0.0], Outcome.LOSS: [0.0, 1.0]}.get(
+            outcome_of(returns), [0.5, 0.5]
+        )
         recorded = await off_loop(self.tournaments.store.record, match.id, points)
         if recorded is not None:
             await self.advance(recorded)

@@ -81,6 +81,8 @@ FINISHED_LISTED: Final = 20
 RATE_KIND: Final = "tournaments"
 RATE: Final = Rate(per_minute=20, burst=10)
 """Each player's allowance of creations, joins and leaves."""
+BYE_POINTS: Final = 1.0
+"""A Swiss bye's points (as a win)."""
 START_RATING: Final = 1500
 """The seed rating of a player not rated in the tournament's pool yet."""
 NO_TOURNAMENT: Final = N_("there is no such tournament")
@@ -427,16 +429,11 @@ class TournamentStore(Repository):
             )
 
     def claim_round(
-        self,
-        tournament_id: str,
-        round_now: int,
-        games: list[list[str]],
-        outs: dict[str, float],
+        self, tournament_id: str, round_now: int, games: list[list[str]], bye: str | None
     ) -> list[int] | None:
-        """Moves the tournament to the next round and writes its pairings (``outs``:
-        the players given a bye or sitting the round out, and their points, given at
-        once), if its round is still ``round_now``; the new games' pairing ids, or
-        ``None``: another process paired it first."""
+        """Moves the tournament to the next round and writes its pairings (the bye's
+        point given at once), if its round is still ``round_now``; the new games'
+        pairing ids, or ``None``: another process paired it first."""
         with self._session() as session:
             changed = session.execute(
                 update(TournamentRow)
@@ -460,19 +457,19 @@ class TournamentStore(Repository):
                 for players in games
             ]
             session.add_all(rows)
-            for out, points in sorted(outs.items()):
+            if bye is not None:
                 session.add(
                     PairingRow(
                         tournament_id=tournament_id,
                         round=round_now + 1,
                         match_id=None,
-                        seats=json.dumps([out]),
-                        result=json.dumps([points]),
+                        seats=json.dumps([bye]),
+                        result=json.dumps([BYE_POINTS]),
                     )
                 )
-                entrant = session.get(EntrantRow, (tournament_id, out))
+                entrant = session.get(EntrantRow, (tournament_id, bye))
                 if entrant is not None:
-                    entrant.points += points
+                    entrant.points += BYE_POINTS
             session.flush()
             return [row.id for row in rows]
 
@@ -497,10 +494,6 @@ class TournamentStore(Repository):
             for player, scored in zip(json.loads(pairing.seats), points, strict=True):
                 entrant = session.get(EntrantRow, (pairing.tournament_id, player))
                 if entrant is None:
-                    continue
-                if len(points) != 2:  # a round table: points by place, firsts counted
-                    entrant.points += scored
-                    entrant.streak += 1 if scored == max(points) else 0
                     continue
                 outcome = _OUTCOMES.get(scored, Outcome.DRAW)
                 if tournament is not None and tournament.kind == ARENA:
