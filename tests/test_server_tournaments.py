@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from stairgames.server.people.players import COOKIE
 from stairgames.server.tournaments.tournaments import OPEN_PER_CREATOR
-from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
+from tests.server_helpers import JSON, running
 
 ROUTE = "/api/tournaments"
 T0 = 1_800_000_000.0
@@ -42,7 +42,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
-    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as made:
+    with running(tmp_path, wall_clock=clock) as made:
         yield made
 
 
@@ -201,116 +201,3 @@ def test_tournaments_are_kept_over_a_restart(tmp_path: Path, clock: FakeClock) -
         )
         assert second.post(f"{ROUTE}/{made}/leave", json={}, headers=bob).status_code == 200
         assert detail(second, made)["standings"] == []
-
-
-def sweep(client: TestClient) -> None:
-    """One sweep of the tournaments' scheduler, as a process's timer would run it."""
-    scheduler = client.app.state.tournament_scheduler  # type: ignore[attr-defined]
-    client.portal.call(scheduler.sweep)  # type: ignore[union-attr]
-
-
-def resign(client: TestClient, match: str, seat: int, who: dict[str, str]) -> None:
-    """The player holding ``seat`` of ``match`` resigns from their page."""
-    with connect(client, f"/ws/matches/{match}?seat={seat}", headers=who) as ws:
-        view = state_at_rest(ws)
-        ws.send_json({"type": "resign", "event": view["event"]})
-        receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))
-
-
-def enter(client: TestClient, tournament: str, names: list[str]) -> dict[str, dict[str, str]]:
-    entered = {name: person(client, name, password=False) for name in names}
-    for who in entered.values():
-        assert client.post(f"{ROUTE}/{tournament}/join", json={}, headers=who).status_code == 200
-    return entered
-
-
-def play_round(client: TestClient, tournament: str, people: dict[str, dict[str, str]]) -> None:
-    """Every game of the round being played ends: its second seat resigns."""
-    shown = detail(client, tournament)
-    for pairing in shown["pairings"]:
-        if pairing["round"] == shown["round"] and pairing["match"] is not None:
-            assert pairing["result"] is None
-            resign(client, pairing["match"], 1, people[pairing["players"][1]])
-
-
-def test_a_swiss_of_nine_over_four_rounds_with_a_bye(client: TestClient, clock: FakeClock) -> None:
-    ann = person(client, "Ann")
-    made = create(client, ann, rated=True)
-    names = [f"P{i}" for i in range(9)]
-    people = enter(client, made, names)
-    sweep(client)
-    assert detail(client, made)["status"] == "created"  # not its time yet
-    clock.now = T0 + 600
-    sweep(client)
-    for played in range(1, 5):
-        shown = detail(client, made)
-        assert (shown["status"], shown["round"]) == ("started", played)
-        this_round = [p for p in shown["pairings"] if p["round"] == played]
-        seated = sorted(name for p in this_round for name in p["players"])
-        assert seated == names  # everyone paired or given the bye, once
-        assert [len(p["players"]) for p in this_round].count(1) == 1
-        sweep(client)  # a sweep while the round is played changes nothing
-        assert detail(client, made)["pairings"] == shown["pairings"]
-        play_round(client, made, people)
-    shown = detail(client, made)
-    assert shown["status"] == "finished"
-    games = [tuple(sorted(p["players"])) for p in shown["pairings"] if len(p["players"]) == 2]
-    assert len(games) == 16 and len(set(games)) == 16  # nobody met twice
-    byes = [p["players"][0] for p in shown["pairings"] if len(p["players"]) == 1]
-    assert len(set(byes)) == 4
-    wins = {name: 0.0 for name in names}
-    for pairing in shown["pairings"]:
-        assert pairing["result"] is not None
-        wins[pairing["players"][0]] += pairing["result"][0]
-    assert {s["name"]: s["points"] for s in shown["standings"]} == wins
-    assert sum(wins.values()) == 20.0
-    assert [s["points"] for s in shown["standings"]] == sorted(wins.values(), reverse=True)
-
-
-def test_an_arena_pairs_free_players_until_its_end(client: TestClient, clock: FakeClock) -> None:
-    ann = person(client, "Ann")
-    made = create(client, ann, kind="arena", minutes=10, rounds=None)
-    names = ["A", "B", "C", "D"]
-    people = enter(client, made, names)
-    clock.now = T0 + 600
-    sweep(client)
-    first = detail(client, made)["pairings"]
-    assert len(first) == 2 and sorted(n for p in first for n in p["players"]) == names
-    play_round(client, made, people)  # each result pairs the free players again
-    shown = detail(client, made)
-    assert len(shown["pairings"]) == 4
-    points = {s["name"]: (s["points"], s["streak"]) for s in shown["standings"]}
-    for pairing in first:
-        winner, loser = pairing["players"]
-        assert points[winner] == (2.0, 1) and points[loser] == (0.0, 0)
-    # at its end time, the arena finishes and takes nobody new
-    clock.now = T0 + 600 + 10 * 60
-    sweep(client)
-    assert detail(client, made)["status"] == "finished"
-    assert code(client.post(f"{ROUTE}/{made}/join", json={}, headers=people["A"])) == (
-        409,
-        "tournament_over",
-    )
-
-
-def test_a_swiss_carries_on_after_a_restart(tmp_path: Path, clock: FakeClock) -> None:
-    names = ["W", "X", "Y", "Z"]
-    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as first:
-        ann = person(first, "Ann")
-        made = create(first, ann, rounds=3)
-        people = enter(first, made, names)
-        clock.now = T0 + 600
-        sweep(first)
-        round_one = [p for p in detail(first, made)["pairings"] if p["round"] == 1]
-        assert len(round_one) == 2
-        done = round_one[0]
-        resign(first, done["match"], 1, people[done["players"][1]])
-    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as second:
-        shown = detail(second, made)
-        assert shown["round"] == 1  # the round waits for its last game
-        last = next(p for p in shown["pairings"] if p["result"] is None)
-        resign(second, last["match"], 1, people[last["players"][1]])
-        shown = detail(second, made)
-        assert shown["round"] == 2
-        met = {tuple(sorted(p["players"])) for p in shown["pairings"]}
-        assert len(met) == 4  # round 2 repeats no game of round 1

@@ -62,8 +62,6 @@ from stairgames.server.tournaments.contract import (
     TournamentDetail,
     TournamentList,
 )
-from stairgames.tournaments import Outcome
-from stairgames.tournaments.arena import DRAW_POINTS, LOSS_POINTS, STREAK, WIN_POINTS
 
 ARENA, SWISS, TABLES = "arena", "swiss", "tables"
 KINDS: Final = (ARENA, SWISS, TABLES)
@@ -81,20 +79,11 @@ FINISHED_LISTED: Final = 20
 RATE_KIND: Final = "tournaments"
 RATE: Final = Rate(per_minute=20, burst=10)
 """Each player's allowance of creations, joins and leaves."""
-BYE_POINTS: Final = 1.0
-"""A Swiss bye's points (as a win)."""
 START_RATING: Final = 1500
 """The seed rating of a player not rated in the tournament's pool yet."""
 NO_TOURNAMENT: Final = N_("there is no such tournament")
 OVER: Final = N_("this tournament is over")
 Now = Callable[[], datetime.datetime]
-_OUTCOMES: Final = {1.0: Outcome.WIN, 0.0: Outcome.LOSS}
-"""A 2-player game's outcome from the points a player scored (else a draw)."""
-_ARENA_POINTS: Final = {
-    Outcome.WIN: WIN_POINTS,
-    Outcome.DRAW: DRAW_POINTS,
-    Outcome.LOSS: LOSS_POINTS,
-}
 
 
 class TournamentRow(Base):
@@ -175,7 +164,7 @@ def _iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).isoformat()
 
 
-def aware(moment: datetime.datetime) -> datetime.datetime:
+def _aware(moment: datetime.datetime) -> datetime.datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.UTC)
 
 
@@ -384,125 +373,6 @@ class TournamentStore(Repository):
                 .values(status=STARTED)
             )
             return bool(getattr(changed, "rowcount", 0))
-
-    def session(self) -> Any:
-        """One transaction (for a neighbour's row written with this store's)."""
-        return self._session()
-
-    def live_ids(self) -> list[str]:
-        """The tournaments not finished."""
-        with self._session() as session:
-            return list(
-                session.scalars(
-                    select(TournamentRow.id)
-                    .where(TournamentRow.status != FINISHED)
-                    .order_by(TournamentRow.starts_at, TournamentRow.id)
-                )
-            )
-
-    def pairings(self, tournament_id: str) -> list[PairingRow]:
-        with self._session() as session:
-            return list(
-                session.scalars(
-                    select(PairingRow)
-                    .where(PairingRow.tournament_id == tournament_id)
-                    .order_by(PairingRow.id)
-                )
-            )
-
-    def entrants(self, tournament_id: str) -> list[EntrantRow]:
-        with self._session() as session:
-            return list(
-                session.scalars(
-                    select(EntrantRow)
-                    .where(EntrantRow.tournament_id == tournament_id)
-                    .order_by(EntrantRow.player_id)
-                )
-            )
-
-    def finish(self, tournament_id: str) -> None:
-        with self._session() as session:
-            session.execute(
-                update(TournamentRow)
-                .where(TournamentRow.id == tournament_id, TournamentRow.status == STARTED)
-                .values(status=FINISHED)
-            )
-
-    def claim_round(
-        self, tournament_id: str, round_now: int, games: list[list[str]], bye: str | None
-    ) -> list[int] | None:
-        """Moves the tournament to the next round and writes its pairings (the bye's
-        point given at once), if its round is still ``round_now``; the new games'
-        pairing ids, or ``None``: another process paired it first."""
-        with self._session() as session:
-            changed = session.execute(
-                update(TournamentRow)
-                .where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.round == round_now,
-                    TournamentRow.status == STARTED,
-                )
-                .values(round=round_now + 1)
-            )
-            if not getattr(changed, "rowcount", 0):
-                return None
-            rows = [
-                PairingRow(
-                    tournament_id=tournament_id,
-                    round=round_now + 1,
-                    match_id=None,
-                    seats=json.dumps(players),
-                    result=None,
-                )
-                for players in games
-            ]
-            session.add_all(rows)
-            if bye is not None:
-                session.add(
-                    PairingRow(
-                        tournament_id=tournament_id,
-                        round=round_now + 1,
-                        match_id=None,
-                        seats=json.dumps([bye]),
-                        result=json.dumps([BYE_POINTS]),
-                    )
-                )
-                entrant = session.get(EntrantRow, (tournament_id, bye))
-                if entrant is not None:
-                    entrant.points += BYE_POINTS
-            session.flush()
-            return [row.id for row in rows]
-
-    def set_match(self, pairing_id: int, match_id: str) -> None:
-        with self._session() as session:
-            row = session.get(PairingRow, pairing_id)
-            if row is not None:
-                row.match_id = match_id
-
-    def record(self, match_id: str, points: list[float]) -> str | None:
-        """The result of a tournament's game (once): the players' points and streaks
-        follow; the tournament's id, or ``None`` (not a tournament's game, or recorded
-        already)."""
-        with self._session() as session:
-            pairing = session.scalars(
-                select(PairingRow).where(PairingRow.match_id == match_id).with_for_update()
-            ).first()
-            if pairing is None or pairing.result is not None:
-                return None
-            tournament = session.get(TournamentRow, pairing.tournament_id)
-            pairing.result = json.dumps(points)
-            for player, scored in zip(json.loads(pairing.seats), points, strict=True):
-                entrant = session.get(EntrantRow, (pairing.tournament_id, player))
-                if entrant is None:
-                    continue
-                outcome = _OUTCOMES.get(scored, Outcome.DRAW)
-                if tournament is not None and tournament.kind == ARENA:
-                    fire = entrant.streak >= STREAK  # on fire: this game counts double
-                    entrant.points += _ARENA_POINTS[outcome] * (2 if fire else 1)
-                else:
-                    entrant.points += scored
-                entrant.streak = entrant.streak + 1 if outcome is Outcome.WIN else 0
-            return pairing.tournament_id
 
 
 class Tournaments:
