@@ -1,1 +1,0 @@
-"""Tournaments on the site: storage, routes and the scheduler (docs/tournaments.md)."""
