@@ -23,6 +23,10 @@ WebSocket message waited for, compared. These differences are allowed, each by n
   ``shown`` may differ, and its ``deviation`` be added, exactly as
   ``people/ratings.py``'s scale makes them of the golden's own ``mu``, ``sigma`` and
   ``games`` (which must not change);
+- ``/api/games`` may say whether each game has puzzles, ``puzzles``, and name its
+  puzzle themes, ``puzzle_themes`` (issue 52); those two fields by name;
+- a profile may say whether its player is a bot, ``bot`` (issue 53), ``false`` here
+  (nobody in this session is a bot); that one field by name, of that value;
 - My games (``GET /api/my/games``) may count the games its player hid, ``hidden``
   (issue 51: a stale game against the computer hidden from the list), which is 0 in
   this session (nobody hides a game); that one field by name, of that value.
@@ -48,6 +52,12 @@ MOVE_WORDS = "move_words"
 
 SEAT_RATING = {"rating": re.compile(r"\d+\??"), "rating_change": re.compile(r"-?\d+")}
 """The fields a match view's seats gained in issue 51, and the shapes of their values."""
+
+PUZZLE_FIELDS = ("puzzles", "puzzle_themes")
+"""The fields of each game of ``/api/games`` that issue 52 added."""
+
+BOT = "bot"
+"""The field of a profile that issue 53 added: ``false`` here, nobody is a bot."""
 
 MY_GAMES_HIDDEN = "hidden"
 """The field of My games' answer that issue 51 added: 0 here, nobody hid a game."""
@@ -80,8 +90,9 @@ def without_allowed(expected: Step, found: Step) -> Step:
             after["error"].pop("code", None)
     if expected.get("request") == "GET /api/games" and isinstance(after, list):
         for game, was in zip(after, before, strict=False):
-            if MOVE_WORDS not in was:
-                game.pop(MOVE_WORDS, None)
+            for field in (MOVE_WORDS, *PUZZLE_FIELDS):
+                if field not in was:
+                    game.pop(field, None)
             known = {option["name"]: option for option in was.get("options", [])}
             for option in game.get("options", []):
                 had = known.get(option["name"], {})
@@ -93,6 +104,8 @@ def without_allowed(expected: Step, found: Step) -> Step:
         del after[MY_GAMES_HIDDEN]
     if str(expected.get("request", "")).startswith("GET /api/players/"):
         _without_points(before.get("ratings", {}), after.get("ratings", {}))
+        if BOT not in before and after.get(BOT) is False:
+            del after[BOT]
     return found
 
 

@@ -641,6 +641,9 @@ class ComputerPool:
                 move = choose_move(*job)  # looked up now: tests replace it
             except Exception as exc:
                 error = exc
+            except BaseException as exc:  # whatever ends the thread answers the match (one
+                # that died unanswered left it thinking for ever), not as the loop's own
+                error = ComputerError(f"the computer player stopped: {exc!r}")
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(settle, move, error)
 
