@@ -298,3 +298,62 @@ def test_views_of_a_long_game_stay_cheap(monkeypatch: pytest.MonkeyPatch) -> Non
         replay.apply_action(action)
         board_view(replay, None)
     assert len(history) > 50 and applied <= len(history), (applied, len(history))
+
+
+def test_a_view_of_a_game_read_from_a_position_leaves_other_games_views_alone() -> None:
+    """A state read from a position text has a short history that does not start at the
+    game's start: its races are replayed from its own start, and never lent to a game
+    played from the start with the same options and history (the server's views of
+    three-seat games once failed with ``KeyError`` after a puzzle or an analysis of a
+    position had been drawn in the same process)."""
+    from stairgames.games.ishigaki_race.view import board as ishigaki_web
+
+    game = stairgames.load("ishigaki_race", players=3)
+    middle = random_game(8, players=3).history()
+    partway = played([], players=3)
+    for action in middle[:20]:
+        partway.apply_action(action)
+
+    def views_from_the_start() -> list[dict[str, Any]]:
+        state = played([], players=3)
+        drawn = [view(state)]
+        for action in middle[:6]:
+            state.apply_action(action)
+            drawn.append(view(state))
+        return drawn
+
+    ishigaki_web._races_cache.clear()
+    alone = views_from_the_start()
+    ishigaki_web._races_cache.clear()
+    continued = game.state_from_position(partway.position())
+    assert isinstance(continued, IshigakiRaceState) and continued.history() == []
+    view(continued)  # drawn first: its start is not the game's
+    for action in middle[20:26]:
+        continued.apply_action(action)
+        view(continued)
+    assert views_from_the_start() == alone
+    assert alone[-1]["account"] and alone[1]["account"][0]["seat"] is None
+    assert continued.start_race == partway.race != played([], players=3).start_race
+
+
+def test_a_state_read_from_a_position_has_its_account_from_there() -> None:
+    partway = played([], players=3)
+    middle = random_game(9, players=3)
+    for action in middle.history()[:30]:
+        partway.apply_action(action)
+    continued = stairgames.load("ishigaki_race", players=3).state_from_position(partway.position())
+    assert isinstance(continued, IshigakiRaceState)
+    for action in middle.history()[30:34]:
+        continued.apply_action(action)
+    # four actions from the position are told; nothing before it is invented
+    told = [line for turn in view(continued)["account"] for line in turn["lines"]]
+    assert told and len(told) <= 8
+
+
+def test_a_clone_draws_as_its_original() -> None:
+    partway = random_game(10, players=3)
+    read = stairgames.load("ishigaki_race", players=3).state_from_position(partway.position())
+    assert isinstance(read, IshigakiRaceState)
+    for state in (partway, read):
+        copy = state.clone()
+        assert copy.start_race == state.start_race and view(copy) == view(state)

@@ -185,6 +185,7 @@ class IshigakiRaceState(State):
     def __init__(self, game: IshigakiRaceGame, race: Race) -> None:
         super().__init__(game)
         self._race = race
+        self._start_race = race
 
     # ----- access -------------------------------------------------------------
 
@@ -192,6 +193,12 @@ class IshigakiRaceState(State):
     def race(self) -> Race:
         """Everything that matters for the rest of the game, as an immutable value."""
         return self._race
+
+    @property
+    def start_race(self) -> Race:
+        """The race the history starts from: the game's start, or the position the state
+        was read from (:meth:`IshigakiRaceGame.state_from_position`)."""
+        return self._start_race
 
     @property
     def board(self) -> Board:
@@ -298,6 +305,7 @@ class IshigakiRaceState(State):
 
     def _copy_into(self, other: Self) -> None:
         other._race = self._race
+        other._start_race = self._start_race
 
     # ----- results ------------------------------------------------------------
 

@@ -131,29 +131,31 @@ def _apply(board: Board, race: Race, action: int) -> Race:
 
 def _races(state: Any) -> tuple[Race, ...]:
     """The race before every action of ``state``'s history and after the last (one more
-    than the actions); only the current race when the history does not lead to it (a
-    state read from a position text). Views of the same or a one-move-longer history
-    reuse the work."""
+    than the actions), replayed from the race the history starts from (the game's start,
+    or the position the state was read from). Views of the same or a one-move-longer
+    history from the same start reuse the work; the start is part of the key, so a game
+    read from a position never lends its races to a game played from the start."""
     history = tuple(state.history())
-    options = state._game.options
-    key = (options, history)
+    start_race: Race = state.start_race
+    key = (state._game.options, start_race, history)
     with _cache_lock:
         known = _races_cache.get(key)
         if known is not None:
             _races_cache.move_to_end(key)
             return known
-        start: tuple[Race, ...] | None = None
+        start: tuple[Race, ...] = (start_race,)
         for back in range(1, min(len(history), 4) + 1):
-            start = _races_cache.get((options, history[:-back]))
-            if start is not None:
+            cached = _races_cache.get((key[0], start_race, history[:-back]))
+            if cached is not None:
+                start = cached
                 break
-    if start is None:
-        start = (rules.initial_race(options.players, options.first_player),)
     board = state.board
     races = list(start)
     for action in history[len(races) - 1 :]:
         races.append(_apply(board, races[-1], action))
-    found = tuple(races) if races[-1] == state.race else (state.race,)
+    if races[-1] != state.race:  # the history does not lead to the state: never cached
+        return (state.race,)
+    found = tuple(races)
     with _cache_lock:
         _races_cache[key] = found
         while len(_races_cache) > _CACHE_SIZE:
