@@ -464,13 +464,7 @@ class Match:
     def board(self, viewer: int | None) -> dict[str, Any]:
         """The drawing data for ``viewer``: the game's ``web_view`` when it has one, else
         the position text (games without hidden information only)."""
-        web_view = get_spec(self.game_name).web_view
-        if web_view is not None:
-            board: dict[str, Any] = web_view(self.state, viewer)
-            return board
-        if not self.game.info().hidden_information or self.state.is_terminal():
-            return {"position": self.state.position()}
-        return {}
+        return board_of(self.game_name, self.game, self.state, viewer)
 
     def _live_board(self, viewer: int | None) -> dict[str, Any]:
         """:meth:`board` of the match as it is; a game without hidden information draws
@@ -606,9 +600,12 @@ class Match:
             data["time_control"] = self.time_control.to_json()
         return data
 
-    def replay_frames(self, viewer: int | None) -> list[dict[str, Any]]:
+    def replay_frames(self, viewer: int | None) -> Callable[[], list[dict[str, Any]]]:
         """Every position of the game so far, for stepping through it: the move that led
-        there and the board, ``viewer``'s drawing.
+        there and the board, ``viewer``'s drawing; made by the function returned, which
+        may run in another thread (a long game's take many milliseconds): it reads what
+        the match was when this was called and never touches the match, so that moves
+        committed meanwhile neither change the frames nor are changed by them.
 
         Once the game is over the moves are the full history (nothing is secret any
         more). During the game they are the history as ``viewer`` may know it now (the
@@ -620,18 +617,26 @@ class Match:
         over = self.over
         if not over and viewer is not None and viewer in self.left:
             viewer = None
+        history = list(self.state.history())
         if over:
             moves = None
         elif viewer is None:
-            moves = self.state.public_history_strings()
+            moves = list(self.state.public_history_strings())
         else:
-            moves = self.state.history_strings(viewer)
-        state = self.initial_state()
-        frames: list[dict[str, Any]] = [{"move": None, "board": _board_of(self, state, viewer)}]
-        for number, action in enumerate(self.state.history()):
-            move = state.action_to_string(action) if moves is None else moves[number]
-            state.apply_action(action)
-            frames.append({"move": move, "board": _board_of(self, state, viewer)})
+            moves = list(self.state.history_strings(viewer))
+        game_name, game, start = self.game_name, self.game, self.initial_state()
+
+        def frames() -> list[dict[str, Any]]:
+            state = start
+            made: list[dict[str, Any]] = [
+                {"move": None, "board": board_of(game_name, game, state, viewer)}
+            ]
+            for number, action in enumerate(history):
+                move = state.action_to_string(action) if moves is None else moves[number]
+                state.apply_action(action)
+                made.append({"move": move, "board": board_of(game_name, game, state, viewer)})
+            return made
+
         return frames
 
 
@@ -670,13 +675,16 @@ def _public_value(value: Any) -> Any:
     return value
 
 
-def _board_of(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
-    saved = match.state
-    match.state = state
-    try:
-        return match.board(viewer)
-    finally:
-        match.state = saved
+def board_of(game_name: str, game: Game, state: State, viewer: int | None) -> dict[str, Any]:
+    """The drawing data of ``state`` for ``viewer``: the game's ``web_view`` when it has
+    one, else the position text (games without hidden information, or once over)."""
+    web_view = get_spec(game_name).web_view
+    if web_view is not None:
+        board: dict[str, Any] = web_view(state, viewer)
+        return board
+    if not game.info().hidden_information or state.is_terminal():
+        return {"position": state.position()}
+    return {}
 
 
 __all__ = ["Match", "public_options"]
