@@ -66,7 +66,8 @@ LAYER_MAY_IMPORT = {
 
 _BELOW_FEATURES = frozenset({"base", "people", "play"})
 _DOMAINS = (
-    frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "bots", "ops"}) | _BELOW_FEATURES
+    frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "bots", "tournaments", "ops"})
+    | _BELOW_FEATURES
 )
 DOMAIN_MAY_IMPORT = {
     "base": frozenset({"base"}),
@@ -78,6 +79,7 @@ DOMAIN_MAY_IMPORT = {
     "analysis": _BELOW_FEATURES | {"analysis"},
     "puzzles": _BELOW_FEATURES | {"puzzles"},
     "bots": _BELOW_FEATURES | {"lobby", "bots"},
+    "tournaments": _BELOW_FEATURES | {"lobby", "tournaments"},
     "ops": _DOMAINS,
     "app": _DOMAINS | {"app"},
     "runners": _DOMAINS | {"app", "runners"},

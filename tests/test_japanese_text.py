@@ -148,7 +148,7 @@ NOTATION_WORDS = frozenset(
     rebuild review back forward live RECORD SEAT kill moderate block mute OLD NEW
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
     docs md data int declined agreed none solution skip puzzle puzzles generate verify RECORDS
-    API BOT Bot Bearer Authorization read direct any URL bot
+    API BOT Bot Bearer Authorization read direct any URL bot swiss tables ISO
     """.strip(),
     )
 )

@@ -82,6 +82,12 @@ from stairgames.server.play.matches import MatchService
 from stairgames.server.play.referee import REFEREE, Referee
 from stairgames.server.play.routes import Neighbours, add_match_routes
 from stairgames.server.puzzles.routes import PUZZLES, add_puzzle_routes, start_puzzles
+from stairgames.server.tournaments.scheduler import SCHEDULER, Scheduler
+from stairgames.server.tournaments.tournaments import (
+    TOURNAMENTS,
+    add_tournament_routes,
+    start_tournaments,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -155,6 +161,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_card_sweep(app, engine, settings)  # unused card files expire
         start_puzzles(app, engine, settings, hub)  # server/puzzles/: the sets, rated; records
         start_bots(app, lobby, hub)  # the Bot API's streams (server/bots/streams.py)
+        tournaments = start_tournaments(app, engine, ratings, settings)  # server/tournaments/
+        scheduler = SCHEDULER.keep(app, Scheduler(tournaments, lobby))
+        neighbours.after_change.append(scheduler.note)  # tournament games' results
+        background.append(
+            loop.create_task(scheduler.sweep_every(settings.tournament_sweep_seconds))
+        )
         domain_rates = {  # the limits routes keep themselves, counted in /metrics
             "player": players.login_rates,
             "chat": CHAT.of(app).rates,
@@ -163,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "puzzles": PUZZLES.of(app).rates,
             "bots": BOTS.of(app).rates,
             "tokens": tokens.rates,
+            "tournaments": TOURNAMENTS.of(app).rates,
         }
         DOMAIN_RATES.keep(app, domain_rates)
         if settings.loop_guard:
@@ -202,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_analysis_routes(app)
     add_puzzle_routes(app)
     add_bot_routes(app)
+    add_tournament_routes(app)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

@@ -223,6 +223,24 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "with one, or upload again after one is deleted ({days} days after its upload)": (
         "card_file_quota"
     ),
+    # tournaments
+    "'kind' is arena, swiss or tables": "tournament_kind",
+    "'starts_at' is a moment in ISO 8601 with its time zone, not in the past": ("tournament_start"),
+    "'minutes' and 'rounds' are whole numbers": "tournament_length_type",
+    "'bots' is true or false": "tournament_bots_flag",
+    "you have {count} tournaments not finished; that is the most": "too_many_tournaments",
+    "there is no such tournament": "tournament_not_found",
+    "this tournament is over": "tournament_over",
+    "this tournament has begun; only an arena may be joined then": "tournament_begun",
+    "you are not in this tournament": "tournament_not_entered",
+    "an arena or a Swiss is for 2-player games; round tables for 3 or 4": ("tournament_game_seats"),
+    "a tournament starts within {days} days": "tournament_too_far",
+    "an arena lasts {low} to {high} minutes": "tournament_minutes",
+    "a Swiss or round tables have {low} to {high} rounds": "tournament_rounds",
+    "bots may not play in this tournament": "tournament_no_bots",
+    "only an account (a player with a password) may create a tournament": (
+        "tournament_needs_account"
+    ),
 }
 
 

@@ -159,6 +159,9 @@ class Settings:
     lobby_sweep_seconds: float = 2.0
     """How often the lobby notes which creators are present and withdraws the challenges
     of those gone for :attr:`challenge_grace_seconds`."""
+    tournament_sweep_seconds: float = 2.0
+    """How often each process looks at the tournaments: starts those due, pairs their
+    rounds and free players, ends those over (server/tournaments/scheduler.py)."""
     challenge_grace_seconds: float = 10.0
     """How long a challenge stays open once its creator's last page on the site (the
     lobby's, or their seat's in its match) closed, on every server process: a reload

@@ -1,0 +1,1 @@
+"""Tournaments on the site: storage, routes and the scheduler (docs/tournaments.md)."""

@@ -1,0 +1,364 @@
+"""Tournaments on the site (issue 53; docs/tournaments.md, "On the site"): an account
+creates one, players join and leave through the routes, bad requests are refused with
+their codes and change nothing, and everything is kept over a restart."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stairgames.server.people.players import COOKIE
+from stairgames.server.tournaments.tournaments import OPEN_PER_CREATOR
+from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
+
+ROUTE = "/api/tournaments"
+T0 = 1_800_000_000.0
+"""The fake wall clock's start (seconds since the epoch)."""
+
+
+class FakeClock:
+    """A wall clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def moment(seconds: float) -> str:
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as made:
+        yield made
+
+
+def person(client: TestClient, name: str, *, password: bool = True) -> dict[str, str]:
+    players = client.app.state.players  # type: ignore[attr-defined]
+    made, secret = players.create(name)
+    if password:
+        players.add_password(made, "a long password")
+    return {**JSON, "cookie": f"{COOKIE}={secret}", "x-player": made.id}
+
+
+def swiss(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "kind": "swiss",
+        "game": "stairs",
+        "options": {},
+        "starts_at": moment(T0 + 600),
+        "rounds": 4,
+        "time_control": {"kind": "realtime", "minutes": 3, "increment": 2},
+    }
+    return {**body, **changes}
+
+
+def create(client: TestClient, who: dict[str, str], **changes: Any) -> str:
+    reply = client.post(ROUTE, json=swiss(**changes), headers=who)
+    assert reply.status_code == 200, reply.text
+    made: str = reply.json()["id"]
+    return made
+
+
+def code(reply: Any) -> tuple[int, str]:
+    return reply.status_code, reply.json()["error"]["code"]
+
+
+def detail(client: TestClient, tournament: str) -> dict[str, Any]:
+    reply = client.get(f"{ROUTE}/{tournament}")
+    assert reply.status_code == 200, reply.text
+    shown: dict[str, Any] = reply.json()
+    return shown
+
+
+def test_an_account_creates_a_swiss_and_players_join_and_leave(client: TestClient) -> None:
+    ann = person(client, "Ann")
+    made = create(client, ann)
+    listed = client.get(ROUTE).json()["tournaments"]
+    assert [(t["id"], t["kind"], t["creator"], t["status"], t["rounds"]) for t in listed] == [
+        (made, "swiss", "Ann", "created", 4)
+    ]
+    assert listed[0]["time_control"] == {"kind": "realtime", "minutes": 3, "increment": 2}
+    assert listed[0]["starts_at"] == moment(T0 + 600)
+    names = ["Bob", "Cy", "Di"]
+    players = [person(client, name, password=False) for name in names]
+    for who in players:
+        assert client.post(f"{ROUTE}/{made}/join", json={}, headers=who).status_code == 200
+    shown = detail(client, made)
+    assert sorted(s["name"] for s in shown["standings"]) == names
+    assert shown["players"] == 3
+    assert {s["rating"] for s in shown["standings"]} == {1500}
+    assert client.post(f"{ROUTE}/{made}/leave", json={}, headers=players[1]).status_code == 200
+    shown = detail(client, made)
+    assert sorted(s["name"] for s in shown["standings"]) == ["Bob", "Di"]  # struck off
+    again = client.post(f"{ROUTE}/{made}/leave", json={}, headers=players[1])
+    assert code(again) == (409, "tournament_not_entered")
+    # joining twice changes nothing
+    assert client.post(f"{ROUTE}/{made}/join", json={}, headers=players[0]).status_code == 200
+    assert detail(client, made)["players"] == 2
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"kind": "knockout"}, "tournament_kind"),
+        ({"kind": 3}, "tournament_kind"),
+        ({"game": "no_such_game"}, "invalid_option"),
+        ({"kind": "tables"}, "tournament_game_seats"),
+        ({"starts_at": "tomorrow"}, "tournament_start"),
+        ({"starts_at": "2027-01-15T12:00:00"}, "tournament_start"),  # no time zone
+        ({"starts_at": moment(T0 - 3600)}, "tournament_start"),
+        ({"starts_at": moment(T0 + 40 * 86_400)}, "tournament_too_far"),
+        ({"rounds": 0}, "tournament_rounds"),
+        ({"rounds": None}, "tournament_rounds"),
+        ({"rounds": "4"}, "tournament_length_type"),
+        ({"kind": "arena", "minutes": 5}, "tournament_minutes"),
+        ({"kind": "arena"}, "tournament_minutes"),
+        ({"bots": "yes"}, "tournament_bots_flag"),
+    ],
+)
+def test_a_bad_tournament_is_refused_and_nothing_is_made(
+    client: TestClient, changes: dict[str, Any], expected: str
+) -> None:
+    ann = person(client, "Ann")
+    reply = client.post(ROUTE, json=swiss(**changes), headers=ann)
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["error"]["code"] == expected
+    assert client.get(ROUTE).json()["tournaments"] == []
+
+
+def test_only_an_account_creates_and_each_has_a_few_open(client: TestClient) -> None:
+    guest = person(client, "Guest", password=False)
+    assert code(client.post(ROUTE, json=swiss(), headers=guest)) == (
+        403,
+        "tournament_needs_account",
+    )
+    assert client.post(ROUTE, json=swiss(), headers=JSON).status_code == 401
+    ann = person(client, "Ann")
+    for _ in range(OPEN_PER_CREATOR):
+        create(client, ann)
+    assert code(client.post(ROUTE, json=swiss(), headers=ann)) == (409, "too_many_tournaments")
+    assert len(client.get(ROUTE).json()["tournaments"]) == OPEN_PER_CREATOR
+
+
+def test_an_unknown_tournament_is_not_found(client: TestClient) -> None:
+    bob = person(client, "Bob", password=False)
+    assert code(client.get(f"{ROUTE}/nope")) == (404, "tournament_not_found")
+    assert code(client.post(f"{ROUTE}/nope/join", json={}, headers=bob)) == (
+        404,
+        "tournament_not_found",
+    )
+    assert code(client.post(f"{ROUTE}/nope/leave", json={}, headers=bob)) == (
+        404,
+        "tournament_not_found",
+    )
+
+
+def test_an_arena_of_round_tables_needs_its_game(client: TestClient) -> None:
+    ann = person(client, "Ann")
+    made = create(client, ann, kind="arena", minutes=60, rounds=None)
+    shown = detail(client, made)
+    assert (shown["kind"], shown["minutes"], shown["rounds"]) == ("arena", 60, None)
+    tables = create(client, ann, kind="tables", game="ishigaki_race", options={"players": 3})
+    assert detail(client, tables)["game"] == "ishigaki_race"
+
+
+def test_the_writes_spend_the_players_allowance(client: TestClient) -> None:
+    ann = person(client, "Ann")
+    made = create(client, ann)
+    answers = [
+        client.post(f"{ROUTE}/{made}/join", json={}, headers=ann).status_code for _ in range(30)
+    ]
+    assert answers.count(429) > 0
+    assert answers[0] == 200
+
+
+def test_tournaments_are_kept_over_a_restart(tmp_path: Path, clock: FakeClock) -> None:
+    with running(tmp_path, wall_clock=clock) as first:
+        ann = person(first, "Ann")
+        made = create(first, ann)
+        bob = person(first, "Bob", password=False)
+        assert first.post(f"{ROUTE}/{made}/join", json={}, headers=bob).status_code == 200
+        before = detail(first, made)
+    with running(tmp_path, wall_clock=clock) as second:
+        assert detail(second, made) == before
+        assert code(second.post(f"{ROUTE}/{made}/leave", json={}, headers=ann)) == (
+            409,
+            "tournament_not_entered",
+        )
+        assert second.post(f"{ROUTE}/{made}/leave", json={}, headers=bob).status_code == 200
+        assert detail(second, made)["standings"] == []
+
+
+def sweep(client: TestClient) -> None:
+    """One sweep of the tournaments' scheduler, as a process's timer would run it."""
+    scheduler = client.app.state.tournament_scheduler  # type: ignore[attr-defined]
+    client.portal.call(scheduler.sweep)  # type: ignore[union-attr]
+
+
+def resign(client: TestClient, match: str, seat: int, who: dict[str, str]) -> None:
+    """The player holding ``seat`` of ``match`` resigns from their page."""
+    with connect(client, f"/ws/matches/{match}?seat={seat}", headers=who) as ws:
+        view = state_at_rest(ws)
+        ws.send_json({"type": "resign", "event": view["event"]})
+        receive_until(ws, lambda m: m["type"] == "state" and m.get("result"))
+
+
+def enter(client: TestClient, tournament: str, names: list[str]) -> dict[str, dict[str, str]]:
+    entered = {name: person(client, name, password=False) for name in names}
+    for who in entered.values():
+        assert client.post(f"{ROUTE}/{tournament}/join", json={}, headers=who).status_code == 200
+    return entered
+
+
+def play_round(client: TestClient, tournament: str, people: dict[str, dict[str, str]]) -> None:
+    """Every game of the round being played ends: its second seat resigns."""
+    shown = detail(client, tournament)
+    for pairing in shown["pairings"]:
+        if pairing["round"] == shown["round"] and pairing["match"] is not None:
+            assert pairing["result"] is None
+            resign(client, pairing["match"], 1, people[pairing["players"][1]])
+
+
+def test_a_swiss_of_nine_over_four_rounds_with_a_bye(client: TestClient, clock: FakeClock) -> None:
+    ann = person(client, "Ann")
+    made = create(client, ann, rated=True)
+    names = [f"P{i}" for i in range(9)]
+    people = enter(client, made, names)
+    sweep(client)
+    assert detail(client, made)["status"] == "created"  # not its time yet
+    clock.now = T0 + 600
+    sweep(client)
+    for played in range(1, 5):
+        shown = detail(client, made)
+        assert (shown["status"], shown["round"]) == ("started", played)
+        this_round = [p for p in shown["pairings"] if p["round"] == played]
+        seated = sorted(name for p in this_round for name in p["players"])
+        assert seated == names  # everyone paired or given the bye, once
+        assert [len(p["players"]) for p in this_round].count(1) == 1
+        sweep(client)  # a sweep while the round is played changes nothing
+        assert detail(client, made)["pairings"] == shown["pairings"]
+        play_round(client, made, people)
+    shown = detail(client, made)
+    assert shown["status"] == "finished"
+    games = [tuple(sorted(p["players"])) for p in shown["pairings"] if len(p["players"]) == 2]
+    assert len(games) == 16 and len(set(games)) == 16  # nobody met twice
+    byes = [p["players"][0] for p in shown["pairings"] if len(p["players"]) == 1]
+    assert len(set(byes)) == 4
+    wins = {name: 0.0 for name in names}
+    for pairing in shown["pairings"]:
+        assert pairing["result"] is not None
+        wins[pairing["players"][0]] += pairing["result"][0]
+    assert {s["name"]: s["points"] for s in shown["standings"]} == wins
+    assert sum(wins.values()) == 20.0
+    assert [s["points"] for s in shown["standings"]] == sorted(wins.values(), reverse=True)
+
+
+def test_an_arena_pairs_free_players_until_its_end(client: TestClient, clock: FakeClock) -> None:
+    ann = person(client, "Ann")
+    made = create(client, ann, kind="arena", minutes=10, rounds=None)
+    names = ["A", "B", "C", "D"]
+    people = enter(client, made, names)
+    clock.now = T0 + 600
+    sweep(client)
+    first = detail(client, made)["pairings"]
+    assert len(first) == 2 and sorted(n for p in first for n in p["players"]) == names
+    play_round(client, made, people)  # each result pairs the free players again
+    shown = detail(client, made)
+    assert len(shown["pairings"]) == 4
+    points = {s["name"]: (s["points"], s["streak"]) for s in shown["standings"]}
+    for pairing in first:
+        winner, loser = pairing["players"]
+        assert points[winner] == (2.0, 1) and points[loser] == (0.0, 0)
+    # at its end time, the arena finishes and takes nobody new
+    clock.now = T0 + 600 + 10 * 60
+    sweep(client)
+    assert detail(client, made)["status"] == "finished"
+    assert code(client.post(f"{ROUTE}/{made}/join", json={}, headers=people["A"])) == (
+        409,
+        "tournament_over",
+    )
+
+
+def test_a_swiss_carries_on_after_a_restart(tmp_path: Path, clock: FakeClock) -> None:
+    names = ["W", "X", "Y", "Z"]
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as first:
+        ann = person(first, "Ann")
+        made = create(first, ann, rounds=3)
+        people = enter(first, made, names)
+        clock.now = T0 + 600
+        sweep(first)
+        round_one = [p for p in detail(first, made)["pairings"] if p["round"] == 1]
+        assert len(round_one) == 2
+        done = round_one[0]
+        resign(first, done["match"], 1, people[done["players"][1]])
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as second:
+        shown = detail(second, made)
+        assert shown["round"] == 1  # the round waits for its last game
+        last = next(p for p in shown["pairings"] if p["result"] is None)
+        resign(second, last["match"], 1, people[last["players"][1]])
+        shown = detail(second, made)
+        assert shown["round"] == 2
+        met = {tuple(sorted(p["players"])) for p in shown["pairings"]}
+        assert len(met) == 4  # round 2 repeats no game of round 1
+
+
+def left_or_over(message: dict[str, Any], seat: int) -> bool:
+    """Whether ``message`` is a state in which ``seat`` has left, or the game ended (the
+    last person to resign ends it: their seat is the game's loser, not one that left)."""
+    if message["type"] != "state":
+        return False
+    return seat in message.get("left", []) or message.get("result") is not None
+
+
+def resign_all(client: TestClient, match: str, people: list[dict[str, str]]) -> None:
+    """Every person at the table resigns, the last seat first (a person who resigns
+    leaves; the game ends when the last one does)."""
+    for seat in reversed(range(len(people))):
+        with connect(client, f"/ws/matches/{match}?seat={seat}", headers=people[seat]) as ws:
+            view = state_at_rest(ws)
+            ws.send_json({"type": "resign", "event": view["event"]})
+            receive_until(ws, lambda m, s=seat: left_or_over(m, s))
+
+
+def test_three_seat_round_tables_over_three_rounds(client: TestClient, clock: FakeClock) -> None:
+    ann = person(client, "Ann")
+    made = create(
+        client, ann, kind="tables", game="ishigaki_race", options={"players": 3}, rounds=3
+    )
+    names = [f"T{i}" for i in range(7)]
+    people = enter(client, made, names)
+    clock.now = T0 + 600
+    sweep(client)
+    for played in range(1, 4):
+        shown = detail(client, made)
+        assert (shown["status"], shown["round"]) == ("started", played)
+        this_round = [p for p in shown["pairings"] if p["round"] == played]
+        assert sorted(len(p["players"]) for p in this_round) == [1, 3, 3]
+        assert sorted(n for p in this_round for n in p["players"]) == names
+        for pairing in this_round:
+            if pairing["match"] is not None:
+                resign_all(client, pairing["match"], [people[n] for n in pairing["players"]])
+    shown = detail(client, made)
+    assert shown["status"] == "finished"
+    outs = [p["players"][0] for p in shown["pairings"] if len(p["players"]) == 1]
+    assert len(set(outs)) == 3  # a different player sits out each round
+    totals = {name: 0.0 for name in names}
+    for pairing in shown["pairings"]:
+        assert pairing["result"] is not None
+        for name, points in zip(pairing["players"], pairing["result"], strict=True):
+            totals[name] += points
+    assert {s["name"]: s["points"] for s in shown["standings"]} == totals
