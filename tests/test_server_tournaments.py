@@ -362,3 +362,106 @@ def test_three_seat_round_tables_over_three_rounds(client: TestClient, clock: Fa
         for name, points in zip(pairing["players"], pairing["result"], strict=True):
             totals[name] += points
     assert {s["name"]: s["points"] for s in shown["standings"]} == totals
+
+
+def test_an_arena_of_twelve_with_players_leaving_and_joining(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """Twelve enter; two leave during their first game and one joins late: those who
+    left are paired no more, the late one is paired once free, nobody plays two games
+    at once, and at the end time the arena ends."""
+    ann = person(client, "Ann")
+    made = create(client, ann, kind="arena", minutes=30, rounds=None)
+    names = [f"A{i:02}" for i in range(12)]
+    people = enter(client, made, names)
+    clock.now = T0 + 600
+    sweep(client)
+    first = detail(client, made)["pairings"]
+    assert len(first) == 6 and sorted(n for p in first for n in p["players"]) == names
+    leavers = [first[0]["players"][0], first[1]["players"][1]]
+    for name in leavers:
+        reply = client.post(f"{ROUTE}/{made}/leave", json={}, headers=people[name])
+        assert reply.status_code == 200, reply.text
+    people["Late"] = person(client, "Late", password=False)
+    reply = client.post(f"{ROUTE}/{made}/join", json={}, headers=people["Late"])
+    assert reply.status_code == 200, reply.text
+    for _ in range(3):  # three waves: each game being played ends by its second seat
+        play_round_of_arena(client, made, people)
+        shown = detail(client, made)
+        playing = [n for p in shown["pairings"] if p["result"] is None for n in p["players"]]
+        assert len(playing) == len(set(playing)), "a player in two games at once"
+    shown = detail(client, made)
+    later = shown["pairings"][6:]
+    assert later and not {n for p in later for n in p["players"]} & set(leavers)
+    assert any("Late" in p["players"] for p in later)
+    standings = {s["name"]: s for s in shown["standings"]}
+    assert {name for name, s in standings.items() if s["left"]} == set(leavers)
+    assert len(standings) == 13
+    for pairing in shown["pairings"]:
+        if pairing["result"] is not None:
+            assert sorted(pairing["result"]) == [0.0, 1.0]  # a resignation: won and lost
+    clock.now = T0 + 600 + 30 * 60
+    sweep(client)
+    assert detail(client, made)["status"] == "finished"
+
+
+def play_round_of_arena(client: TestClient, tournament: str, people: dict[str, Any]) -> None:
+    """Every game of the arena being played ends: its second seat resigns."""
+    for pairing in detail(client, tournament)["pairings"]:
+        if pairing["result"] is None and pairing["match"] is not None:
+            resign(client, pairing["match"], 1, people[pairing["players"][1]])
+
+
+def bot_headers(client: TestClient, name: str) -> dict[str, str]:
+    """Headers of a new bot account's requests: its ``bot:play`` token, upgraded."""
+    owner = person(client, name)
+    made = client.post(
+        "/api/account/tokens",
+        json={"description": "a bot", "scopes": ["bot:play"]},
+        headers=owner,
+    )
+    assert made.status_code == 200, made.text
+    headers = {**JSON, "authorization": f"Bearer {made.json()['token']}"}
+    upgraded = client.post("/api/bot/account/upgrade", json={}, headers=headers)
+    assert upgraded.status_code == 200, upgraded.text
+    return headers
+
+
+def test_a_bot_joins_by_its_token_where_bots_may_play(client: TestClient) -> None:
+    ann = person(client, "Ann")
+    closed = create(client, ann)
+    open_to_bots = create(client, ann, bots=True)
+    robo = bot_headers(client, "Robo")
+    assert code(client.post(f"{ROUTE}/{closed}/join", json={}, headers=robo)) == (
+        403,
+        "tournament_no_bots",
+    )
+    assert detail(client, closed)["standings"] == []
+    reply = client.post(f"{ROUTE}/{open_to_bots}/join", json={}, headers=robo)
+    assert reply.status_code == 200, reply.text
+    [standing] = detail(client, open_to_bots)["standings"]
+    assert (standing["name"], standing["bot"]) == ("Robo", True)
+    reply = client.post(f"{ROUTE}/{open_to_bots}/leave", json={}, headers=robo)
+    assert reply.status_code == 200, reply.text
+    assert detail(client, open_to_bots)["standings"] == []
+
+
+def test_two_processes_sweeping_one_database_pair_a_round_once(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The database decides who pairs: two server processes on one database sweep at
+    the same moment, and the round is paired once."""
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as first:
+        ann = person(first, "Ann")
+        made = create(first, ann)
+        enter(first, made, [f"Q{i}" for i in range(6)])
+        clock.now = T0 + 600
+        with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as second:
+            sweep(second)
+            sweep(first)
+            sweep(second)
+            shown = detail(first, made)
+            assert detail(second, made) == shown
+    assert shown["round"] == 1
+    assert len(shown["pairings"]) == 3
+    assert sorted(n for p in shown["pairings"] for n in p["players"]) == [f"Q{i}" for i in range(6)]

@@ -82,7 +82,8 @@ class TournamentList(Answer):
 
 class Standing(Answer):
     """A row of the standings: the player's ``id`` and ``name``, ``points``, ``streak``
-    (an arena's wins in a row), ``rating`` at entry, and whether they ``left``."""
+    (an arena's wins in a row), ``rating`` at entry, whether they ``left``, and whether
+    they are a ``bot`` account."""
 
     id: str
     name: str
@@ -90,6 +91,7 @@ class Standing(Answer):
     streak: int
     rating: int
     left: bool
+    bot: bool
 
 
 class PairingJson(Answer):

@@ -52,7 +52,7 @@ from stairgames.server.base.store import Base, PlayerRow, Repository, allowances
 from stairgames.server.lobby.lobby import rating_pool
 from stairgames.server.people.players import Player, RetryLaterError, required_player_async
 from stairgames.server.people.rating_store import RatingStore
-from stairgames.server.people.tokens import tokens_on
+from stairgames.server.people.tokens import BOT_PLAY, token_or_cookie_player, tokens_on
 from stairgames.server.play.clocks import requested_time_control
 from stairgames.server.tournaments.contract import (
     A_KIND,
@@ -286,6 +286,7 @@ class TournamentStore(Repository):
                 .where(EntrantRow.tournament_id == tournament_id)
             ).all()
             names = {entrant.player_id: name for entrant, name in entrants}
+            bots = tokens_on(self.engine).bots_among(names)
             standings: list[dict[str, Any]] = [
                 {
                     "id": entrant.player_id,
@@ -294,6 +295,7 @@ class TournamentStore(Repository):
                     "streak": entrant.streak,
                     "rating": entrant.rating,
                     "left": entrant.left_at is not None,
+                    "bot": entrant.player_id in bots,
                 }
                 for entrant, name in entrants
             ]
@@ -667,7 +669,7 @@ def add_tournament_routes(app: FastAPI) -> None:
 
     @app.post("/api/tournaments/{tournament_id}/join", **answers(Ok))
     async def join(tournament_id: str, _body: NoFields, request: Request) -> dict[str, Any]:
-        player = await required_player_async(request)
+        player = await token_or_cookie_player(request, BOT_PLAY)  # a bot joins by its token
         tournaments = TOURNAMENTS.of(request)
         await tournaments.spend(player)
         await off_loop(tournaments.enter, tournament_id[:64], player.id)
@@ -675,7 +677,7 @@ def add_tournament_routes(app: FastAPI) -> None:
 
     @app.post("/api/tournaments/{tournament_id}/leave", **answers(Ok))
     async def leave(tournament_id: str, _body: NoFields, request: Request) -> dict[str, Any]:
-        player = await required_player_async(request)
+        player = await token_or_cookie_player(request, BOT_PLAY)
         tournaments = TOURNAMENTS.of(request)
         await tournaments.spend(player)
         now = tournaments.now()
