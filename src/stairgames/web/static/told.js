@@ -8,6 +8,7 @@
 import { onLanguageChange, say, t } from "./i18n.js";
 import { notifyElsewhere } from "./clock.js";
 import { api, failureText } from "./net.js";
+import { Backoff } from "./backoff.js";
 
 /**
  * A message of /ws/me (server/chat/told_contract.py).
@@ -18,10 +19,16 @@ import { api, failureText } from "./net.js";
  */
 
 /**
- * @type {{socket: WebSocket | null, retry: number, title: import("./i18n.js").Text,
+ * @type {{socket: WebSocket | null, retry: Backoff, title: import("./i18n.js").Text,
  *   listeners: ((message: Told) => void)[], count: (waiting: number) => void}}
  */
-const channel = { socket: null, retry: 1000, title: null, listeners: [], count: () => {} };
+const channel = {
+  socket: null,
+  retry: new Backoff(),
+  title: null,
+  listeners: [],
+  count: () => {},
+};
 const NO_PLAYER = 4401;
 const TOO_MANY = 4429;
 
@@ -46,15 +53,14 @@ export function openChannel(count) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
   channel.socket = socket;
-  socket.addEventListener("open", () => {
-    channel.retry = 1000;
+  socket.addEventListener("message", (event) => {
+    channel.retry.succeeded(); // (an open socket that closes at once is no success)
+    heard(JSON.parse(String(event.data)));
   });
-  socket.addEventListener("message", (event) => heard(JSON.parse(String(event.data))));
   socket.addEventListener("close", (event) => {
     channel.socket = null;
     if (event.code === NO_PLAYER || event.code === TOO_MANY) return;
-    setTimeout(() => openChannel(channel.count), channel.retry);
-    channel.retry = Math.min(channel.retry * 2, 30000);
+    setTimeout(() => openChannel(channel.count), channel.retry.next());
   });
 }
 
