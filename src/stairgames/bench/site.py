@@ -34,13 +34,16 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 ENTRY = "import sys; from stairgames.cli import main; sys.exit(main())"
 READY_SECONDS = 180.0
 
+MAIN_CONFIG = ROOT / "docs" / "deploy" / "nginx.conf"
+"""The documented /etc/nginx/nginx.conf: its limits are the ones nginx runs with here."""
+
 WRAPPER = """\
 {user}
 worker_processes {processes};
-worker_rlimit_nofile 20000;
+worker_rlimit_nofile {files};
 pid {folder}/nginx.pid;
 error_log {folder}/error.log;
-events {{ worker_connections 8192; }}
+events {{ worker_connections {connections}; }}
 http {{
     client_body_temp_path {folder}/body;
     proxy_temp_path {folder}/proxy;
@@ -51,9 +54,24 @@ http {{
     include {folder}/stairgames.conf;
 }}
 """
-"""What Debian's /etc/nginx/nginx.conf gives the site's file (workers as many as cores
-unless told, connections enough for thousands of WebSockets, each proxied: two
-sockets)."""
+"""What the documented /etc/nginx/nginx.conf (:data:`MAIN_CONFIG`) gives the site's
+file: its limits (:func:`documented_limits`), workers as many as cores unless told, and
+this folder's paths instead of the system's."""
+
+
+LIMITS = ("worker_rlimit_nofile", "worker_connections")
+"""The limits of :data:`MAIN_CONFIG` that decide how many sockets nginx holds."""
+
+
+def documented_limits() -> tuple[int, int]:
+    """``worker_rlimit_nofile`` and ``worker_connections`` of :data:`MAIN_CONFIG`."""
+    text = MAIN_CONFIG.read_text()
+    found = [re.search(rf"^\s*{name} (\d+);", text, re.MULTILINE) for name in LIMITS]
+    if not all(found):
+        raise AssertionError(f"{MAIN_CONFIG.name} no longer sets {LIMITS}: update {__name__}")
+    files, connections = (int(match.group(1)) for match in found if match)
+    return files, connections
+
 
 UNVERIFIED = ssl.create_default_context()
 UNVERIFIED.check_hostname = False
@@ -156,8 +174,11 @@ def nginx(
     https, http = free_port(), free_port()
     (folder / "stairgames.conf").write_text(site_config(folder, backends, https, http))
     user = "user root;" if os.geteuid() == 0 else ""
+    files, connections = documented_limits()
     (folder / "nginx.conf").write_text(
-        WRAPPER.format(folder=folder, user=user, processes=processes)
+        WRAPPER.format(
+            folder=folder, user=user, processes=processes, files=files, connections=connections
+        )
     )
     command = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
