@@ -35,9 +35,10 @@ from tests.tictactoe import SPEC as TICTACTOE
 
 STATIC = Path(__file__).parents[1] / "src" / "stairgames" / "web" / "static"
 WORD = re.compile(r"[A-Za-z_$][\w$]*")
-RECORD_FIELDS = frozenset({"game.players", "challenge.players"})
+RECORD_FIELDS = frozenset({"game.players", "challenge.players", "tournament.players"})
 """A record's list of the people in a game (the lobby's live games, a profile's recent
-games: the server's field), not the option: read as the property of those names only."""
+games: the server's field), or how many are in a tournament, not the option: read as the
+property of those names only."""
 API_PATH = "/api/"
 
 

@@ -30,6 +30,9 @@ SHARED_PLURALS: Final = (
     # the puzzles (static/puzzles.js)
     deferred.ngettext("{count} time", "{count} times"),
     deferred.ngettext("{count} solved", "{count} solved"),
+    # the tournaments (static/tournaments.js)
+    deferred.ngettext("{count} minute", "{count} minutes"),
+    deferred.ngettext("{count} round", "{count} rounds"),
 )
 """The plural messages of the shared pages: (singular, plural), the singular the message
 id."""

@@ -180,5 +180,9 @@ def add_page_routes(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route(
         "/puzzles/{rest:path}", page, methods=["GET", "HEAD"], include_in_schema=False
     )
+    app.add_api_route("/tournaments", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route(
+        "/tournaments/{rest:path}", page, methods=["GET", "HEAD"], include_in_schema=False
+    )
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

@@ -33,6 +33,7 @@ import { initStepping, noteView, renderStepping } from "./stepping.js";
 import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./analysis.js";
 import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 import { hidePuzzles, showDailyCard, showPuzzles } from "./puzzles.js";
+import { hideTournaments, showTournaments } from "./tournaments.js";
 
 import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
@@ -1062,12 +1063,15 @@ async function openPage(show) {
 function route() {
   hideAnalysisBoard();
   hidePuzzles();
+  hideTournaments();
   const match = /^\/m\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   if (match) showMatch(match[1]);
   else if (location.pathname === "/analysis") {
     openPage(() => showAnalysisBoard(app.games, saveTokens, go));
   } else if (/^\/puzzles(\/|$)/.test(location.pathname)) {
     openPage(() => showPuzzles(app.games, go));
+  } else if (/^\/tournaments(\/|$)/.test(location.pathname)) {
+    openPage(() => showTournaments(app.games, go));
   } else if (location.pathname === "/lobby") openPage(() => showLobby(app.games, saveTokens, go));
   else if (location.pathname === "/my") openPage(() => showMyGames(app.games, go));
   else if (location.pathname.startsWith("/p/")) {
