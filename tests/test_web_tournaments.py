@@ -231,3 +231,60 @@ def test_two_accounts_meet_in_a_swiss_made_and_joined_on_the_pages(
     assert bob.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors, errors
     assert not violations, violations
+
+
+def test_an_arena_and_round_tables_are_made_on_the_page(
+    site: tuple[str, Any, FakeClock], browser: Any
+) -> None:
+    base, app, _clock = site
+    violations: list[str] = []
+    errors: list[str] = []
+    ann = browser_of(
+        browser,
+        base,
+        account(app, "Ann"),
+        violations,
+        errors,
+        viewport={"width": 1100, "height": 800},
+        locale="en-GB",
+        timezone_id="Europe/Paris",
+    )
+    starts = local(START, "Europe/Paris").strftime("%Y-%m-%dT%H:%M")
+    ann.goto(base + "/tournaments")
+    # an arena of 45 minutes: minutes asked, not rounds; two players a game, no table size
+    ann.locator("#tn-kind").select_option("arena")
+    expect(ann.locator("#tn-minutes-label")).to_be_visible()
+    expect(ann.locator("#tn-rounds-label")).to_be_hidden()
+    expect(ann.locator("#tn-count-label")).to_be_hidden()
+    ann.locator("#tn-start").fill(starts)
+    ann.locator("#tn-minutes").fill("45")
+    ann.locator("#tn-form button[type=submit]").click()
+    ann.wait_for_url(re.compile(r"/tournaments/[0-9a-f]+$"))
+    arena = ann.url.rsplit("/", 1)[1]
+    expect(ann.locator("#tr-facts")).to_contain_text("45 minutes")
+    ann.locator("#tr-join").click()
+    expect(ann.locator("#tr-standings tr")).to_have_count(1)
+    expect(ann.locator("#tr-streak-head")).to_be_visible()  # an arena's wins in a row
+
+    # round tables: only games of 3-4 seats, with how many sit at a table
+    ann.locator("#tr-back").click()
+    expect(ann.locator(f'#tn-list li[data-tournament="{arena}"]')).to_contain_text("Arena")
+    ann.locator("#tn-kind").select_option("tables")
+    titles = ann.locator("#tn-game option").all_inner_texts()
+    assert "Stairs" not in titles and "City of Stairs" in titles
+    ann.locator("#tn-game").select_option("city_of_stairs")
+    expect(ann.locator("#tn-count-label")).to_be_visible()
+    ann.locator("#tn-count").select_option("3")
+    expect(ann.locator('#tn-options [data-option="first_player"]')).to_have_count(0)
+    ann.locator("#tn-start").fill(starts)
+    ann.locator("#tn-rounds").fill("3")
+    ann.locator("#tn-form button[type=submit]").click()
+    ann.wait_for_url(re.compile(r"/tournaments/[0-9a-f]+$"))
+    tables = ann.url.rsplit("/", 1)[1]
+    expect(ann.locator("#tr-title")).to_have_text("City of Stairs · Round tables")
+    expect(ann.locator("#tr-streak-head")).to_be_hidden()
+    made = httpx.get(f"{base}/api/tournaments/{tables}").json()
+    assert (made["kind"], made["game"], made["rounds"]) == ("tables", "city_of_stairs", 3)
+    assert made["options"]["players"] == 3
+    assert not errors, errors
+    assert not violations, violations
