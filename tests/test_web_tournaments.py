@@ -222,6 +222,7 @@ def test_two_accounts_meet_in_a_swiss_made_and_joined_on_the_pages(
     expect(ann.locator("#tr-leave")).to_be_hidden()
     played = re.compile(r"^(Ann 1 – Bob 0|Bob 0 – Ann 1) · over$")
     expect(ann.locator("#tr-rounds .tr-game")).to_have_text(played)
+    shot(ann, "tournament-en-finished")
     bob.go_back()
     expect(bob.locator("#tr-standings tr")).to_have_count(2)
     assert standings(bob) == [("Ann", "1"), ("Bob", "0")]

@@ -580,6 +580,9 @@ function renderOne() {
   const yours = $("tr-your-game", HTMLAnchorElement);
   yours.hidden = !playing;
   if (playing?.match) yours.href = `/m/${encodeURIComponent(playing.match)}`;
+  $("tr-controls").hidden = [...$("tr-controls").children].every(
+    (control) => control instanceof HTMLElement && control.hidden,
+  );
   const arena = tournament.kind === "arena";
   $("tr-streak-head").hidden = !arena;
   $("tr-standings").replaceChildren(
