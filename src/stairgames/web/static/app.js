@@ -39,6 +39,7 @@ import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
 import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
+import { Backoff } from "./backoff.js";
 import { ratingChanges, ratingText } from "./ratingtext.js";
 import {
   capitalise,
@@ -70,7 +71,7 @@ const app = {
   draw: null,
   drawFor: null,
   lastEvent: -1,
-  retry: 0,
+  retry: new Backoff(),
   renders: 0,
 };
 
@@ -373,7 +374,6 @@ function connect(seat) {
   socket.onopen = () => {
     const token = seatToken(seat);
     if (token) socket.send(JSON.stringify({ type: "hello", token }));
-    app.retry = 0;
     if (app.lastEvent >= 0) socket.send(JSON.stringify({ type: "sync", event: app.lastEvent }));
     if (app.lastEvent >= 0) chatReconnected(); // what was said meanwhile (static/chat.js)
     setBanner(null);
@@ -386,7 +386,7 @@ function connect(seat) {
       return; // refused (unknown match, wrong token): the error message says why
     }
     setBanner(t("Reconnecting…"));
-    const wait = Math.min(5000, 300 * 2 ** app.retry++);
+    const wait = app.retry.next(); // longer each time, until a state came (backoff.js)
     setTimeout(() => {
       if (app.match === match) connect(seat);
     }, wait);
@@ -419,6 +419,7 @@ function receive(seat, message) {
     return;
   }
   if (message.type !== "state") return;
+  app.retry.succeeded(); // the socket works: a later cut waits the shortest again
   if (
     message.rematch &&
     app.view &&

@@ -143,7 +143,7 @@
  * @property {Draw | null} draw
  * @property {string | null} drawFor the game `draw` draws
  * @property {number} lastEvent
- * @property {number} retry
+ * @property {import("./backoff.js").Backoff} retry
  * @property {number} renders
  */
 
