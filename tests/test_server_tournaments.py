@@ -265,6 +265,13 @@ def test_a_swiss_of_nine_over_four_rounds_with_a_bye(client: TestClient, clock: 
     assert {s["name"]: s["points"] for s in shown["standings"]} == wins
     assert sum(wins.values()) == 20.0
     assert [s["points"] for s in shown["standings"]] == sorted(wins.values(), reverse=True)
+    # a rated tournament's games are rated as any: each player's four, the bye not a game
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    rated_games = {
+        name: sum(r.games for r in ratings.ratings_of(people[name]["x-player"]).values())
+        for name in names
+    }
+    assert rated_games == {name: 4 - byes.count(name) for name in names}
 
 
 def test_an_arena_pairs_free_players_until_its_end(client: TestClient, clock: FakeClock) -> None:
@@ -283,6 +290,8 @@ def test_an_arena_pairs_free_players_until_its_end(client: TestClient, clock: Fa
     for pairing in first:
         winner, loser = pairing["players"]
         assert points[winner] == (2.0, 1) and points[loser] == (0.0, 0)
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
+    assert all(ratings.ratings_of(who["x-player"]) == {} for who in people.values())  # casual
     # at its end time, the arena finishes and takes nobody new
     clock.now = T0 + 600 + 10 * 60
     sweep(client)
