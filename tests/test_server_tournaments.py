@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stairgames.server.people.players import COOKIE
-from stairgames.server.tournaments.tournaments import OPEN_PER_CREATOR
+from stairgames.server.tournaments.tournaments import CLAIM_SECONDS, OPEN_PER_CREATOR
 from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
 
 ROUTE = "/api/tournaments"
@@ -474,3 +474,73 @@ def test_two_processes_sweeping_one_database_pair_a_round_once(
     assert shown["round"] == 1
     assert len(shown["pairings"]) == 3
     assert sorted(n for p in shown["pairings"] for n in p["players"]) == [f"Q{i}" for i in range(6)]
+
+
+class ProcessStoppedError(Exception):
+    """Stands for a process that stopped (killed) in the middle of its work."""
+
+
+def test_a_round_whose_matches_were_not_all_made_is_made_on_the_next_sweep(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that stopped between writing a round's pairings and making their
+    matches leaves no round waiting for ever: the next sweep (here, after a restart)
+    makes the missing matches, once each, and the round is played."""
+    from stairgames.server.tournaments.scheduler import Scheduler
+
+    names = [f"R{i}" for i in range(6)]
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as first:
+        ann = person(first, "Ann")
+        made = create(first, ann, rounds=2)
+        people = enter(first, made, names)
+        clock.now = T0 + 600
+        make = Scheduler._make_match
+        made_once: list[str] = []
+
+        async def stops_after_one(self: Scheduler, row: Any, players: list[str]) -> str:
+            if made_once:
+                raise ProcessStoppedError
+            made_once.append(await make(self, row, players))
+            return made_once[-1]
+
+        monkeypatch.setattr(Scheduler, "_make_match", stops_after_one)
+        with pytest.raises(ProcessStoppedError):
+            sweep(first)
+        shown = detail(first, made)
+        assert [p["match"] is not None for p in shown["pairings"]] == [True, False, False]
+        monkeypatch.setattr(Scheduler, "_make_match", make)
+    clock.now = T0 + 600 + 2 * CLAIM_SECONDS  # the stopped process's claim has lapsed
+    with running(tmp_path, wall_clock=clock, tournament_sweep_seconds=3600.0) as second:
+        sweep(second)
+        shown = detail(second, made)
+        matches = [p["match"] for p in shown["pairings"]]
+        assert None not in matches and len(set(matches)) == 3
+        assert matches[0] == made_once[0]  # the one made before the stop is kept
+        sweep(second)  # nothing more to make
+        assert [p["match"] for p in detail(second, made)["pairings"]] == matches
+        play_round(second, made, people)
+        assert detail(second, made)["round"] == 2
+
+
+def test_a_claim_on_making_a_match_holds_against_a_second_process(
+    client: TestClient, clock: FakeClock
+) -> None:
+    store = client.app.state.tournaments.store  # type: ignore[attr-defined]
+    ann = person(client, "Ann")
+    made = create(client, ann)
+    enter(client, made, ["S1", "S2"])
+    now = datetime.datetime.fromtimestamp(T0 + 600, datetime.UTC)
+    store.claim_start(made, now)
+    players = [entrant.player_id for entrant in store.entrants(made)]
+    [pairing] = store.claim_round(made, 0, [players], {}) or []
+    claim = store.claim_pairing(pairing, now)
+    assert claim is not None
+    assert store.claim_pairing(pairing, now) is None  # another process: not yet
+    assert detail(client, made)["pairings"][0]["match"] is None  # a claim is no match
+    later = now + datetime.timedelta(seconds=2 * CLAIM_SECONDS)
+    taken = store.claim_pairing(pairing, later)  # the first stopped: taken over
+    assert taken is not None and taken != claim
+    assert not store.set_match(pairing, claim, "late")  # the first's claim no longer holds
+    assert store.set_match(pairing, taken, "m1")
+    assert detail(client, made)["pairings"][0]["match"] == "m1"
+    assert store.claim_pairing(pairing, later) is None  # made

@@ -41,6 +41,7 @@ from stairgames.server.play.match import Match
 from stairgames.server.play.seats import ONLINE
 from stairgames.server.tournaments.tournaments import (
     ARENA,
+    CLAIMED,
     CREATED,
     STARTED,
     SWISS,
@@ -184,6 +185,8 @@ class Scheduler:
     async def _tables(self, row: TournamentRow) -> None:
         store = self.tournaments.store
         pairings = await off_loop(store.pairings, row.id)
+        if await self._make_missing(row, pairings):
+            return  # the round goes on
         if any(p.round == row.round and p.result is None for p in pairings):
             return  # the round is being played
         if row.rounds is not None and row.round >= row.rounds:
@@ -208,6 +211,8 @@ class Scheduler:
     async def _swiss(self, row: TournamentRow) -> None:
         store = self.tournaments.store
         pairings = await off_loop(store.pairings, row.id)
+        if await self._make_missing(row, pairings):
+            return  # the round goes on
         if any(p.round == row.round and p.result is None for p in pairings):
             return  # the round is being played
         if row.rounds is not None and row.round >= row.rounds:
@@ -238,6 +243,7 @@ class Scheduler:
             await off_loop(store.finish, row.id)
             return
         pairings = await off_loop(store.pairings, row.id)
+        await self._make_missing(row, pairings, every_round=True)
         entrants = await off_loop(store.entrants, row.id)
         busy = {player for p in pairings if p.result is None for player in json.loads(p.seats)}
         active = [e for e in entrants if e.left_at is None]
@@ -287,8 +293,36 @@ class Scheduler:
         if made is None:
             return  # another process paired this round
         for pairing_id, players in zip(made, games, strict=True):
-            match_id = await self._make_match(row, players)
-            await off_loop(store.set_match, pairing_id, match_id)
+            await self._make_pairing(row, pairing_id, players)
+
+    async def _make_pairing(self, row: TournamentRow, pairing_id: int, players: list[str]) -> None:
+        """Makes a pairing's match, if this process may (it claims it first, so that of
+        several processes one makes it)."""
+        store = self.tournaments.store
+        claim = await off_loop(store.claim_pairing, pairing_id, self.tournaments.now())
+        if claim is None:
+            return
+        match_id = await self._make_match(row, players)
+        if not await off_loop(store.set_match, pairing_id, claim, match_id):
+            log.warning("tournament %s: pairing %s was taken over", row.id, pairing_id)
+
+    async def _make_missing(
+        self, row: TournamentRow, pairings: list[PairingRow], *, every_round: bool = False
+    ) -> bool:
+        """Makes the matches of the round's pairings (``every_round``: of any round, an
+        arena's) that have none: a process stopped between writing the pairings and
+        making their matches. Whether any was missing."""
+        missing = [
+            p
+            for p in pairings
+            if (every_round or p.round == row.round)
+            and p.result is None
+            and len(json.loads(p.seats)) > 1
+            and (p.match_id is None or p.match_id.startswith(CLAIMED))
+        ]
+        for pairing in missing:
+            await self._make_pairing(row, pairing.id, json.loads(pairing.seats))
+        return bool(missing)
 
     async def _make_match(self, row: TournamentRow, players: list[str]) -> str:
         """A match of the tournament's game and clock whose seats, in order, are held by

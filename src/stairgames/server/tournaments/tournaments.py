@@ -196,6 +196,31 @@ def _listed(row: TournamentRow, creator: str, players: int) -> dict[str, Any]:
     }
 
 
+CLAIMED: Final = "claimed:"
+"""How a pairing's ``match_id`` begins while a process makes its match (then the time
+it claimed it, in seconds since the epoch)."""
+
+CLAIM_SECONDS: Final = 60.0
+"""How long a claim on making a pairing's match holds; older, its process is taken to
+have stopped in between (making a match takes milliseconds)."""
+
+
+def _stale_claim(match_id: str, before: float) -> bool:
+    """Whether ``match_id`` is a claim made before ``before`` (not a match's id)."""
+    if not match_id.startswith(CLAIMED):
+        return False
+    moment = match_id.removeprefix(CLAIMED).split(":", 1)[0]
+    try:
+        return float(moment) < before
+    except ValueError:
+        return True
+
+
+def _made(match_id: str | None) -> str | None:
+    """A pairing's match as the API shows it: ``None`` until it is made."""
+    return None if match_id is None or match_id.startswith(CLAIMED) else match_id
+
+
 class TournamentStore(Repository):
     """The ``tournaments``, ``tournament_entrants`` and ``tournament_pairings`` tables;
     each call one transaction."""
@@ -312,7 +337,7 @@ class TournamentStore(Repository):
                 "pairings": [
                     {
                         "round": pairing.round,
-                        "match": pairing.match_id,
+                        "match": _made(pairing.match_id),
                         "players": [names.get(p, "?") for p in json.loads(pairing.seats)],
                         "result": None if pairing.result is None else json.loads(pairing.result),
                     }
@@ -478,11 +503,31 @@ class TournamentStore(Repository):
             session.flush()
             return [row.id for row in rows]
 
-    def set_match(self, pairing_id: int, match_id: str) -> None:
+    def claim_pairing(self, pairing_id: int, now: datetime.datetime) -> str | None:
+        """Claims the making of a pairing's match for this process: its claim (to give to
+        :meth:`set_match`), or ``None``: the match is made, or another process claimed it
+        less than :data:`CLAIM_SECONDS` ago. A claim older than that was left by a process
+        that stopped in between, and is taken over."""
+        claim = f"{CLAIMED}{now.timestamp():.3f}:{uuid.uuid4().hex[:12]}"
+        stale = now.timestamp() - CLAIM_SECONDS
         with self._session() as session:
-            row = session.get(PairingRow, pairing_id)
-            if row is not None:
-                row.match_id = match_id
+            row = session.get(PairingRow, pairing_id, with_for_update=True)
+            if row is None or row.result is not None:
+                return None
+            if row.match_id is not None and not _stale_claim(row.match_id, stale):
+                return None
+            row.match_id = claim
+        return claim
+
+    def set_match(self, pairing_id: int, claim: str, match_id: str) -> bool:
+        """Puts the match made in the pairing, if this process's ``claim`` still holds."""
+        with self._session() as session:
+            changed = session.execute(
+                update(PairingRow)
+                .where(PairingRow.id == pairing_id, PairingRow.match_id == claim)
+                .values(match_id=match_id)
+            )
+            return bool(getattr(changed, "rowcount", 0))
 
     def record(self, match_id: str, points: list[float]) -> str | None:
         """The result of a tournament's game (once): the players' points and streaks
