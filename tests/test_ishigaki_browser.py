@@ -63,7 +63,7 @@ def new_ishigaki(page: Any, players: int, seats: dict[str, str], crumbling: bool
     option text (``seats``: colour -> text), then Start."""
     page.goto(page.base_url + "/")
     page.get_by_label("Ishigaki Race", exact=True).check()
-    page.get_by_label("Players").select_option(str(players))
+    page.get_by_label("Players", exact=True).select_option(str(players))
     if crumbling:
         page.get_by_label("Crumbling wall (the −2 steps)").check()
     for colour, text in seats.items():

@@ -96,7 +96,10 @@ def test_movable_pieces_are_marked_and_a_stuck_piece_says_why(people: Any) -> No
     assert page.locator("#board .square.movable .movable-mark").count() >= 1
     square(page, "b1").click()
     square(page, "c2").click()  # b1-c2: light climbs onto c2
-    expect(page.locator("#turn")).to_have_text("Your move")  # the computer answered
+    # the computer answered (its move listed: "Your move" alone may still be the text
+    # from before ours, and the answer's redraw would then wipe the note below)
+    expect(page.locator("#moves li button")).to_have_count(2)
+    expect(page.locator("#turn")).to_have_text("Your move")
     square(page, "c2").click()  # light on top, height 2: it may not move now
     note = page.locator("#board-notes .why-not")
     expect(note).to_have_text(
@@ -231,7 +234,7 @@ def test_ishigaki_a_resignation_at_a_table_of_three_leaves_a_computer(people: An
     page = red.page
     page.goto(red.url + "/")
     page.get_by_label("Ishigaki Race", exact=True).check()
-    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Players", exact=True).select_option("3")
     page.get_by_label("Crumbling wall (the −2 steps)").check()
     page.get_by_label("Who plays blue", exact=True).select_option(
         label="A friend online (invite link)"
