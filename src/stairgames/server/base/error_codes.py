@@ -223,6 +223,8 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "with one, or upload again after one is deleted ({days} days after its upload)": (
         "card_file_quota"
     ),
+    # outages (base/outages.py)
+    "the database cannot be reached now; try again in a few seconds": "database_unavailable",
     # tournaments
     "'kind' is arena, swiss or tables": "tournament_kind",
     "'starts_at' is a moment in ISO 8601 with its time zone, not in the past": ("tournament_start"),

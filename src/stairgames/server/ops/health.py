@@ -55,6 +55,7 @@ from sqlalchemy import event, text
 
 from stairgames.server.base.contract import Ok, answers
 from stairgames.server.base.limits import DOMAIN_RATES, RATES, AnswerStatus
+from stairgames.server.base.outages import outages_of
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ENGINE, EventRecord
 from stairgames.server.ops.contract import Readiness
@@ -298,6 +299,8 @@ def add_health_routes(app: FastAPI) -> None:
         body = {"ok": not failed, "checks": checks}
         if failed:
             body["failed"] = failed
+        else:
+            outages_of(request).answered()  # (a summary, if an outage just ended)
         return JSONResponse(body, status_code=503 if failed else 200)
 
     @app.get("/metrics")

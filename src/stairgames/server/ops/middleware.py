@@ -31,6 +31,7 @@ from stairgames.server.base.limits import (
     RequestLimits,
     Route,
 )
+from stairgames.server.base.outages import DATABASE_DOWN, RETRY_SECONDS, outages_of, unavailable
 from stairgames.server.base.settings import Settings
 from stairgames.server.mail.routes import UNSUBSCRIBE_ROUTE
 from stairgames.server.people.blocks import BLOCKS_ROUTE, REPORTS_ROUTE
@@ -67,8 +68,16 @@ def add_error_handlers(app: FastAPI) -> None:
         refusal = _invalid_refusal(request, exc)
         return error_response(refusal.status, refusal)
 
+    async def database_down(request: Request, exc: Exception) -> Response:
+        outages_of(request).failed(exc)  # one log line an outage, not a traceback each
+        response = error_response(503, unavailable())
+        response.headers["Retry-After"] = str(RETRY_SECONDS)
+        return response
+
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(StairgamesError, engine_error)
+    for kind in DATABASE_DOWN:
+        app.add_exception_handler(kind, database_down)
     # the framework's own refusals (no such route, wrong method) in the usual error body
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid_request)

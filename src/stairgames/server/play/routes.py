@@ -23,6 +23,7 @@ from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import (
     too_large,
 )
+from stairgames.server.base.outages import DATABASE_DOWN, close_for_outage, outages_of
 from stairgames.server.base.settings import DATA_DIR, Settings
 from stairgames.server.base.store import (
     off_loop,
@@ -366,49 +367,68 @@ def _add_websocket(
         seat: int | None = None,
         auth: str | None = None,
     ) -> None:
-        hub = HUB.of(websocket)
-        client = await _socket_client(websocket)
-        said = None
-        greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
-        refusal = _hold_greeting(hub, greeting, client) if auth == "message" else None
-        with greeting:
-            await websocket.accept()
-            try:
-                if refusal is not None:
-                    raise refusal
-                if auth == "message":
-                    said = await _first_message_token(websocket)
-            except StairgamesError as exc:
-                await _refuse_socket(websocket, exc)
-                return
-            except WebSocketDisconnect:  # gone before its hello
-                return
         try:
-            async with hub.lock(match_id):
-                match = await _opened_match(hub, FANOUT.of(websocket), match_id)
-                viewer = (
-                    match.seat_of(said)
-                    if said is not None and token is None
-                    else await _viewer(websocket, seat_holders(websocket), match, token, seat)
-                )
-                connection = Connection(websocket, viewer, client)
-                hub.add(match_id, connection)  # over a limit: refused
+            await _play(websocket, match_id, token, seat, auth, settings, seat_holders)
+        except DATABASE_DOWN as exc:  # an outage: the page tries again, later each time
+            outages_of(websocket).failed(exc)
+            await close_for_outage(websocket)
+
+
+async def _play(
+    websocket: WebSocket,
+    match_id: str,
+    token: str | None,
+    seat: int | None,
+    auth: str | None,
+    settings: Settings,
+    seat_holders: Callable[[HTTPConnection], SeatHolders],
+) -> None:
+    """A match's WebSocket: accepted, its viewer found, its view sent, then its
+    messages served until it closes."""
+    hub = HUB.of(websocket)
+    client = await _socket_client(websocket)
+    said = None
+    greeting = contextlib.ExitStack()  # a socket waiting for its hello counts as open
+    refusal = _hold_greeting(hub, greeting, client) if auth == "message" else None
+    with greeting:
+        await websocket.accept()
+        try:
+            if refusal is not None:
+                raise refusal
+            if auth == "message":
+                said = await _first_message_token(websocket)
         except StairgamesError as exc:
             await _refuse_socket(websocket, exc)
             return
-        try:
-            async with hub.lock(match_id):  # its view to it alone (the others: presence)
-                # read again now that the socket watches: another process's notification
-                # that came after the read above found nobody watching here and was
-                # passed over (the fan-out follows watched matches only)
-                fanout = FANOUT.of(websocket)
-                match = await _current_match(hub, fanout, match_id, shared=settings.shared())
-                await hub.send_view(connection, match)
-            await _serve_messages(hub, websocket, connection, match_id, settings)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.remove(match_id, connection)
+        except WebSocketDisconnect:  # gone before its hello
+            return
+    try:
+        async with hub.lock(match_id):
+            match = await _opened_match(hub, FANOUT.of(websocket), match_id)
+            viewer = (
+                match.seat_of(said)
+                if said is not None and token is None
+                else await _viewer(websocket, seat_holders(websocket), match, token, seat)
+            )
+            connection = Connection(websocket, viewer, client)
+            hub.add(match_id, connection)  # over a limit: refused
+        outages_of(websocket).answered()  # (a summary, if an outage just ended)
+    except StairgamesError as exc:
+        await _refuse_socket(websocket, exc)
+        return
+    try:
+        async with hub.lock(match_id):  # its view to it alone (the others: presence)
+            # read again now that the socket watches: another process's notification
+            # that came after the read above found nobody watching here and was
+            # passed over (the fan-out follows watched matches only)
+            fanout = FANOUT.of(websocket)
+            match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+            await hub.send_view(connection, match)
+        await _serve_messages(hub, websocket, connection, match_id, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.remove(match_id, connection)
 
 
 async def _socket_client(websocket: WebSocket) -> str:
