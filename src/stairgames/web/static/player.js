@@ -5,6 +5,7 @@ import { onLanguageChange, t } from "./i18n.js";
 import { $, has } from "./dom.js";
 import { ApiError, api, failureText } from "./net.js";
 import { openChannel } from "./told.js";
+import { Backoff } from "./backoff.js";
 
 /**
  * This browser's player (GET /api/me): no id before it is one.
@@ -27,6 +28,10 @@ export function shownName(name) {
   return anonymous ? t("Anonymous {number}", { number: anonymous[1] }) : name;
 }
 
+/** Asking for the player again while the server cannot answer (an outage), later each time. */
+const meRetry = new Backoff();
+let reconnecting = false;
+
 function show() {
   const named = current.id !== null;
   // the name is a link to the player's own profile
@@ -34,7 +39,9 @@ function show() {
   name.textContent = named ? shownName(current.name) : "";
   if (named) name.href = `/p/${encodeURIComponent(current.name ?? "")}`;
   else name.removeAttribute("href");
-  $("me-status").textContent = named ? t("Playing as") : t("You have no name yet");
+  // during an outage the page does not know who this is: it says so, not "no name"
+  const status = named ? t("Playing as") : t("You have no name yet");
+  $("me-status").textContent = reconnecting ? t("Reconnecting…") : status;
   $("me-edit", HTMLButtonElement).textContent = named ? t("Change name") : t("Choose a name");
   $("me-password", HTMLButtonElement).hidden = !named || current.account;
   $("me-login", HTMLButtonElement).hidden = current.account;
@@ -132,9 +139,17 @@ async function saveName(event) {
 async function load() {
   try {
     current = await api("/api/me");
-  } catch {
-    // no server: the header keeps "no name yet"
+  } catch (failure) {
+    // the server unreachable or its database down: ask again, later each time
+    if (failure instanceof ApiError && (failure.unreachable || failure.status === 503)) {
+      reconnecting = true;
+      show();
+      setTimeout(load, meRetry.next());
+      return;
+    }
   }
+  reconnecting = false;
+  meRetry.succeeded();
   show();
   if (current.id !== null) openChannel(showWaiting); // the count, live (told.js)
 }
