@@ -390,6 +390,39 @@ def test_reconnecting_banner_shows_while_the_connection_is_lost(page):
     assert page.locator("#moves .move").nth(0).inner_text() == "d3-c4"
 
 
+def test_a_move_made_while_disconnected_is_kept_and_sent_once_back(page):
+    """Issue 55: a move clicked while the socket is closed (an outage) was dropped. It is
+    kept, the page says so, and it is sent once the socket is back, the game unchanged."""
+    connections: list[Any] = []
+    refused: list[Any] = []
+    blocked = [False]
+
+    def through_unless_blocked(socket: Any) -> None:
+        if blocked[0]:
+            refused.append(socket)
+            socket.close(code=1012, reason="service restart")
+            return
+        socket.connect_to_server()
+        connections.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/matches/"), through_unless_blocked)
+    start(page, "Stairs")
+    square(page, "a1").wait_for()
+    blocked[0] = True
+    connections[0].close(code=1012, reason="service restart")
+    expect(page.locator("#banner")).to_have_text("Reconnecting…")
+    square(page, "d3").click()
+    square(page, "c4").click()
+    expect(page.locator("#match-error")).to_have_text(
+        "Not connected: your move is sent once the connection is back"
+    )
+    assert page.locator("#moves .move").count() == 0
+    blocked[0] = False  # the server is back: the next try gets through
+    page.locator("#moves .move").nth(1).wait_for()  # ours, then the computer's answer
+    assert page.locator("#moves .move").nth(0).inner_text() == "d3-c4"
+    assert len(connections) == 2
+
+
 def test_the_seat_token_is_kept_per_match_and_used_after_a_reload(page):
     start(page, "Stairs")
     match_id = page.url.rsplit("/", 1)[1]

@@ -40,6 +40,7 @@ import { api, errorText, failureText } from "./net.js";
 import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
 import { Backoff } from "./backoff.js";
+import { PendingMove } from "./pending.js";
 import { ratingChanges, ratingText } from "./ratingtext.js";
 import {
   capitalise,
@@ -72,6 +73,7 @@ const app = {
   drawFor: null,
   lastEvent: -1,
   retry: new Backoff(),
+  pending: new PendingMove(),
   renders: 0,
 };
 
@@ -445,6 +447,16 @@ function receive(seat, message) {
   const failed = message.computer_error;
   $("match-error").textContent = failed ? errorText(failed) : "";
   render(older ? older.event !== message.event : false);
+  sendKept(message);
+}
+
+// A move made while the socket was closed goes now, if the game is still where it was
+// (static/pending.js); else the page says it was not sent.
+function sendKept(view) {
+  const { send: again, dropped } = app.pending.settle(view);
+  if (again) send(again);
+  else if (dropped)
+    $("match-error").textContent = t("Your move was not sent: the game went on meanwhile");
 }
 
 // At one screen this browser holds several seats: show the view of the seat to act.
@@ -513,7 +525,10 @@ function send(request) {
   const seat = app.view ? activeSeat(app.view) : null;
   const socket = app.sockets[seat] || Object.values(app.sockets)[0];
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    $("match-error").textContent = t("Not connected; trying again…");
+    app.pending.keep(request, app.lastEvent); // sent once the socket is back
+    $("match-error").textContent = t(
+      "Not connected: your move is sent once the connection is back",
+    );
     return;
   }
   socket.send(JSON.stringify({ ...request, event: app.lastEvent }));

@@ -144,6 +144,7 @@
  * @property {string | null} drawFor the game `draw` draws
  * @property {number} lastEvent
  * @property {import("./backoff.js").Backoff} retry
+ * @property {import("./pending.js").PendingMove} pending a move made while disconnected
  * @property {number} renders
  */
 
