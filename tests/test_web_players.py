@@ -91,7 +91,7 @@ def test_two_strangers_meet_in_the_lobby_and_play(browser: Any, app_url: str) ->
         page.on("pageerror", lambda error: errors.append(str(error)))
     ann.goto(app_url + "/")
     choose_name(ann, "Lobby Ann")
-    ann.get_by_role("link", name="Lobby").click()
+    ann.get_by_role("link", name="Lobby", exact=True).click()
     expect(ann.locator("#lobby")).to_be_visible()
     ann.locator("#challenge-game").select_option("stairs")
     ann.locator("#challenge-rated").check()
