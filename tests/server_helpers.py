@@ -22,6 +22,20 @@ TEST_PLAYERS = (*LEVEL_NAMES, "random")
 default, and ``random``."""
 
 
+class FakeClock:
+    """A clock the test moves by hand (seconds: a wall clock's since the epoch, or a
+    monotonic clock's), for the server's ``clock`` and ``wall_clock`` settings."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @contextlib.contextmanager
 def running(data_dir: Path, **settings: Any) -> Iterator[TestClient]:
     """The app on ``data_dir``'s SQLite (computer players in a thread unless told; a

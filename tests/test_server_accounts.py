@@ -21,20 +21,10 @@ from stairgames.server.people.players import (
     LoopGuardedHasher,
     PlayerStore,
 )
-from tests.server_helpers import JSON, running
+from tests.server_helpers import JSON, FakeClock, running
 
 RIGHT = "correct horse"
 WRONG = "wrong password"
-
-
-class FakeClock:
-    """The rate limits' clock, as the test says."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class CountingHasher:

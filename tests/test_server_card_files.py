@@ -27,7 +27,7 @@ from stairgames.server.play.card_files import (
     start_card_sweep,
     sweep_cards_every,
 )
-from tests.server_helpers import JSON, TOML, running
+from tests.server_helpers import JSON, TOML, FakeClock, running
 
 SET_NAME = 'name = "stairgames reconstruction 1"'
 RED_NAME = 'name = "Red"'
@@ -101,14 +101,6 @@ def small_quotas(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two files no match uses per uploader, three per address."""
     monkeypatch.setattr(card_files, "MAX_KEPT_CARD_FILES", 2)
     monkeypatch.setattr(card_files, "MAX_KEPT_CARD_FILES_PER_ADDRESS", 3)
-
-
-class FakeClock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # ----- names ---------------------------------------------------------------------------
@@ -222,7 +214,7 @@ def test_ja_translates_the_quota_refusal(tmp_path: Path, small_quotas: None) -> 
 def test_a_file_a_match_uses_and_an_expired_one_no_longer_count(
     tmp_path: Path, small_quotas: None
 ) -> None:
-    clock = FakeClock()
+    clock = FakeClock(1_700_000_000.0)
     with running(tmp_path, card_uploads_per_minute=MANY) as client:
         client.app.state.card_files.clock = clock  # type: ignore[attr-defined]
         used = upload(client, variant(1)).json()["cards"]
@@ -241,7 +233,7 @@ def test_a_file_a_match_uses_and_an_expired_one_no_longer_count(
 def test_the_sweep_deletes_files_no_match_uses_a_week_after_their_last_upload(
     tmp_path: Path,
 ) -> None:
-    clock = FakeClock()
+    clock = FakeClock(1_700_000_000.0)
     start = clock.now
     with running(tmp_path, card_uploads_per_minute=MANY) as client:
         files: CardFiles = client.app.state.card_files  # type: ignore[attr-defined]

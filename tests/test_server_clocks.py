@@ -22,23 +22,18 @@ from stairgames.server.play.clocks import (
 from stairgames.server.play.match import Match
 from stairgames.server.play.matches import OFFER_SECONDS, MatchService
 from stairgames.server.play.seats import COMPUTER
-from tests.server_helpers import JSON, connect, receive_until, running, seat_get, token_of
+from tests.server_helpers import (
+    JSON,
+    FakeClock,
+    connect,
+    receive_until,
+    running,
+    seat_get,
+    token_of,
+)
 
 START = 1_800_000_000.0
 FIVE_PLUS_THREE = TimeControl(REALTIME, minutes=5, increment=3)
-
-
-class FakeClock:
-    """Now, as the test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def service_on(tmp_path: Path, clock: FakeClock) -> MatchService:
@@ -133,7 +128,7 @@ def test_a_clock_never_shows_less_than_nothing() -> None:
 
 
 def test_the_clock_starts_once_every_seat_is_taken(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     created = service.create("stairs", {}, ["human", "online"], FIVE_PLUS_THREE)
     match = created.match
@@ -145,7 +140,7 @@ def test_the_clock_starts_once_every_seat_is_taken(tmp_path: Path) -> None:
 
 
 def test_a_move_costs_its_time_and_earns_the_increment(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", FIVE_PLUS_THREE)
     fake.advance(10)
@@ -161,7 +156,7 @@ def test_a_move_costs_its_time_and_earns_the_increment(tmp_path: Path) -> None:
 
 
 def test_a_two_player_game_is_lost_when_the_time_runs_out(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", TimeControl(REALTIME, minutes=1))
     fake.advance(59.999)
@@ -182,7 +177,7 @@ def test_a_two_player_game_is_lost_when_the_time_runs_out(tmp_path: Path) -> Non
 def test_in_a_game_of_three_the_flagged_seat_goes_to_the_computer_and_play_goes_on(
     tmp_path: Path,
 ) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "ishigaki_race", TimeControl(REALTIME, minutes=1), seats=3)
     runner = match.clock_seat()
@@ -194,7 +189,7 @@ def test_in_a_game_of_three_the_flagged_seat_goes_to_the_computer_and_play_goes_
 
 
 def test_correspondence_gives_each_move_its_days(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", TimeControl("correspondence", days=2))
     assert match.deadline() == fake.now + 2 * 86_400
@@ -210,7 +205,7 @@ def test_correspondence_gives_each_move_its_days(tmp_path: Path) -> None:
 
 
 def test_the_computers_thinking_and_the_dice_run_no_clock(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     control = TimeControl(REALTIME, minutes=1)
     created = service.create("ishigaki_race", {}, ["human", "computer:random"], control)
@@ -230,7 +225,7 @@ def test_the_computers_thinking_and_the_dice_run_no_clock(tmp_path: Path) -> Non
 
 
 def test_a_takeback_nobody_answers_lapses_after_a_minute_in_real_time(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", TimeControl(REALTIME, minutes=10))
     service.move(match, 0, first_move(match))
@@ -246,7 +241,7 @@ def test_a_takeback_nobody_answers_lapses_after_a_minute_in_real_time(tmp_path: 
 
 
 def test_clocks_replay_the_same_from_the_database(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", FIVE_PLUS_THREE)
     fake.advance(12.25)
@@ -266,7 +261,7 @@ def test_clocks_replay_the_same_from_the_database(tmp_path: Path) -> None:
 def test_a_move_received_after_the_deadline_is_refused_and_flags_the_mover(
     tmp_path: Path,
 ) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", TimeControl(REALTIME, minutes=1))
     fake.advance(60.2)  # the referee has not come to it: the loop was busy
@@ -282,7 +277,7 @@ def test_a_move_received_after_the_deadline_is_refused_and_flags_the_mover(
 def test_a_move_received_in_time_counts_from_its_arrival_however_late_it_is_played(
     tmp_path: Path,
 ) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     service = service_on(tmp_path, fake)
     match = started(service, "stairs", TimeControl(REALTIME, minutes=1))
     fake.advance(62)  # the server came to the move after the deadline ...
@@ -294,7 +289,7 @@ def test_a_move_received_in_time_counts_from_its_arrival_however_late_it_is_play
 
 
 def test_a_late_move_over_the_websocket_is_refused_and_the_game_flagged(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     with running(tmp_path, wall_clock=fake) as client:
         match, light, dark = timed_online_match(client, ONE_MINUTE)
         first_moves(client, match, light, dark)
@@ -341,7 +336,7 @@ def timed_online_match(client: Any, control: dict[str, Any]) -> tuple[str, str, 
 
 
 def test_the_referee_flags_at_the_deadline_with_nobody_connected(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     with running(tmp_path, wall_clock=fake) as client:
         match, light, dark = timed_online_match(client, ONE_MINUTE)
         first_moves(client, match, light, dark)
@@ -355,7 +350,7 @@ def test_the_referee_flags_at_the_deadline_with_nobody_connected(tmp_path: Path)
 
 
 def test_a_restart_gives_back_the_time_the_server_was_down(tmp_path: Path) -> None:
-    fake = FakeClock()
+    fake = FakeClock(START)
     with running(tmp_path, wall_clock=fake) as client:
         five = {"kind": "realtime", "minutes": 5, "increment": 0}
         match, light, dark = timed_online_match(client, five)
@@ -408,7 +403,7 @@ def test_a_rated_game_lost_on_time_rates_it_a_loss(tmp_path: Path) -> None:
     """Issue 29: an abandoned game (its player let the clock run out) counts as a loss."""
     from stairgames.server.people.players import COOKIE
 
-    fake = FakeClock()
+    fake = FakeClock(START)
     with running(tmp_path, wall_clock=fake) as client:
         players = client.app.state.players  # type: ignore[attr-defined]
         heads = {}

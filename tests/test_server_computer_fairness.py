@@ -23,7 +23,15 @@ from stairgames.server.play import computer
 from stairgames.server.play.computer import ComputerPool
 from stairgames.server.play.hub import Connection, Hub
 from stairgames.server.play.matches import MatchService
-from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
+from tests.server_helpers import (
+    JSON,
+    FakeClock,
+    connect,
+    new_match,
+    receive_until,
+    running,
+    token_of,
+)
 from tests.test_server_computers import ENDLESS, ended
 
 GUARD = 60.0
@@ -249,14 +257,6 @@ def test_a_match_refused_for_its_seats_frees_the_place_it_held(tmp_path: Path) -
 
 
 # ----- matches nobody watches stop -------------------------------------------------------
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Quiet:

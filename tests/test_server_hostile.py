@@ -22,6 +22,7 @@ from stairgames.server.base.limits import ClientRates, Rate
 from stairgames.server.base.settings import Settings
 from tests.browser_helpers import serving
 from tests.server_helpers import (
+    FakeClock,
     connect,
     error_reply,
     migrate_together,
@@ -166,14 +167,6 @@ def test_finding_4_a_declared_length_over_the_limit_is_refused_before_reading(
 
 
 # ----- finding 6: rates per client, slow headers --------------------------------------
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_finding_6_match_creations_are_limited_per_client_with_retry_after(

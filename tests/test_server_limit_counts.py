@@ -35,17 +35,9 @@ from stairgames.server.base.limits import (
 from stairgames.server.base.store import make_engine
 from stairgames.server.migrations import upgrade
 from tests.postgresql_helpers import PostgreSQL, postgresql_server
-from tests.server_helpers import JSON, running
+from tests.server_helpers import JSON, FakeClock, running
 
 ONE_A_SECOND = Rate(per_minute=60, burst=1)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _later_limit(scope: Scope, receive: Receive, send: Send) -> None:

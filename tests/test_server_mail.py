@@ -34,25 +34,12 @@ from stairgames.server.mail.notify import HOUR, MailStore, Notifier, Outbox
 from stairgames.server.mail.routes import MailService, clean_address
 from stairgames.server.mail.sending import mail_settings, parse_smtp_url
 from stairgames.server.people.players import COOKIE
-from tests.server_helpers import JSON, receive_until, running
+from tests.server_helpers import JSON, FakeClock, receive_until, running
 
 START = 1_900_000_000.0
 SITE = "http://games.example.org"
 CORRESPONDENCE = {"kind": "correspondence", "days": 2}
 SCHEMAS = "#/components/schemas/"
-
-
-class FakeClock:
-    """Now, in seconds since the epoch, as the test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Inbox:
@@ -105,7 +92,7 @@ def smtp() -> Iterator[tuple[Inbox, str]]:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 def mailing(url: str, **fields: Any) -> MailSettings:

@@ -17,25 +17,15 @@ from fastapi.testclient import TestClient
 
 from stairgames.server.base.store import BlockingOnLoopError, ClockStore
 from stairgames.server.people.players import COOKIE
-from tests.server_helpers import JSON, connect, receive_until, running
+from tests.server_helpers import JSON, FakeClock, connect, receive_until, running
 
 START = 1_750_000_000.0
 POOL = "stairs size=4"
 
 
-class FakeClock:
-    """The server's wall clock, moved by the test (the clocks of timed matches)."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

@@ -27,10 +27,9 @@ from stairgames.server.base.store import BlockingOnLoopError, on_event_loop_thre
 from stairgames.server.mail.routes import MailService
 from stairgames.server.people.players import COOKIE, PLAIN_COOKIE, PlayerStore
 from stairgames.server.play.card_files import card_folder, resolve_cards_option
-from tests.server_helpers import JSON, connect, new_match, receive_until, running
+from tests.server_helpers import JSON, FakeClock, connect, new_match, receive_until, running
 from tests.test_server_analysis import STAIRS_3, TINY, finished, wait_done
 from tests.test_server_mail import (
-    FakeClock,
     Inbox,
     clock,  # noqa: F401  (a fixture)
     confirmed,

@@ -45,26 +45,21 @@ from stairgames.server.puzzles.site import (
     SiteCatalogue,
     offers_puzzles,
 )
-from tests.server_helpers import JSON, connect, new_match, receive_until, running, token_of
+from tests.server_helpers import (
+    JSON,
+    FakeClock,
+    connect,
+    new_match,
+    receive_until,
+    running,
+    token_of,
+)
 
 START = 1_800_000_000.0
 Where = tuple[str, dict[str, Any], str]
 """A game, its options and a position."""
 STAIRS_3: Where = ("stairs", {"size": 3}, "D,L,D/L,D,L/D,L,D L -")
 TWENTY_SEVEN: Where = ("twenty_seven", {}, "RWWWWWWWWW/G/G/G/G/G/G/G/RBBBBBBBBB W")
-
-
-class FakeClock:
-    """Now, as the test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def built(
@@ -126,7 +121,7 @@ SEVENS = [built(f"seven{n:03d}", 1000.0 + 100 * n, TWENTY_SEVEN) for n in range(
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

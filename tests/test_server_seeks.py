@@ -25,29 +25,16 @@ from stairgames.server.migrations import upgrade
 from stairgames.server.people.players import COOKIE
 from stairgames.server.play.clocks import REALTIME, FirstMoveLimits, TimeControl
 from stairgames.server.play.matches import MatchService
-from tests.server_helpers import JSON, connect, receive_until, running
+from tests.server_helpers import JSON, FakeClock, connect, receive_until, running
 
 START = 1_800_000_000.0
 GRACE = 10.0
 ABORTED = "The game was aborted: {name} did not make a first move"
 
 
-class FakeClock:
-    """Now, in seconds since the epoch, as the test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def fake() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

@@ -20,29 +20,16 @@ from fastapi.testclient import TestClient
 from stairgames.server.chat.told_contract import ME_MESSAGES
 from stairgames.server.lobby.lobby import STALE_SECONDS, Lobby
 from stairgames.server.people.players import COOKIE
-from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
+from tests.server_helpers import JSON, FakeClock, connect, receive_until, running, state_at_rest
 
 START = 1_800_000_000.0
 DAY = 86_400.0
 ENDED_STALE = "The game ended after {days} without a move"
 
 
-class FakeClock:
-    """Now, in seconds since the epoch, as the test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def fake() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

@@ -14,21 +14,11 @@ from fastapi.testclient import TestClient
 
 from stairgames.server.people.players import COOKIE
 from stairgames.server.tournaments.tournaments import CLAIM_SECONDS, OPEN_PER_CREATOR
-from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
+from tests.server_helpers import JSON, FakeClock, connect, receive_until, running, state_at_rest
 
 ROUTE = "/api/tournaments"
 T0 = 1_800_000_000.0
 """The fake wall clock's start (seconds since the epoch)."""
-
-
-class FakeClock:
-    """A wall clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def moment(seconds: float) -> str:
@@ -37,7 +27,7 @@ def moment(seconds: float) -> str:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(T0)
 
 
 @pytest.fixture

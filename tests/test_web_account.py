@@ -21,8 +21,8 @@ from stairgames.server.mail.notify import HOUR
 from stairgames.server.ops.pages import catalog_messages
 from stairgames.server.people.players import COOKIE
 from tests.browser_helpers import expect, serving, shot, watch_content_security_policy
+from tests.server_helpers import FakeClock
 from tests.test_server_mail import (
-    FakeClock,
     Inbox,
     clock,  # noqa: F401  (a fixture)
     link_in,

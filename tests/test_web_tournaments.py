@@ -23,6 +23,7 @@ import pytest
 
 from stairgames.server.people.players import COOKIE
 from tests.browser_helpers import expect, serving, shot, watch_content_security_policy
+from tests.server_helpers import FakeClock
 
 T0 = 1_800_000_000.0
 """The server's fake wall clock at the start (2027-01-15 08:00 UTC); the browsers keep
@@ -30,22 +31,12 @@ their own clocks: the start is typed as the reader's local time of the server's.
 START = T0 + 600
 
 
-class FakeClock:
-    """The server's wall clock (``Settings.wall_clock``), moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[str, Any, FakeClock]]:
     from stairgames.server.app import create_app
     from stairgames.server.base.settings import Settings
 
-    clock = FakeClock()
+    clock = FakeClock(T0)
     # the server's own sweep looks at the tournaments often: it starts and pairs them
     # as soon as the fake clock says so (docs/web.md, "Tournaments")
     settings = Settings(
