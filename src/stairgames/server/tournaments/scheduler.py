@@ -46,6 +46,7 @@ from stairgames.server.tournaments.tournaments import (
     STARTED,
     SWISS,
     TABLES,
+    EntrantRow,
     PairingRow,
     TournamentRow,
     Tournaments,
@@ -182,17 +183,29 @@ class Scheduler:
         elif row.kind == TABLES:
             await self._tables(row)
 
-    async def _tables(self, row: TournamentRow) -> None:
+    async def _round_due(
+        self, row: TournamentRow
+    ) -> tuple[list[PairingRow], list[EntrantRow]] | None:
+        """A Swiss's or round tables' pairings and entrants when their next round is due;
+        ``None`` while the round is played (its missing matches made first), or once the
+        last round was played (the tournament finished)."""
         store = self.tournaments.store
         pairings = await off_loop(store.pairings, row.id)
         if await self._make_missing(row, pairings):
-            return  # the round goes on
+            return None  # the round goes on
         if any(p.round == row.round and p.result is None for p in pairings):
-            return  # the round is being played
+            return None  # the round is being played
         if row.rounds is not None and row.round >= row.rounds:
             await off_loop(store.finish, row.id)
+            return None
+        return pairings, await off_loop(store.entrants, row.id)
+
+    async def _tables(self, row: TournamentRow) -> None:
+        store = self.tournaments.store
+        due = await self._round_due(row)
+        if due is None:
             return
-        entrants = await off_loop(store.entrants, row.id)
+        pairings, entrants = due
         seats = await off_loop(seat_count, row.game, json.loads(row.options))
         try:
             seated = seat_round(
@@ -210,15 +223,10 @@ class Scheduler:
 
     async def _swiss(self, row: TournamentRow) -> None:
         store = self.tournaments.store
-        pairings = await off_loop(store.pairings, row.id)
-        if await self._make_missing(row, pairings):
-            return  # the round goes on
-        if any(p.round == row.round and p.result is None for p in pairings):
-            return  # the round is being played
-        if row.rounds is not None and row.round >= row.rounds:
-            await off_loop(store.finish, row.id)
+        due = await self._round_due(row)
+        if due is None:
             return
-        entrants = await off_loop(store.entrants, row.id)
+        pairings, entrants = due
         withdrawn = [e.player_id for e in entrants if e.left_at is not None]
         try:
             paired = pair_swiss_round(

@@ -221,6 +221,19 @@ def _made(match_id: str | None) -> str | None:
     return None if match_id is None or match_id.startswith(CLAIMED) else match_id
 
 
+def _not_over(session: Any, tournament_id: str) -> TournamentRow:
+    """The tournament's row, locked for this transaction.
+
+    :raises ServerError: 404 none; 409 it is over.
+    """
+    row: TournamentRow | None = session.get(TournamentRow, tournament_id, with_for_update=True)
+    if row is None:
+        raise ServerError(404, NO_TOURNAMENT)
+    if row.status == FINISHED:
+        raise ServerError(409, OVER)
+    return row
+
+
 class TournamentStore(Repository):
     """The ``tournaments``, ``tournament_entrants`` and ``tournament_pairings`` tables;
     each call one transaction."""
@@ -351,11 +364,7 @@ class TournamentStore(Repository):
         :raises ServerError: 404 none; 409 over, or a Swiss or tables begun.
         """
         with self._session() as session:
-            row = session.get(TournamentRow, tournament_id, with_for_update=True)
-            if row is None:
-                raise ServerError(404, NO_TOURNAMENT)
-            if row.status == FINISHED:
-                raise ServerError(409, OVER)
+            row = _not_over(session, tournament_id)
             if row.status == STARTED and row.kind != ARENA:
                 raise ServerError(
                     409, N_("this tournament has begun; only an arena may be joined then")
@@ -382,11 +391,7 @@ class TournamentStore(Repository):
         :raises ServerError: 404 none; 409 over, or the player is not in it.
         """
         with self._session() as session:
-            row = session.get(TournamentRow, tournament_id, with_for_update=True)
-            if row is None:
-                raise ServerError(404, NO_TOURNAMENT)
-            if row.status == FINISHED:
-                raise ServerError(409, OVER)
+            row = _not_over(session, tournament_id)
             entrant = session.get(EntrantRow, (tournament_id, player))
             if entrant is None or entrant.left_at is not None:
                 raise ServerError(409, N_("you are not in this tournament"))
