@@ -41,7 +41,6 @@ from stairgames.server.play.match import Match
 from stairgames.server.play.seats import ONLINE
 from stairgames.server.tournaments.tournaments import (
     ARENA,
-    CLAIMED,
     CREATED,
     STARTED,
     SWISS,
@@ -51,6 +50,7 @@ from stairgames.server.tournaments.tournaments import (
     TournamentRow,
     Tournaments,
     aware,
+    made_match,
 )
 from stairgames.tournaments import (
     Entrant,
@@ -324,9 +324,8 @@ class Scheduler:
             p
             for p in pairings
             if (every_round or p.round == row.round)
-            and p.result is None
-            and len(json.loads(p.seats)) > 1
-            and (p.match_id is None or p.match_id.startswith(CLAIMED))
+            and p.result is None  # (a bye has its result from the start)
+            and made_match(p.match_id) is None
         ]
         for pairing in missing:
             await self._make_pairing(row, pairing.id, json.loads(pairing.seats))

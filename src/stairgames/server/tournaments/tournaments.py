@@ -216,7 +216,7 @@ def _stale_claim(match_id: str, before: float) -> bool:
         return True
 
 
-def _made(match_id: str | None) -> str | None:
+def made_match(match_id: str | None) -> str | None:
     """A pairing's match as the API shows it: ``None`` until it is made."""
     return None if match_id is None or match_id.startswith(CLAIMED) else match_id
 
@@ -350,7 +350,7 @@ class TournamentStore(Repository):
                 "pairings": [
                     {
                         "round": pairing.round,
-                        "match": _made(pairing.match_id),
+                        "match": made_match(pairing.match_id),
                         "players": [names.get(p, "?") for p in json.loads(pairing.seats)],
                         "result": None if pairing.result is None else json.loads(pairing.result),
                     }
