@@ -170,8 +170,9 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
         hub = HUB.of(request)
         match = await _fresh_match(hub, match_id)
         viewer = await _viewer(request, holders(request), match, token, seat)
-        frames = await off_loop(match.replay_frames(viewer))  # a long game's: many ms
-        return {"match": match.id, "event": match.event, "over": match.over, "frames": frames}
+        event, over, make = match.event, match.over, match.replay_frames(viewer)
+        frames = await off_loop(make)  # a long game's: many ms (moves may come meanwhile)
+        return {"match": match.id, "event": event, "over": over, "frames": frames}
 
 
 async def _viewer(
