@@ -65,7 +65,7 @@ lock:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c $(LOCK) --upgrade pip-tools
 	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --strip-extras \
-		--no-emit-index-url --no-emit-find-links --extra dev --extra postgresql \
+		--no-emit-index-url --no-emit-find-links --extra dev --extra postgresql --extra redis \
 		$(LOCK_ARGS) --output-file $(LOCK) pyproject.toml
 
 bench: $(PLAY_STAMP)
