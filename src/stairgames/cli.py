@@ -741,6 +741,12 @@ def _ratings(argv: Sequence[str]) -> int:
     return ratings(argv)
 
 
+def _db(argv: Sequence[str]) -> int:
+    from stairgames.server.serve import db
+
+    return db(argv)
+
+
 def _puzzle(argv: Sequence[str]) -> int:
     from stairgames.puzzle_terminal import puzzle_command
 
@@ -776,6 +782,7 @@ COMMANDS = {
     "analyze": _analyze,
     "serve": _serve,
     "ratings": _ratings,
+    "db": _db,
     "moderate": _moderate,
     "puzzle": _puzzle,
     "puzzles": _puzzles,
@@ -805,6 +812,9 @@ commands:
                             (stairgames analyze city_of_stairs --games 200 --plots figs)
   serve [--port 8000]       play in the browser: the web app at http://127.0.0.1:8000
   ratings rebuild           recompute the web app's ratings from its rated games
+  db current|upgrade|downgrade [REVISION]
+                            the web app's database schema: upgrade, or roll back
+                            one revision (docs/deploy.md)
   moderate                  the web app's reports; --rename OLD NEW, --disable NAME
   bot --server URL --token T --player LEVEL
                             play on a server as a bot, over its Bot API (docs/bots.md)

@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +30,10 @@ def serve(argv: Sequence[str]) -> int:
     parser = serve_parser()
     args = parser.parse_args(argv)
     settings = serve_settings(args, parser)
+    refused = _newer_database(settings)
+    if refused is not None:
+        print(f"stairgames serve: {refused}", file=sys.stderr)
+        return 2
     start_warming(settings)  # the process runs on by itself, reaped when it ends
     if args.workers > 1:  # N processes on one port (server/workers.py)
         return _serve_workers(argv, args, parser, settings)
@@ -231,6 +236,78 @@ def add_database_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=_("a database instead of SQLite, e.g. postgresql+psycopg://user@host/db"),
     )
+
+
+def _newer_database(settings: Settings) -> str | None:
+    """Why this release must not start on the settings' database (a newer release
+    migrated it), or ``None``; the database is only read."""
+    from stairgames.server.base.store import make_engine
+    from stairgames.server.migrations import NewerDatabaseError, current_revision, refuse_newer
+
+    engine = make_engine(settings.url())
+    try:
+        found = current_revision(engine)
+    except Exception:  # an unreachable database: the server's own start says so
+        return None
+    finally:
+        engine.dispose()
+    try:
+        refuse_newer(found)
+    except NewerDatabaseError as refused:
+        return str(refused)
+    return None
+
+
+def db(argv: Sequence[str]) -> int:
+    """``stairgames db current|upgrade|downgrade [REVISION]``: the web app's schema by hand
+    (docs/deploy.md, "Upgrades and rollbacks")."""
+    parser = argparse.ArgumentParser(
+        prog="stairgames db",
+        description=_("The web app's database schema: its revision, upgrades and rollbacks."),
+    )
+    parser.add_argument(
+        "action",
+        choices=["current", "upgrade", "downgrade"],
+        help=_(
+            "current: the revision the database is at; upgrade: to the newest (or REVISION); "
+            "downgrade: one revision back (or to REVISION)"
+        ),
+    )
+    parser.add_argument("revision", nargs="?", default=None, help=_("a revision, e.g. 0013"))
+    add_database_arguments(parser)
+    args = parser.parse_args(argv)
+    from stairgames.server.base.settings import Settings
+    from stairgames.server.base.store import make_engine
+    from stairgames.server.migrations import (
+        HEAD,
+        NewerDatabaseError,
+        current_revision,
+        downgrade,
+        known_revisions,
+        upgrade,
+    )
+
+    if args.revision is not None and args.revision not in known_revisions():
+        parser.error(
+            _("unknown revision {revision}: this release knows {first} to {last}").format(
+                revision=args.revision, first=known_revisions()[0], last=HEAD
+            )
+        )
+    settings = Settings(data_dir=Path(args.data_dir), database_url=with_driver(args.database_url))
+    engine = make_engine(settings.url())
+    try:
+        if args.action == "upgrade":
+            upgrade(engine, args.revision or "head")
+        elif args.action == "downgrade":
+            downgrade(engine, args.revision or "-1")
+        now = current_revision(engine)
+    except NewerDatabaseError as refused:
+        print(f"stairgames db: {refused}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    print(_("the database is at revision {revision}").format(revision=now or _("none")))
+    return 0
 
 
 def ratings(argv: Sequence[str]) -> int:
