@@ -29,7 +29,7 @@ from stairgames.core.puzzles import PuzzleKit
 from stairgames.core.solvers import SolveCommand
 from stairgames.core.studies import Study
 from stairgames.core.tensors import ObservationTensor
-from stairgames.i18n import N_, Text
+from stairgames.i18n import N_, Text, text_json
 
 T = TypeVar("T")
 
@@ -129,6 +129,36 @@ class MoveWord:
     and to the others (with ``{name}``, who made it), English message ids."""
 
 
+def _no_pieces(move: str) -> tuple[str, ...]:
+    del move
+    return ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Accessible:
+    """What the browser's screen-reader mode reads of a game (``docs/accessibility.md``):
+    each a function of a state and the seat looking at it (``None``: a spectator) that
+    says only what that seat may see, in texts not yet in a language
+    (:class:`~stairgames.i18n.Text`, :class:`~stairgames.i18n.Names`...), sent as
+    :func:`~stairgames.i18n.text_json` gives them and translated by the page."""
+
+    rows: Callable[[State, int | None], list[Any]]
+    """The position row by row, as a sighted player reads the board (the far row first)."""
+    items: Callable[[State, int | None], list[Any]]
+    """The position as a list: each stack, ninja, card or player with what it holds."""
+    turn: Callable[[State, int | None], Any]
+    """Whose turn it is and what it asks (the colour to move, the die to decide on);
+    asked only while the game goes on."""
+    last: Callable[[State, int | None], Any] = lambda state, viewer: None
+    """The last move told in words (``None``: none, or the page says its notation)."""
+    pieces: Callable[[str], tuple[str, ...]] = _no_pieces
+    """The pieces or squares a legal move (its notation) belongs to, for the mode's
+    ``m <square>``: Stairs' ``c3-d4`` is ``c3``'s; none where a move has no piece."""
+    messages: tuple[str | tuple[str, str], ...] = ()
+    """The message ids these texts use, for the browser's catalog (marked with ``N_``;
+    plurals as ``deferred.ngettext`` pairs, as in ``view/messages.py``)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
     """Everything shared code needs to know about one game."""
@@ -225,6 +255,11 @@ class GameSpec:
     ``"module:attribute"`` reference to a :class:`~stairgames.core.puzzles.PuzzleKit`
     (its themes), resolved once, on first need (:func:`puzzle_kit`); without it the game
     has no puzzles."""
+    accessible: str | None = None
+    """Optional: what the screen-reader mode reads of the game, a ``"module:attribute"``
+    reference to an :class:`Accessible` (a ``view/accessible.py``), resolved once, on
+    first need (:func:`accessible_view`); without it the mode offers the legal moves and
+    the move list, but reads no position."""
     listing_order: int = 100
     """Where the game comes in the server's list of games (``GET /api/games``; lower
     first, then by name): the home page shows its cards in that order and chooses the
@@ -248,6 +283,7 @@ def unregister(name: str) -> None:
     _loaded_tensor.cache_clear()
     _loaded_assessor.cache_clear()
     _loaded_puzzle_kit.cache_clear()
+    _loaded_accessible.cache_clear()
 
 
 def _discover() -> None:
@@ -410,6 +446,49 @@ def _loaded_puzzle_kit(name: str) -> PuzzleKit | None:
     return None if reference is None else _resolve_as(reference, PuzzleKit)
 
 
+def accessible(name: str) -> Accessible | None:
+    """What the screen-reader mode reads of the game ``name`` (``None``: it declares
+    nothing); the first call imports the game's ``view/accessible.py``.
+
+    :raises InvalidOptionError: no such game.
+    """
+    return _loaded_accessible(get_spec(name).name)
+
+
+@functools.cache
+def _loaded_accessible(name: str) -> Accessible | None:
+    reference = _REGISTRY[name].accessible
+    return None if reference is None else _resolve_as(reference, Accessible)
+
+
+def accessible_view(
+    name: str, state: State, viewer: int | None, legal: Sequence[str]
+) -> dict[str, Any] | None:
+    """The texts the screen-reader mode reads, for ``viewer`` (a seat, ``None``: a
+    spectator), JSON-ready (:func:`~stairgames.i18n.text_json`): ``rows`` (the position
+    row by row), ``items`` (as a list), ``turn`` (``None`` once the game is over: the
+    page says the result), ``last`` (the last move told, or
+    ``None``) and ``pieces``: each piece or square with the moves of ``legal`` (the
+    viewer's legal moves, by notation) that are its. ``None`` where the game offers none.
+
+    :raises InvalidOptionError: no such game.
+    """
+    texts = accessible(name)
+    if texts is None:
+        return None
+    pieces: dict[str, list[str]] = {}
+    for move in legal:
+        for piece in texts.pieces(move):
+            pieces.setdefault(piece, []).append(move)
+    return {
+        "rows": [text_json(row) for row in texts.rows(state, viewer)],
+        "items": [text_json(item) for item in texts.items(state, viewer)],
+        "turn": None if state.is_terminal() else text_json(texts.turn(state, viewer)),
+        "last": text_json(texts.last(state, viewer)),
+        "pieces": pieces,
+    }
+
+
 def puzzle_games() -> list[str]:
     """The games that offer puzzles, in :func:`listing_order`."""
     return [name for name in listing_order() if _REGISTRY[name].puzzles is not None]
@@ -478,14 +557,16 @@ def browser_plurals(name: str) -> tuple[tuple[str, str], ...]:
 
 def _browser_entries(name: str) -> tuple[str | tuple[str, str], ...]:
     reference = get_spec(name).browser_messages
+    read = accessible(name)
+    spoken: tuple[str | tuple[str, str], ...] = () if read is None else read.messages
     if reference is None:
-        return ()
+        return spoken
     messages = resolve(reference)
     if not isinstance(messages, tuple) or not all(
         isinstance(entry, str) or _is_plural(entry) for entry in messages
     ):
         raise TypeError(f"{reference!r} must name a tuple of message ids and plural pairs")
-    return messages
+    return messages + spoken
 
 
 def _is_plural(entry: object) -> bool:

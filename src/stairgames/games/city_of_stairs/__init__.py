@@ -99,6 +99,7 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.city_of_stairs.view.messages:BROWSER_MESSAGES",
+        accessible="stairgames.games.city_of_stairs.view.accessible:ACCESSIBLE",
         listing_order=3,
         study="stairgames.games.city_of_stairs.research.balance:STUDY",
         option_files=(

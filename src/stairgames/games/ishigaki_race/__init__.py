@@ -94,6 +94,7 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.ishigaki_race.view.messages:BROWSER_MESSAGES",
+        accessible="stairgames.games.ishigaki_race.view.accessible:ACCESSIBLE",
         listing_order=2,
         move_words=(
             MoveWord("stop", N_("Stop"), button=False),

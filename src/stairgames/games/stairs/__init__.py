@@ -80,6 +80,7 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.stairs.view.messages:BROWSER_MESSAGES",
+        accessible="stairgames.games.stairs.view.accessible:ACCESSIBLE",
         listing_order=0,
         move_words=(
             MoveWord("pass", N_("Pass"), forced=N_("You have no legal move: you must pass.")),

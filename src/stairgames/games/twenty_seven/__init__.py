@@ -77,6 +77,7 @@ register(
         web_view=board_view,
         web_assets=WEB_ASSETS,
         browser_messages="stairgames.games.twenty_seven.view.messages:BROWSER_MESSAGES",
+        accessible="stairgames.games.twenty_seven.view.accessible:ACCESSIBLE",
         listing_order=1,
         move_words=(
             MoveWord("pass", N_("Pass"), forced=N_("You have no legal move: you must pass.")),
