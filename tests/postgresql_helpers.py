@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from stairgames.bench.postgresql import PostgreSQL, PostgreSQLMissingError, free_port
 from stairgames.bench.postgresql import postgresql_server as _postgresql_server
-from stairgames.server.play.fanout import PostgresFanOut
+from stairgames.server.play.fanout import NotifyingFanOut, PostgresFanOut
 from tests.server_helpers import running
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "PostgreSQL",
     "cut_listening",
     "fanout_of",
+    "notifying_fanout_of",
     "free_port",
     "postgresql_server",
     "receive_json_within",
@@ -114,6 +115,13 @@ def fanout_of(client: TestClient) -> PostgresFanOut:
     return fanout
 
 
+def notifying_fanout_of(client: TestClient) -> NotifyingFanOut:
+    """The app's fan-out over a message channel (PostgreSQL's or Redis's)."""
+    fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    assert isinstance(fanout, NotifyingFanOut)
+    return fanout
+
+
 @contextlib.contextmanager
 def two_servers(
     tmp_path: Path, url: str, **settings: Any
@@ -126,6 +134,6 @@ def two_servers(
         running(tmp_path / "a", database_url=url, **settings) as first,
         running(tmp_path / "b", database_url=url, **settings) as second,
     ):
-        wait_for(lambda: fanout_of(first).connected, DEADLINE, "the first listening")
-        wait_for(lambda: fanout_of(second).connected, DEADLINE, "the second listening")
+        wait_for(lambda: notifying_fanout_of(first).connected, DEADLINE, "the first listening")
+        wait_for(lambda: notifying_fanout_of(second).connected, DEADLINE, "the second listening")
         yield first, second

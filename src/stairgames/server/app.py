@@ -76,7 +76,8 @@ from stairgames.server.play.card_files import (
 )
 from stairgames.server.play.clocks import FirstMoveLimits
 from stairgames.server.play.computer import ComputerPool
-from stairgames.server.play.fanout import FANOUT, start_fanout
+from stairgames.server.play.fanout import FANOUT
+from stairgames.server.play.fanouts import start_fanout
 from stairgames.server.play.hub import HUB, Hub, HubNeighbours, Limits
 from stairgames.server.play.matches import MatchService
 from stairgames.server.play.referee import REFEREE, Referee

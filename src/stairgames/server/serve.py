@@ -165,6 +165,15 @@ def serve_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
+        "--fanout-url",
+        default=None,
+        help=_(
+            "a Redis (redis://host:6379/0) whose pub/sub tells the server processes of one "
+            "PostgreSQL database of each other's moves, instead of PostgreSQL's "
+            "LISTEN/NOTIFY (docs/deploy.md)"
+        ),
+    )
+    parser.add_argument(
         "--puzzles-from-games",
         action="store_true",
         help=_(
@@ -193,7 +202,10 @@ def serve_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
         computer_workers=max(0, args.computer_workers),
         warm_computers=not args.no_warm_up,
         puzzles_from_games=args.puzzles_from_games,
+        fanout_url=args.fanout_url,
     )
+    if args.fanout_url and not settings.shared():
+        parser.error(_("--fanout-url needs a shared database (--database-url postgresql://...)"))
     if args.no_client_limits:
         settings = without_client_limits(settings)
     return dataclasses.replace(settings, mail=mail_settings_of(args, parser))

@@ -152,6 +152,10 @@ class Settings:
     ``follow_seconds`` while its connection is lost, or on another database). (Either
     way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
+    fanout_url: str | None = None
+    """A Redis (``redis://host:6379/0``) whose pub/sub carries the fan-out instead of
+    PostgreSQL's ``LISTEN``/``NOTIFY`` (:mod:`stairgames.server.play.fanout_redis`;
+    docs/deploy.md, "The fan-out: PostgreSQL or Redis"); only for a shared database."""
     idle_seconds: float = 600.0
     """A match nobody watches or uses for this long is dropped from memory (it stays in
     the database and is loaded again when asked for); checked every ``sweep_seconds``."""

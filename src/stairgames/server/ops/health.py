@@ -32,7 +32,7 @@ metric                                   what
 ``stairgames_computer_thinking_seconds`` a computer move's time (waiting for a worker
                                          included), by game and player
 ``stairgames_database_errors_total``     errors raised by the database, by class
-``stairgames_fanout_connected``          1 while the fan-out listens (PostgreSQL)
+``stairgames_fanout_connected``          1 while the fan-out listens (PostgreSQL or Redis)
 ``stairgames_fanout_connections_total``  times its listening connection was opened
 ``stairgames_fanout_notifications_total`` notifications it received
 ======================================== ===================================================
@@ -59,7 +59,7 @@ from stairgames.server.base.outages import outages_of
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ENGINE, EventRecord
 from stairgames.server.ops.contract import Readiness
-from stairgames.server.play.fanout import FANOUT, PostgresFanOut
+from stairgames.server.play.fanout import FANOUT, NotifyingFanOut
 from stairgames.server.play.match import Match
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ class _Gauges(Collector):
             value=self.hub.computers.workers,
         )
         fanout = self.fanout
-        if isinstance(fanout, PostgresFanOut):
+        if isinstance(fanout, NotifyingFanOut):
             yield GaugeMetricFamily(
                 "stairgames_fanout_connected",
                 "1 while the fan-out listens",
@@ -309,8 +309,8 @@ def add_health_routes(app: FastAPI) -> None:
 
 
 async def readiness(app: FastAPI) -> dict[str, bool]:
-    """Each check of ``/readyz``: ``database``, ``migrations``, and ``fanout`` on
-    PostgreSQL."""
+    """Each check of ``/readyz``: ``database``, ``migrations``, and ``fanout`` where it
+    listens on a channel (PostgreSQL's or Redis's)."""
     engine = ENGINE.find(app)
     checks = {"database": False, "migrations": False}
     if engine is not None:
@@ -324,7 +324,7 @@ async def readiness(app: FastAPI) -> dict[str, bool]:
 
         checks["migrations"] = revision == HEAD
     fanout = FANOUT.find(app)
-    if isinstance(fanout, PostgresFanOut):
+    if isinstance(fanout, NotifyingFanOut):
         checks["fanout"] = fanout.connected
     return checks
 
@@ -340,7 +340,7 @@ def _revision(engine: Engine) -> str | None:
 
 def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
     """When the app starts: what ``/readyz`` checks and ``/metrics`` counts (after the
-    fan-out is made: :func:`stairgames.server.play.fanout.start_fanout`)."""
+    fan-out is made: :func:`stairgames.server.play.fanouts.start_fanout`)."""
     ENGINE.keep(app, engine)
     metrics = METRICS.of(app)
     metrics.watch_database(engine)
@@ -348,7 +348,7 @@ def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
     hub.service.committed.append(metrics.committed)
     hub.after_announce.append(metrics.announced)
     fanout = FANOUT.find(app)
-    if isinstance(fanout, PostgresFanOut):
+    if isinstance(fanout, NotifyingFanOut):
         fanout.notified.append(metrics.notified)
     metrics.follow(hub, fanout)
 

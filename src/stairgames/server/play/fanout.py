@@ -59,7 +59,9 @@ small: at most :data:`MAX_TOPIC_BYTES` once encoded (PostgreSQL's ``NOTIFY`` tak
   "data"}')`` from its publishing connection and listens on that channel too, with the
   same listening connection; it skips its own messages (delivered here already).
 
-A Redis implementation would publish to one channel a database and subscribe to it.
+- :class:`~stairgames.server.play.fanout_redis.RedisFanOut` the same through Redis
+  pub/sub (``--fanout-url``); :mod:`stairgames.server.play.fanouts` chooses one for the
+  settings.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ import logging
 import random
 import secrets
 from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from stairgames.server.base.state import Kept
@@ -82,7 +84,6 @@ from stairgames.server.play.matches import MatchService
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from stairgames.server.base.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -274,23 +275,25 @@ class PollingFanOut(LocalFanOut):
         await self.hub.follow_other_processes(self.seconds)
 
 
-class PostgresFanOut:
-    """``LISTEN``/``NOTIFY`` on two channels, the events' and the topics' (see the
-    module's text).
+class NotifyingFanOut:
+    """A fan-out over a message channel (see the module's text): what every transport
+    shares, the publishing queue, the topics, the fallback to polling and the catch-up.
+    A transport fills in :meth:`_notify_on` (send payloads on a channel, in order),
+    :meth:`_close_publisher` and :meth:`_listen` (listen on both channels, call
+    :meth:`_listening` once it does, and hand each message to :meth:`_received`; return
+    or raise when the connection is lost).
 
-    ``dsn``: a libpq connection string or URI (psycopg 3). ``poll_seconds``: how often to
-    poll while the listening connection is lost (``0``: not at all, only the catch-up
-    once listening again). ``backoff``: the first and the longest wait between two
-    attempts to connect (at most a second by default: an attempt a second against a
-    database that is away costs little, and a longer wait kept the process not ready,
-    and its watchers unserved, seconds after the database was back). ``check_seconds``:
-    with no notification for this long, the listening connection is checked with a query
+    ``poll_seconds``: how often to poll while the listening connection is lost (``0``:
+    not at all, only the catch-up once listening again). ``backoff``: the first and the
+    longest wait between two attempts to connect (at most a second by default: an
+    attempt a second against a server that is away costs little, and a longer wait kept
+    the process not ready, and its watchers unserved, seconds after it was back).
+    ``check_seconds``: with no message for this long, the listening connection is checked
     (a connection cut silently is found).
     """
 
     def __init__(
         self,
-        dsn: str,
         hub: Hub,
         *,
         channel: str = CHANNEL,
@@ -300,7 +303,6 @@ class PostgresFanOut:
         check_seconds: float = 10.0,
         connect_seconds: float = 5.0,
     ) -> None:
-        self.dsn = dsn
         self.hub = hub
         self.channel = channel
         self.topics_channel = topics_channel
@@ -309,12 +311,12 @@ class PostgresFanOut:
         self.check_seconds = check_seconds
         self.connect_seconds = connect_seconds
         self.name = f"stairgames-fanout-{secrets.token_hex(4)}"
-        """The connections' ``application_name`` (in ``pg_stat_activity``), with
-        ``-listen`` or ``-publish``."""
+        """The connections' client name (``application_name`` in ``pg_stat_activity``,
+        ``CLIENT LIST`` in Redis), with ``-listen`` or ``-publish``."""
         self.connections = 0
         """How many times the listening connection was opened (reconnections + 1)."""
         self.received = 0
-        """Notifications received (this process's own included)."""
+        """Messages received (this process's own included)."""
         self.origin = secrets.token_hex(8)
         """This process in its topic messages (it skips its own)."""
         self._said = 0
@@ -329,9 +331,39 @@ class PostgresFanOut:
         self._following: dict[str, int] = {}
         """Matches being read after a notification, and the newest event announced."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._publisher: Any = None
         self.notified: list[Callable[[str], None]] = []
         """Told each match watched here that another process changed (the metrics)."""
+
+    # ----- what a transport fills in ---------------------------------------------
+
+    async def _notify_on(self, channel: str, payloads: list[str]) -> None:
+        """Send each payload on ``channel``, in order (raises when it cannot)."""
+        raise NotImplementedError
+
+    async def _close_publisher(self) -> None:
+        """Give back the publishing connection (it is opened again when next needed)."""
+        raise NotImplementedError
+
+    async def _listen(self) -> None:
+        """Listen on both channels until the connection is lost."""
+        raise NotImplementedError
+
+    async def _listening(self) -> None:
+        """The transport listens now: catch up with what was missed meanwhile."""
+        self._connected = True
+        self.connections += 1
+        if self.connections > 1:
+            log.info("the fan-out listens again; catching up")
+        await self.catch_up()  # what was committed while nobody listened here
+        self.topics.deliver(RESYNC, {})  # and what was said meanwhile
+
+    def _received(self, channel: str, payload: str) -> None:
+        """A message heard on ``channel``."""
+        self.received += 1
+        if channel == self.topics_channel:
+            self._topic_notified(payload)
+        else:
+            self._notified(payload)
 
     @property
     def connected(self) -> bool:
@@ -411,36 +443,6 @@ class PostgresFanOut:
     async def _notify_topics(self, payloads: list[str]) -> None:
         await self._notify_on(self.topics_channel, payloads)
 
-    async def _notify_on(self, channel: str, payloads: list[str]) -> None:
-        """``pg_notify`` each payload on ``channel``, in order, in one statement."""
-        if not payloads:
-            return
-        if self._publisher is None or self._publisher.closed:
-            self._publisher = await self._connect("publish")
-        await self._publisher.execute(
-            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) WITH ORDINALITY "
-            "AS sent(payload, n) ORDER BY n",
-            (channel, payloads),
-        )
-
-    async def _close_publisher(self) -> None:
-        publisher, self._publisher = self._publisher, None
-        if publisher is not None:
-            with contextlib.suppress(Exception):
-                await publisher.close()
-
-    # ----- listening -------------------------------------------------------------
-
-    async def _connect(self, role: str = "listen") -> Any:
-        import psycopg
-
-        return await psycopg.AsyncConnection.connect(
-            self.dsn,
-            autocommit=True,
-            connect_timeout=max(1, round(self.connect_seconds)),
-            application_name=f"{self.name}-{role}",
-        )
-
     async def run(self) -> None:
         """Listen, and on a lost connection poll until listening again (until cancelled)."""
         publisher = asyncio.get_running_loop().create_task(self._publish_forever())
@@ -470,27 +472,6 @@ class PostgresFanOut:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._close_publisher()
         await self.topics.close()
-
-    async def _listen(self) -> None:
-        from psycopg import sql
-
-        async with await self._connect() as connection:
-            for channel in (self.channel, self.topics_channel):
-                await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-            self._connected = True
-            self.connections += 1
-            if self.connections > 1:
-                log.info("the fan-out listens again; catching up")
-            await self.catch_up()  # what was committed while nobody listened here
-            self.topics.deliver(RESYNC, {})  # and what was said meanwhile
-            while True:
-                async for notification in connection.notifies(timeout=self.check_seconds):
-                    self.received += 1
-                    if notification.channel == self.topics_channel:
-                        self._topic_notified(notification.payload)
-                    else:
-                        self._notified(notification.payload)
-                await connection.execute("SELECT 1")  # still there?
 
     async def _poll_for(self, seconds: float) -> None:
         """Poll (the fallback) for ``seconds``: once now, then every ``poll_seconds``."""
@@ -545,48 +526,66 @@ class PostgresFanOut:
             self._following.pop(match_id, None)
 
 
+class PostgresFanOut(NotifyingFanOut):
+    """``LISTEN``/``NOTIFY`` on two channels, the events' and the topics' (see the
+    module's text). ``dsn``: a libpq connection string or URI (psycopg 3); the rest as
+    :class:`NotifyingFanOut`."""
+
+    def __init__(self, dsn: str, hub: Hub, **options: Any) -> None:
+        super().__init__(hub, **options)
+        self.dsn = dsn
+        self._publisher: Any = None
+
+    async def _notify_on(self, channel: str, payloads: list[str]) -> None:
+        """``pg_notify`` each payload on ``channel``, in order, in one statement."""
+        if not payloads:
+            return
+        if self._publisher is None or self._publisher.closed:
+            self._publisher = await self._connect("publish")
+        await self._publisher.execute(
+            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) WITH ORDINALITY "
+            "AS sent(payload, n) ORDER BY n",
+            (channel, payloads),
+        )
+
+    async def _close_publisher(self) -> None:
+        publisher, self._publisher = self._publisher, None
+        if publisher is not None:
+            with contextlib.suppress(Exception):
+                await publisher.close()
+
+    async def _connect(self, role: str = "listen") -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(
+            self.dsn,
+            autocommit=True,
+            connect_timeout=max(1, round(self.connect_seconds)),
+            application_name=f"{self.name}-{role}",
+        )
+
+    async def _listen(self) -> None:
+        from psycopg import sql
+
+        async with await self._connect() as connection:
+            for channel in (self.channel, self.topics_channel):
+                await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            await self._listening()
+            while True:
+                async for notification in connection.notifies(timeout=self.check_seconds):
+                    self._received(notification.channel, notification.payload)
+                await connection.execute("SELECT 1")  # still there?
+
+
 def postgres_dsn(engine: Engine) -> str:
     """The libpq URI of a SQLAlchemy engine's database (psycopg's, without the driver)."""
     url = engine.url.set(drivername="postgresql")
     return url.render_as_string(hide_password=False)
 
 
-def make_fanout(
-    engine: Engine, hub: Hub, *, shared: bool, follow_seconds: float
-) -> LocalFanOut | PollingFanOut | PostgresFanOut:
-    """The fan-out for a server process: none when it alone uses its database,
-    ``LISTEN``/``NOTIFY`` on PostgreSQL, polling on another shared database."""
-    if not shared:
-        return LocalFanOut()
-    if engine.dialect.name == "postgresql":
-        fanout = PostgresFanOut(postgres_dsn(engine), hub, poll_seconds=follow_seconds)
-        hub.service.committed.append(fanout.published)
-        return fanout
-    return PollingFanOut(hub, follow_seconds)
-
-
-def start_fanout(
-    app: Any, engine: Engine, hub: Hub, settings: Settings
-) -> list[asyncio.Task[None]]:
-    """The app's fan-out (:data:`FANOUT`) for its settings, and the task it runs in (none when
-    the process is alone on its database; cancelling the task closes its connections)."""
-    fanout = FANOUT.keep(
-        app,
-        make_fanout(engine, hub, shared=settings.shared(), follow_seconds=settings.follow_seconds),
-    )
-    if isinstance(fanout, PollingFanOut):
-        return [] if settings.follow_seconds <= 0 else [_create_task(fanout.run())]
-    if isinstance(fanout, LocalFanOut):
-        return []
-    return [_create_task(fanout.run())]
-
-
-def _create_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-    return asyncio.get_running_loop().create_task(run)
-
-
 FANOUT: Kept[FanOut] = Kept("fanout")
-"""The app's fan-out (``app.state.fanout``), made as it starts (:func:`start_fanout`)."""
+"""The app's fan-out (``app.state.fanout``), made as it starts
+(:func:`stairgames.server.play.fanouts.start_fanout`)."""
 
 
 __all__ = [
@@ -597,11 +596,10 @@ __all__ = [
     "TOPICS_CHANNEL",
     "FanOut",
     "LocalFanOut",
+    "NotifyingFanOut",
     "PollingFanOut",
     "PostgresFanOut",
     "TopicHandler",
     "Topics",
-    "make_fanout",
     "postgres_dsn",
-    "start_fanout",
 ]
