@@ -70,3 +70,32 @@ def test_two_workers_serve_one_port_and_one_killed_is_replaced(
         assert play_online_game(served.url, ws_base, 6)["history"]
         assert served.process.poll() is None
     assert served.process.returncode == 0
+
+
+def _gone(pid: int) -> bool:
+    """Whether ``pid`` has ended (reaped, or a zombie no one waits for)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.slow
+def test_workers_end_with_a_supervisor_killed_outright_and_the_port_is_free(
+    tmp_path: Path, postgresql: PostgreSQL
+) -> None:
+    """Issue 55: ``kill -9`` of the supervisor left its workers serving the port (and
+    the next start failed: address in use)."""
+    port = free_port()
+    arguments = ["--workers", "2", "--database-url", postgresql.libpq, "--computer-workers", "1"]
+    with serving(tmp_path / "first", port, arguments) as served:
+        parent = served.process.pid
+        wait_for(lambda: len(worker_pids(parent)) == 2, 60, "two workers")
+        workers = worker_pids(parent)
+        os.kill(parent, signal.SIGKILL)
+        served.process.wait()
+        wait_for(lambda: all(_gone(pid) for pid in workers), 60, "the workers ended")
+    with serving(tmp_path / "again", port, arguments) as again:  # the port is free
+        assert play_online_game(again.url, f"ws://127.0.0.1:{port}", 2)["history"]

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -84,8 +85,12 @@ def worker_app() -> FastAPI:
     """The app of one worker process (``stairgames serve --workers N``): the parent's
     command line read again."""
     from stairgames.server.app import create_app
-    from stairgames.server.workers import ARGV_VARIABLE
+    from stairgames.server.base.lifetime import die_with_parent
+    from stairgames.server.workers import ARGV_VARIABLE, SUPERVISOR_GONE_GRACE
 
+    # The supervisor killed outright (kill -9): stop as if it had asked (SIGTERM), and
+    # at most SUPERVISOR_GONE_GRACE seconds later in any case, so the port is free.
+    die_with_parent(os.getppid(), signal.SIGTERM, grace=SUPERVISOR_GONE_GRACE)
     parser = serve_parser()
     args = parser.parse_args(json.loads(os.environ[ARGV_VARIABLE]))
     app = create_app(serve_settings(args, parser))

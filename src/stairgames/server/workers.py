@@ -25,6 +25,11 @@ What is per process and what is shared (``docs/deploy.md`` says it for operators
   (a person's move through one of its connections) or that a connection opened on it;
   another worker's change reaching it through the fan-out never makes it think.
 
+Workers end with their supervisor, even when it is killed outright (``kill -9``): each
+is sent SIGTERM when it dies (Linux's ``PR_SET_PDEATHSIG``, and a watchdog thread
+everywhere; :mod:`stairgames.server.base.lifetime`), so the port is free for the next
+start, and their computer players' processes end with them.
+
 SQLite takes one server process: ``--workers`` above 1 without ``--database-url`` is
 refused.
 """
@@ -48,6 +53,9 @@ WORKER_APP = "stairgames.server.serve:worker_app"
 """The import string of one worker's app, which uvicorn calls in each worker."""
 WORKER_PROTOCOL = f"{__name__}:HeaderTimeoutProtocol"
 """The import string of the workers' HTTP protocol (:func:`__getattr__`)."""
+SUPERVISOR_GONE_GRACE = 10.0
+"""Seconds a worker whose supervisor died outright (``kill -9``) is given to stop
+gracefully (it is sent SIGTERM at once) before it ends anyway."""
 READY_SECONDS = 180.0
 """How long the parent waits for each worker to start before it says where to connect."""
 
@@ -121,6 +129,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ARGV_VARIABLE",
+    "SUPERVISOR_GONE_GRACE",
     "WORKER_APP",
     "WORKER_PROTOCOL",
     "add_deployment_arguments",

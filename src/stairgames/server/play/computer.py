@@ -39,15 +39,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import ctypes
 import dataclasses
 import importlib
 import multiprocessing
 import os
 import signal
-import sys
 import threading
-import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from multiprocessing.connection import Connection
@@ -56,6 +53,7 @@ from typing import Any
 
 from stairgames.agents.base import Agent, make_agent
 from stairgames.core.registry import load
+from stairgames.server.base.lifetime import die_with_parent
 
 _AGENTS: dict[tuple[str, str, str, int], Agent] = {}
 
@@ -70,12 +68,6 @@ take turns in, apart from the moves of matches a person plays."""
 QUEUES_REMEMBERED = 10_000
 """Queues (matches) whose last turn :class:`FairTurns` remembers; the longest served is
 forgotten first, which only makes it the first served again, as it already was."""
-
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option (``<linux/prctl.h>``): the signal a process gets when its parent dies."""
-
-_WATCH_SECONDS = 1.0
-"""How often a worker's watchdog looks whether its parent is still there."""
 
 
 def choose_move(
@@ -165,33 +157,12 @@ class ComputerTimeoutError(ComputerError):
 # ----- the worker process ---------------------------------------------------------------
 
 
-def _die_with_parent(parent: int) -> None:
-    """Make this worker exit when ``parent`` (the server) dies, even by ``kill -9``:
-    ``PR_SET_PDEATHSIG`` on Linux, and everywhere a watchdog thread that exits once the
-    parent process is another (the orphan was adopted)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # it died before the signal was asked for
-        os._exit(1)
-    threading.Thread(
-        target=_watch_parent, args=(parent,), name="stairgames-watchdog", daemon=True
-    ).start()
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(_WATCH_SECONDS)
-    os._exit(1)
-
-
 def _work(connection: Connection, parent: int) -> None:
     """A worker's life: answer each job ``(game, options, player, seat, moves, seed)``
     with ``("prepared",)`` once its player is ready and then ``("move", move, note)``
     (``note``: :data:`WARMING` or ``None``, :func:`choose_move`), or ``("error",
     summary, traceback)``; ends when the server closes the connection."""
-    _die_with_parent(parent)
+    die_with_parent(parent)  # even when the server is killed outright
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which kills us
     while True:
         try:
