@@ -126,3 +126,57 @@ def test_each_app_has_its_own_registry(tmp_path: Path) -> None:
         value(found, "stairgames_http_requests_total", method="GET", route="/healthz", status="200")
         == 0
     )
+
+
+# ----- issue 55: what an operator needs of each process -----------------------------------
+
+
+def test_metrics_tell_the_process_request_times_loop_lag_and_database_pool(
+    tmp_path: Path,
+) -> None:
+    from tests.postgresql_helpers import wait_for
+
+    with running(tmp_path) as client:
+        assert client.get("/api/games").status_code == 200
+        wait_for(
+            lambda: samples(client).get(("stairgames_event_loop_lag_seconds_count", ()), 0) >= 1,
+            20,
+            "the event loop's lag measured",
+        )
+        seen = samples(client)
+    names = {name for name, _labels in seen}
+    assert {"process_cpu_seconds_total", "process_resident_memory_bytes"} <= names
+    assert {"process_open_fds", "process_max_fds"} <= names
+    games = (("method", "GET"), ("route", "/api/games"))
+    assert seen[("stairgames_http_request_seconds_count", games)] >= 1
+    pool = {labels for name, labels in seen if name == "stairgames_database_pool_connections"}
+    assert pool == {(("state", "idle"),), (("state", "in_use"),), (("state", "overflow"),)}
+
+
+def test_refused_websockets_are_counted_by_route_and_code(tmp_path: Path) -> None:
+    with running(tmp_path, max_connections_per_client=1) as client:
+        created = new_match(client, "stairs", ["human", "human"])
+        url = f"/ws/matches/{created['match']}?token={token_of(created, 0)}"
+        with connect(client, url) as first:
+            state_at_rest(first)
+            with connect(client, url) as second:  # one connection a client: the second refused
+                assert second.receive_json()["error"]["code"] == "too_many_connections"
+        refused = {
+            labels: value
+            for (name, labels), value in samples(client).items()
+            if name == "stairgames_websocket_refusals_total"
+        }
+    assert list(refused) and all(
+        dict(labels)["route"] == "/ws/matches/{match_id}" for labels in refused
+    )
+    assert sum(refused.values()) == 1
+
+
+def test_a_worker_labels_every_sample(tmp_path: Path) -> None:
+    with running(tmp_path, metrics_worker="4242") as client:
+        client.get("/healthz")
+        text_ = client.get("/metrics").text
+    families = list(text_string_to_metric_families(text_))
+    assert families and all(
+        sample.labels.get("worker") == "4242" for family in families for sample in family.samples
+    )

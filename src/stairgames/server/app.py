@@ -154,7 +154,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         background += start_fanout(app, engine, hub, settings)  # other processes' events
         background += _share_across_processes(app, engine, hub, referee, settings)
-        start_health(app, engine, hub)  # /readyz's checks, /metrics' counts (server/ops/health.py)
+        background += start_health(  # /readyz's checks, /metrics (server/ops/health.py)
+            app, engine, hub, settings.metrics_worker
+        )
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail/routes.py
         start_told(app)  # each player's channel, /ws/me (server/chat/told.py)

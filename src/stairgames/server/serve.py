@@ -93,7 +93,8 @@ def worker_app() -> FastAPI:
     die_with_parent(os.getppid(), signal.SIGTERM, grace=SUPERVISOR_GONE_GRACE)
     parser = serve_parser()
     args = parser.parse_args(json.loads(os.environ[ARGV_VARIABLE]))
-    app = create_app(serve_settings(args, parser))
+    settings = dataclasses.replace(serve_settings(args, parser), metrics_worker=str(os.getpid()))
+    app = create_app(settings)
     freeze_startup_objects()  # what the worker imported (its app starts after)
     return app
 

@@ -152,6 +152,9 @@ class Settings:
     ``follow_seconds`` while its connection is lost, or on another database). (Either
     way, two writes of the same event collide and one is refused.)"""
     follow_seconds: float = 1.0
+    metrics_worker: str | None = None
+    """The ``worker`` label on every sample of ``/metrics`` (``stairgames serve --workers
+    N`` sets each worker's process id), or ``None``: one process a port."""
     fanout_url: str | None = None
     """A Redis (``redis://host:6379/0``) whose pub/sub carries the fan-out instead of
     PostgreSQL's ``LISTEN``/``NOTIFY`` (:mod:`stairgames.server.play.fanout_redis`;

@@ -35,7 +35,23 @@ metric                                   what
 ``stairgames_fanout_connected``          1 while the fan-out listens (PostgreSQL or Redis)
 ``stairgames_fanout_connections_total``  times its listening connection was opened
 ``stairgames_fanout_notifications_total`` notifications it received
+``stairgames_http_request_seconds``      an HTTP request's time, by method and route
+``stairgames_websocket_refusals_total``  WebSockets refused (closed before accepted, or
+                                         closed with a 4xxx code: too many, an outage...),
+                                         by route and code
+``stairgames_event_loop_lag_seconds``    how late the event loop woke a task asleep for
+                                         :data:`LAG_EVERY` seconds (what every visitor
+                                         waited beyond their own work)
+``stairgames_database_pool_connections`` the database pool's connections, by ``state``:
+                                         ``in_use``, ``idle``, ``overflow``
+``process_*``                            the process's CPU seconds, resident memory, open
+                                         files and their limit (prometheus-client)
 ======================================== ===================================================
+
+With ``stairgames serve --workers N`` every sample carries ``worker`` (the worker's
+process id): the port's scrape is answered by whichever worker takes it, so each worker's
+series stay apart (no counter seems to go back) and a sum over ``worker`` adds them up;
+docs/deploy.md, "Health and metrics", says how to scrape them.
 """
 
 from __future__ import annotations
@@ -47,7 +63,13 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
@@ -65,12 +87,15 @@ from stairgames.server.play.match import Match
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
     from sqlalchemy.engine import Engine
-    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
     from stairgames.server.play.hub import Hub
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+LAG_EVERY = 0.25
+"""How often the event loop's lag is measured (seconds asleep)."""
+LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 READY_SECONDS = 5.0
 """How long ``/readyz`` waits for the database before it says it is not ready."""
 MAX_TIMED = 100_000
@@ -82,10 +107,32 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self.worker: str | None = None
+        """The worker's label on every sample (``--workers N``), or ``None``."""
+        ProcessCollector(registry=self.registry)
         self.requests = Counter(
             "stairgames_http_requests",
             "HTTP requests answered",
             ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.request_seconds = Histogram(
+            "stairgames_http_request_seconds",
+            "An HTTP request's time, from its start to its answer's end",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.socket_refusals = Counter(
+            "stairgames_websocket_refusals",
+            "WebSockets refused: closed before accepted, or with a 4xxx code",
+            ["route", "code"],
+            registry=self.registry,
+        )
+        self.loop_lag = Histogram(
+            "stairgames_event_loop_lag_seconds",
+            "How late the event loop woke a task asleep for a set time",
+            buckets=LAG_BUCKETS,
             registry=self.registry,
         )
         self.moves = Counter(
@@ -174,23 +221,58 @@ class Metrics:
 
         computers.choose = timed  # type: ignore[assignment]
 
-    def follow(self, hub: Hub, fanout: Any) -> None:
-        """Gauges read from ``hub`` (and the fan-out) when scraped (those of the app's
-        last start: a test may start one app twice)."""
+    def follow(self, hub: Hub, fanout: Any, engine: Engine | None = None) -> None:
+        """Gauges read from ``hub`` (the fan-out, the database's pool) when scraped (those
+        of the app's last start: a test may start one app twice)."""
         if self._gauges is not None:
             self.registry.unregister(self._gauges)
-        self._gauges = _Gauges(hub, fanout)
+        self._gauges = _Gauges(hub, fanout, engine)
         self.registry.register(self._gauges)
+
+    async def watch_loop_lag(self, every: float = LAG_EVERY) -> None:
+        """Until cancelled: sleep ``every`` seconds and count how late the loop woke."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            await asyncio.sleep(every)
+            self.loop_lag.observe(max(0.0, loop.time() - asleep - every))
+
+    def exposition(self) -> bytes:
+        """The text ``/metrics`` answers: every sample, with ``worker`` where set."""
+        if self.worker is None:
+            return generate_latest(self.registry)
+        labelled = CollectorRegistry(auto_describe=False)
+        labelled.register(_WithLabel(self.registry, "worker", self.worker))
+        return generate_latest(labelled)
+
+
+class _WithLabel(Collector):
+    """Every metric of ``registry`` with one more label on each sample."""
+
+    def __init__(self, registry: CollectorRegistry, name: str, value: str) -> None:
+        self.registry = registry
+        self.name = name
+        self.value = value
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self.registry.collect():
+            family.samples = [
+                sample._replace(labels={**sample.labels, self.name: self.value})
+                for sample in family.samples
+            ]
+            yield family
 
 
 class _Gauges(Collector):
     """What the process holds now, read at each scrape."""
 
-    def __init__(self, hub: Hub, fanout: Any) -> None:
+    def __init__(self, hub: Hub, fanout: Any, engine: Engine | None) -> None:
         self.hub = hub
         self.fanout = fanout
+        self.engine = engine
 
     def collect(self) -> Iterator[Metric]:
+        yield from self._pool()
         counts = self.hub.counts()
         sockets = GaugeMetricFamily(
             "stairgames_websocket_connections", "Open WebSockets", labels=["viewer"]
@@ -229,6 +311,22 @@ class _Gauges(Collector):
                 value=fanout.received,
             )
 
+    def _pool(self) -> Iterator[Metric]:
+        """The database pool's connections (SQLAlchemy's ``QueuePool``; none for a pool
+        that does not count them)."""
+        pool = self.engine.pool if self.engine is not None else None
+        counts = [getattr(pool, name, None) for name in ("checkedout", "checkedin", "overflow")]
+        if pool is None or not all(callable(count) for count in counts):
+            return
+        family = GaugeMetricFamily(
+            "stairgames_database_pool_connections",
+            "The database pool's connections, by state",
+            labels=["state"],
+        )
+        for state, count in zip(("in_use", "idle", "overflow"), counts, strict=True):
+            family.add_metric([state], max(0, int(count())))  # type: ignore[misc]
+        yield family
+
 
 class _LimitedRequests(Collector):
     """The requests of each limited kind the app's request limits accepted and
@@ -265,17 +363,50 @@ class CountRequests:
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         answer = AnswerStatus(send)
+        started = time.perf_counter()
         try:
             await self.app(scope, receive, answer)
         finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or "other"
+            template = _template(scope)
             method = str(scope.get("method", ""))[:10]
             self.metrics.requests.labels(method, template, str(answer.status)).inc()
+            elapsed = time.perf_counter() - started
+            self.metrics.request_seconds.labels(method, template).observe(elapsed)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket, its refusal counted: closed before it was accepted (or answered
+        with an HTTP status), or closed with a code of 4000-4999."""
+        accepted = False
+
+        async def watched(message: Message) -> None:
+            nonlocal accepted
+            kind = message.get("type")
+            if kind == "websocket.accept":
+                accepted = True
+            elif kind == "websocket.http.response.start":
+                self._refused(scope, str(message.get("status", 403)))
+            elif kind == "websocket.close":
+                code = int(message.get("code", 1000))
+                if not accepted or 4000 <= code < 5000:
+                    self._refused(scope, str(code))
+            await send(message)
+
+        await self.app(scope, receive, watched)
+
+    def _refused(self, scope: Scope, code: str) -> None:
+        self.metrics.socket_refusals.labels(_template(scope), code).inc()
+
+
+def _template(scope: Scope) -> str:
+    """The route's template (``/ws/matches/{match_id}``), never the address itself."""
+    return getattr(scope.get("route"), "path", None) or "other"
 
 
 # ----- the routes ------------------------------------------------------------------
@@ -305,7 +436,7 @@ def add_health_routes(app: FastAPI) -> None:
 
     @app.get("/metrics")
     async def metrics_text() -> Response:
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
 
 async def readiness(app: FastAPI) -> dict[str, bool]:
@@ -338,11 +469,15 @@ def _revision(engine: Engine) -> str | None:
     return current_revision(engine)
 
 
-def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
+def start_health(
+    app: FastAPI, engine: Engine, hub: Hub, worker: str | None = None
+) -> list[asyncio.Task[None]]:
     """When the app starts: what ``/readyz`` checks and ``/metrics`` counts (after the
-    fan-out is made: :func:`stairgames.server.play.fanouts.start_fanout`)."""
+    fan-out is made: :func:`stairgames.server.play.fanouts.start_fanout`), ``worker`` the
+    label of every sample (``--workers N``); the task that measures the event loop's lag."""
     ENGINE.keep(app, engine)
     metrics = METRICS.of(app)
+    metrics.worker = worker
     metrics.watch_database(engine)
     metrics.time_computers(hub)
     hub.service.committed.append(metrics.committed)
@@ -350,7 +485,8 @@ def start_health(app: FastAPI, engine: Engine, hub: Hub) -> None:
     fanout = FANOUT.find(app)
     if isinstance(fanout, NotifyingFanOut):
         fanout.notified.append(metrics.notified)
-    metrics.follow(hub, fanout)
+    metrics.follow(hub, fanout, engine)
+    return [asyncio.get_running_loop().create_task(metrics.watch_loop_lag())]
 
 
 METRICS: Kept[Metrics] = Kept("metrics")
