@@ -67,6 +67,7 @@ from stairgames.server.analysis.contract import AnalysisStatus, PositionAnswer, 
 from stairgames.server.base.contract import NoFields, answers
 from stairgames.server.base.errors import ServerError, error_json
 from stairgames.server.base.limits import ClientRates, shared_allowances
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.settings import DATA_DIR
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import AnalysisRow, Repository, allowances_off_loop, off_loop
@@ -393,7 +394,7 @@ class Analyses:
             await off_loop(self.store.drop, match.id)
             raise
         except Exception as exc:
-            log.exception("the analysis of match %s failed", match.id)
+            log_failure(log, "the analysis of match %s failed", match.id)
             await self._failed(run, exc)
             return
         self._runs.pop(match.id, None)

@@ -54,6 +54,7 @@ from sqlalchemy import select, text
 
 from stairgames.i18n import N_
 from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import HeartbeatRow, Repository, allowances_off_loop, off_loop
 
@@ -385,7 +386,7 @@ class LiveProcesses(Repository):
             try:
                 self._note(await off_loop(self._heartbeats))
             except Exception:
-                log.exception("reading the server processes alive failed")
+                log_failure(log, "reading the server processes alive failed")
 
 
 def live_processes_for(engine: Engine, settings: Any) -> LiveProcesses | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import time
 import typing
 from collections.abc import Callable
@@ -37,6 +38,29 @@ SOCKET_CLOSE_CODE: Final = 4503
 later each time; 4400-4499 are refusals it does not retry)."""
 
 UNAVAILABLE: Final = N_("the database cannot be reached now; try again in a few seconds")
+
+
+QUIET_SECONDS: Final = 60.0
+"""How often a background task's failure for an outage is told, at most (per message)."""
+_told_at: dict[str, float] = {}
+
+
+def log_failure(logger: logging.Logger, message: str, *args: object) -> None:
+    """Tell ``logger`` of the exception being handled: with its traceback, unless the
+    database is away (:data:`DATABASE_DOWN`), when one line without a traceback once a
+    minute a message is enough (the sweeps, the polls and the heartbeat that fail every
+    second of an outage once wrote a traceback each, and filled the disk). Call it in an
+    ``except`` block, as ``logger.exception``."""
+    error = sys.exc_info()[1]
+    if not isinstance(error, DATABASE_DOWN):
+        logger.exception(message, *args)
+        return
+    now = time.monotonic()
+    if now - _told_at.get(message, -QUIET_SECONDS) >= QUIET_SECONDS:
+        _told_at[message] = now
+        logger.warning(
+            f"{message}: the database cannot be reached (%s)", *args, type(error).__name__
+        )
 
 
 def unavailable() -> ServerError:

@@ -57,6 +57,7 @@ from stairgames.i18n import N_
 from stairgames.server.base.contract import answers
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.limits import ClientRates, Clock, Rate, shared_allowances
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChatMessageRow, Repository, allowances_off_loop, off_loop
 from stairgames.server.chat.contract import ChatBody, ChatListing, ChatMessageJson
@@ -439,7 +440,7 @@ class Chat:
         try:
             await self.deliver_said_elsewhere()
         except Exception:
-            log.exception("reading other processes' chat messages failed")
+            log_failure(log, "reading other processes' chat messages failed")
 
     def _hears_others(self) -> bool:
         """Whether the fan-out tells this process of the others' messages now."""
@@ -456,7 +457,7 @@ class Chat:
             try:
                 await self.deliver_said_elsewhere()
             except Exception:
-                log.exception("reading other processes' chat messages failed")
+                log_failure(log, "reading other processes' chat messages failed")
 
     async def deliver_said_elsewhere(self) -> None:
         """Deliver to the watchers here the messages other server processes took since

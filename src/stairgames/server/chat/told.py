@@ -54,6 +54,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from stairgames.core.registry import get_spec
 from stairgames.i18n import N_, Names, Text, text_json
 from stairgames.server.base.errors import ServerError, error_json
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import EventRecord, off_loop
 from stairgames.server.chat.chat import CHAT, CHAT_TOPIC, SPECTATORS, ChatMessage, ChatStore
@@ -242,7 +243,7 @@ class Told:
                 self.tell([player], await self._your_turn(match, player, holders))
             self.tell([p for p in players if p != player], None)
         except Exception:  # telling must never stop a game
-            log.exception("telling the players of match %s failed", match.id)
+            log_failure(log, "telling the players of match %s failed", match.id)
 
     def _ended(self, match: Match) -> dict[str, Any]:
         return {

@@ -71,6 +71,7 @@ from stairgames.core.registry import get_spec, uploaded_options
 from stairgames.i18n import N_, Text, text_json
 from stairgames.server.base.contract import NoFields, Ok, answers
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.settings import DATA_DIR
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import (
@@ -767,7 +768,7 @@ class Lobby:
             try:
                 await self.sweep_once()
             except Exception:  # a failing sweep must not end the loop
-                log.exception("the lobby's sweep failed")
+                log_failure(log, "the lobby's sweep failed")
 
     def share_through(self, fanout: FanOut) -> None:
         """Tell the lobby's changes to every server process through ``fanout`` (and

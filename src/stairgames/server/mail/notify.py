@@ -44,6 +44,7 @@ from typing import Any, Final
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.settings import MailSettings
 from stairgames.server.base.store import (
     MailAddressRow,
@@ -637,7 +638,7 @@ class Notifier:
             try:
                 await self.sweep()
             except Exception:  # a failing sweep must not end the loop
-                log.exception("the mail sweep failed")
+                log_failure(log, "the mail sweep failed")
             await asyncio.sleep(self.settings.sweep_seconds)
 
 

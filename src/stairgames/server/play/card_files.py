@@ -58,6 +58,7 @@ from sqlalchemy.engine import Engine
 from stairgames.core.errors import StairgamesError
 from stairgames.core.registry import option_files, uploaded_options
 from stairgames.i18n import LANGUAGES, N_, Text, current_language, set_language, translate
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ENGINE, MatchRow, off_loop
 from stairgames.server.people.players import Player, current_player_async
@@ -435,7 +436,7 @@ async def sweep_cards_every(
             if deleted:
                 log.info("deleted %d card files no match uses", len(deleted))
         except Exception:  # a failing sweep must not end the loop
-            log.exception("the card files' sweep failed")
+            log_failure(log, "the card files' sweep failed")
         await asyncio.sleep(seconds)
 
 

@@ -76,6 +76,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import EventRecord
 from stairgames.server.play.match import Match
@@ -490,7 +491,7 @@ class NotifyingFanOut:
         try:
             await self.hub.catch_up()
         except Exception:
-            log.exception("reading other processes' events failed")
+            log_failure(log, "reading other processes' events failed")
 
     def _notified(self, payload: str) -> None:
         match_id, _, number = payload.rpartition(":")
@@ -521,7 +522,7 @@ class NotifyingFanOut:
                 if self._following[match_id] == wanted:
                     return
         except Exception:
-            log.exception("announcing match %s from another process failed", match_id)
+            log_failure(log, "announcing match %s from another process failed", match_id)
         finally:
             self._following.pop(match_id, None)
 

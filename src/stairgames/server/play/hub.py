@@ -48,6 +48,7 @@ from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
 from stairgames.server.base.limits import Bucket, LiveProcesses
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import off_loop
 from stairgames.server.play.computer import (
@@ -691,7 +692,7 @@ class Hub:
                 if told is not None:
                     await told
             except Exception:  # a listener's failure must not stop the match
-                log.exception("after-change listener failed for %s", match.id)
+                log_failure(log, "after-change listener failed for %s", match.id)
         if match.over:
             self._watched.pop(match.id, None)
         if think:
@@ -820,7 +821,7 @@ class Hub:
             try:
                 await self._announce_changed_elsewhere()
             except Exception:
-                log.exception("reading other processes' events failed")
+                log_failure(log, "reading other processes' events failed")
 
     async def catch_up(self) -> None:
         """Announce every match someone watches here that another server process changed
@@ -1002,7 +1003,7 @@ class Hub:
             try:
                 stopped = await self.stop_unwatched()
             except Exception:
-                log.exception("stopping the unwatched matches of computers failed")
+                log_failure(log, "stopping the unwatched matches of computers failed")
             else:
                 if stopped:
                     log.info("stopped %d unwatched matches of computers only", len(stopped))

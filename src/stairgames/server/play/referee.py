@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Callable
 
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ClockStore, off_loop
 from stairgames.server.play.hub import Hub
@@ -157,7 +158,7 @@ class Referee:
                         for match_id in set(timed) - set(self._due):
                             await self._take_up(match_id, None)
                 except Exception:
-                    log.exception("keeping the clocks failed")
+                    log_failure(log, "keeping the clocks failed")
         finally:
             try:  # (cancelled: the last beat still written, off the loop)
                 await off_loop(self.store.beat, self.process, self.now())

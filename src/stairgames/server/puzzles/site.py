@@ -40,6 +40,7 @@ from stairgames.core.errors import StairgamesError
 from stairgames.core.record import GameRecord
 from stairgames.core.registry import get_spec, listing_order, load, puzzle_games
 from stairgames.puzzles.model import Puzzle, read_puzzles
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.store import off_loop
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class SiteRecords:
         try:
             record = record_of(match)
         except StairgamesError:
-            log.exception("the record of match %s could not be made", match.id)
+            log_failure(log, "the record of match %s could not be made", match.id)
             return None
         if record is None:
             return None

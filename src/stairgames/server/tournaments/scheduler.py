@@ -32,6 +32,7 @@ import random
 from typing import Any
 
 from stairgames.core.registry import load
+from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ChallengeRow, off_loop
 from stairgames.server.lobby.lobby import STARTED as CHALLENGE_STARTED
@@ -153,7 +154,7 @@ class Scheduler:
             try:
                 await self.sweep()
             except Exception:  # a failing sweep must not end the loop
-                log.exception("the tournaments' sweep failed")
+                log_failure(log, "the tournaments' sweep failed")
 
     async def sweep(self) -> None:
         """One look at every tournament not finished."""

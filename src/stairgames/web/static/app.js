@@ -74,6 +74,7 @@ const app = {
   lastEvent: -1,
   retry: new Backoff(),
   pending: new PendingMove(),
+  lastSent: null, // the last request sent: kept again if the database was away for it
   renders: 0,
 };
 
@@ -402,6 +403,15 @@ function setBanner(text) {
 
 function receive(seat, message) {
   if (message.type === "error") {
+    if (message.error && message.error.code === "database_unavailable" && app.lastSent) {
+      // the server could not take it (an outage): kept, sent once the socket is back
+      app.pending.keep(app.lastSent.request, app.lastSent.event);
+      app.lastSent = null;
+      $("match-error").textContent = t(
+        "Not connected: your move is sent once the connection is back",
+      );
+      return;
+    }
     $("match-error").textContent = errorText(message.error);
     if (message.error && message.error.code === "stale") {
       send({ type: "sync" });
@@ -531,6 +541,7 @@ function send(request) {
     );
     return;
   }
+  app.lastSent = { request, event: app.lastEvent };
   socket.send(JSON.stringify({ ...request, event: app.lastEvent }));
 }
 

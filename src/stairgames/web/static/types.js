@@ -38,6 +38,8 @@
  *   reason_args?: Record<string, unknown>} | null} result
  * @property {unknown[][] | null} [narration] a told game's sentences, one list a move
  * @property {import("./clocktext.js").Clock | null} [clock]
+ * @property {{kind: string}} [time_control] none, realtime or correspondence (and its numbers)
+ * @property {string[]} [premoves] the moves the viewer may queue while its opponent thinks
  * @property {string | null} [rematch]
  * @property {number[]} [rematch_asked]
  * @property {number} [spectators]
@@ -145,6 +147,8 @@
  * @property {number} lastEvent
  * @property {import("./backoff.js").Backoff} retry
  * @property {import("./pending.js").PendingMove} pending a move made while disconnected
+ * @property {{request: {type: string, [key: string]: unknown}, event: number} | null} lastSent
+ *   the last request sent (kept again when the server answers that its database is away)
  * @property {number} renders
  */
 
