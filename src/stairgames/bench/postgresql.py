@@ -72,6 +72,18 @@ class PostgreSQL:
             capture_output=True,
         )
 
+    @property
+    def data(self) -> Path:
+        """The server's data folder (``pg_ctl -D``)."""
+        return Path(self.pg_ctl[self.pg_ctl.index("-D") + 1])
+
+    def postmaster(self) -> int | None:
+        """The process id of the running server (its ``postmaster.pid``), or ``None``."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def restart(self) -> None:
         self.stop()
         self.start()

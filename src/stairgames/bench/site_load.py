@@ -16,6 +16,14 @@ players saw accepted. Latency: from a move sent to the other seat receiving it.
     python -m benchmarks.site_load --games 200 --think 0 --servers 1           # capacity
     python -m benchmarks.site_load --games 200 --fault kill-worker
     python -m benchmarks.site_load --games 200 --fault restart-postgresql
+    python -m benchmarks.site_load --games 200 --moves 16 --rates 25,50,75,100,150 --servers 1
+
+``--rates R1,R2,...``: the capacity: one run of new games a step, paced so that all of
+them together send about R moves a second (each player thinks ``games / R`` seconds on
+average); a table of each step's moves/s, median and p99 latency and CPU per move of each
+server process and of PostgreSQL (from ``/proc``: user and system time of the process and
+its children alive, so a server's computer players and uvicorn's workers are counted in
+it), and the **knee**: the most moves a second with p99 under :data:`KNEE_P99_MS`.
 
 ``--servers S --workers W``: S ``stairgames serve`` processes (S ``server`` lines in
 nginx's ``upstream``), each ``--workers W``. ``--fault kill-worker`` sends SIGKILL to
@@ -54,6 +62,8 @@ from stairgames.bench.site import UNVERIFIED, Site, answers, running_site
 ADDRESSES = 250
 """Loopback addresses the clients come from (127.0.0.2 and on): nginx's 20 sockets per
 address then hold 5,000 seats."""
+KNEE_P99_MS = 50.0
+"""The latency a step's p99 must stay under to count below the knee."""
 FIRST_MOVES = 2
 """Moves every game has made before a fault is caused."""
 
@@ -448,6 +458,113 @@ def summarize(games: list[Game], seconds: float) -> Result:
     )
 
 
+# ----- CPU per move --------------------------------------------------------------------
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and every process under it alive now (Linux's ``/proc``)."""
+    found, waiting = [], [pid]
+    while waiting:
+        current = waiting.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError, ValueError):
+                waiting += [int(child) for child in task.read_text().split()]
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds of ``pids`` (those gone count nothing)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def cpu_by_process(site: Site) -> dict[str, float]:
+    """CPU seconds so far of each server process (with its workers and computer
+    players) and of PostgreSQL (every backend)."""
+    used = {
+        f"server {number}": cpu_seconds(family(server.process.pid))
+        for number, server in enumerate(site.servers, 1)
+    }
+    postmaster = site.postgresql.postmaster()
+    if postmaster is not None:
+        used["postgresql"] = cpu_seconds(family(postmaster))
+    return used
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of ``--rates``: the rate asked, the run's figures, and the CPU
+    milliseconds per move of each process (:func:`cpu_by_process`)."""
+
+    rate: float
+    result: Result
+    cpu_ms_per_move: dict[str, float]
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.result.moves / self.result.seconds if self.result.seconds else 0.0
+
+
+def capacity(site: Site, args: argparse.Namespace, rates: list[float]) -> list[Step]:
+    """One run a rate, each of new games paced to send about that many moves a second."""
+    steps = []
+    for rate in rates:
+        plan = Plan(args.games / rate, None, args.down, args.seed, args.timeout)
+        before = cpu_by_process(site)
+        result = summarize(*run(site, args.games, args.moves, plan))
+        after = cpu_by_process(site)
+        moves = max(1, result.moves)
+        used = {name: (after[name] - before.get(name, 0.0)) * 1000 / moves for name in after}
+        steps.append(Step(rate, result, used))
+    return steps
+
+
+def knee(steps: list[Step]) -> Step | None:
+    """The step with the most moves a second whose p99 stayed under :data:`KNEE_P99_MS`
+    and which lost nothing."""
+    under = [
+        step
+        for step in steps
+        if step.result.p99_ms < KNEE_P99_MS and not step.result.lost and not step.result.duplicated
+    ]
+    return max(under, key=lambda step: step.moves_per_second, default=None)
+
+
+def report_capacity(args: argparse.Namespace, steps: list[Step], before: str, after: str) -> None:
+    layout = f"{args.servers} server(s) x --workers {args.workers}"
+    print(f"capacity: {args.games} Stairs games a step over wss through nginx, {layout}")
+    print(f"machine before: {before}; after: {after}")
+    names = list(steps[0].cpu_ms_per_move) if steps else []
+    print(
+        "| asked moves/s | moves/s | median ms | p99 ms | lost | duplicated | "
+        + " | ".join(f"{name} CPU ms/move" for name in names)
+        + " |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|" + "---:|" * len(names))
+    for step in steps:
+        result = step.result
+        cpu = " | ".join(f"{step.cpu_ms_per_move.get(name, 0.0):.2f}" for name in names)
+        print(
+            f"| {step.rate:g} | {step.moves_per_second:.0f} | {result.median_ms:.1f} "
+            f"| {result.p99_ms:.1f} | {result.lost} | {result.duplicated} | {cpu} |"
+        )
+    best = knee(steps)
+    if best is None:
+        print(f"knee: no step kept p99 under {KNEE_P99_MS:g} ms")
+    else:
+        print(
+            f"knee (p99 under {KNEE_P99_MS:g} ms): {best.moves_per_second:.0f} moves/s "
+            f"(asked {best.rate:g})"
+        )
+    print("command: python -m benchmarks.site_load " + " ".join(args.argv))
+
+
 def conditions() -> str:
     load = os.getloadavg()
     return f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
@@ -498,6 +615,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--down", type=float, default=3.0, help="seconds PostgreSQL is down")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rates",
+        default=None,
+        help="comma-separated moves a second, one run each: the capacity and its knee",
+    )
     import sys
 
     args = parser.parse_args(argv)
@@ -506,6 +628,10 @@ def main(argv: list[str] | None = None) -> None:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="stairgames-site-")))
         site = stack.enter_context(running_site(folder, servers=args.servers, workers=args.workers))
         before = conditions()
+        if args.rates:
+            steps = capacity(site, args, [float(rate) for rate in args.rates.split(",")])
+            report_capacity(args, steps, before, conditions())
+            return
         plan = Plan(args.think, args.fault, args.down, args.seed, args.timeout)
         result = summarize(*run(site, args.games, args.moves, plan))
         after = conditions()

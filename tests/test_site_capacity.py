@@ -1,0 +1,65 @@
+"""Issue 55: what ``python -m benchmarks.site_load --rates ...`` reports of capacity:
+the CPU each process spent per move (read from ``/proc``) and the knee (the most moves
+a second whose p99 stayed under 50 ms). The runs themselves are a benchmark, not a test:
+here, the parts that decide the figures."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stairgames.bench.site_load import KNEE_P99_MS, Result, Step, cpu_seconds, family, knee
+
+linux = pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs Linux's /proc")
+
+
+def result(moves: int, seconds: float, p99: float, lost: int = 0) -> Result:
+    return Result(
+        games=10,
+        moves=moves,
+        seconds=seconds,
+        median_ms=p99 / 3,
+        p99_ms=p99,
+        steady=(0.0, moves, p99 / 3, p99),
+        lost=lost,
+        duplicated=0,
+        unfinished=0,
+        reconnections=0,
+        refused=0,
+        resumed=[],
+        still_cut=0,
+        fault={},
+    )
+
+
+def test_the_knee_is_the_fastest_step_under_the_latency_that_lost_nothing() -> None:
+    steps = [
+        Step(25, result(1000, 40.0, 12.0), {}),
+        Step(50, result(2000, 40.0, 30.0), {}),
+        Step(75, result(2900, 40.0, KNEE_P99_MS + 1), {}),  # too slow
+        Step(100, result(3500, 40.0, 20.0, lost=1), {}),  # lost a move
+    ]
+    best = knee(steps)
+    assert best is steps[1] and best.moves_per_second == 50
+    assert knee([dataclasses.replace(steps[2])]) is None
+
+
+@linux
+def test_a_process_and_its_children_are_counted_with_their_cpu() -> None:
+    burner = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nwhile sys.stdin.read(1): pass"],
+        stdin=subprocess.PIPE,
+    )
+    try:
+        assert burner.pid in family(os.getpid()) and os.getpid() in family(os.getpid())
+        assert family(burner.pid) == [burner.pid]
+        assert cpu_seconds(family(os.getpid())) >= cpu_seconds([os.getpid()]) > 0
+    finally:
+        burner.kill()
+        burner.wait()
+    assert cpu_seconds([burner.pid]) == 0  # gone: counts nothing
