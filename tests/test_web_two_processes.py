@@ -5,7 +5,8 @@ uvicorn on a port of its own, as two server processes behind a balancer that sen
 person elsewhere. Polling is set to an hour, so what reaches the other process came
 through the fan-out. Ann's pages are all on the first, Bob's and Cat's on the second:
 the lobby's list, the game, who watches it, the chat and each player's channel (the
-"your turn" badge) cross.
+"your turn" badge) cross; and an analysis's progress, and a client's allowance of new
+games (the rate limits are kept in the database for every process).
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ import pytest
 
 from tests.browser_helpers import expect, serving, shot
 from tests.postgresql_helpers import AN_HOUR, PostgreSQL, postgresql_server
+from tests.test_web_analysis import blundered_stairs_game
 from tests.test_web_e2e import play_a_move
 from tests.test_web_told_everywhere import person
+
+NEW_GAMES = 4
+"""New games one client may start at once, over both processes together."""
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +39,7 @@ def two_urls(
     postgresql: PostgreSQL, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, str]]:
     from stairgames.server.app import create_app
+    from stairgames.server.base.limits import Rate
     from stairgames.server.base.settings import Settings
 
     def settings(name: str) -> Settings:
@@ -44,6 +50,8 @@ def two_urls(
             computer_workers=0,
             loop_guard=True,
             follow_seconds=AN_HOUR,  # only the fan-out carries anything across
+            matches_per_minute=Rate(per_minute=0.01, burst=NEW_GAMES),
+            analysis_iterations=4,
         )
 
     first, second = settings("first"), settings("second")
@@ -98,6 +106,31 @@ def test_the_lobby_a_game_its_watchers_chat_and_your_turn_cross_processes(
     play_a_move(bob)
     expect(ann.locator("#turn")).to_have_text("Your move")
     shot(bob, "two-processes-bob")
+    for context in (ann_context, bob_context):
+        context.close()
+    assert not errors
+
+
+def test_an_analysis_and_an_allowance_of_new_games_cross_processes(
+    browser: Any, two_urls: tuple[str, str]
+) -> None:
+    first, second = two_urls
+    errors: list[str] = []
+    ann_context, ann = person(browser, first, "Ann Analyses", errors)
+    bob_context, bob = person(browser, second, "Bob Watches", errors)
+    ann.base_url = first
+    match = blundered_stairs_game(ann)  # a game Ann started on the first: one new game
+    bob.goto(f"{second}/m/{match}")
+    expect(bob.locator("#result")).to_be_visible()
+    ann.get_by_role("button", name="Analyse this game").click()
+    # the analysis, made on the first, is drawn on Bob's page on the second
+    expect(bob.locator("#analysis-graph .graph-point").first).to_be_attached(timeout=60_000)
+    # the allowance of new games is one for both processes: spent on the first ...
+    body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "human"]}
+    answers = [ann.request.post(f"{first}/api/matches", data=body).status for _ in range(NEW_GAMES)]
+    assert answers[: NEW_GAMES - 1] == [200] * (NEW_GAMES - 1) and answers[-1] == 429
+    # ... it is spent on the second too
+    assert ann.request.post(f"{second}/api/matches", data=body).status == 429
     for context in (ann_context, bob_context):
         context.close()
     assert not errors
