@@ -53,6 +53,7 @@ def game_line(
         "ours": "mcts",
         "time": 0.1,
         "bot_time": 1.0,
+        "bot_engine": "direct",
         "ours_first": first,
         "score": score,
         "ours_seconds": list(ours),
@@ -231,8 +232,13 @@ def test_fixed_budgets_make_matches_of_their_own_and_read_in_the_table():
         "moves": ["d3-c4"],
     }
     # a line written before the fixed budgets existed is the timed match
-    assert match_key(timed) == ("stairs", "mcts", 0.1, None, 1.0, None)
-    assert match_key(fixed) == ("stairs", "mcts", None, 12000, None, 3457)
+    assert match_key(timed) == ("stairs", "mcts", 0.1, None, 1.0, None, "direct")
+    assert match_key(fixed) == ("stairs", "mcts", None, 12000, None, 3457, "direct")
+    # one written before issue 56 had the bot reach our engine through pyspiel: a match
+    # of its own, and the table says so beside the bot's budget
+    bridged = {key: value for key, value in timed.items() if key != "bot_engine"}
+    assert match_key(bridged)[-1] == "pyspiel" and game_key(bridged) != game_key(timed)
+    assert bot_budget(bridged) == "1 s (through pyspiel)"
     assert game_key(timed) != game_key(fixed)
     assert ours_budget(timed) == "0.1 s"
     assert ours_budget(fixed) == "12,000 iterations"

@@ -26,11 +26,14 @@ those it actually ran (the root's
 ``explore_count``; its solver stops a search early once the root is proven), not
 those it was allowed; ours are our tree search's iterations (0 where the endgame
 solver proved the move or a move wins at once).
-OpenSpiel's bot reaches our engine through the bridge
-(:mod:`stairgames.interop.openspiel`), so its iterations include the bridge's
-cost (pyspiel's calls into a Python game; a clone is our engine's ``clone``); that is
-the price any OpenSpiel algorithm pays on a Python game
-(:mod:`benchmarks.openspiel_bridge_speed` measures it).
+OpenSpiel's bot searches our engine directly by default (``--bot-engine direct``:
+:mod:`stairgames.interop.openspiel_direct`, OpenSpiel's method names on our own
+states), at its full speed; ``--bot-engine pyspiel`` reaches it through the pyspiel
+bridge (:mod:`stairgames.interop.openspiel`) instead, as figures before issue 56 did,
+whose calls into a Python game cost the bot about a quarter of its simulations
+(:mod:`benchmarks.openspiel_bridge_speed` measures it). With the same seeds both play
+the same searches, move for move; the table names the engine beside the bot's budget
+and gives its simulations a searched move.
 
 Conditions, so that the figures can be reproduced and judged:
 
@@ -118,6 +121,7 @@ from stairgames.bench.strength import (
     append_line as append_line,  # kept importable from here (the tests read it)
 )
 from stairgames.interop import openspiel as bridge
+from stairgames.interop.openspiel_direct import direct_game
 
 MODULE = "benchmarks.players_openspiel"
 
@@ -152,13 +156,20 @@ moves of play only and decide agreement apart, so OpenSpiel's bot gets the same 
 (its random rollouts would otherwise end games by random offers and answers)."""
 
 
-def load_for_play(name: str) -> Any:
-    return bridge.load_game(name, **MOVES_OF_PLAY_ONLY.get(name, {}))
+BOT_ENGINES = ("direct", "pyspiel")
+"""How OpenSpiel's bot reaches our engine: directly (its full speed), or through pyspiel."""
 
 
-def calibrate(name: str, seconds: float) -> int:
+def load_for_play(name: str, engine: str = "direct") -> Any:
+    """The game the bot searches: our engine directly (``direct``) or through pyspiel;
+    its states hold ours as ``inner`` either way."""
+    spiel_game = bridge.load_game(name, **MOVES_OF_PLAY_ONLY.get(name, {}))
+    return direct_game(spiel_game) if engine == "direct" else spiel_game
+
+
+def calibrate(name: str, seconds: float, engine: str = "direct") -> int:
     """Simulations of OpenSpiel's bot that take ``seconds`` on early positions of ``name``."""
-    game = load_for_play(name)
+    game = load_for_play(name, engine)
     bot = make_bot(game, 200, 0)
     state = game.new_initial_state()
     rng = random.Random(0)
@@ -220,6 +231,7 @@ class Task:
     iterations: int | None = None
     bot_fixed: bool = False
     record_moves: bool = False
+    bot_engine: str = "direct"
 
 
 def task_key(task: Task) -> tuple[Any, ...]:
@@ -234,6 +246,7 @@ def budgets(task: Task) -> dict[str, Any]:
         "ours_iterations": task.iterations,
         "bot_time": None if task.bot_fixed else task.bot_seconds,
         "bot_fixed_simulations": task.simulations if task.bot_fixed else None,
+        "bot_engine": task.bot_engine,
     }
 
 
@@ -249,7 +262,7 @@ def play(task: Task) -> dict[str, Any]:
     started = time.perf_counter()
     cpu_started = time.process_time()
     bridge.register_all()
-    game = load_for_play(task.game)
+    game = load_for_play(task.game, task.bot_engine)
     state = game.new_initial_state()
     ours_seat = 0 if task.ours_first else 1
     inner_game = state.inner.get_game()
@@ -322,13 +335,19 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
-def warm_up(names: list[str], ours: str, seconds: float | None, iterations: int | None) -> float:
+def warm_up(
+    names: list[str],
+    ours: str,
+    seconds: float | None,
+    iterations: int | None,
+    engine: str = "direct",
+) -> float:
     """Untimed, before a worker's first game: a short game of each of ``names`` (our
     player at its budget against a small bot), so that the compiled code is loaded and
     both sides have searched once. Its seconds."""
     started = time.perf_counter()
     for name in names:
-        game = load_for_play(name)
+        game = load_for_play(name, engine)
         state = game.new_initial_state()
         inner_game = state.inner.get_game()
         player = make_agent(
@@ -348,12 +367,16 @@ def warm_up(names: list[str], ours: str, seconds: float | None, iterations: int 
 
 
 def prepare_worker(
-    names: list[str], ours: str, seconds: float | None, iterations: int | None
+    names: list[str],
+    ours: str,
+    seconds: float | None,
+    iterations: int | None,
+    engine: str = "direct",
 ) -> float:
     """A worker's start, once pinned: OpenSpiel's games registered, then
     :func:`warm_up`. Its seconds."""
     bridge.register_all()
-    return warm_up(names, ours, seconds, iterations)
+    return warm_up(names, ours, seconds, iterations, engine)
 
 
 def describe_game(record: Mapping[str, Any], done: int, total: int) -> str:
@@ -379,6 +402,7 @@ def reproducing_arguments(
         arguments += ["--bot-simulations", ",".join(str(fixed[name]) for name in names)]
     else:
         arguments += ["--bot-time", f"{args.bot_time:g}"]
+    arguments += ["--bot-engine", args.bot_engine]
     arguments += ["--ours", args.ours, "--cores", format_cores(cores)]
     arguments += run_arguments(args)
     if args.record_moves:
@@ -408,6 +432,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="the bot's simulations a move, fixed (instead of --bot-time), or one per game: "
         "1669,3457",
+    )
+    parser.add_argument(
+        "--bot-engine",
+        choices=BOT_ENGINES,
+        default="direct",
+        help="how the bot reaches our engine: directly, at its full speed (default), or "
+        "through the pyspiel bridge (as figures before issue 56)",
     )
     parser.add_argument(
         "--ours-iterations",
@@ -470,7 +501,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     compiled = time.perf_counter() - clock
     calibrated = (
-        fixed if fixed is not None else {name: calibrate(name, args.bot_time) for name in names}
+        fixed
+        if fixed is not None
+        else {name: calibrate(name, args.bot_time, args.bot_engine) for name in names}
     )
     pin(allowed)  # the workers start from it, then pin themselves
     tasks = [
@@ -487,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
             iterations=args.ours_iterations,
             bot_fixed=fixed is not None,
             record_moves=args.record_moves,
+            bot_engine=args.bot_engine,
         )
         for name, index in interleave(counts)
     ]
@@ -504,7 +538,9 @@ def main(argv: list[str] | None = None) -> int:
     run_line = open_run(command, check.loaded, conditions, args.checkpoint, len(done))
     times_before = cpu_times()
     deadline = None if args.deadline is None else started + args.deadline
-    warm = functools.partial(prepare_worker, names, args.ours, seconds, args.ours_iterations)
+    warm = functools.partial(
+        prepare_worker, names, args.ours, seconds, args.ours_iterations, args.bot_engine
+    )
     progress = run_games(tasks, cores, warm, play, deadline, args.checkpoint, describe_game)
     after = conditions_after(progress, times_before, cores, allowed, started)
     runs, games = close_run(run_line, progress, after, args.checkpoint, game_key)

@@ -487,7 +487,8 @@ def _number(value: Any) -> float | None:
 def match_key(record: Mapping[str, Any]) -> tuple[Any, ...]:
     """What makes games of one match: the game and both players with their budgets
     (ours in seconds or iterations, the bot's in seconds or a fixed number of
-    simulations; lines written before the fixed budgets existed read as timed)."""
+    simulations; lines written before the fixed budgets existed read as timed), and how
+    the bot reached our engine (lines before issue 56 read as through pyspiel)."""
     return (
         record["game"],
         record["ours"],
@@ -495,6 +496,7 @@ def match_key(record: Mapping[str, Any]) -> tuple[Any, ...]:
         record.get("ours_iterations"),
         _number(record["bot_time"]),
         record.get("bot_fixed_simulations"),
+        record.get("bot_engine", "pyspiel"),
     )
 
 
@@ -519,8 +521,12 @@ def bot_budget(record: Mapping[str, Any]) -> str:
     """The bot's budget a move as the table writes it: ``1 s`` (its simulations kept to
     the time) or ``3,457 simulations`` (fixed)."""
     if record.get("bot_fixed_simulations") is not None:
-        return f"{int(record['bot_fixed_simulations']):,} simulations"
-    return f"{float(record['bot_time']):g} s"
+        budget = f"{int(record['bot_fixed_simulations']):,} simulations"
+    else:
+        budget = f"{float(record['bot_time']):g} s"
+    if record.get("bot_engine", "pyspiel") == "pyspiel":
+        budget += " (through pyspiel)"
+    return budget
 
 
 def read_lines(
@@ -690,7 +696,7 @@ def summarize(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     second, and all."""
     rows = []
     for key, played in group_by(games, match_key).items():
-        name, ours, seconds, iterations, bot_seconds, bot_simulations = key
+        name, ours, seconds, iterations, bot_seconds, bot_simulations, bot_engine = key
         seated = {
             "first": [game for game in played if game["ours_first"]],
             "second": [game for game in played if not game["ours_first"]],
@@ -704,6 +710,7 @@ def summarize(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "ours_iterations": iterations,
                 "bot_time": bot_seconds,
                 "bot_fixed_simulations": bot_simulations,
+                "bot_engine": bot_engine,
                 "seeds": sorted(int(game["seed"]) for game in played),
                 "loaded": any(game.get("loaded") for game in played),
                 **{seat: seat_summary(seated[seat]) for seat in SEATS},
