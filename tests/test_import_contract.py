@@ -66,7 +66,9 @@ LAYER_MAY_IMPORT = {
 
 _BELOW_FEATURES = frozenset({"base", "people", "play"})
 _DOMAINS = (
-    frozenset({"lobby", "chat", "mail", "analysis", "puzzles", "bots", "tournaments", "ops"})
+    frozenset(
+        {"lobby", "chat", "mail", "analysis", "puzzles", "bots", "tournaments", "push", "ops"}
+    )
     | _BELOW_FEATURES
 )
 DOMAIN_MAY_IMPORT = {
@@ -80,6 +82,7 @@ DOMAIN_MAY_IMPORT = {
     "puzzles": _BELOW_FEATURES | {"puzzles"},
     "bots": _BELOW_FEATURES | {"lobby", "bots"},
     "tournaments": _BELOW_FEATURES | {"lobby", "tournaments"},
+    "push": _BELOW_FEATURES | {"lobby", "push"},
     "ops": _DOMAINS,
     "app": _DOMAINS | {"app"},
     "runners": _DOMAINS | {"app", "runners"},

@@ -70,6 +70,7 @@ from stairgames.server.people.players import (
 )
 from stairgames.server.people.rating_store import RATINGS, RatingStore
 from stairgames.server.people.tokens import add_token_routes, marking_bots, start_tokens
+from stairgames.server.people.vacation import VacationStore
 from stairgames.server.play.card_files import (
     add_card_routes,
     start_card_sweep,
@@ -80,8 +81,16 @@ from stairgames.server.play.fanout import FANOUT
 from stairgames.server.play.fanouts import start_fanout
 from stairgames.server.play.hub import HUB, Hub, HubNeighbours, Limits
 from stairgames.server.play.matches import MatchService
+from stairgames.server.play.plans import PLANS, Plans, PlanStore, add_plan_routes
 from stairgames.server.play.referee import REFEREE, Referee
 from stairgames.server.play.routes import Neighbours, add_match_routes
+from stairgames.server.play.vacation import (
+    VACATIONS,
+    HeldSeats,
+    Vacations,
+    add_vacation_routes,
+)
+from stairgames.server.push.routes import PUSH, add_push_routes, start_push
 from stairgames.server.puzzles.routes import PUZZLES, add_puzzle_routes, start_puzzles
 from stairgames.server.tournaments.scheduler import SCHEDULER, Scheduler
 from stairgames.server.tournaments.tournaments import (
@@ -142,7 +151,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         referee = REFEREE.keep(
             app, Referee(hub, ClockStore(engine), beat_seconds=settings.heartbeat_seconds)
         )
-        neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, referee.note]
+        vacations = VACATIONS.keep(  # players away: their clocks held (play/vacation.py)
+            app,
+            Vacations(hub, VacationStore(engine), HeldSeats(engine), rates_clock=settings.clock),
+        )
+        vacations.rates.shared = shared_allowances(engine, settings.shared())
+        referee.vacations = vacations
+        service.moved.append(vacations.moved)  # a move ends an automatic vacation
+        plans = PLANS.keep(app, Plans(PlanStore(engine), rates_clock=settings.clock))
+        plans.rates.shared = shared_allowances(engine, settings.shared())
+        service.replies = plans  # replies planned ahead (play/plans.py)
+        neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, vacations.note]
+        neighbours.after_change.append(referee.note)
         neighbours.seat_names = lobby.seat_names
         neighbours.seat_ratings = marking_bots(lobby.seat_ratings, lobby.store.seat_players, tokens)
         await referee.start()
@@ -160,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background += start_chat(app, engine, hub, settings)  # the chat (server/chat/chat.py)
         background += start_mail(app, engine, hub, lobby, settings)  # server/mail/routes.py
         start_told(app)  # each player's channel, /ws/me (server/chat/told.py)
+        pusher = await start_push(app, engine, lobby, settings)  # web push (server/push/)
         start_analysis(app, engine, hub, settings)  # server/analysis/analysis.py
         background += start_card_sweep(app, engine, settings)  # unused card files expire
         start_puzzles(app, engine, settings, hub)  # server/puzzles/: the sets, rated; records
@@ -179,6 +200,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "bots": BOTS.of(app).rates,
             "tokens": tokens.rates,
             "tournaments": TOURNAMENTS.of(app).rates,
+            "vacation": vacations.rates,
+            "plans": plans.rates,
+            "push": PUSH.of(app).rates,
         }
         DOMAIN_RATES.keep(app, domain_rates)
         if settings.loop_guard:
@@ -191,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # their last words (the referee's heartbeat, off the loop) written first
             await asyncio.gather(*background, return_exceptions=True)
             await FANOUT.of(app).close()
+            await pusher.close()
             await ANALYSES.of(app).close()
             await hub.close()
             computers.shutdown()
@@ -219,6 +244,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_puzzle_routes(app)
     add_bot_routes(app)
     add_tournament_routes(app)
+    add_vacation_routes(app)
+    add_plan_routes(app, _match_neighbours())
+    add_push_routes(app)
     add_match_routes(app, settings, _match_neighbours())
     add_page_routes(app, settings.static_dir)
     require_content_types(app)

@@ -158,6 +158,23 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "the increment must be whole seconds from 0 to {most}": "bad_increment",
     "minutes and increment must be numbers": "clock_not_numbers",
     "days per move must be one of {days}": "bad_days",
+    # vacation
+    "you have no vacation days left": "no_vacation_days",
+    "you are on vacation already": "already_on_vacation",
+    "you are not on vacation": "not_on_vacation",
+    "'action' must be start or stop, and 'automatic' true or false": "bad_vacation",
+    # planned replies
+    "planned replies are a list of lines, each a list of moves": "plans_not_lines",
+    "replies are planned in correspondence games only": "plans_need_correspondence",
+    "replies are planned in games of two players only": "plans_need_two_players",
+    "replies cannot be planned in games with hidden cards": "plans_hidden_cards",
+    "replies are planned while your opponent is to move": "plans_not_now",
+    "at most {most} lines of planned replies": "too_many_plan_lines",
+    "line {line} must be moves in the game's notation, your opponent's first and your "
+    "reply last, at most {most}": "bad_plan_line",
+    "line {line}: move {move} is not legal there": "illegal_plan_move",
+    "line {line} goes past the game's end, dice or a draw: plan up to it": "plan_past_chance",
+    "line {line} answers a move that another line answers differently": "plan_two_replies",
     # computers
     "no computer player can take this seat": "no_computer_for_seat",
     "the computer ({player}) could not choose a move": "computer_failed",
@@ -243,6 +260,14 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "only an account (a player with a password) may create a tournament": (
         "tournament_needs_account"
     ),
+    # web push
+    "a push subscription's endpoint must be an https address of a push service": (
+        "push_endpoint_invalid"
+    ),
+    "a push subscription's keys are p256dh (a P-256 key) and auth (16 bytes), base64url": (
+        "push_keys_invalid"
+    ),
+    "no such push subscription": "push_subscription_not_found",
 }
 
 

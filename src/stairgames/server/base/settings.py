@@ -91,6 +91,40 @@ class MailSettings:
         return f"stairgames <noreply@{host}>"
 
 
+PUSH_SUBSCRIPTIONS_RATE: Final = Rate(per_minute=10, burst=10)
+"""Push subscriptions one player may add or remove a minute."""
+PUSH_PER_MATCH: Final = Rate(per_minute=1, burst=1)
+"""Push messages about one match to one player: one a minute."""
+PUSH_PER_PLAYER: Final = Rate(per_minute=1 / 3, burst=20)
+"""Push messages to one player, whatever about: twenty at once, then one every three
+minutes (so at most 40 in an hour)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PushSettings:
+    """How the server sends web push (``Settings.push``; docs/web.md, "Web push")."""
+
+    subject: str = ""
+    """The operator's contact in every VAPID JWT (``mailto:`` or ``https:``); empty:
+    ``mailto:`` the mail's sender, else ``mailto:noreply@localhost`` (set it: a push
+    service may refuse messages it cannot trace back)."""
+    private_key: str | None = dataclasses.field(default=None, repr=False)
+    """The VAPID private key (PEM, or base64url of its 32 bytes); ``None``: the one the
+    database keeps, made at the first start (``push_keys``)."""
+    test_endpoints: bool = False
+    """Whether a subscription's endpoint may be ``http://`` on a loopback or private
+    address (the tests' push endpoint); never on a public site."""
+    devices_per_player: int = 10
+    """Subscriptions one player may keep; a new one beyond replaces their oldest."""
+    ttl_seconds: int = 86_400
+    """How long a push service keeps a message for a device that is off (``TTL``)."""
+    timeout_seconds: float = 10.0
+    """The most one request to a push service may take."""
+    subscriptions_rate: Rate = PUSH_SUBSCRIPTIONS_RATE
+    per_match: Rate = PUSH_PER_MATCH
+    per_player: Rate = PUSH_PER_PLAYER
+
+
 STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 
 
@@ -208,6 +242,9 @@ class Settings:
     mail: MailSettings | None = None
     """The SMTP server and public address for e-mail (``stairgames serve --smtp-url``);
     ``None``: the server sends no mail (:mod:`stairgames.server.mail.routes`)."""
+    push: PushSettings = PushSettings()
+    """Web push: the VAPID key and contact, the endpoints allowed, the rates
+    (:mod:`stairgames.server.push`)."""
     analysis_iterations: int = 200
     """The computer's analysis of a finished game (:mod:`stairgames.server.analysis.analysis`):
     search iterations a position (the exact solvers get 200 × this many positions
