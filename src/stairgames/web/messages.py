@@ -253,6 +253,53 @@ SHARED_MESSAGES: Final = (
         "If that player has a confirmed e-mail address, a link to choose a new password is"
         " on its way."
     ),
+    # issue 54: web push on the account page (static/push.js, account.html)
+    N_("Notifications on this device"),
+    N_(
+        "Get a notification on this device when it is your turn, a game of yours ends or"
+        " someone challenges you, even with the site closed."
+    ),
+    N_("This browser cannot receive notifications."),
+    N_("Turn on notifications"),
+    N_("Turn off notifications"),
+    N_("Notifications are blocked for this site: allow them in the browser's settings."),
+    N_("Notifications are on for this device."),
+    N_("Notifications are off for this device."),
+    # issue 54: vacation (static/vacation.js), premove (static/premove.js) and planned
+    # replies (static/plans.js)
+    N_("on vacation until {moment}"),
+    N_("Vacation"),
+    N_(
+        "On vacation, your correspondence games wait for you: their clocks stop until you"
+        " are back or your days run out. Real-time games go on."
+    ),
+    N_("You are on vacation until {moment}."),
+    N_("You are not on vacation."),
+    N_(
+        "Days left: {days}. The bank grows by {year} days a year, up to {most}; a vacation"
+        " spends it by the hour, not by whole days."
+    ),
+    N_("End my vacation"),
+    N_("Start a vacation"),
+    N_("Start a vacation by itself when a correspondence deadline is an hour away"),
+    N_("Premove: {move} (click to cancel)"),
+    N_("Your premove {move} was not legal then: not played"),
+    N_("Plan replies"),
+    N_(
+        "Type your opponent's move, then your reply, and so on, in the game's notation. When"
+        " they play the first move of a line, your reply is played at once; any other move"
+        " cancels your plans. Nobody else sees them."
+    ),
+    N_("if {theirs}, {mine}"),
+    N_("then if {theirs}, {mine}"),
+    N_("Delete"),
+    N_("Delete line {n}"),
+    N_("No replies planned."),
+    N_("New line"),
+    N_("Add line"),
+    N_("If your opponent plays"),
+    N_("you play"),
+    N_("Add this reply"),
     # issue 30: the chat (static/chat.js; the phrases are server/chat/chat.py's PHRASES)
     N_("Chat"),
     N_("Hide chat"),
@@ -426,6 +473,29 @@ SHARED_MESSAGES: Final = (
     N_("over"),
     N_("being played"),
     N_("Round {round}"),
+    # the screen-reader mode (static/nvui.js)
+    N_("Screen-reader mode"),
+    N_("Play by text"),
+    N_("Your move or command (h for help)"),
+    N_("Enter"),
+    N_("Legal moves"),
+    N_("Play this move"),
+    N_("No move yet."),
+    N_("Not a legal move or command: {text}. Type v to hear the legal moves, h for help."),
+    N_("Not a command: {text}, and you have no move to play now. Type h for help."),
+    N_("This game gives no text of its position; the legal moves and the move list work."),
+    N_("{name}: {move}"),
+    N_("This game has no clock."),
+    N_("{name}: {time}, running"),
+    N_("{name}: {time}"),
+    N_("You have no move to play now."),
+    N_("Legal moves: {moves}"),
+    N_("Type m and a square or piece, as m c3."),
+    N_("No legal move of {piece}."),
+    N_("Moves of {piece}: {moves}"),
+    N_("Type a move in its notation and press Enter, or choose it in the list of legal moves."),
+    N_("Commands: l the last move; p the position row by row; s the position as a list;"),
+    N_("t whose turn; c the clocks; v the legal moves; m and a square, its legal moves; h help."),
 )
 """The message ids of the shared pages (``web/static``), and the level names the
 pages translate from the server's data."""

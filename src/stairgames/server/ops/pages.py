@@ -5,6 +5,7 @@ message catalogs (``GET /api/i18n/{lang}``)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -149,10 +150,62 @@ def _board_script(game: str, name: str = "board.js") -> Path | None:
     return path if path.is_file() else None
 
 
+SERVICE_WORKER = "sw.js"
+MANIFEST = "manifest.webmanifest"
+WORKER_VERSION = 'const VERSION = "dev";'
+"""The line of ``sw.js`` that names its cache's version, replaced as it is served."""
+
+
+def static_digest(static_dir: Path) -> str:
+    """A digest of every static file (names and contents): the service worker's cache
+    version, so that a release that changes any of them installs a new worker."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in static_dir.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(static_dir)).encode("utf-8") + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _add_app_files(app: FastAPI, static_dir: Path) -> None:
+    """``/sw.js`` (the service worker, from the root so that its scope is the whole
+    site: ``Service-Worker-Allowed: /``, its version written in, never cached by HTTP)
+    and ``/manifest.webmanifest`` (the installable app's manifest), from the static
+    files (issue 54; docs/web.md, "An installable app")."""
+    worker: list[bytes] = []
+
+    def worker_script() -> bytes:
+        if not worker:
+            text = (static_dir / SERVICE_WORKER).read_text(encoding="utf-8")
+            version = f'const VERSION = "{static_digest(static_dir)}";'
+            worker.append(text.replace(WORKER_VERSION, version, 1).encode("utf-8"))
+        return worker[0]
+
+    def missing() -> Response:
+        error = ServerError(404, N_("the web pages are not installed"))
+        return JSONResponse({"error": error_json(error)}, status_code=404)
+
+    async def service_worker() -> Response:
+        if not (static_dir / SERVICE_WORKER).is_file():
+            return missing()
+        body = await asyncio.to_thread(worker_script)
+        headers = {"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"}
+        return Response(body, media_type="text/javascript", headers=headers)
+
+    async def manifest() -> Response:
+        path = static_dir / MANIFEST
+        if not path.is_file():
+            return missing()
+        return FileResponse(path, media_type="application/manifest+json")
+
+    for route, serve in (("/sw.js", service_worker), ("/manifest.webmanifest", manifest)):
+        app.add_api_route(route, serve, methods=["GET", "HEAD"], include_in_schema=False)
+
+
 def add_page_routes(app: FastAPI, static_dir: Path) -> None:
     """The list of games and the catalogs, each game's board files, the pages (one
     ``index.html`` at each of their addresses) and the static files."""
     _add_games_and_catalogs(app)
+    _add_app_files(app, static_dir)
     index = static_dir / "index.html"
 
     @app.get("/games/{game}/{name}")

@@ -16,6 +16,8 @@ import {
 import { api, failureText } from "./net.js";
 import { startTokens } from "./accounttokens.js";
 import { accountShown, ERRORS, isError, pageLanguage } from "./accountview.js";
+import { registerServiceWorker, startPush } from "./push.js";
+import { startVacation } from "./vacation.js";
 
 /** @typedef {import("./accountview.js").Account} Account */
 
@@ -169,6 +171,8 @@ async function accountPage() {
   const account = await loadAccount();
   showAccount(account);
   if (account?.account) await startTokens(); // API tokens: accounts only (docs/bots.md)
+  if (account) await startPush(); // notifications on this device: any player (push.js)
+  if (account) await startVacation($("push")); // vacation days: any player (vacation.js)
   const address = $("address", HTMLInputElement);
   $("address-form", HTMLFormElement).addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -199,6 +203,7 @@ async function accountPage() {
 }
 
 async function start() {
+  registerServiceWorker();
   await startLanguage();
   if (page === "confirm") oneButton("/api/account/email/confirm");
   else if (page === "unsubscribe") oneButton("/api/unsubscribe");

@@ -9,6 +9,9 @@ import { onLanguageChange, say, t } from "./i18n.js";
 import { notifyElsewhere } from "./clock.js";
 import { api, failureText } from "./net.js";
 import { Backoff } from "./backoff.js";
+import { registerServiceWorker } from "./push.js";
+
+registerServiceWorker(); // every page of the site: the offline page, notifications (sw.js)
 
 /**
  * A message of /ws/me (server/chat/told_contract.py).
