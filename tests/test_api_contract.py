@@ -38,6 +38,7 @@ NO_BODY = {
     ("POST", "/api/logout"),
     ("DELETE", "/api/account/tokens/{token_id}"),
     ("POST", "/api/bot/account/upgrade"),
+    ("DELETE", "/api/matches/{match_id}/plans"),
     ("POST", "/unsubscribe"),  # a mail program's one-click unsubscribe: a form body (RFC 8058)
 }
 """State-changing routes that read no JSON body."""

@@ -29,7 +29,9 @@ WebSocket message waited for, compared. These differences are allowed, each by n
   (nobody in this session is a bot); that one field by name, of that value;
 - My games (``GET /api/my/games``) may count the games its player hid, ``hidden``
   (issue 51: a stale game against the computer hidden from the list), which is 0 in
-  this session (nobody hides a game); that one field by name, of that value.
+  this session (nobody hides a game); that one field by name, of that value;
+- a match view may list the moves its seat may queue while the opponent thinks,
+  ``premoves`` (issue 54: premove), a list of texts; that one field by name.
 
 Anything else that differs is a change of the API: a regression, or a change to make on
 purpose by recording the golden again (the recorder's docstring says how).
@@ -58,6 +60,9 @@ PUZZLE_FIELDS = ("puzzles", "puzzle_themes")
 
 BOT = "bot"
 """The field of a profile that issue 53 added: ``false`` here, nobody is a bot."""
+
+PREMOVES = "premoves"
+"""The field of a match view that issue 54 added: a list of moves in notation."""
 
 MY_GAMES_HIDDEN = "hidden"
 """The field of My games' answer that issue 51 added: 0 here, nobody hid a game."""
@@ -100,6 +105,10 @@ def without_allowed(expected: Step, found: Step) -> Step:
                     del option[field]
     if isinstance(before, dict) and isinstance(after, dict) and after.get("type") == "state":
         _without_seat_ratings(before.get("seats", []), after.get("seats", []))
+        listed = after.get(PREMOVES)
+        moves = isinstance(listed, list) and all(isinstance(move, str) for move in listed)
+        if PREMOVES not in before and moves:
+            del after[PREMOVES]
     if _my_games_hid_none(expected, before, after):
         del after[MY_GAMES_HIDDEN]
     if str(expected.get("request", "")).startswith("GET /api/players/"):

@@ -17,6 +17,12 @@ changes), as lichess does (:meth:`Match.abort_due
 A server that stops and starts again gives back the time it was down: at start-up it
 writes a ``resume`` event to every running clock saying since when nobody kept it
 (:meth:`Clock.resume`), so no one is flagged for the server's absence.
+
+A person on vacation (``server/play/vacation.py``) holds their correspondence clocks: an
+``away`` event of their seat, at the moment they left, says until when at most
+(:meth:`Clock.away`), and a ``back`` event ends it sooner (:meth:`Clock.back`). While it
+lasts, that seat's turn takes none of its days: its deadline is pushed on by the time
+away that falls in its turn. A real-time clock is never held.
 """
 
 from __future__ import annotations
@@ -206,6 +212,9 @@ class Clock:
         """The seat whose clock runs."""
         self.since: float | None = None
         """When the running clock started (or was last charged)."""
+        self.away_spans: dict[int, tuple[float, float]] = {}
+        """Correspondence: the seats on vacation, each with when it left and until when
+        at most its clock is held (:meth:`away`)."""
 
     def charge(self, at: float) -> None:
         """In real time, take the time since the clock last started from the seat whose
@@ -227,6 +236,40 @@ class Clock:
             self.since = at if seat is not None else None
         self.running = seat
 
+    def away(self, seat: int, at: float, until: float) -> None:
+        """In correspondence, ``seat`` went on vacation at ``at``: its clock is held
+        until ``until`` at most (an earlier vacation of the seat is settled first)."""
+        if self.control.kind != CORRESPONDENCE:
+            return
+        self.back(seat, at)
+        if until > at:
+            self.away_spans[seat] = (at, until)
+
+    def back(self, seat: int, at: float) -> None:
+        """``seat`` came back at ``at`` (or its vacation ended before): the time it was
+        away during its running turn is given to that turn for good."""
+        if seat == self.running and self.since is not None:
+            self.since += self.held(seat, at)
+        self.away_spans.pop(seat, None)
+
+    def held(self, seat: int, at: float | None = None) -> float:
+        """The seconds of ``seat``'s running turn that its vacation holds: from when it
+        left (or the turn began, if later) until it ends (or ``at``, if sooner); none
+        when the turn's time was up before it left."""
+        span = self.away_spans.get(seat)
+        if span is None or seat != self.running or self.since is None:
+            return 0.0
+        start, until = span
+        start = max(start, self.since)
+        end = until if at is None else min(at, until)
+        if start >= self.since + self.control.move_seconds:
+            return 0.0
+        return max(0.0, end - start)
+
+    def away_until(self, now: float) -> dict[int, float]:
+        """The seats on vacation at ``now``, and until when at most."""
+        return {seat: until for seat, (start, until) in self.away_spans.items() if until > now}
+
     def resume(self, down_since: float, at: float) -> None:
         """The server was down from ``down_since`` until ``at``: charge what ran before,
         give back the rest."""
@@ -245,7 +288,7 @@ class Clock:
         if self.control.kind == REALTIME:
             return self.since + self.remaining_ms[self.running] / 1000
         if self.control.kind == CORRESPONDENCE:
-            return self.since + self.control.move_seconds
+            return self.since + self.control.move_seconds + self.held(self.running)
         return None
 
     def left_ms(self, now: float) -> list[int]:
@@ -270,6 +313,12 @@ class Clock:
         else:
             deadline = self.deadline()
             view["deadline_ms"] = None if deadline is None else round(deadline * 1000)
+            away = self.away_until(now)
+            if away:
+                view["away"] = [
+                    {"seat": seat, "until_ms": round(until * 1000)}
+                    for seat, until in sorted(away.items())
+                ]
         return view
 
 

@@ -58,6 +58,30 @@ class JoinedSeat(Answer):
     token: str
 
 
+A_LIST_OF_LINES = N_("planned replies are a list of lines, each a list of moves")
+
+
+class PlansBody(Body):
+    """``PUT /api/matches/{id}/plans``: the ``lines`` of planned replies, each a list of
+    moves in the game's notation, the opponent's first, then the reply, and so on
+    (``play/plans.py`` checks each move)."""
+
+    refusals: ClassVar[dict[str, str]] = {"lines": A_LIST_OF_LINES}
+
+    lines: list[JsonValue]
+
+
+class PlansView(Answer):
+    """A seat's planned replies (``GET``/``PUT``/``DELETE /api/matches/{id}/plans``), for
+    its holder only: the ``lines`` left, each from the position after ``ply`` moves (none:
+    no plans); and to pick a line of one reply from, each move the opponent may make now
+    with the replies to it (``choices``)."""
+
+    lines: list[list[str]]
+    ply: int | None
+    choices: dict[str, list[str]] = Field(default_factory=dict)
+
+
 # ----- the events of a match (stored, replayed: play/match.py) ---------------------------
 
 
@@ -144,6 +168,21 @@ class ResumeEvent(Event):
     down_since: float
 
 
+class AwayEvent(Event):
+    """The event's seat went on vacation: its correspondence clock is held until
+    ``until`` at most (``automatic``: the server started it, a deadline being near)."""
+
+    kind: Literal["away"]
+    until: float
+    automatic: bool = False
+
+
+class BackEvent(Event):
+    """The event's seat came back from vacation (before its days ran out)."""
+
+    kind: Literal["back"]
+
+
 class JoinEvent(Event):
     """Someone took the online ``seat``; its token's digest."""
 
@@ -171,6 +210,8 @@ MatchEvent = Annotated[
     | RematchDeclineEvent
     | LapseEvent
     | ResumeEvent
+    | AwayEvent
+    | BackEvent
     | JoinEvent
     | RematchEvent,
     Field(discriminator="kind"),
@@ -348,16 +389,25 @@ class TimeControlJson(Answer):
     days: int | None = None
 
 
+class AwaySeat(Answer):
+    """A seat on vacation, its correspondence clock held until ``until_ms`` at most."""
+
+    seat: int
+    until_ms: int
+
+
 class ClockView(TimeControlJson):
     """The clocks as the page shows them: the seat whose clock ``running``, the server's
     ``now_ms``; in real time each seat's ``remaining_ms`` and the ``increment_ms``, in
-    correspondence the running seat's ``deadline_ms``."""
+    correspondence the running seat's ``deadline_ms`` and the seats ``away`` on
+    vacation (absent: none)."""
 
     running: int | None
     now_ms: int
     remaining_ms: list[int] | None = None
     increment_ms: int | None = None
     deadline_ms: int | None = None
+    away: list[AwaySeat] | None = None
 
 
 class MatchView(Answer):
@@ -379,6 +429,10 @@ class MatchView(Answer):
     narration: list[list[Any]] | None
     last_move: str | None
     board: JsonObject
+    accessible: JsonObject | None = None
+    """What the screen-reader mode reads, for this seat (``registry.accessible_view``:
+    the position row by row and as a list, whose turn, the last move, the legal moves
+    by piece); ``None`` for a game that offers none."""
     result: Result | None
     offer: By | None
     takeback: By | None
@@ -394,6 +448,7 @@ class MatchView(Answer):
     can_takeback: bool
     time_control: TimeControlJson
     clock: ClockView | None
+    premoves: list[str] = Field(default_factory=list)
     computer_note: str | None
     spectators: int
 

@@ -13,10 +13,12 @@ resigning person leaves and a computer takes the seat: the event names its level
 person accepts), ``rematch``, ``flag`` (a seat's time ran out: it loses, or in a game of
 three or more seats with people left to play, a computer takes it, as when resigning),
 ``resume`` (the server was down since ``down_since``: that time is given back to the
-clocks), ``lapse`` (an offer nobody answered in time is withdrawn) and ``abort`` (the
-event's seat did not make its first move in time: the match ends, no winner; an ``abort``
-of no seat: a game against the computer nobody moved in for the stale limit ended by
-itself, no winner). The events are checked, numbered and committed by the service
+clocks), ``away``/``back`` (the event's seat went on vacation, its correspondence
+clock held until the event's ``until`` at most, and came back), ``lapse`` (an offer
+nobody answered in time is withdrawn) and ``abort`` (the event's seat did not make its
+first move in time: the match ends, no winner; an ``abort`` of no seat: a game against
+the computer nobody moved in for the stale limit ended by itself, no winner). The events
+are checked, numbered and committed by the service
 (:mod:`stairgames.server.play.matches`).
 """
 
@@ -31,11 +33,12 @@ from typing import Any
 
 from stairgames.core.game import Game, State
 from stairgames.core.record import FULL_VIEW, make_record, moves_in_view
-from stairgames.core.registry import get_spec, load
+from stairgames.core.registry import accessible_view, get_spec, load
 from stairgames.i18n import N_, Count, Text, arguments_json, deferred
 from stairgames.server.base.errors import ServerError
 from stairgames.server.base.store import EventRecord, MatchRecord
 from stairgames.server.play.clocks import (
+    CORRESPONDENCE,
     Clock,
     FirstMoveLimits,
     TimeControl,
@@ -43,6 +46,8 @@ from stairgames.server.play.clocks import (
 )
 from stairgames.server.play.contract import (
     AbortEvent,
+    AwayEvent,
+    BackEvent,
     Event,
     FlagEvent,
     JoinEvent,
@@ -62,6 +67,8 @@ from stairgames.server.play.contract import (
 from stairgames.server.play.seats import COMPUTER, HUMAN, ONLINE, Seat, hash_token
 
 DAY_SECONDS = 86_400.0
+PREMOVE_BRANCHES = 400
+"""The most moves an opponent may have for :meth:`Match.premoves` to look past them."""
 STALE_DAYS = deferred.ngettext("{count} day", "{count} days")
 """The days a stale game went without a move, as its end's reason counts them."""
 ENDED_STALE = N_("The game ended after {days} without a move")
@@ -103,6 +110,8 @@ class Match:
         self.event = 0
         self.last_at: float | None = None
         """When the last event was accepted (``None``: none yet, or not known)."""
+        self._premoves: dict[int, tuple[int, list[str]]] = {}
+        """:meth:`premoves` of each seat, and the event they were made at."""
         self._narrations: dict[tuple[str, ...], list[list[Any]]] = {}
         """:meth:`narration` by history: the few histories of the viewers of late events."""
         self.takeback: int | None = None
@@ -132,6 +141,9 @@ class Match:
         )
         self.offer_since: float | None = None
         """When the open takeback or rematch offer was made."""
+        self.away_automatic: dict[int, bool] = {}
+        """The seats whose last vacation began here (``away``), and whether the server
+        started it by itself (a deadline near)."""
         self._shared_board: tuple[int, dict[str, Any]] | None = None
         if self.clock is not None and record.created_at is not None:
             self.clock.run(self.clock_seat(), record.created_at)
@@ -152,6 +164,10 @@ class Match:
         if self.clock is not None and event.at is not None:
             if isinstance(told, ResumeEvent):
                 self.clock.resume(told.down_since, event.at)
+            elif isinstance(told, AwayEvent) and event.seat is not None:
+                self.clock.away(event.seat, event.at, told.until)
+            elif isinstance(told, BackEvent) and event.seat is not None:
+                self.clock.back(event.seat, event.at)
             else:
                 self.clock.charge(event.at)
         offer_was_open = self.open_offer() is not None
@@ -241,6 +257,14 @@ class Match:
     def _fold_resume(self, _seat: int | None, _event: ResumeEvent) -> None:
         pass  # (the clocks were given the time back: apply_event)
 
+    def _fold_away(self, seat: int | None, event: AwayEvent) -> None:
+        if seat is not None:
+            self.away_automatic[seat] = event.automatic
+        # (the clock holds the seat's time: apply_event)
+
+    def _fold_back(self, seat: int | None, _event: BackEvent) -> None:
+        self.away_automatic.pop(seat if seat is not None else -1, None)
+
     def _fold_join(self, _seat: int | None, event: JoinEvent) -> None:
         self.seats[event.seat].token_hash = event.token_hash
 
@@ -297,6 +321,7 @@ class Match:
         if since is None:
             return None
         deadline = self.deadline()
+        limit += self.clock.held(seat)  # a vacation holds the first turn too
         return since + limit if deadline is None else min(since + limit, deadline)
 
     @property
@@ -516,6 +541,7 @@ class Match:
             "narration": self.narration(history),
             "last_move": history[-1] if history else None,
             "board": self._live_board(viewer),
+            "accessible": accessible_view(self.game_name, state, viewer, legal),
             "result": self.result(),
             "offer": {"by": offered_by} if offer is not None else None,
             "takeback": {"by": self.takeback} if self.takeback is not None else None,
@@ -537,7 +563,45 @@ class Match:
             "can_takeback": self.takeback_refusal(viewer) is None,
             "time_control": self.time_control.to_json(),
             "clock": None if self.clock is None else self.clock.view(now or time.time()),
+            "premoves": self.premoves(viewer),
         }
+
+    def premoves(self, viewer: int | None) -> list[str]:
+        """The moves ``viewer`` may queue while its opponent thinks, to be played on
+        arrival if legal then (the page's premove): every move that is legal for it after
+        some move of the opponent to act. Only in a game of two seats without hidden cards
+        or dice, going on, not in correspondence (there, replies are planned:
+        ``play/plans.py``), and where the opponent has at most :data:`PREMOVE_BRANCHES`
+        moves; none otherwise. Made once per event and seat."""
+        to_act = self.to_act()
+        info = self.game.info()
+        if (
+            viewer is None
+            or to_act is None
+            or to_act == viewer
+            or viewer in self.left
+            or len(self.seats) != 2
+            or info.chance
+            or info.hidden_information
+            or self.time_control.kind == CORRESPONDENCE
+        ):
+            return []
+        cached = self._premoves.get(viewer)
+        if cached is not None and cached[0] == self.event:
+            return cached[1]
+        found: dict[str, None] = {}
+        actions = self.state.legal_actions()
+        if len(actions) <= PREMOVE_BRANCHES:
+            for action in actions:
+                after = self.state.clone()
+                after.apply_action(action)
+                if after.is_terminal() or after.current_player() != viewer:
+                    continue
+                for mine in after.legal_actions():
+                    found.setdefault(after.action_to_string(mine, viewer))
+        moves = sorted(found)
+        self._premoves[viewer] = (self.event, moves)
+        return moves
 
     def narration(self, history: Sequence[str]) -> list[list[Any]] | None:
         """Each move of ``history`` (as one viewer may know it) told in a few words, by the
@@ -652,6 +716,8 @@ _FOLDS: dict[type[Event], Callable[[Match, int | None, Any], None]] = {
     RematchDeclineEvent: Match._fold_rematch_decline,
     LapseEvent: Match._fold_lapse,
     ResumeEvent: Match._fold_resume,
+    AwayEvent: Match._fold_away,
+    BackEvent: Match._fold_back,
     JoinEvent: Match._fold_join,
     RematchEvent: Match._fold_rematch,
 }

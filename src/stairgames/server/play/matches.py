@@ -20,11 +20,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import logging
 import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from stairgames.agents.levels import LEVEL_NAMES
 from stairgames.core.chance import sample_chance_outcome
@@ -44,9 +45,17 @@ from stairgames.server.base.store import (
     on_event_loop_thread,
 )
 from stairgames.server.people.blocks import BLOCKED, blocks_on
-from stairgames.server.play.clocks import REALTIME, UNTIMED, FirstMoveLimits, TimeControl
+from stairgames.server.play.clocks import (
+    CORRESPONDENCE,
+    REALTIME,
+    UNTIMED,
+    FirstMoveLimits,
+    TimeControl,
+)
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import COMPUTER, HUMAN, hash_token, parse_seat
+
+log = logging.getLogger(__name__)
 
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
@@ -109,6 +118,14 @@ class _Planned:
     summary: SummaryRecord
 
 
+class Replies(Protocol):
+    """The replies people planned (``play/plans.py``), asked after each move."""
+
+    def after_move(self, match: Match, seat: int, move: str) -> tuple[int, str] | None:
+        """The reply planned to ``move`` of ``seat`` (its seat, and the move), if any (a
+        database read and write)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Created:
     match: Match
@@ -143,6 +160,13 @@ class MatchService:
         the event loop's thread (a commit made in a database thread tells them there)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service serves, once :meth:`in_thread` was used."""
+        self.replies: Replies | None = None
+        """The replies planned ahead, played as soon as the move they answer is
+        (:meth:`move_async`; ``None``: none are)."""
+        self.moved: list[Callable[[Match, int], None]] = []
+        """Told each match and seat after a person's move (:meth:`move_async`), on the
+        event loop, the match's lock held: they may only start work of their own
+        (``play/vacation.py`` ends a vacation the server started)."""
 
     async def in_thread(
         self, call: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs
@@ -426,7 +450,29 @@ class MatchService:
             raise ServerError(409, N_("the game was aborted before your first move arrived"))
         if received is not None and await self.flag_if_late(match, seat, received):
             raise ServerError(409, N_("your time ran out before this move arrived"))
-        await self.commit_async(match, self._move_events(match, seat, move), at=received)
+        events = self._move_events(match, seat, move)
+        await self.commit_async(match, events, at=received)
+        if seat is not None:
+            for listener in self.moved:
+                listener(match, seat)
+        if self.replies is not None and seat is not None:
+            await self._planned_reply(match, seat, str(events[0][2]["move"]))
+
+    async def _planned_reply(self, match: Match, seat: int, move: str) -> None:
+        """Play the reply the opponent of ``seat`` planned to ``move``, if any, as
+        their move (``play/plans.py``); one no longer legal is dropped (its text never
+        logged: plans are private)."""
+        assert self.replies is not None
+        reply = await off_loop(self.replies.after_move, match, seat, move)
+        if reply is None:
+            return
+        planner, planned = reply
+        try:
+            events = _move_event(match, planner, planned)
+        except StairgamesError:
+            log.info("a planned reply in match %s was no longer legal", match.id)
+            return
+        await self.commit_async(match, events)
 
     async def flag_if_late(self, match: Match, seat: int | None, received: float) -> bool:
         """Flag ``seat`` if its clock runs and its time was up at ``received``; whether it
@@ -649,6 +695,24 @@ class MatchService:
         self.commit(match, [("resume", None, {"down_since": down_since})])
         return True
 
+    def away(self, match: Match, seat: int, until: float, *, automatic: bool = False) -> bool:
+        """``seat`` goes on vacation until ``until`` at most: its correspondence clock is
+        held (``server/play/vacation.py``); whether the match took it (only a
+        correspondence match going on does)."""
+        if match.over or match.time_control.kind != CORRESPONDENCE:
+            return False
+        data: dict[str, Any] = {"until": until, **({"automatic": True} if automatic else {})}
+        self.commit(match, [("away", seat, data)])
+        return True
+
+    def back(self, match: Match, seat: int) -> bool:
+        """``seat`` is back from vacation; whether it was away in the match."""
+        clock = match.clock
+        if match.over or clock is None or seat not in clock.away_until(self.clock()):
+            return False
+        self.commit(match, [("back", seat, {})])
+        return True
+
     def _require_player(self, match: Match, seat: int | None) -> None:
         if seat is None:
             raise ServerError(403, N_("spectators cannot play; join a free seat to play"))
@@ -689,6 +753,8 @@ def _copy_of(match: Match) -> Match:
     copied.movers = list(match.movers)
     copied.seats = [dataclasses.replace(seat) for seat in match.seats]
     copied.clock = copy.deepcopy(match.clock)
+    copied.away_automatic = dict(match.away_automatic)
+    copied._premoves = {}
     return copied
 
 

@@ -12,6 +12,9 @@ player never loses on time while the server was away. With several processes (on
 database), each keeps the clocks of the matches it has seen, and reads the list of open
 timed matches again every ``rescan_seconds``; two processes flagging the same seat
 collide on the event's number and only one succeeds.
+
+A correspondence deadline less than an hour away also needs it: the server may start
+the vacation of that seat's player (:attr:`Referee.vacations`, ``play/vacation.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from stairgames.server.base.state import Kept
 from stairgames.server.base.store import ClockStore, off_loop
 from stairgames.server.play.hub import Hub
 from stairgames.server.play.match import Match
+from stairgames.server.play.vacation import Vacations
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,9 @@ class Referee:
         self._due: dict[str, float] = {}
         """The timed matches this process keeps, and when each next needs it."""
         self._wake = asyncio.Event()
+        self.vacations: Vacations | None = None
+        """The players' vacations: asked when a correspondence deadline is near whether
+        to start one by itself (``None``: never)."""
 
     @property
     def now(self) -> Callable[[], float]:
@@ -67,6 +74,9 @@ class Referee:
             await off_loop(self.store.mark_ended, match.id, self.now())
             return
         due = self.hub.service.due(match)
+        auto = None if self.vacations is None else self.vacations.auto_due(match)
+        if auto is not None:
+            due = auto if due is None else min(due, auto)
         if due is None:
             self._due.pop(match.id, None)
         else:
@@ -118,6 +128,8 @@ class Referee:
 
     async def _keep(self, match_id: str) -> int:
         service = self.hub.service
+        if self.vacations is not None and await self.vacations.auto_start(match_id):
+            return 1  # (each match held was announced, and noted again)
         async with self.hub.lock(match_id):
             try:
                 match = await service.in_thread(

@@ -202,6 +202,10 @@ async def _viewer(
     return await off_loop(holders.player_seat, player, match.id, seat)
 
 
+viewer_of = _viewer
+"""The seat a request plays (:func:`_viewer`), for the routes of ``play/plans.py``."""
+
+
 HELLO_SECONDS = 10.0
 """How long a WebSocket opened with ``?auth=message`` has to send its token."""
 
