@@ -3,10 +3,12 @@
 // The server sends each seat's time left when it made the view (remaining_ms, with the
 // seat whose clock runs); the page counts the running one down from the moment the view
 // arrived, so a slow network costs the display nothing the server does not charge.
-// Correspondence views carry the running seat's deadline instead.
+// Correspondence views carry the running seat's deadline instead, and say which seats
+// are away on vacation (their clocks held: "on vacation until …", static/vacation.js).
 
 import { t } from "./i18n.js";
 import { clockFace, timeControlChoices, timeControlOf, timeControlText } from "./clocktext.js";
+import { awayNotice } from "./vacation.js";
 
 export { timeControlOf, timeControlText };
 
@@ -53,6 +55,13 @@ export function showClocks(view, items) {
     span.dataset.seat = String(seat);
     item.append(" ", span);
     shown.items.set(seat, span);
+    const away = awayNotice(shown.clock, seat);
+    if (away) {
+      const note = document.createElement("span");
+      note.className = "away-note";
+      note.textContent = away;
+      item.append(" ", note);
+    }
   }
   tick();
 }
