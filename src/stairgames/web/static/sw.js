@@ -2,10 +2,11 @@
 // (server/ops/pages.py; its cache's VERSION is written in as it is served: a digest of
 // the static files, so that a new release makes a new worker and a new cache).
 //
-// - It keeps a copy of the pages' static files (/static/..., each game's board files) as
-//   they are fetched (the network first, the copy when it cannot be reached) and the
-//   offline page, fetched as it installs. Never an API answer, a WebSocket, or a page
-//   (a page may show a player's data): those go to the network untouched.
+// - It keeps a copy of the pages' static files (/static/...) as they are fetched (the
+//   network first, the copy when it cannot be reached) and the offline page, fetched as
+//   it installs. Never an API answer, a WebSocket, or a page (a page may show a player's
+//   data): those go to the network untouched, and so does a game's board.js (offline
+//   play is not offered, and a page's own handling of it stays the page's).
 // - A navigation that fails (the server or the network is down) shows offline.html.
 // - A push message (server/push/sending.py) becomes a notification; a click on it
 //   focuses a tab of the site on its page, or opens one.
@@ -27,9 +28,7 @@ function cacheable(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
   if (url.origin !== worker.location.origin) return false;
-  return (
-    url.pathname.startsWith("/static/") || /^\/games\/[^/]+\/board\.(js|css)$/.test(url.pathname)
-  );
+  return url.pathname.startsWith("/static/");
 }
 
 worker.addEventListener("install", (/** @type {any} */ event) => {
