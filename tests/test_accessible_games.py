@@ -1,8 +1,8 @@
 """The texts the browser's screen-reader mode reads (``GameSpec.accessible``,
 ``registry.accessible_view``): each of the four games says its position row by row and
 as a list, whose turn it is, the last move, and groups the legal moves by piece; only
-what the viewing seat may see; every message id in the browser's catalog and in
-Japanese; a game without the slot (the fifth, tic-tac-toe) still works."""
+what the viewing seat may see; every message id in Japanese in the catalog the page
+reads; a game without the slot (the fifth, tic-tac-toe) still works."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ import stairgames
 from stairgames.core import registry
 from stairgames.core.game import State
 from stairgames.i18n import Text, catalog_path, localize, set_language
-from stairgames.web.messages import gather_browser_messages
-from stairgames.web.plurals import gather_browser_plurals
 from tests.test_i18n import catalog_ids
 
 FOUR = ("stairs", "twenty_seven", "ishigaki_race", "city_of_stairs")
@@ -88,12 +86,11 @@ def test_each_game_says_every_position_to_the_seat_to_act(name):
 
 
 @pytest.mark.parametrize("name", FOUR)
-def test_every_id_said_is_in_the_browser_catalog_and_in_japanese(name):
-    catalog = set(gather_browser_messages()) | {
-        form for pair in gather_browser_plurals() for form in pair
-    }
+def test_every_id_said_is_in_the_served_catalog_in_japanese(name):
+    """The page translates the texts with the catalog the server serves (the .po): every
+    id said, plurals' forms too, has its Japanese there."""
     japanese = catalog_ids(catalog_path("ja"))
-    translated = {key for key, value in japanese.items() if value} | {
+    translated = {key for key, value in japanese.items() if value and isinstance(key, str)} | {
         form for key, value in japanese.items() if isinstance(key, tuple) and value for form in key
     }
     said_ids: set[str] = set()
@@ -101,9 +98,8 @@ def test_every_id_said_is_in_the_browser_catalog_and_in_japanese(name):
         viewer = None if state.is_chance_node() or state.is_terminal() else state.current_player()
         said = registry.accessible_view(name, state, viewer, legal_of(state, viewer))
         said_ids.update(ids_in(said))
-    missing = sorted(said_ids - catalog)
-    assert not missing, f"ids the mode says that the browser's catalog lacks: {missing}"
-    untranslated = sorted(i for i in said_ids - translated if any(c.isalpha() for c in i))
+    assert len(said_ids) > 5
+    untranslated = sorted(said_ids - translated)
     assert not untranslated, f"ids without Japanese: {untranslated}"
 
 

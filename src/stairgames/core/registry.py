@@ -140,7 +140,9 @@ class Accessible:
     each a function of a state and the seat looking at it (``None``: a spectator) that
     says only what that seat may see, in texts not yet in a language
     (:class:`~stairgames.i18n.Text`, :class:`~stairgames.i18n.Names`...), sent as
-    :func:`~stairgames.i18n.text_json` gives them and translated by the page."""
+    :func:`~stairgames.i18n.text_json` gives them and translated by the page with the
+    served catalog (the ids are marked with ``N_`` where they are written, so
+    ``make messages`` finds them)."""
 
     rows: Callable[[State, int | None], list[Any]]
     """The position row by row, as a sighted player reads the board (the far row first)."""
@@ -154,9 +156,6 @@ class Accessible:
     pieces: Callable[[str], tuple[str, ...]] = _no_pieces
     """The pieces or squares a legal move (its notation) belongs to, for the mode's
     ``m <square>``: Stairs' ``c3-d4`` is ``c3``'s; none where a move has no piece."""
-    messages: tuple[str | tuple[str, str], ...] = ()
-    """The message ids these texts use, for the browser's catalog (marked with ``N_``;
-    plurals as ``deferred.ngettext`` pairs, as in ``view/messages.py``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -557,16 +556,14 @@ def browser_plurals(name: str) -> tuple[tuple[str, str], ...]:
 
 def _browser_entries(name: str) -> tuple[str | tuple[str, str], ...]:
     reference = get_spec(name).browser_messages
-    read = accessible(name)
-    spoken: tuple[str | tuple[str, str], ...] = () if read is None else read.messages
     if reference is None:
-        return spoken
+        return ()
     messages = resolve(reference)
     if not isinstance(messages, tuple) or not all(
         isinstance(entry, str) or _is_plural(entry) for entry in messages
     ):
         raise TypeError(f"{reference!r} must name a tuple of message ids and plural pairs")
-    return messages + spoken
+    return messages
 
 
 def _is_plural(entry: object) -> bool:

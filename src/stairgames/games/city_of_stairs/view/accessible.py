@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from stairgames.core.registry import Accessible
 from stairgames.games.city_of_stairs.view.board import board_view
-from stairgames.games.city_of_stairs.view.terminal import ICON_NAMES
 from stairgames.i18n import N_, Names, Text
 
 if TYPE_CHECKING:
@@ -64,9 +63,10 @@ def _icon(icon: dict[str, Any]) -> Any:
     return Text(N_("{colour} only {arrow}"), {"colour": colour, "arrow": _GLYPH[icon["kind"]]})
 
 
-def _card(card: dict[str, Any]) -> Names:
-    """A card in words, as the board's labels say it: its id, stairs, experience, icons."""
-    parts: list[Any] = [Text(N_("{card}"), {"card": card["id"]})]
+def _card(card: dict[str, Any]) -> Text:
+    """A card in words, as the board's labels say it: its id, then its stairs, experience
+    and icons in brackets."""
+    parts: list[Any] = []
     if card["stairs"]:
         parts.append(Text(N_("stairs")))
     if card["experience"]:
@@ -78,7 +78,12 @@ def _card(card: dict[str, Any]) -> Names:
         if card[side]:
             icons = tuple(Text(N_("{icon}"), {"icon": _icon(icon)}) for icon in card[side])
             parts.append(Text(label, {"icons": Names(icons, conjunction=False)}))
-    return Names(tuple(parts), conjunction=False)
+    if not parts:
+        return Text(N_("{card}"), {"card": card["id"]})
+    return Text(
+        N_("{card} ({details})"),
+        {"card": card["id"], "details": Names(tuple(parts), conjunction=False)},
+    )
 
 
 def rows(state: State, viewer: int | None) -> list[Any]:
@@ -104,11 +109,9 @@ def items(state: State, viewer: int | None) -> list[Any]:
     """The stock, then each seat: character, interests, departure card as far as
     ``viewer`` may know it, where its stroll stands, diary and score."""
     view = board_view(state, viewer)
-    stock = tuple(
-        Text(N_("{card}"), {"card": _card(card)}) for card in view["stock"] if card is not None
-    )
+    stock = [_card(card) for card in view["stock"] if card is not None]
     said: list[Any] = [
-        Text(N_("Stock: {cards}"), {"cards": Names(stock)})
+        Text(N_("Stock: {cards}"), {"cards": _semicolons(stock)})
         if stock
         else Text(N_("Stock: {cards}"), {"cards": Text(N_("none"))})
     ]
@@ -198,41 +201,5 @@ ACCESSIBLE: Final = Accessible(
     items=items,
     turn=turn,
     pieces=pieces,
-    messages=(
-        *ICON_NAMES,
-        N_("red"),
-        N_("blue"),
-        N_("yellow"),
-        N_("green"),
-        *_CAPITAL.values(),
-        *_CHOICES.values(),
-        *_ENDS.values(),
-        N_("{colour} may ignore ↖/↗"),
-        N_("{colour} turns around"),
-        N_("{colour} only {arrow}"),
-        N_("{card}"),
-        N_("stairs"),
-        N_("bottom left: {icons}"),
-        N_("bottom right: {icons}"),
-        N_("{icon}"),
-        N_("{cell}: {card}"),
-        N_("{cell}: empty"),
-        N_("Row {row}: {cells}"),
-        N_("Stock: {cards}"),
-        N_("none"),
-        N_("your departure card, seaside {number}"),
-        N_("departure card, seaside {number}"),
-        N_("departure card face down"),
-        N_("at {cell}"),
-        N_("Diary cards turned up: {names}"),
-        N_("{points} point"),
-        N_("{points} points"),
-        N_("{name} (interests: {interests}): {facts}"),
-        N_("{parts}"),
-        N_("{before}; {after}"),
-        N_("{name} places a card of the stock in the city: {cards}"),
-        N_("{name} strolls, at {cell}: {choices}"),
-        N_("Cards are drawn and dealt next."),
-    ),
 )
 """The registration's ``accessible``."""

@@ -106,30 +106,5 @@ ACCESSIBLE: Final = Accessible(
     rows=rows,
     items=items,
     turn=turn,
-    messages=(
-        N_("Red"),
-        N_("Blue"),
-        N_("Yellow"),
-        N_("Green"),
-        N_("nobody"),
-        N_("a −2 square"),
-        N_("Goal, step {step}: {what}"),
-        N_("Start, step {step}: {what}"),
-        N_("Step {step}: {what}"),
-        N_("{name} ninja: step {step}"),
-        N_("The goal is step {goal}."),
-        N_("{step}"),
-        N_("−2 squares: {steps}"),
-        N_("The start player is drawn next."),
-        N_("{name} rolls next."),
-        N_(
-            "{name} to decide in the roll-off: first die {die}. Stop scores {score}; "
-            "roll throws the second die."
-        ),
-        N_(
-            "{name} to decide: first die {die}. Stop climbs {climb} to step {to}; "
-            "roll throws the second die."
-        ),
-    ),
 )
 """The registration's ``accessible``."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from stairgames.core.registry import Accessible
 from stairgames.games.twenty_seven.rules import COLOUR_NAMES, PLAYER_COLOURS, WHITE, opponent
 from stairgames.games.twenty_seven.view.board import last_move
-from stairgames.i18n import N_, Count, Names, Text, deferred
+from stairgames.i18n import N_, Count, Names, Text
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
@@ -147,24 +147,5 @@ ACCESSIBLE: Final = Accessible(
     turn=turn,
     last=last,
     pieces=pieces,
-    messages=(
-        N_("White"),
-        N_("Black"),
-        N_("white"),
-        N_("black"),
-        N_("grey"),
-        N_("red"),
-        N_("Field {field}: {discs}"),
-        N_("field {field}, height {count}"),
-        N_("{colour} on top: {fields}"),
-        N_("Stacks (how far a move goes): white {white}, black {black}"),
-        N_("Score so far: white {white}, black {black}"),
-        N_("{name} to move has no move and must pass; {other} plays on."),
-        N_("{name} to move, up the line."),
-        N_("{name} to move, down the line."),
-        N_("{name} cannot move and passes."),
-        N_("{name} moved {discs} from field {source} to field {target}"),
-        deferred.ngettext("{count} disc", "{count} discs"),
-    ),
 )
 """The registration's ``accessible``."""
