@@ -34,6 +34,7 @@ import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./a
 import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 import { hidePuzzles, showDailyCard, showPuzzles } from "./puzzles.js";
 import { hideTournaments, showTournaments } from "./tournaments.js";
+import { initNvui, renderNvui } from "./nvui.js";
 
 import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
@@ -41,6 +42,8 @@ import { optionInput, optionValues } from "./optionform.js";
 import { Replay } from "./replay.js";
 import { Backoff } from "./backoff.js";
 import { PendingMove } from "./pending.js";
+import { Premove, droppedText, mayPremove, premoveLine, showPremove } from "./premove.js";
+import { renderPlans } from "./plans.js";
 import { ratingChanges, ratingText } from "./ratingtext.js";
 import {
   capitalise,
@@ -77,6 +80,9 @@ const app = {
   lastSent: null, // the last request sent: kept again if the database was away for it
   renders: 0,
 };
+
+// A move queued while the opponent of a live game thinks (static/premove.js).
+const premove = new Premove();
 
 // ----- home -----------------------------------------------------------------------
 
@@ -275,6 +281,7 @@ async function showMatch(match) {
   $("match").hidden = false;
   closeSockets();
   app.replay.reset();
+  premove.cancel(); // (another game's premove is never played here)
   Object.assign(app, {
     match,
     view: null,
@@ -458,6 +465,29 @@ function receive(seat, message) {
   $("match-error").textContent = failed ? errorText(failed) : "";
   render(older ? older.event !== message.event : false);
   sendKept(message);
+  sendPremove(message);
+}
+
+// A move queued while the opponent thought goes now if legal, else the page says so.
+function sendPremove(view) {
+  const { send: move, dropped } = premove.settle(view);
+  if (move) play(move);
+  else if (dropped) $("match-error").textContent = droppedText(dropped, t);
+  drawPremove();
+}
+
+function queuePremove(move) {
+  premove.queue(move, app.view ? app.view.history.length : 0);
+  clearSelection(); // the board drawn again, no piece chosen
+  render(false);
+  drawPremove();
+}
+
+function drawPremove() {
+  showPremove(premoveLine(), premove.move, t, () => {
+    premove.cancel();
+    drawPremove();
+  });
 }
 
 // A move made while the socket was closed goes now, if the game is still where it was
@@ -614,6 +644,10 @@ async function render(animate) {
   renderResult(view);
   renderRules(view);
   renderStepping(view); // static/stepping.js: the banner and the step bar
+  renderPlans(view, seatHeaders(view.you)); // static/plans.js: replies planned ahead
+  // static/nvui.js: the screen-reader mode, when on, says what changed
+  const myTurn = view.to_act !== null && view.to_act === view.you && app.replay.at === null;
+  renderNvui({ view, legal: myTurn ? view.legal : [], words: wordsOf(view) });
   renderAnalysis(view); // static/analysis.js: a finished game's analysis, its marks
   // (stepping back during a game keeps the chat live; a finished game's shows what was
   // said by the move shown)
@@ -630,11 +664,12 @@ async function render(animate) {
   const replaying = at !== null;
   const board = app.replay.board(view.board);
   const atTurn = !replaying && view.to_act !== null && view.to_act === view.you;
+  const premoving = !atTurn && mayPremove(view, replaying); // static/premove.js
   draw($("board"), board, {
-    legal: atTurn ? view.legal : [],
+    legal: atTurn ? view.legal : premoving ? view.premoves : [],
     lastMove: replaying ? view.history[at - 1] || null : lastBoardMove(view),
     over: view.result !== null && !replaying,
-    play,
+    play: atTurn ? play : queuePremove,
     t,
     ngettext,
     memory: app.memory,
@@ -1159,6 +1194,7 @@ function wire() {
   // the move list, the step bar and ←/→, Home/End step through the game
   initStepping({ app, render, clearSelection, seatQuery, seatHeaders });
   initAnalysis({ app, go }); // static/analysis.js
+  initNvui({ play }); // static/nvui.js: the screen-reader mode
   window.addEventListener("popstate", route);
 }
 

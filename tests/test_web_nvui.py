@@ -1,0 +1,198 @@
+"""The screen-reader mode (``static/nvui.js``, docs/accessibility.md): each of the four
+games played to the end against the computer with the keyboard alone (focus, type,
+Enter: no click), its answers and every change read from the polite live region, in
+English and in Japanese.
+
+The real web app runs in a thread; Debian's Chromium at /usr/bin/chromium drives the
+pages (without it the tests skip and say why).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_web_stepping import match_page, page_match
+
+MOVES_LIMIT = 120
+"""More of the person's moves than any of these games takes (a failing test stops)."""
+
+SAID = "#nvui-said p"
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from stairgames.server.app import create_app
+    from stairgames.server.base.limits import Rate
+    from stairgames.server.base.settings import Settings
+    from tests.browser_helpers import serving
+    from tests.server_helpers import TEST_PLAYERS
+
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("nvui"),
+        computer_workers=0,
+        computer_players=TEST_PLAYERS,
+        loop_guard=True,
+        messages_per_second=1e4,
+        message_burst=1e4,
+        matches_per_minute=Rate(per_minute=6000, burst=600),
+    )
+    with serving(create_app(settings)) as url:
+        yield url
+
+
+def _expect() -> Any:
+    from tests.browser_helpers import expect
+
+    return expect
+
+
+def said(page: Any) -> list[str]:
+    """Everything the live region holds, oldest first."""
+    return [str(text) for text in page.locator(SAID).all_inner_texts()]
+
+
+def spoken(page: Any) -> str:
+    """The number of the newest announcement ("0" before any)."""
+    if not page.locator(SAID).count():
+        return "0"
+    return str(page.locator(SAID).last.get_attribute("data-n"))
+
+
+def said_after(page: Any, before: str) -> None:
+    """Wait until something was said after announcement ``before``."""
+    try:
+        _expect()(page.locator(SAID).last).not_to_have_attribute("data-n", before)
+    except AssertionError as silence:
+        error = page.locator("#match-error").inner_text()
+        raise AssertionError(f"nothing said; last: {said(page)[-4:]}; error: {error}") from silence
+
+
+def command(page: Any, text: str) -> str:
+    """Type ``text`` in the command field and press Enter; what the live region says."""
+    before = spoken(page)
+    field = page.locator("#nvui-input")
+    field.focus()
+    field.fill(text)
+    field.press("Enter")
+    said_after(page, before)
+    return str(page.locator(SAID).last.inner_text())
+
+
+@contextlib.contextmanager
+def opened(browser: Any, app_url: str, game: str, lang: str, **options: Any) -> Iterator[Any]:
+    """A new game of ``game`` against the computer (``random``), its page opened in the
+    screen-reader mode by ``?nvui=1``, in ``lang``."""
+    from tests.browser_helpers import watch_content_security_policy
+
+    with match_page(browser, app_url, "/") as page:
+        made = page_match(page, game, ["human", "computer:random"], **options)
+    match = made["match"]
+    context = browser.new_context(locale="ja-JP" if lang == "ja" else "en-GB")
+    violations: list[str] = []
+    watch_content_security_policy(context, violations)
+    kept = {"stairgames.lang": lang, f"stairgames.match.{match}": json.dumps(made["seats"])}
+    context.add_init_script(
+        script="".join(
+            f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in kept.items()
+        )
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{app_url}/m/{match}?nvui=1")
+    try:
+        yield page
+        assert not errors, errors
+        assert not violations, violations
+    finally:
+        context.close()
+
+
+def play_to_the_end(page: Any, over: str, your_move: str, legal: str) -> list[str]:
+    """Ask whose turn it is (``t``); at the person's, play the first legal move the mode
+    reads out (``v``) by typing it; until the mode says the game is over: the moves
+    played."""
+    expect = _expect()
+    expect(page.locator("#nvui")).to_be_visible()
+    expect(page.locator("#board")).to_be_hidden()  # the drawn board gives way to text
+    played: list[str] = []
+    for _ in range(MOVES_LIMIT):
+        turn = command(page, "t")
+        if over in turn:
+            return played
+        if your_move not in turn:  # the computer's turn: wait for its move to be said
+            said_after(page, spoken(page))
+            continue
+        moves = command(page, "v")
+        assert moves.startswith(legal), moves
+        move = moves.removeprefix(legal).split(",")[0].split("、")[0].strip()
+        before = spoken(page)
+        field = page.locator("#nvui-input")
+        field.fill(move)
+        field.press("Enter")
+        played.append(move)
+        said_after(page, before)  # the change is said
+    raise AssertionError(f"no end after {MOVES_LIMIT} moves: {said(page)[-5:]}")
+
+
+def test_stairs_is_played_to_the_end_by_keyboard_in_english(browser, app_url):
+    with opened(browser, app_url, "stairs", "en", size=3, agreement=False) as page:
+        expect = _expect()
+        expect(page.locator(SAID).last).to_contain_text("Your move. Light to move.")
+        assert command(page, "p") == "Rank 1: a1 dark 1, b1 light 1, c1 dark 1"
+        rows = said(page)[-3:]
+        assert rows[0].startswith("Rank 3: a3 dark 1")
+        assert command(page, "t") == "Your move. Light to move."
+        assert command(page, "m b1").startswith("Moves of b1: b1-")
+        assert command(page, "m c1") == "No legal move of c1."
+        assert command(page, "l") == "No move yet."
+        assert command(page, "c") == "This game has no clock."
+        bad = command(page, "z9-z8")
+        assert bad.startswith("Not a legal move or command: z9-z8.")
+        expect(page.locator("#nvui-input")).to_have_attribute("aria-invalid", "true")
+        assert command(page, "h").startswith("t whose turn")
+        played = play_to_the_end(page, "Game over", "Your move", "Legal moves: ")
+        assert played
+        history = said(page)
+        # the computer's moves are told, each once
+        told = [
+            line for line in history if re.match(r"Dark [a-c][1-3]-[a-c][1-3], to height", line)
+        ]
+        assert told and len(told) == len(set(told))
+        assert "Game over" in history[-1]
+
+
+def test_twenty_seven_is_played_to_the_end_by_keyboard_in_japanese(browser, app_url):
+    with opened(browser, app_url, "twenty_seven", "ja") as page:
+        expect = _expect()
+        expect(page.locator("#nvui-heading")).to_have_text("テキストで対局")
+        expect(page.locator(SAID).last).to_contain_text("あなたの番です")
+        assert command(page, "s").startswith("ここまでの得点")  # the list ends with the scores
+        assert "フィールド0" in said(page)[-3] or "フィールド0" in " ".join(said(page))
+        bad = command(page, "99:1")
+        assert bad.startswith("正しい手でもコマンドでもありません")
+        play_to_the_end(page, "ゲーム終了", "あなたの番です", "合法手：")
+
+
+def test_ishigaki_race_is_played_to_the_end_by_keyboard_in_english(browser, app_url):
+    with opened(browser, app_url, "ishigaki_race", "en", players=2) as page:
+        expect = _expect()
+        expect(page.locator(SAID).last).to_contain_text(re.compile("Your move|rolls"))
+        assert command(page, "s").startswith("The goal is step")
+        play_to_the_end(page, "Game over", "Your move", "Legal moves: ")
+        assert any(re.search(r"ninja|die|step", line) for line in said(page))
+
+
+def test_city_of_stairs_is_played_to_the_end_by_keyboard_in_japanese(browser, app_url):
+    with opened(browser, app_url, "city_of_stairs", "ja", players=2) as page:
+        expect = _expect()
+        expect(page.locator(SAID).last).to_contain_text("あなたの番です")
+        first = command(page, "p")
+        assert first.startswith("1列目")
+        play_to_the_end(page, "ゲーム終了", "あなたの番です", "合法手：")
