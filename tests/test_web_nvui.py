@@ -157,6 +157,9 @@ def test_stairs_is_played_to_the_end_by_keyboard_in_english(browser, app_url):
         assert bad.startswith("Not a legal move or command: z9-z8.")
         expect(page.locator("#nvui-input")).to_have_attribute("aria-invalid", "true")
         assert command(page, "h").startswith("t whose turn")
+        # said once: the page's own live turn line and result keep quiet meanwhile
+        expect(page.locator("#turn")).to_have_attribute("aria-live", "off")
+        expect(page.locator("#result")).to_have_attribute("aria-live", "off")
         played = play_to_the_end(page, "Game over", "Your move", "Legal moves: ")
         assert played
         history = said(page)
@@ -178,6 +181,14 @@ def test_twenty_seven_is_played_to_the_end_by_keyboard_in_japanese(browser, app_
         bad = command(page, "99:1")
         assert bad.startswith("正しい手でもコマンドでもありません")
         play_to_the_end(page, "ゲーム終了", "あなたの番です", "合法手：")
+        # the switch, by keyboard: the board is back, the mode is off for the next page
+        switch = page.locator("#nvui-on")
+        switch.focus()
+        switch.press("Space")
+        expect(page.locator("#board")).to_be_visible()
+        expect(page.locator("#nvui")).to_be_hidden()
+        expect(page.locator("#turn")).to_have_attribute("aria-live", "polite")
+        assert page.evaluate("localStorage.getItem('stairgames.nvui')") == "0"
 
 
 def test_ishigaki_race_is_played_to_the_end_by_keyboard_in_english(browser, app_url):

@@ -91,6 +91,9 @@ export function renderNvui(shown) {
   const on = nvuiOn();
   $("match").classList.toggle("nvui", on);
   $("nvui").hidden = !on;
+  // the page's own live turn line and result would say each change a second time
+  $("turn").setAttribute("aria-live", on ? "off" : "polite");
+  $("result").setAttribute("aria-live", on ? "off" : "polite");
   $("nvui-on", HTMLInputElement).checked = on;
   if (!on) return;
   const { view, legal, words } = shown;
