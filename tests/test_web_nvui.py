@@ -17,7 +17,16 @@ from typing import Any
 
 import pytest
 
-from tests.test_web_stepping import match_page, page_match
+from tests.test_web_stepping import match_page
+
+NEW_MATCH = """
+async ({game, options, seats, time_control}) => {
+  const made = await fetch("/api/matches", {method: "POST",
+    headers: {"content-type": "application/json"},
+    body: JSON.stringify({game, options, seats, time_control})});
+  return await made.json();
+}
+"""
 
 MOVES_LIMIT = 120
 """More of the person's moves than any of these games takes (a failing test stops)."""
@@ -85,13 +94,28 @@ def command(page: Any, text: str) -> str:
 
 
 @contextlib.contextmanager
-def opened(browser: Any, app_url: str, game: str, lang: str, **options: Any) -> Iterator[Any]:
-    """A new game of ``game`` against the computer (``random``), its page opened in the
-    screen-reader mode by ``?nvui=1``, in ``lang``."""
+def opened(
+    browser: Any,
+    app_url: str,
+    game: str,
+    lang: str,
+    time_control: dict[str, Any] | None = None,
+    **options: Any,
+) -> Iterator[Any]:
+    """A new game of ``game`` against the computer (``random``), untimed unless told, its
+    page opened in the screen-reader mode by ``?nvui=1``, in ``lang``."""
     from tests.browser_helpers import watch_content_security_policy
 
     with match_page(browser, app_url, "/") as page:
-        made = page_match(page, game, ["human", "computer:random"], **options)
+        made = page.evaluate(
+            NEW_MATCH,
+            {
+                "game": game,
+                "options": options,
+                "seats": ["human", "computer:random"],
+                "time_control": time_control or {"kind": "none"},
+            },
+        )
     match = made["match"]
     context = browser.new_context(locale="ja-JP" if lang == "ja" else "en-GB")
     violations: list[str] = []
@@ -192,10 +216,15 @@ def test_twenty_seven_is_played_to_the_end_by_keyboard_in_japanese(browser, app_
 
 
 def test_ishigaki_race_is_played_to_the_end_by_keyboard_in_english(browser, app_url):
-    with opened(browser, app_url, "ishigaki_race", "en", players=2) as page:
+    realtime = {"kind": "realtime", "minutes": 5, "increment": 3}
+    with opened(browser, app_url, "ishigaki_race", "en", realtime, players=2) as page:
         expect = _expect()
         expect(page.locator(SAID).last).to_contain_text(re.compile("Your move|rolls"))
         assert command(page, "s").startswith("The goal is step")
+        clocks = command(page, "c")
+        assert re.fullmatch(r"Red: \d:\d\d(, running)?\. Blue: \d:\d\d(, running)?\.", clocks), (
+            clocks
+        )
         play_to_the_end(page, "Game over", "Your move", "Legal moves: ")
         assert any(re.search(r"ninja|die|step", line) for line in said(page))
 
