@@ -9,6 +9,7 @@ from typing import Any
 
 from stairgames.server.play.match import Match
 from tests.browser_helpers import expect, shot
+from tests.test_web_axe import axe_violations
 from tests.test_web_vacation import correspondence_game, site  # noqa: F401 (the fixture)
 
 SQUARES = re.compile(r"^([a-z]\d+)-([a-z]\d+)$")
@@ -60,6 +61,7 @@ def test_a_reply_planned_on_the_page_is_played_when_the_move_comes(
             f"if {second[0]}, {second[1]}; then if {second[2]}, {second[3]} Delete"
         )
         shot(bob, "plans-stored")
+        assert axe_violations(bob) == []
         refused = "zz9 a1"  # a line that is no move: refused, said, nothing changed
         panel.get_by_label("New line").fill(refused)
         panel.get_by_role("button", name="Add line").click()

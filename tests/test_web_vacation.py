@@ -1,6 +1,7 @@
 """Vacation (issue 54) in Debian's Chromium: Ann starts a vacation on her account page;
 Bob's page of their correspondence game says at once, beside her clock, until when she
-is away, in English and in Japanese, and no more once she is back."""
+is away, in English and in Japanese, and no more once she is back; axe-core finds no
+serious violation on either page."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from stairgames.server.app import create_app
 from stairgames.server.base.settings import Settings
 from tests.browser_helpers import expect, serving, shot
+from tests.test_web_axe import axe_violations
 from tests.test_web_e2e import play_a_move
 
 
@@ -31,7 +33,10 @@ def correspondence_game(browser: Any, url: str) -> Iterator[tuple[Any, Any, str]
     Ann (light) to move; and the match's id. The test fails on any script error."""
     errors: list[str] = []
     contexts = [
-        browser.new_context(locale="en-GB", viewport={"width": 1100, "height": 900})
+        # (bypass_csp: axe-core is injected, as a browser extension would be)
+        browser.new_context(
+            locale="en-GB", viewport={"width": 1100, "height": 900}, bypass_csp=True
+        )
         for _ in range(2)
     ]
     ann, bob = (context.new_page() for context in contexts)
@@ -76,8 +81,10 @@ def test_the_opponent_sees_until_when_a_player_is_away(browser: Any, site: tuple
         expect(notice).to_have_text(re.compile(r"^on vacation until \S"))
         expect(bob.locator("#seats li").first).to_contain_text("on vacation until")
         shot(bob, "vacation-notice")
+        assert axe_violations(account) == [] and axe_violations(bob) == []
         bob.locator("#lang").select_option("ja")
         expect(notice).to_have_text(re.compile(r"まで休暇中$"))
+        assert axe_violations(bob) == []
         section.get_by_role("button", name="End my vacation").click()
         expect(section.locator("#vacation-state")).to_have_text("You are not on vacation.")
         expect(notice).to_have_count(0)
