@@ -135,6 +135,11 @@ def test_plans_are_seen_by_nobody_else(tmp_path: Path) -> None:
         assert "plans" not in told and "plans" not in before[0]
         assert _plans(client, match, ann).json()["lines"] == []  # Ann's own: none
         assert _plans(client, match, {}).status_code == 403  # a spectator
+        cy = _player(client, "Cy")  # a player holding no seat here
+        assert _plans(client, match, cy).status_code == 403
+        assert _plans(client, match, cy, lines=[planned]).status_code == 403
+        assert _plans(client, match, cy, delete=True).status_code == 403
+        assert _plans(client, match, bob).json()["lines"] == [planned]  # Bob's, untouched
 
 
 @pytest.mark.parametrize(
