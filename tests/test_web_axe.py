@@ -23,6 +23,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("home", "/", "#game-list .game-card"),
     ("game", "/m/{match}", "#board [aria-label=a1]"),
     ("screen-reader mode", "/m/{match}?nvui=1", "#nvui-said p"),
+    ("a finished game, watched", "/m/{finished}", "#result:not([hidden])"),
     ("27", "/m/{twenty_seven}", "#board > *"),
     ("Ishigaki Race", "/m/{ishigaki_race}", "#board > *"),
     ("City of Stairs", "/m/{city_of_stairs}", "#board > *"),
@@ -78,16 +79,17 @@ why; every other element that rule finds still fails."""
 GAMES = ("stairs", "twenty_seven", "ishigaki_race", "city_of_stairs")
 
 
-def new_match(page: Any, game: str) -> str:
-    """A new game against the computer, its seat's token kept as the page keeps it."""
+def new_match(page: Any, game: str, **made_with: Any) -> str:
+    """A new game against the computer, its seat's token kept as the page keeps it (or as
+    ``made_with`` says: its ``options`` and ``seats``)."""
+    body = {"game": game, "options": {}, "seats": ["human", "computer:random"], **made_with}
     made: dict[str, Any] = page.evaluate(
-        """async (game) => {
+        """async (body) => {
           const made = await fetch("/api/matches", {method: "POST",
-            headers: {"content-type": "application/json"},
-            body: JSON.stringify({game, options: {}, seats: ["human", "computer:random"]})});
+            headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
           return await made.json();
         }""",
-        game,
+        body,
     )
     match = str(made["match"])
     seats = [s for s in made["seats"] if "token" in s]
@@ -134,6 +136,8 @@ def test_no_page_has_a_serious_accessibility_violation(browser, site, lang):
     try:
         page.goto(site["url"] + "/")
         matches = {game: new_match(page, game) for game in GAMES}
+        computers = ["computer:random", "computer:random"]  # a game that ends by itself
+        matches["finished"] = new_match(page, "stairs", options={"size": 3}, seats=computers)
         player = page.evaluate(
             """async () => {
               const named = await fetch("/api/me", {method: "POST",
