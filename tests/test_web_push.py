@@ -186,3 +186,30 @@ def test_a_push_message_becomes_a_notification_with_its_link(
         }
     ]
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_push_section_and_the_offline_page_pass_axe(
+    site: tuple[str, Any, PushEndpoint, list[str]], browser: Any, lang: str
+) -> None:
+    from tests.test_web_axe import AXE, axe_violations
+
+    if not AXE.is_file():
+        pytest.skip(f"axe-core is missing at {AXE}: npm ci")
+    base, app, endpoint, _ = site
+    _, secret = app.state.players.create("Kato")
+    context = browser.new_context(locale=LOCALES[lang], bypass_csp=True)  # axe injected
+    host = base.split("//")[1].split(":")[0]
+    cookie = {"name": COOKIE, "value": secret, "domain": host, "path": "/", "secure": True}
+    context.add_cookies([cookie])
+    context.grant_permissions(["notifications"], origin=base)
+    context.add_init_script(FAKE_PUSH % json.dumps(endpoint.subscription("kato-phone")))
+    page = context.new_page()
+    page.goto(f"{base}/account")
+    page.locator("#push-toggle").click()
+    expect(page.locator("#push-toggle")).to_have_attribute("aria-pressed", "true")
+    assert axe_violations(page) == []
+    page.goto(f"{base}/static/offline.html")
+    expect(page.locator("#offline")).to_be_visible()
+    assert axe_violations(page) == []
+    context.close()
