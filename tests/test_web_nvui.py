@@ -236,3 +236,47 @@ def test_city_of_stairs_is_played_to_the_end_by_keyboard_in_japanese(browser, ap
         first = command(page, "p")
         assert first.startswith("1列目")
         play_to_the_end(page, "ゲーム終了", "あなたの番です", "合法手：")
+
+
+def test_a_game_without_texts_is_still_played_by_keyboard(browser, tictactoe, tmp_path):
+    """The fifth game (``tests/tictactoe``) declares no ``accessible``: the mode says it has
+    no text of the position, and moves typed, the legal moves and the end still work (two
+    people at one screen)."""
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
+    from tests.browser_helpers import checked_page, serving
+
+    expect = _expect()
+    settings = Settings(data_dir=tmp_path, computer_workers=0, loop_guard=True)
+    with serving(create_app(settings), settings) as url, checked_page(browser, url) as page:
+        page.goto(url + "/")
+        made = page.evaluate(
+            NEW_MATCH,
+            {
+                "game": "tictactoe",
+                "options": {},
+                "seats": ["human", "human"],
+                "time_control": {"kind": "none"},
+            },
+        )
+        page.evaluate(
+            "([key, value]) => localStorage.setItem(key, value)",
+            [f"stairgames.match.{made['match']}", json.dumps(made["seats"])],
+        )
+        page.goto(f"{url}/m/{made['match']}?nvui=1")
+        expect(page.locator(SAID).last).to_have_text("Your move.")
+        assert command(page, "p").startswith("This game gives no text of its position")
+        assert command(page, "m b2") == "No legal move of b2."
+        for move in ("a1", "b1", "a2", "b2"):
+            assert move in command(page, "v")
+            before = spoken(page)
+            field = page.locator("#nvui-input")
+            field.fill(move)
+            field.press("Enter")
+            said_after(page, before)
+        assert command(page, "l") == "O: b2"
+        before = spoken(page)
+        page.locator("#nvui-input").fill("a3")
+        page.locator("#nvui-input").press("Enter")
+        said_after(page, before)
+        expect(page.locator(SAID).last).to_contain_text("Game over")
