@@ -362,3 +362,55 @@ def test_an_operators_key_is_served_instead(
     monkeypatch.delenv("STAIRGAMES_VAPID_KEY")
     with running(tmp_path) as client:  # the database's own, made at the first start
         assert client.get("/api/push/key").json()["key"] != served
+
+
+def test_a_failure_is_logged_once_by_origin_never_the_endpoints_path(
+    client: TestClient, endpoint: PushEndpoint, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    device = subscribe(client, bob, endpoint, "secret-path-of-bobs-phone")
+    endpoint.answer_with("secret-path-of-bobs-phone", 500)
+    match = game(client, ann, bob)
+    with caplog.at_level("WARNING", logger="stairgames.server.push.sending"):
+        move(client, ann, match, 0)
+        endpoint.wait_for(1)
+        settle(client)
+        clock.advance(60)
+        move(client, bob, match, 1)
+        move(client, ann, match, 0)
+        endpoint.wait_for(2)
+        settle(client)
+    said = [r.getMessage() for r in caplog.records if r.name == "stairgames.server.push.sending"]
+    assert said == [f"a push message to {endpoint.origin} failed: 500"]
+    assert "secret-path" not in caplog.text
+    store = client.app.state.push.store  # type: ignore[attr-defined]
+    kept = client.portal.call(_off_loop, store.of, bob["x-player"])  # type: ignore[union-attr]
+    assert [d.endpoint for d in kept] == [device["endpoint"]]  # not gone: kept
+
+
+def test_on_a_real_site_a_host_resolving_to_loopback_is_not_posted_to(
+    tmp_path: Path, endpoint: PushEndpoint, caplog: pytest.LogCaptureFixture
+) -> None:
+    with running(tmp_path) as client:
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        keys = endpoint.subscription("phone")["keys"]
+        port = endpoint.origin.rsplit(":", 1)[1]
+        hidden = f"https://localhost:{port}/push/phone"  # (refused as a subscription too)
+        store = client.app.state.push.store  # type: ignore[attr-defined]
+        client.portal.call(  # type: ignore[union-attr]
+            _off_loop,
+            store.subscribe,
+            bob["x-player"],
+            hidden,
+            keys["p256dh"],
+            keys["auth"],
+            "en",
+            10,
+        )
+        match = game(client, ann, bob)
+        with caplog.at_level("WARNING", logger="stairgames.server.push.sending"):
+            move(client, ann, match, 0)
+            settle(client)
+    assert endpoint.received == []
+    assert f"a push message to https://localhost:{port} failed: not a public address" in caplog.text
+    assert "/push/phone" not in caplog.text
