@@ -73,7 +73,13 @@ def test_the_opponent_sees_until_when_a_player_is_away(browser: Any, site: tuple
         section = account.locator("#vacation")
         expect(section.get_by_role("heading", name="Vacation")).to_be_visible()
         expect(section.locator("#vacation-days")).to_contain_text("Days left: 14.0.")
-        expect(section.get_by_label(re.compile("Start a vacation by itself"))).to_be_checked()
+        automatic = section.get_by_label(re.compile("Start a vacation by itself"))
+        expect(automatic).to_be_checked()
+        automatic.uncheck()  # kept by the server, the focus where it was
+        expect(automatic).not_to_be_checked()
+        expect(automatic).to_be_focused()
+        account.reload()
+        expect(automatic).not_to_be_checked()
         section.get_by_role("button", name="Start a vacation").click()
         expect(section.locator("#vacation-state")).to_have_text(
             re.compile(r"^You are on vacation until .+\.$")

@@ -146,6 +146,7 @@ async function change(section, asked) {
     return;
   }
   draw(section);
-  const toggle = section.querySelector("#vacation-toggle");
-  if (asked.action && toggle instanceof HTMLElement) toggle.focus();
+  // the section is drawn anew: the focus goes back to the control just used
+  const used = section.querySelector(asked.action ? "#vacation-toggle" : "#vacation-automatic");
+  if (used instanceof HTMLElement) used.focus();
 }
