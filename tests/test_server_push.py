@@ -104,7 +104,7 @@ def test_a_move_pushes_your_turn_decrypted_with_the_right_text(
         "title": "Your turn",
         "body": "Your turn in Stairs against Ann",
         "url": f"/m/{match}",
-        "tag": f"your_turn:{match}",
+        "tag": f"turn-{match}",
     }
     assert received.headers["urgency"] == "high" and int(received.headers["ttl"]) > 0
     assert received.claims is not None and received.claims["sub"].startswith("mailto:")

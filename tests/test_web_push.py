@@ -163,7 +163,7 @@ def test_a_push_message_becomes_a_notification_with_its_link(
         "title": "Your turn",
         "body": "Your turn in Stairs against Ann",
         "url": "/m/abc",
-        "tag": "your_turn:abc",
+        "tag": "turn-abc",
     }
     session.send(
         "ServiceWorker.deliverPushMessage",
@@ -181,7 +181,7 @@ def test_a_push_message_becomes_a_notification_with_its_link(
         {
             "title": "Your turn",
             "body": "Your turn in Stairs against Ann",
-            "tag": "your_turn:abc",
+            "tag": "turn-abc",
             "url": "/m/abc",
         }
     ]

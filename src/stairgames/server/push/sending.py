@@ -77,6 +77,9 @@ TITLES: Final = {
     CHALLENGE: N_("New challenge"),
 }
 URGENCY: Final = {YOUR_TURN: "high", CHALLENGE: "high", ENDED: "normal"}
+TAGS: Final = {YOUR_TURN: "turn", CHALLENGE: "challenge", ENDED: "ended"}
+"""The notification's tag, before ``-`` and the match: those of the page's own
+notifications (``told.js``), so that a device showing both keeps one."""
 GONE: Final = frozenset({404, 410})
 """What a push service answers for a subscription that no longer exists."""
 PENDING_AT_MOST: Final = 1000
@@ -402,7 +405,7 @@ class Pusher:
             "title": say({"id": TITLES[kind]}, language),
             "body": body,
             "url": path,
-            "tag": f"{kind}:{match_id}",
+            "tag": f"{TAGS[kind]}-{match_id}",
         }
         data = json.dumps(message, ensure_ascii=False).encode("utf-8")
         while len(data) > MAX_PLAINTEXT and message["body"]:  # (names of hundreds of letters)
