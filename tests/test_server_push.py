@@ -414,3 +414,18 @@ def test_on_a_real_site_a_host_resolving_to_loopback_is_not_posted_to(
     assert endpoint.received == []
     assert f"a push message to https://localhost:{port} failed: not a public address" in caplog.text
     assert "/push/phone" not in caplog.text
+
+
+def test_each_device_of_a_player_is_told_in_its_own_language(
+    client: TestClient, endpoint: PushEndpoint
+) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    subscribe(client, bob, endpoint, "bobs-phone", lang="ja")
+    subscribe(client, bob, endpoint, "bobs-laptop", lang="en")
+    match = game(client, ann, bob)
+    move(client, ann, match, 0)
+    endpoint.wait_for(2)
+    assert all(r.problem is None for r in endpoint.received)
+    [phone], [laptop] = endpoint.to("bobs-phone"), endpoint.to("bobs-laptop")
+    assert laptop["body"] == "Your turn in Stairs against Ann"
+    assert phone["title"] == "あなたの番です" and phone["tag"] == laptop["tag"]
