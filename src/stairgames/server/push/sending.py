@@ -84,6 +84,8 @@ GONE: Final = frozenset({404, 410})
 """What a push service answers for a subscription that no longer exists."""
 PENDING_AT_MOST: Final = 1000
 """Matches whose commits wait to be told, beyond which the oldest are forgotten."""
+LOGGED_AT_MOST: Final = 1000
+"""Failures (origin, reason) remembered as logged, beyond which they are forgotten."""
 
 Now = Callable[[], float]
 
@@ -454,8 +456,11 @@ class Pusher:
 
     def _log_once(self, origin: str, why: str) -> None:
         """Log a failure to reach a push service (its origin, never the endpoint's
-        path), once for each origin and reason while this process runs."""
+        path), once for each origin and reason while this process runs (the first
+        :data:`LOGGED_AT_MOST` of them: then they are forgotten, and logged again)."""
         if (origin, why) in self._logged:
             return
+        if len(self._logged) >= LOGGED_AT_MOST:
+            self._logged.clear()
         self._logged.add((origin, why))
         log.warning("a push message to %s failed: %s", origin, why)
