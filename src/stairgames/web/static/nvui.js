@@ -112,7 +112,7 @@ export function renderNvui(shown) {
   const first = !mode.said.startsWith(`${view.match}:`);
   mode.said = key;
   const told = first ? [] : [lastText(view, words)];
-  announce(...told, turnText(view));
+  announce("change", ...told, turnText(view));
 }
 
 // ----- the commands ------------------------------------------------------------------
@@ -132,29 +132,29 @@ function command(typed) {
   const spoken = /** @type {Spoken | null} */ (view.accessible || null);
   switch (word.toLowerCase()) {
     case "l":
-      announce(lastText(view, mode.shown.words) || t("No move yet."));
+      announce("answer", lastText(view, mode.shown.words) || t("No move yet."));
       return;
     case "p":
-      announce(...(spoken ? spoken.rows.map(say) : [noText()]));
+      announce("answer", ...(spoken ? spoken.rows.map(say) : [noText()]));
       return;
     case "s":
-      announce(...(spoken ? spoken.items.map(say) : [noText()]));
+      announce("answer", ...(spoken ? spoken.items.map(say) : [noText()]));
       return;
     case "t":
-      announce(turnText(view));
+      announce("answer", turnText(view));
       return;
     case "c":
-      announce(clocksText(view));
+      announce("answer", clocksText(view));
       return;
     case "v":
-      announce(movesText(legal));
+      announce("answer", movesText(legal));
       return;
     case "m":
-      announce(pieceText(spoken, rest.join(" "), legal));
+      announce("answer", pieceText(spoken, rest.join(" "), legal));
       return;
     case "h":
     case "?":
-      announce(...helpLines());
+      announce("answer", ...helpLines());
       return;
     default:
       refuse(text, legal);
@@ -178,6 +178,7 @@ function tryMove(move) {
 function refuse(text, legal) {
   $("nvui-input", HTMLInputElement).setAttribute("aria-invalid", "true");
   announce(
+    "answer",
     legal.length
       ? t("Not a legal move or command: {text}. Type v to hear the legal moves, h for help.", {
           text,
@@ -303,17 +304,20 @@ function helpLines() {
 }
 
 /**
- * Say each text once in the live region (one paragraph each; the oldest dropped).
+ * Say each text once in the live region (one paragraph each; the oldest dropped), marked
+ * as an answer to a command or a change of the game (`data-kind`), and numbered.
  *
+ * @param {"answer" | "change"} kind
  * @param {...string} texts
  */
-function announce(...texts) {
+function announce(kind, ...texts) {
   const region = $("nvui-said");
   for (const text of texts.filter(Boolean)) {
     const line = document.createElement("p");
     line.textContent = text;
     mode.spoken += 1;
     line.dataset.n = String(mode.spoken); // (its number: the region keeps the newest only)
+    line.dataset.kind = kind;
     region.append(line);
   }
   while (region.children.length > KEPT) region.firstElementChild?.remove();
