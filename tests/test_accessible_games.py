@@ -229,3 +229,21 @@ def test_a_game_without_the_slot_has_no_texts_and_keeps_its_messages(tictactoe):
 def test_a_slot_naming_something_else_is_refused():
     with pytest.raises(TypeError, match="not a Accessible"):
         registry._resolve_as("stairgames.games.stairs.view.board:board_view", registry.Accessible)
+
+
+def test_the_drawing_the_texts_read_is_made_once_per_state_history_and_viewer():
+    drawings: list[tuple[int, int | None]] = []
+
+    def draw(state: State, viewer: int | None) -> dict[str, Any]:
+        drawings.append((len(state.history()), viewer))
+        return {"moves": len(state.history())}
+
+    drawn = registry.drawn_once(draw)
+    state = stairgames.load("stairs", size=3).new_initial_state()
+    assert drawn(state, 0) is drawn(state, 0)
+    assert drawings == [(0, 0)]
+    drawn(state, 1)  # another viewer (a seat's hidden cards): drawn again
+    state.apply_move("b1-b2")  # the same state object, moved on
+    assert drawn(state, 1) == {"moves": 1}
+    drawn(state.clone(), 1)  # another state at the same history
+    assert drawings == [(0, 0), (0, 1), (1, 1), (1, 1)]

@@ -488,6 +488,25 @@ def accessible_view(
     }
 
 
+def drawn_once(draw: WebView) -> WebView:
+    """``draw`` (a game's ``board_view``) remembering its last drawing, for the texts of
+    :class:`Accessible` that read it (rows, list and turn, three times a view): the same
+    state object at the same history, for the same viewer, is drawn once. The drawing
+    given back is shared: read it, never change it."""
+    last: list[tuple[State, tuple[int, ...], int | None, dict[str, Any]]] = []
+
+    def drawn(state: State, viewer: int | None) -> dict[str, Any]:
+        history = tuple(state.history())
+        kept = last[0] if last else None
+        if kept is not None and kept[0] is state and kept[1] == history and kept[2] == viewer:
+            return kept[3]
+        made = draw(state, viewer)
+        last[:] = [(state, history, viewer, made)]
+        return made
+
+    return drawn
+
+
 def puzzle_games() -> list[str]:
     """The games that offer puzzles, in :func:`listing_order`."""
     return [name for name in listing_order() if _REGISTRY[name].puzzles is not None]

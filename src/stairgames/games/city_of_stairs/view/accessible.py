@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from stairgames.core.registry import Accessible
-from stairgames.games.city_of_stairs.view.board import board_view
+from stairgames.core.registry import Accessible, drawn_once
+from stairgames.games.city_of_stairs.view.board import board_view as draw_board
 from stairgames.i18n import N_, Names, Text
 
 if TYPE_CHECKING:
     from stairgames.core.game import State
+
+board_view = drawn_once(draw_board)
+"""The game's drawing for a viewer, made once for the three texts that read it."""
 
 _CAPITAL: Final = {
     "red": N_("Red"),
