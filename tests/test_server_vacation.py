@@ -93,6 +93,9 @@ def _move(client: Any, match: str, token: str) -> None:
 
 
 def _check(client: Any) -> int:
+    """The referee's check now: how many clocks it flagged or held. Its own loop runs
+    meanwhile and may flag a clock first (0 here, then): a test that expects a flag
+    looks at the game's result, not at this count."""
     referee = client.app.state.referee
     changed: int = client.portal.call(referee.check)
     return changed
@@ -130,14 +133,14 @@ def test_a_game_does_not_time_out_while_its_player_is_away(tmp_path: Path) -> No
         assert view["clock"]["away"] == [{"seat": 0, "until_ms": away["until_ms"]}]
         spectator = _view(client, match)
         assert spectator["clock"]["away"] == view["clock"]["away"]
-        back = _vacation(client, ann, action="stop")
+        back = _vacation(client, ann, action="end")
         assert not back["away"]
         assert back["days_left"] == pytest.approx(before - 3, abs=0.01)
         assert "away" not in _view(client, match, bob)["clock"]
         fake.advance(DAY - 3600 - 1)  # the day of the turn, less the hour before she left
         assert _check(client) == 0
         fake.advance(2)
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         assert _view(client, match, bob)["result"]["winners"] == [1]
 
 
@@ -158,7 +161,7 @@ def test_the_clocks_run_again_when_the_bank_is_spent(tmp_path: Path) -> None:
         fake.now = until + DAY - 1
         assert _check(client) == 0
         fake.advance(2)
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         assert _view(client, match, bob)["result"]["winners"] == [1]
 
 
@@ -171,7 +174,7 @@ def test_a_real_time_game_keeps_running(tmp_path: Path) -> None:
         _vacation(client, ann, action="start")
         assert "away" not in (_view(client, quick, bob)["clock"] or {})
         fake.advance(61)
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         assert _view(client, quick, bob)["result"]["winners"] == [1]
         assert _view(client, slow, bob)["result"] is None
 
@@ -185,7 +188,7 @@ def test_the_server_starts_a_vacation_near_a_deadline(tmp_path: Path) -> None:
         fake.now = deadline - AUTO_BEFORE - 1
         assert _check(client) == 0 and not _vacation(client, ann)["away"]
         fake.advance(1)
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         started = _vacation(client, ann)
         assert started["away"] and started["started_by_server"]
         fake.now = deadline + 2 * DAY
@@ -221,7 +224,7 @@ def test_a_player_who_turned_it_off_loses_on_time(tmp_path: Path) -> None:
         _check(client)
         assert not _vacation(client, ann)["away"]
         fake.now = deadline
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         assert _view(client, match, bob)["result"]["winners"] == [1]
 
 
@@ -260,7 +263,7 @@ def test_bad_vacation_requests_are_refused_and_change_nothing(tmp_path: Path) ->
             refused = client.post(VACATION_ROUTE, json=body, headers=ann)
             assert refused.status_code == 400, body
             assert refused.json()["error"]["code"] == "bad_vacation"
-        refused = client.post(VACATION_ROUTE, json={"action": "stop"}, headers=ann)
+        refused = client.post(VACATION_ROUTE, json={"action": "end"}, headers=ann)
         assert refused.json()["error"]["code"] == "not_on_vacation"
         assert not _vacation(client, ann)["away"]
         answers = [
@@ -283,7 +286,7 @@ def test_a_game_missed_when_the_vacation_began_is_held_before_its_deadline(
         assert "away" not in _view(client, match, bob)["clock"]
         deadline = _view(client, match, bob)["clock"]["deadline_ms"] / 1000
         fake.now = deadline - AUTO_BEFORE
-        assert _check(client) == 1
+        _check(client)  # (or the referee's own loop did: the outcome below says)
         assert _view(client, match, bob)["clock"]["away"][0]["seat"] == 0
         fake.now = deadline + DAY
         assert _check(client) == 0

@@ -162,7 +162,7 @@ ERROR_CODES: Final[Mapping[str, str]] = {
     "you have no vacation days left": "no_vacation_days",
     "you are on vacation already": "already_on_vacation",
     "you are not on vacation": "not_on_vacation",
-    "'action' must be start or stop, and 'automatic' true or false": "bad_vacation",
+    "'action' must be start or end, and 'automatic' true or false": "bad_vacation",
     # planned replies
     "planned replies are a list of lines, each a list of moves": "plans_not_lines",
     "replies are planned in correspondence games only": "plans_need_correspondence",

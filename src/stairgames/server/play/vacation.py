@@ -19,7 +19,7 @@ is away is held as soon as their turn comes (:meth:`Vacations.note`, after every
 change).
 
 Routes: ``GET /api/me/vacation`` (the days left, away or not, until when) and ``POST
-/api/me/vacation`` (``{"action": "start"}`` or ``"stop"``, and ``{"automatic": false}``
+/api/me/vacation`` (``{"action": "start"}`` or ``"end"``, and ``{"automatic": false}``
 to turn the automatic vacation off), each spending the player's allowance
 (:data:`VACATION_RATE`).
 """
@@ -62,16 +62,16 @@ VACATION_RATE: Final = Rate(per_minute=6, burst=6)
 AUTO_BEFORE: Final = 3600.0
 """How long before a correspondence deadline the server starts a vacation by itself."""
 REQUESTS: Final = "vacation"
-BAD_VACATION = N_("'action' must be start or stop, and 'automatic' true or false")
+BAD_VACATION = N_("'action' must be start or end, and 'automatic' true or false")
 
 
 class VacationBody(Body):
-    """``POST /api/me/vacation``: ``action`` ``start`` or ``stop`` the vacation, and
+    """``POST /api/me/vacation``: ``action`` ``start`` or ``end`` the vacation, and
     ``automatic``, whether the server may start one by itself (either or both)."""
 
     refusals: ClassVar[dict[str, str]] = {"action": BAD_VACATION, "automatic": BAD_VACATION}
 
-    action: Literal["start", "stop"] | None = None
+    action: Literal["start", "end"] | None = None
     automatic: bool | None = None
 
 
@@ -336,7 +336,7 @@ def add_vacation_routes(app: FastAPI) -> None:
             await off_loop(vacations.store.set_automatic, me.id, vacations.now, body.automatic)
         if body.action == "start":
             await vacations.start(me.id)
-        elif body.action == "stop":
+        elif body.action == "end":
             await vacations.stop(me.id)
         return (await vacations.days(me.id)).json()
 

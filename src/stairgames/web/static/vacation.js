@@ -110,7 +110,7 @@ function draw(section, error = "") {
     toggle.textContent = vacation.away ? t("End my vacation") : t("Start a vacation");
     toggle.disabled = !vacation.away && vacation.days_left <= 0.04;
     toggle.addEventListener("click", () =>
-      change(section, { action: vacation.away ? "stop" : "start" }),
+      change(section, { action: vacation.away ? "end" : "start" }),
     );
     const label = document.createElement("label");
     const automatic = document.createElement("input");
