@@ -31,7 +31,10 @@ WebSocket message waited for, compared. These differences are allowed, each by n
   (issue 51: a stale game against the computer hidden from the list), which is 0 in
   this session (nobody hides a game); that one field by name, of that value;
 - a match view may list the moves its seat may queue while the opponent thinks,
-  ``premoves`` (issue 54: premove), a list of texts; that one field by name.
+  ``premoves`` (issue 54: premove), a list of texts; that one field by name;
+- a match view may carry the screen-reader mode's texts, ``accessible`` (issue 54),
+  ``null`` unless its page asked for them, as nobody in this session does; that one
+  field by name, of that value.
 
 Anything else that differs is a change of the API: a regression, or a change to make on
 purpose by recording the golden again (the recorder's docstring says how).
@@ -63,6 +66,9 @@ BOT = "bot"
 
 PREMOVES = "premoves"
 """The field of a match view that issue 54 added: a list of moves in notation."""
+
+ACCESSIBLE = "accessible"
+"""The other field of a match view that issue 54 added: ``null`` unless asked for."""
 
 MY_GAMES_HIDDEN = "hidden"
 """The field of My games' answer that issue 51 added: 0 here, nobody hid a game."""
@@ -109,6 +115,8 @@ def without_allowed(expected: Step, found: Step) -> Step:
         moves = isinstance(listed, list) and all(isinstance(move, str) for move in listed)
         if PREMOVES not in before and moves:
             del after[PREMOVES]
+    if _texts_not_asked(before, after):
+        del after[ACCESSIBLE]
     if _my_games_hid_none(expected, before, after):
         del after[MY_GAMES_HIDDEN]
     if str(expected.get("request", "")).startswith("GET /api/players/"):
@@ -116,6 +124,19 @@ def without_allowed(expected: Step, found: Step) -> Step:
         if BOT not in before and after.get(BOT) is False:
             del after[BOT]
     return found
+
+
+def _texts_not_asked(before: Any, after: Any) -> bool:
+    """Whether ``after`` is a match view whose :data:`ACCESSIBLE` is ``null`` where the
+    golden's ``before`` has no such field."""
+    return (
+        isinstance(before, dict)
+        and isinstance(after, dict)
+        and "seats" in after
+        and ACCESSIBLE not in before
+        and ACCESSIBLE in after
+        and after[ACCESSIBLE] is None
+    )
 
 
 def _my_games_hid_none(expected: Step, before: Any, after: Any) -> bool:

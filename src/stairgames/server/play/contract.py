@@ -245,9 +245,11 @@ class SocketRequest(BaseModel):
 
 
 class SyncRequest(SocketRequest):
-    """Send me the view again."""
+    """Send me the view again; ``texts`` true: and from now on with the screen-reader
+    mode's texts (``accessible``), false: without them (the default)."""
 
     type: Literal["sync"]
+    texts: bool | None = None
 
 
 class MoveRequest(SocketRequest):

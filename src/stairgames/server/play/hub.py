@@ -136,6 +136,9 @@ class Connection:
     refused: int = 0
     told: Presence | None = None
     """The presence it last received (in a view or a presence message)."""
+    texts: bool = False
+    """Whether its views carry the screen-reader mode's texts (it asked: ``sync`` with
+    ``texts``)."""
 
     def may_send(self) -> bool:
         """Whether its client may send one more message now (counted if not)."""
@@ -391,17 +394,23 @@ class Hub:
         return None
 
     def view(
-        self, match: Match, seat: int | None, notes: SeatNotes | None = None
+        self,
+        match: Match,
+        seat: int | None,
+        notes: SeatNotes | None = None,
+        *,
+        texts: bool = False,
     ) -> dict[str, Any]:
         """The view of ``match`` for ``seat`` (``None``: a spectator); ``notes``: who holds
         its seats and their ratings (:meth:`HubNeighbours.seat_notes`, read here when not
-        given: database reads)."""
+        given: database reads); ``texts``: with the screen-reader mode's texts."""
         view = match.view(
             seat,
             connected=self.connected_seats(match.id),
             thinking=self.thinking(match),
             computer_error=self.computer_error(match),
             now=self.service.clock(),
+            texts=texts,
         )
         view["computer_note"] = self.computer_note(match)
         view["spectators"] = self.presence(match.id)[1]
@@ -412,9 +421,12 @@ class Hub:
             entry.update(ratings.get(entry["seat"], {}))
         return view
 
-    async def view_async(self, match: Match, seat: int | None) -> dict[str, Any]:
+    async def view_async(
+        self, match: Match, seat: int | None, *, texts: bool = False
+    ) -> dict[str, Any]:
         """:meth:`view`, the seats' holders and ratings read in a database thread."""
-        return self.view(match, seat, await off_loop(self.neighbours.seat_notes, match))
+        notes = await off_loop(self.neighbours.seat_notes, match)
+        return self.view(match, seat, notes, texts=texts)
 
     async def names_of(self, match_id: str) -> dict[int, str]:
         """Who holds the match's seats (:attr:`HubNeighbours.seat_names`), read in a
@@ -502,12 +514,13 @@ class Hub:
     async def send_view(self, connection: Connection, match: Match) -> None:
         """Send one connection its view of ``match`` (when it opens, or asks)."""
         connection.told = self.presence(match.id)
-        view = await self.view_async(match, connection.seat)
+        view = await self.view_async(match, connection.seat, texts=connection.texts)
         await self._send(connection, json.dumps(view))
 
     async def announce(self, match: Match) -> None:
-        """Send every watcher its own view of ``match`` (one view made per seat)."""
-        texts: dict[int | None, str] = {}
+        """Send every watcher its own view of ``match`` (one view made per seat, and per
+        seat with the screen-reader mode's texts where a watcher asked for them)."""
+        texts: dict[tuple[int | None, bool], str] = {}
         watchers = list(self._watchers.get(match.id, ()))
         if not watchers:
             return
@@ -515,10 +528,12 @@ class Hub:
         told = self.presence(match.id)
         for connection in watchers:
             connection.told = told
-            if connection.seat not in texts:
-                texts[connection.seat] = json.dumps(self.view(match, connection.seat, notes))
+            key = (connection.seat, connection.texts)
+            if key not in texts:
+                view = self.view(match, connection.seat, notes, texts=connection.texts)
+                texts[key] = json.dumps(view)
         await asyncio.gather(
-            *(self._send(c, texts[c.seat]) for c in watchers), return_exceptions=True
+            *(self._send(c, texts[(c.seat, c.texts)]) for c in watchers), return_exceptions=True
         )
 
     # ----- the chat's hooks (server/chat/chat.py) ---------------------------------------

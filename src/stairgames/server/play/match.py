@@ -509,11 +509,14 @@ class Match:
         thinking: bool,
         computer_error: dict[str, Any] | None = None,
         now: float | None = None,
+        texts: bool = False,
     ) -> dict[str, Any]:
         """The match as ``viewer`` (a seat, or ``None`` for a spectator) may see it;
         ``computer_error``: why the computer to act gave no move (an error as
-        :func:`error_json` gives it), if it failed at this event. A person who resigned
-        and left watches as a spectator does."""
+        :func:`error_json` gives it), if it failed at this event; ``texts``: with the
+        screen-reader mode's texts (``accessible``; else ``None``: they cost a view
+        several kilobytes and their making, so only a page in that mode asks). A person
+        who resigned and left watches as a spectator does."""
         if viewer is not None and viewer in self.left:
             viewer = None
         state = self.state
@@ -541,7 +544,7 @@ class Match:
             "narration": self.narration(history),
             "last_move": history[-1] if history else None,
             "board": self._live_board(viewer),
-            "accessible": accessible_view(self.game_name, state, viewer, legal),
+            "accessible": accessible_view(self.game_name, state, viewer, legal) if texts else None,
             "result": self.result(),
             "offer": {"by": offered_by} if offer is not None else None,
             "takeback": {"by": self.takeback} if self.takeback is not None else None,

@@ -135,13 +135,16 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
 
     @app.get("/api/matches/{match_id}", **answers(MatchView))
     async def view(
-        match_id: str, request: Request, token: str | None = None, seat: int | None = None
+        match_id: str,
+        request: Request,
+        token: str | None = None,
+        seat: int | None = None,
+        texts: bool = False,
     ) -> dict[str, Any]:
         hub = HUB.of(request)
         match = await _fresh_match(hub, match_id)
-        return await hub.view_async(
-            match, await _viewer(request, holders(request), match, token, seat)
-        )
+        viewer = await _viewer(request, holders(request), match, token, seat)
+        return await hub.view_async(match, viewer, texts=texts)
 
     @app.get("/api/matches/{match_id}/record", **answers(MatchRecord))
     async def record(
@@ -416,6 +419,8 @@ async def _play(
                 else await _viewer(websocket, seat_holders(websocket), match, token, seat)
             )
             connection = Connection(websocket, viewer, client)
+            # ?texts=1: its views with the screen-reader mode's texts (or later: sync)
+            connection.texts = websocket.query_params.get("texts") in ("1", "true")
             hub.add(match_id, connection)  # over a limit: refused
         outages_of(websocket).answered()  # (a summary, if an outage just ended)
     except StairgamesError as exc:
@@ -486,6 +491,9 @@ async def _serve_messages(
                     raise too_large(len(raw), settings.max_message_bytes)
                 request = parse_object(raw)
                 if request.get("type") == "sync":
+                    texts = request.get("texts")
+                    if isinstance(texts, bool):  # the screen-reader mode on or off
+                        connection.texts = texts
                     await hub.send_view(connection, match)
                     continue
                 match = await _handle(hub, match, connection.seat, request, received)

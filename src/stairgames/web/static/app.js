@@ -34,7 +34,7 @@ import { analysisHint, analysisMessage, initAnalysis, renderAnalysis } from "./a
 import { hideAnalysisBoard, showAnalysisBoard } from "./analysisboard.js";
 import { hidePuzzles, showDailyCard, showPuzzles } from "./puzzles.js";
 import { hideTournaments, showTournaments } from "./tournaments.js";
-import { initNvui, renderNvui } from "./nvui.js";
+import { initNvui, nvuiOn, renderNvui } from "./nvui.js";
 
 import { $, button } from "./dom.js";
 import { api, errorText, failureText } from "./net.js";
@@ -374,7 +374,9 @@ function seatHeaders(seat) {
 function socketUrl(seat) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = seatToken(seat) ? "?auth=message" : seatQuery(seat);
-  return `${scheme}://${location.host}/ws/matches/${app.match}${query}`;
+  // the screen-reader mode's texts from the first view on (static/nvui.js)
+  const texts = nvuiOn() ? `${query ? "&" : "?"}texts=1` : "";
+  return `${scheme}://${location.host}/ws/matches/${app.match}${query}${texts}`;
 }
 
 function connect(seat) {
@@ -573,6 +575,15 @@ function send(request) {
   }
   app.lastSent = { request, event: app.lastEvent };
   socket.send(JSON.stringify({ ...request, event: app.lastEvent }));
+}
+
+// The screen-reader mode turned on or off: each open socket asks for its view again,
+// with the mode's texts or without them.
+function wantTexts(on) {
+  for (const socket of Object.values(app.sockets)) {
+    if (socket && socket.readyState === WebSocket.OPEN)
+      socket.send(JSON.stringify({ type: "sync", texts: on }));
+  }
 }
 
 function play(move) {
@@ -1194,7 +1205,7 @@ function wire() {
   // the move list, the step bar and ←/→, Home/End step through the game
   initStepping({ app, render, clearSelection, seatQuery, seatHeaders });
   initAnalysis({ app, go }); // static/analysis.js
-  initNvui({ play }); // static/nvui.js: the screen-reader mode
+  initNvui({ play, wantTexts }); // static/nvui.js: the screen-reader mode
   window.addEventListener("popstate", route);
 }
 

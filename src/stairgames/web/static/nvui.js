@@ -29,8 +29,16 @@ const KEPT = 30; // announcements kept in the live region (older ones are droppe
  * @property {import("./pagetext.js").MoveWord[]} words the game's moves in words
  */
 
-/** @type {{play: (move: string) => void, shown: Shown | null, said: string, receivedAt: number, spoken: number}} */
-const mode = { play: () => {}, shown: null, said: "", receivedAt: 0, spoken: 0 };
+/** @type {{play: (move: string) => void, wantTexts: (on: boolean) => void, shown: Shown | null, said: string, receivedAt: number, spoken: number, asked: any}} */
+const mode = {
+  play: () => {},
+  wantTexts: () => {},
+  shown: null,
+  said: "",
+  receivedAt: 0,
+  spoken: 0,
+  asked: null, // the view shown when the texts were asked for: nothing is said until a newer one
+};
 
 /** Whether the mode is on (kept in localStorage; `?nvui=1` or `?nvui=0` sets it). */
 export function nvuiOn() {
@@ -43,19 +51,23 @@ function setOn(on) {
 }
 
 /**
- * Wire the switch, the command field and the list of moves; `play` sends a move.
+ * Wire the switch, the command field and the list of moves; `play` sends a move,
+ * `wantTexts` asks the server for the views with the mode's texts (or without them).
  *
- * @param {{play: (move: string) => void}} hooks
+ * @param {{play: (move: string) => void, wantTexts: (on: boolean) => void}} hooks
  */
-export function initNvui({ play }) {
+export function initNvui({ play, wantTexts }) {
   mode.play = play;
+  mode.wantTexts = wantTexts;
   const asked = new URLSearchParams(location.search).get("nvui");
   if (asked === "1" || asked === "0") setOn(asked === "1");
   const toggle = $("nvui-on", HTMLInputElement);
   toggle.checked = nvuiOn();
   toggle.addEventListener("change", () => {
     setOn(toggle.checked);
-    mode.said = ""; // say where the game stands on switching on
+    mode.wantTexts(toggle.checked); // the server sends them only to a page that asks
+    mode.asked = toggle.checked && mode.shown ? mode.shown.view : null;
+    mode.said = ""; // say where the game stands on switching on (once the texts came)
     if (mode.shown) renderNvui(mode.shown);
     if (toggle.checked) $("nvui-input", HTMLInputElement).focus();
   });
@@ -107,6 +119,8 @@ export function renderNvui(shown) {
   );
   list.disabled = !legal.length;
   $("nvui-play", HTMLButtonElement).disabled = !legal.length;
+  if (view === mode.asked) return; // the view with the texts is on its way
+  mode.asked = null;
   const key = `${view.match}:${view.history.length}:${view.result ? "over" : view.to_act}`;
   if (key === mode.said) return;
   const first = !mode.said.startsWith(`${view.match}:`);
