@@ -13,9 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from stairgames.server.chat.told import came_to, mentions
+from stairgames.server.chat.told import mentions
 from stairgames.server.chat.told_contract import ME_MESSAGES
 from stairgames.server.people.players import COOKIE
+from stairgames.server.play.turns import came_to
 from tests.postgresql_helpers import (
     DEADLINE,
     PostgreSQL,

@@ -63,6 +63,7 @@ from stairgames.server.people.players import current_player_async
 from stairgames.server.play.fanout import FANOUT, RESYNC, FanOut
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import COMPUTER
+from stairgames.server.play.turns import came_to
 
 log = logging.getLogger(__name__)
 
@@ -86,20 +87,6 @@ def mentions(text: str, name: str) -> bool:
         return False
     pattern = rf"(?:@|(?<!\w)){re.escape(name)}(?!\w)"
     return re.search(pattern, text, flags=re.IGNORECASE) is not None
-
-
-def came_to(match: Match, records: Sequence[EventRecord], holders: dict[int, str]) -> str | None:
-    """The player whose move ``match`` now waits for, if these committed ``records``
-    brought it to them: it is a person's seat they hold, every seat is taken, and some
-    record was made by a seat they do not hold (``None`` otherwise)."""
-    seat = match.to_act()
-    if seat is None or match.free_seats() or match.seats[seat].kind == COMPUTER:
-        return None
-    player = holders.get(seat)
-    if player is None:
-        return None
-    others = [r for r in records if r.seat is not None and holders.get(r.seat) != player]
-    return player if others else None
 
 
 def ended(match: Match, records: Sequence[EventRecord]) -> bool:

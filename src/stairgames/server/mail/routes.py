@@ -39,9 +39,10 @@ from sqlalchemy.engine import Engine
 from starlette.requests import HTTPConnection
 
 from stairgames.core.registry import get_spec
-from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
+from stairgames.i18n import LANGUAGES, N_
 from stairgames.server.base.contract import Ok, answers, refused_by
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.languages import chosen_language
 from stairgames.server.base.limits import ClientRates, Rate, shared_allowances
 from stairgames.server.base.settings import STATIC_DIR, MailSettings
 from stairgames.server.base.state import Kept
@@ -133,18 +134,6 @@ def clean_address(text: object) -> str:
     ):
         raise ServerError(400, N_("that is not an e-mail address"))
     return address
-
-
-def chosen_language(value: object, request: HTTPConnection) -> str:
-    """``value`` if it is a language of the site, else the first of the browser's
-    ``Accept-Language`` the site speaks, else English."""
-    if isinstance(value, str) and value in LANGUAGES:
-        return value
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";", 1)[0].strip().lower().split("-", 1)[0]
-        if code in LANGUAGES:
-            return code
-    return DEFAULT_LANGUAGE
 
 
 @dataclasses.dataclass(eq=False)

@@ -24,11 +24,11 @@ from typing import Any, Final
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import FastAPI, Request
 from sqlalchemy.engine import Engine
-from starlette.requests import HTTPConnection
 
-from stairgames.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_
+from stairgames.i18n import N_
 from stairgames.server.base.contract import Ok, answers
 from stairgames.server.base.errors import ServerError
+from stairgames.server.base.languages import chosen_language
 from stairgames.server.base.limits import ClientRates, shared_allowances
 from stairgames.server.base.settings import Settings
 from stairgames.server.base.state import Kept
@@ -104,18 +104,6 @@ def clean_keys(value: object) -> tuple[str, str]:
     return p256dh.rstrip("="), auth.rstrip("=")
 
 
-def language_of(value: object, request: HTTPConnection) -> str:
-    """``value`` if it is a language of the site, else the first of the browser's
-    ``Accept-Language`` the site speaks, else English."""
-    if isinstance(value, str) and value in LANGUAGES:
-        return value
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";", 1)[0].strip().lower().split("-", 1)[0]
-        if code in LANGUAGES:
-            return code
-    return DEFAULT_LANGUAGE
-
-
 class PushService:
     """What the routes use: the store, the VAPID key, the sender, the allowances."""
 
@@ -159,7 +147,7 @@ def add_push_routes(app: FastAPI) -> None:
         endpoint = clean_endpoint(body.endpoint, service.settings.test_endpoints)
         p256dh, auth = clean_keys(body.keys)
         await service.spend(player.id)
-        language = language_of(body.lang, request)
+        language = chosen_language(body.lang, request)
         devices = service.settings.devices_per_player
         await off_loop(
             service.store.subscribe, player.id, endpoint, p256dh, auth, language, devices

@@ -55,6 +55,7 @@ from stairgames.server.base.store import EventRecord, allowances_off_loop, off_l
 from stairgames.server.lobby.lobby import Lobby
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import COMPUTER
+from stairgames.server.play.turns import came_to
 from stairgames.server.push.crypto import (
     MAX_PLAINTEXT,
     b64url,
@@ -153,20 +154,6 @@ def outcome_for(match: Match, seats: set[int]) -> str:
     if not winners or winners >= {seat.seat for seat in match.seats}:
         return "drawn"
     return "won" if winners & seats else "lost"
-
-
-def came_to(match: Match, records: Sequence[EventRecord], holders: dict[int, str]) -> str | None:
-    """The player whose move ``match`` now waits for, if these ``records`` brought it to
-    them (a person's seat they hold, every seat taken, some record made by a seat they
-    do not hold): the players' channel's rule (``chat/told.py``)."""
-    seat = match.to_act()
-    if seat is None or match.free_seats() or match.seats[seat].kind == COMPUTER:
-        return None
-    player = holders.get(seat)
-    if player is None:
-        return None
-    others = [r for r in records if r.seat is not None and holders.get(r.seat) != player]
-    return player if others else None
 
 
 def topic_of(match_id: str, kind: str) -> str:
