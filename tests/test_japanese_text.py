@@ -149,7 +149,7 @@ NOTATION_WORDS = frozenset(
     JSON TOML PNG SQLite PostgreSQL UTF Ray Elo Bradley Terry Wilson GiB GB CI Ctrl Enter
     docs md data int declined agreed none solution skip puzzle puzzles generate verify RECORDS
     API BOT Bot Bearer Authorization read direct any URL bot swiss tables ISO
-    db current upgrade downgrade REVISION Redis https end
+    db current upgrade downgrade REVISION Redis https end train npz Adam JAX GPU
     """.strip(),
     )
 )

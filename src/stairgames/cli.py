@@ -27,8 +27,11 @@ from stairgames.core.registry import (
     list_games,
     load_with_text_options,
     solver,
+    trained_games,
+    trainer,
 )
 from stairgames.core.solvers import SolveRequest, solved_dir
+from stairgames.core.training import TrainRequest
 from stairgames.i18n import LANGUAGES, N_, _, set_language, translate, wrap
 from stairgames.resume import add_seats_flag, is_resume, play_resumed
 from stairgames.terminal import HUMAN, TerminalSession, enable_line_editing, fill
@@ -672,6 +675,85 @@ def _solve_overview() -> argparse.ArgumentParser:
     return parser
 
 
+def _train(argv: Sequence[str]) -> int:
+    """``stairgames train GAME``: self-play games, then a network trained on them
+    (:mod:`stairgames.core.training`); ``--games``, ``--epochs``, ``--seed``, ``--out`` and
+    the game's own flags."""
+    games = trained_games()
+    if not argv or argv[0].startswith("-"):
+        overview = argparse.ArgumentParser(
+            prog="stairgames train",
+            usage=_("stairgames train GAME [options]"),
+            description=_(
+                "Train a game's learned evaluation by self-play (needs JAX: pip install "
+                "'stairgames[train]'). Games with a trainer: {games}."
+            ).format(games=", ".join(games)),
+            formatter_class=HelpFormatter,
+        )
+        if argv and argv[0] in ("-h", "--help"):
+            overview.print_help()
+            return 0
+        overview.print_help(sys.stderr)
+        return 2
+    spec = get_spec(argv[0])
+    command = trainer(spec.name)
+    if command is None:
+        raise StairgamesError(
+            message_id=N_("{game} has no trainer; games with one: {games}"),
+            arguments={"game": spec.name, "games": ", ".join(games)},
+        )
+    parser = argparse.ArgumentParser(
+        prog=f"stairgames train {spec.name}",
+        description=_("Train the learned evaluation of {title} by self-play.").format(
+            title=_(spec.title)
+        ),
+        allow_abbrev=False,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "--games", type=int, default=2000, metavar="N", help=_("self-play games (default 2000)")
+    )
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=10,
+        metavar="E",
+        help=_("passes over the positions (default 10)"),
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help=_("seed (default 0)"))
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(command.default_out),
+        metavar="PATH",
+        help=_("where the weights go (default {path})").format(path=command.default_out),
+    )
+    command.add_arguments(parser)
+    args = parser.parse_args(argv[1:])
+    for flag, value in (("--games", args.games), ("--epochs", args.epochs)):
+        if value < 1:
+            raise StairgamesError(
+                message_id=N_("{flag} must be 1 or more, not {value}"),
+                arguments={"flag": flag, "value": value},
+            )
+    if not args.out.parent.is_dir():
+        raise StairgamesError(
+            message_id=N_("cannot write {path}: no folder {folder}"),
+            arguments={"path": str(args.out), "folder": str(args.out.parent)},
+        )
+    request = TrainRequest(
+        game=load_with_text_options(spec.name, {}),
+        arguments=args,
+        games=args.games,
+        epochs=args.epochs,
+        seed=args.seed,
+        out=args.out,
+        command=" ".join(["stairgames", "train", *argv]),
+        stderr=sys.stderr,
+    )
+    return command.run(request)
+
+
 def _prepare(argv: Sequence[str]) -> int:
     """``stairgames prepare [GAME ...]``: compile every level's fast code now (``make
     test`` does it when it installs), so that no first game plays its fallback while it
@@ -787,6 +869,7 @@ COMMANDS = {
     "puzzle": _puzzle,
     "puzzles": _puzzles,
     "prepare": _prepare,
+    "train": _train,
     "bot": _bot,
 }
 
@@ -820,6 +903,9 @@ commands:
                             play on a server as a bot, over its Bot API (docs/bots.md)
   prepare [GAME]            compile the computer players now (once per installation;
                             else the first game compiles them in the background)
+  train GAME [options]      train a game's learned evaluation by self-play
+                            (stairgames train stairs --games 2000; needs JAX:
+                            pip install 'stairgames[train]')
 
 --lang en|ja (anywhere) chooses the language; without it, the locale (LANG) does.""")
 

@@ -57,6 +57,15 @@ Settings (``mcts:time=0.5,c=1.0``):
   random, where the game has one; ``0`` (default) plays them uniformly. The levels do
   not use it, so the warm-up does not compile it: a player's first guided search
   compiles it (seconds, once a machine);
+- ``net``: ``1`` values each new leaf of the compiled search by the game's learned
+  evaluation (the ``valued_tree_search`` hook: Stairs on 6×6 has one, a small network
+  trained by self-play, ``stairgames train stairs``;
+  :mod:`stairgames.games.stairs.research.learn`) instead of a random playout; a game
+  without one refuses it. ``0`` (default) plays leaves out. Its warm-up compiles the
+  valued search when the player is prepared; the levels do not use it (not measured
+  stronger: ``docs/research/2026-12-05-stairs-learned-value.md``);
+- ``mix``: with ``net=1``, the share (0-1) of a random playout's result in a leaf's
+  value, the rest the network's (AlphaGo's λ; default 0: the network alone);
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
   27 has one for the first player's first moves, built offline with its exact solver)
   without searching, where the book covers the position; ``0`` (default) does not.
@@ -113,6 +122,8 @@ SETTINGS = {
     "endgame_trial": "share (0-1) of the budget for the solver's trial before its whole share",
     "reuse": "1 to keep the compiled search's tree from one move to the next",
     "guided": "1 to draw the compiled search's playouts by the game's move policy",
+    "net": "1 to value the compiled search's leaves by the game's learned evaluation",
+    "mix": "with net=1, share (0-1) of a random playout in a leaf's value (0: the net alone)",
 }
 
 CHUNK_SECONDS = 0.004
@@ -164,6 +175,8 @@ class MctsAgent(Agent):
         endgame_trial: float = TRIAL_SHARE,
         reuse: bool = False,
         guided: bool = False,
+        net: bool = False,
+        mix: float = 0.0,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
@@ -183,6 +196,8 @@ class MctsAgent(Agent):
         self._endgame = EndgameProbe(endgame, hold=endgame_hold, trial=endgame_trial)
         self.reuse = reuse
         self.guided = guided
+        self.net = net
+        self.mix = mix
         self._previous: tuple[TreeSearch, list[int]] | None = None
         """The last compiled search and the history of its root (for ``reuse``)."""
         self.last_reused = 0
@@ -215,7 +230,19 @@ class MctsAgent(Agent):
             settings["reuse"] = 1
         if self.guided:
             settings["guided"] = 1
+        if self.net:
+            settings["net"] = 1
+            if self.mix:
+                settings["mix"] = self.mix
         return format_settings(self.name, settings)
+
+    def check_game(self, game: Game) -> None:
+        """``net=1`` refuses a game without a learned evaluation."""
+        if self.net and player_hooks(game.name).valued_tree_search is None:
+            raise InvalidOptionError(
+                message_id=N_("{game} has no learned evaluation for mcts:net=1"),
+                arguments={"game": game.name},
+            )
 
     def warm_ups(self, game: Game) -> list[WarmUp]:
         """The endgame solver's warm-up, and the game's where its own search or playout
@@ -225,6 +252,8 @@ class MctsAgent(Agent):
         compiled = hooks.playout is not None or hooks.tree_search is not None
         if self.fast and compiled and hooks.warm_up is not None and hooks.warm_up not in found:
             found = [*found, hooks.warm_up]
+        if self.fast and self.net and hooks.valued_warm_up is not None:
+            found = [*found, hooks.valued_warm_up]
         return found
 
     def fallback(self, game: Game) -> Agent | None:
@@ -315,10 +344,17 @@ class MctsAgent(Agent):
         """The game's compiled search of ``state``, where it offers one that does what
         the settings ask (the solver on, playouts to the end, nothing hidden)."""
         hooks = player_hooks(state.get_game().name)
-        make = (self.guided and hooks.guided_tree_search) or hooks.tree_search
-        if make is None or not self.fast or not self.solver or self.cutoff or worlds.hidden:
+        if not self.fast or not self.solver or self.cutoff or worlds.hidden:
             return None
-        return make(state)
+        if self.net:
+            if hooks.valued_tree_search is None:
+                raise InvalidOptionError(
+                    message_id=N_("{game} has no learned evaluation for mcts:net=1"),
+                    arguments={"game": state.get_game().name},
+                )
+            return hooks.valued_tree_search(state, self.mix)
+        make = (self.guided and hooks.guided_tree_search) or hooks.tree_search
+        return None if make is None else make(state)
 
     def _take_over(self, search: TreeSearch, history: list[int]) -> int:
         """Lets ``search`` take over the last move's search below the position reached
@@ -436,6 +472,8 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         ),
         reuse=int_setting(settings, "reuse", 0) != 0,
         guided=int_setting(settings, "guided", 0) != 0,
+        net=int_setting(settings, "net", 0) != 0,
+        mix=float_setting(settings, "mix", 0.0, minimum=0.0, maximum=1.0),
     )
 
 

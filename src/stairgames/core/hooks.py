@@ -126,6 +126,14 @@ class PlayerHooks:
     guided_tree_search: Callable[[State], TreeSearch | None] | None = None
     """:attr:`tree_search` with playouts that draw moves by the game's move policy rather
     than uniformly (``mcts:guided=1``)."""
+    valued_tree_search: Callable[[State, float], TreeSearch | None] | None = None
+    """``valued_tree_search(state, mix)``: :attr:`tree_search` with each new leaf valued by
+    the game's learned evaluation (:func:`stairgames.core.uct.iterate_valued`) mixed with
+    a random playout's result by the share ``mix`` (0: the evaluation alone), for
+    ``mcts:net=1``; ``None`` for a state it does not cover."""
+    valued_warm_up: WarmUp | None = None
+    """The warm-up of :attr:`valued_tree_search`'s compiled code (players that take
+    ``net=1`` run it when they are prepared)."""
     levels: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({})
     )

@@ -29,6 +29,7 @@ from stairgames.core.puzzles import PuzzleKit
 from stairgames.core.solvers import SolveCommand
 from stairgames.core.studies import Study
 from stairgames.core.tensors import ObservationTensor
+from stairgames.core.training import TrainCommand
 from stairgames.i18n import N_, Text, text_json
 
 T = TypeVar("T")
@@ -200,6 +201,11 @@ class GameSpec:
     (:mod:`stairgames.core.solvers`), a ``"module:attribute"`` reference to a
     :class:`~stairgames.core.solvers.SolveCommand`, resolved only when that command runs
     (:func:`solver`)."""
+    trainer: str | None = None
+    """Optional: the game's part of ``stairgames train GAME`` (a learned evaluation
+    trained by self-play, :mod:`stairgames.core.training`), a ``"module:attribute"``
+    reference to a :class:`~stairgames.core.training.TrainCommand`, resolved only when
+    that command runs (:func:`trainer`)."""
     narrate_moves: MoveNarrator | None = None
     """Optional: each move of a history, as a seat may know it, told in a few words for
     the browser's move list (dice, draws, deals); without it the list shows the moves'
@@ -520,6 +526,21 @@ def solver(name: str) -> SolveCommand | None:
     """
     reference = get_spec(name).solver
     return None if reference is None else _resolve_as(reference, SolveCommand)
+
+
+def trainer(name: str) -> TrainCommand | None:
+    """The game's part of ``stairgames train`` (``None``: the game has none); its code
+    is imported now.
+
+    :raises InvalidOptionError: no such game.
+    """
+    reference = get_spec(name).trainer
+    return None if reference is None else _resolve_as(reference, TrainCommand)
+
+
+def trained_games() -> list[str]:
+    """The games that declare a trainer, sorted."""
+    return [name for name in game_names() if _REGISTRY[name].trainer is not None]
 
 
 def study(name: str) -> Study | None:

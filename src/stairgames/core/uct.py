@@ -23,6 +23,11 @@ A game provides five compiled functions with these signatures, and a compiled
   game's ``moves``, ``play`` and ``outcome``, or a faster one of its own;
 - ``to_move(s) -> int``: the colour to move (0 or 1).
 
+A game with a learned evaluation searches with :func:`iterate_valued` instead: the same
+tree, with each new leaf worth ``value(s, params, found)`` (colour 0's value in [0, 1],
+a float backed up by :func:`back_up_value`) rather than a playout's result
+(``mcts:net=1``).
+
 The same functions give the game's compiled random playout from a position, with
 moves scripted first (:func:`playout`: the ``playout`` hook and its tests).
 
@@ -266,6 +271,93 @@ def iterate(
                 result = rollout(s, params, found)
                 break
         back_up(path, depth, result, mover, visits, totals)
+        if proven[node] != UNKNOWN:
+            prove_up(path, depth, start, width, mover, proven)
+        done += 1
+    return done
+
+
+@_compiled
+def back_up_value(
+    path: Array, depth: int, value: float, mover: Flags, visits: Floats, totals: Floats
+) -> None:
+    """:func:`back_up` of a value for colour 0 in [0, 1] (a leaf's evaluation) rather
+    than a result: one visit and ``value`` (for the colour that chose each node) added
+    to every node of ``path[: depth + 1]``."""
+    visits[path[0]] += 1.0
+    for d in range(1, depth + 1):
+        node = path[d]
+        visits[node] += 1.0
+        totals[node] += value if mover[path[d - 1]] == 0 else 1.0 - value
+
+
+@_compiled
+def iterate_valued(
+    moves: Any,
+    play: Any,
+    outcome: Any,
+    value: Any,
+    to_move: Any,
+    root: Array,
+    params: Params,
+    c: float,
+    iterations: int,
+    tree: Tree,
+) -> int:
+    """:func:`iterate` with a leaf *valued* rather than played out: a new node (or a leaf
+    of a full tree) is worth ``value(s, params, found)``, colour 0's value of the
+    position ``s`` in [0, 1] (a learned evaluation, say, which may play ``s`` out in
+    place: it is a copy), backed up as a float (:func:`back_up_value`); a position at
+    the end of the game and a proven node are worth their result, as in :func:`iterate`,
+    and proven results are carried up the same way."""
+    start, width, move, mover, proven, visits, totals, used, found, path = tree
+    capacity = start.shape[0]
+    done = 0
+    while done < iterations and proven[0] == UNKNOWN:
+        s = root.copy()
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            if proven[node] != UNKNOWN:
+                worth = first_colour_value(proven[node])
+                break
+            if start[node] < 0:
+                count = moves(s, params, found)
+                if count < 0:
+                    proven[node] = outcome(s)
+                    worth = first_colour_value(proven[node])
+                    break
+                if used[0] + max(count, 1) > capacity or depth + 1 >= path.shape[0]:
+                    worth = value(s, params, found)
+                    break
+                add_children(
+                    node,
+                    found,
+                    count,
+                    to_move(s),
+                    start,
+                    width,
+                    move,
+                    mover,
+                    proven,
+                    visits,
+                    totals,
+                    used,
+                )
+            node = select(node, c, start, width, proven, visits, totals, mover)
+            play(s, params, move[node])
+            depth += 1
+            path[depth] = node
+            if visits[node] == 0.0:  # a new node: its first visit is its evaluation
+                count = moves(s, params, found)
+                if count < 0:
+                    proven[node] = outcome(s)
+                    worth = first_colour_value(proven[node])
+                else:
+                    worth = value(s, params, found)
+                break
+        back_up_value(path, depth, worth, mover, visits, totals)
         if proven[node] != UNKNOWN:
             prove_up(path, depth, start, width, mover, proven)
         done += 1

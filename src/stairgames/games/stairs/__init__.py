@@ -101,5 +101,6 @@ register(
         position_options=position_options,
         rating_options=("size",),
         solver="stairgames.games.stairs.research.command:SOLVE_COMMAND",
+        trainer="stairgames.games.stairs.research.learn.command:TRAIN_COMMAND",
     )
 )

@@ -141,6 +141,11 @@ HOOKS: Final = PlayerHooks(
     playout=playout,
     tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
     guided_tree_search=on_first_use(f"{_PLAYOUT}:guided_tree_search"),
+    valued_tree_search=on_first_use("stairgames.games.stairs.play.learned:valued_tree_search"),
+    valued_warm_up=compiled_warm_up(
+        "stairgames.games.stairs.play.learned:warm_up",
+        kernel="stairgames.games.stairs.research.learn.kernel:KERNEL",
+    ),
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
     levels=LEVELS,
@@ -153,8 +158,10 @@ HOOKS: Final = PlayerHooks(
 """What Stairs offers computer players (:class:`stairgames.core.hooks.PlayerHooks`):
 its compiled parts imported on first use (numba with them): the playout above, the
 compiled tree search of a state (:func:`.playout.tree_search`; ``None`` on boards other
-than 6×6, which ``mcts`` then searches itself) and the same with playouts guided by a
-move policy (:func:`.playout.guided_tree_search`, ``mcts:guided=1``), the endgame
+than 6×6, which ``mcts`` then searches itself), the same with playouts guided by a
+move policy (:func:`.playout.guided_tree_search`, ``mcts:guided=1``) and with leaves
+valued by the learned evaluation (:func:`.learned.valued_tree_search`, ``mcts:net=1``;
+its own warm-up, compiled on a ``net=1`` player's first need), the endgame
 solver, and perfect play on the solved boards, 3×3 and 4×4
 (:func:`.perfect.perfect_play`; refuses other sizes, saying why). The warm-up compiles
 or loads the playout first, then the solver, whose warm-up records the kernel warm."""

@@ -1,0 +1,164 @@
+"""Stairs' part of ``stairgames train``: self-play games, then the network trained on them.
+
+``stairgames train stairs --games 2000 --epochs 10 --seed 0 --out value.npz`` plays the
+games (:mod:`.selfplay`; ``--iterations`` a move), holds out the last ``--held-out``
+share of them, trains (:mod:`.train`, JAX: ``--batch``, ``--learning-rate``), and saves
+the weights with a JSON file beside them saying how they were made (:func:`.net.save`).
+The weights shipped with the package were made this way (``docs/agents.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import time
+
+from stairgames.core.errors import InvalidOptionError
+from stairgames.core.progress import Meter
+from stairgames.core.training import TrainCommand, TrainRequest
+from stairgames.games.stairs.research.learn import net, selfplay, train
+from stairgames.i18n import N_, _
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=selfplay.SelfPlay.iterations,
+        metavar="N",
+        help=_("the self-play search's iterations a move (default {n})").format(
+            n=selfplay.SelfPlay.iterations
+        ),
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=train.Training.batch,
+        metavar="B",
+        help=_("positions a training step (default {n})").format(n=train.Training.batch),
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=float,
+        default=train.Training.learning_rate,
+        metavar="R",
+        help=_("Adam's step size (default {r})").format(r=train.Training.learning_rate),
+    )
+    parser.add_argument(
+        "--held-out",
+        type=float,
+        default=0.1,
+        metavar="SHARE",
+        help=_("the share of the games kept out of training to measure it (default 0.1)"),
+    )
+
+
+def _check(request: TrainRequest) -> None:
+    args = request.arguments
+    for flag, value in (("--iterations", args.iterations), ("--batch", args.batch)):
+        if value < 1:
+            raise InvalidOptionError(
+                message_id=N_("{flag} must be 1 or more, not {value}"),
+                arguments={"flag": flag, "value": value},
+            )
+    if not 0.0 < args.learning_rate <= 1.0:
+        raise InvalidOptionError(
+            message_id=N_("--learning-rate must be above 0 and at most 1, not {value}"),
+            arguments={"value": args.learning_rate},
+        )
+    if not 0.0 <= args.held_out < 1.0:
+        raise InvalidOptionError(
+            message_id=N_("--held-out must be from 0 up to (not including) 1, not {value}"),
+            arguments={"value": args.held_out},
+        )
+    if request.out.suffix != ".npz":
+        raise InvalidOptionError(
+            message_id=N_("--out must name a .npz file, not {path}"),
+            arguments={"path": str(request.out)},
+        )
+
+
+def _run(request: TrainRequest) -> int:
+    _check(request)
+    train.require_jax()  # before the games, not after them
+    args = request.arguments
+    settings = selfplay.SelfPlay(iterations=args.iterations)
+    started = time.perf_counter()
+    meter = Meter(request.stderr, _("games"), total=request.games)
+    with meter.ticking():
+        positions = selfplay.play(
+            request.games,
+            request.seed,
+            settings,
+            on_game=lambda done: meter.update(done, last=done == request.games),
+        )
+    played = time.perf_counter() - started
+    kept = positions.games >= round(request.games * (1.0 - args.held_out))
+    if kept.all():
+        kept[:] = False  # too few games to hold any out
+    held_out = (positions.inputs[kept], positions.labels[kept]) if kept.any() else None
+    meter = Meter(request.stderr, _("epochs"), total=request.epochs)
+
+    def told(epoch: train.Epoch) -> None:
+        detail = _("loss {loss}").format(loss=f"{epoch.loss:.4f}")
+        if epoch.held_out_loss is not None:
+            detail += " " + _("held out {loss}, {right}% named").format(
+                loss=f"{epoch.held_out_loss:.4f}", right=f"{100 * (epoch.held_out_right or 0):.1f}"
+            )
+        meter.update(epoch.number, detail=detail, last=epoch.number == request.epochs)
+
+    began = time.perf_counter()
+    weights, history = train.train(
+        positions.inputs[~kept],
+        positions.labels[~kept],
+        seed=request.seed,
+        settings=train.Training(
+            epochs=request.epochs, batch=args.batch, learning_rate=args.learning_rate
+        ),
+        held_out=held_out,
+        on_epoch=told,
+    )
+    trained = time.perf_counter() - began
+    last = history[-1]
+    about = {
+        "game": "stairs",
+        "board": 6,
+        "games": request.games,
+        "epochs": request.epochs,
+        "seed": request.seed,
+        "iterations": args.iterations,
+        "batch": args.batch,
+        "learning_rate": args.learning_rate,
+        "positions": int((~kept).sum()),
+        "held_out_positions": int(kept.sum()),
+        "proven_labels": int(positions.proven.sum()),
+        "loss": round(last.loss, 4),
+        "held_out_loss": None if last.held_out_loss is None else round(last.held_out_loss, 4),
+        "held_out_right": None if last.held_out_right is None else round(last.held_out_right, 4),
+        "self_play_seconds": round(played, 1),
+        "training_seconds": round(trained, 1),
+        "cpus": os.cpu_count(),
+        "framework": "jax " + train.require_jax().__version__,
+        "command": request.command,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%MZ"),
+    }
+    told_path = net.save(request.out, weights, about)
+    print(
+        _(
+            "{games} games ({positions} positions) in {played} s, {epochs} epochs in {trained} s"
+        ).format(
+            games=request.games,
+            positions=len(positions),
+            played=f"{played:.0f}",
+            epochs=request.epochs,
+            trained=f"{trained:.0f}",
+        )
+    )
+    print(_("Saved to {path} and {about}").format(path=request.out, about=told_path))
+
+    return 0
+
+
+TRAIN_COMMAND = TrainCommand(add_arguments=_add_arguments, default_out="value.npz", run=_run)
+"""What ``stairgames train stairs`` runs."""

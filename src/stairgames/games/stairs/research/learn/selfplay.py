@@ -1,0 +1,154 @@
+"""Self-play: games of Stairs' compiled tree search against itself, the positions they
+pass through, and who won each (the labels of :mod:`.train`).
+
+Each game opens with a few uniformly random moves (so that the games differ), then both
+colours play the compiled search (:func:`..endgame_kernel.tree_search`, UCT with
+MCTS-Solver and random playouts) with a small fixed number of iterations a move: the
+first moves after the opening drawn in proportion to their visits, the rest the most
+visited (a proven win at once). Every position of the game is kept as the network's
+inputs (:func:`.kernel.features`), labelled 1 when the colour to move there went on to
+win and 0 when it lost; where a move's search proved its position (the solver of the
+tree: a win or a loss under perfect play), that exact value is the label instead.
+
+Everything is drawn from generators seeded by ``seed``: the same call plays the same
+games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from stairgames.core import uct
+from stairgames.games.stairs.game import StairsGame, StairsOptions
+from stairgames.games.stairs.research import endgame_kernel as ek
+from stairgames.games.stairs.research.learn import kernel
+
+CONSTANTS: Final = ek.endgame_constants()
+_ACTIONS: Final = {move: move for move in range(64 * 64)} | {uct.PASS: uct.PASS}
+"""The search's moves as its own actions (the kernel's moves, ``source * 64 + target``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SelfPlay:
+    """How the games are played."""
+
+    iterations: int = 300
+    """The search's iterations a move."""
+    exploration: float = 0.35
+    """Its UCB constant (what the levels use for Stairs)."""
+    random_moves: tuple[int, int] = (2, 6)
+    """The uniformly random moves that open a game: from the first to the second number."""
+    sampled_moves: int = 10
+    """Moves after the opening chosen in proportion to their visits."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Positions:
+    """Positions of self-play games: the network's inputs, the labels, and the game each
+    came from (numbered from 0)."""
+
+    inputs: npt.NDArray[np.float32]
+    labels: npt.NDArray[np.float32]
+    games: npt.NDArray[np.int32]
+    proven: npt.NDArray[np.bool_]
+    """Whether a position's label is a proven value rather than the game's result."""
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def initial_position() -> ek.Array:
+    board = StairsGame(StairsOptions()).new_initial_state().board
+    return ek.position_array(board, CONSTANTS)
+
+
+def play_game(
+    rng: np.random.Generator, settings: SelfPlay
+) -> tuple[list[ek.Array], list[int], list[float | None], int]:
+    """One game: its positions (copies), the colour to move in each, each one's proven
+    value for that colour where a search proved it (``None`` elsewhere), and the winner."""
+    s = initial_position()
+    found = np.empty(ek.MAX_MOVES, dtype=np.int64)
+    positions: list[ek.Array] = []
+    movers: list[int] = []
+    proven: list[float | None] = []
+    opening = int(rng.integers(settings.random_moves[0], settings.random_moves[1] + 1))
+    ply = 0
+    while True:
+        count = ek.tree_moves(s, CONSTANTS, found)
+        if count < 0:
+            break
+        positions.append(s.copy())
+        movers.append(int(s[ek.TO_MOVE]))
+        proven.append(None)
+        if count == 0:
+            ek.tree_play(s, CONSTANTS, uct.PASS)
+            continue
+        if ply < opening:
+            move = int(found[rng.integers(count)])
+        else:
+            move, value = _searched_move(
+                s, rng, settings, sample=ply < opening + settings.sampled_moves
+            )
+            proven[-1] = value
+        ek.tree_play(s, CONSTANTS, move)
+        ply += 1
+    return positions, movers, proven, int(ek.winner(s))
+
+
+def _searched_move(
+    s: ek.Array, rng: np.random.Generator, settings: SelfPlay, *, sample: bool
+) -> tuple[int, float | None]:
+    """The search's move in ``s`` and the proven value of ``s`` for its mover (``None``
+    while unproven)."""
+    colour = int(s[ek.TO_MOVE])
+    search = uct.TreeSearch(
+        ek.tree_search, s.copy(), CONSTANTS, _ACTIONS, (0, 1), max_moves=ek.MAX_MOVES
+    )
+    search.run(settings.iterations, settings.exploration, int(rng.integers(2**62)))
+    value = search.root_value(colour)
+    children = list(search.root_children())
+    winning = [child for child in children if search.proven[child] == colour]
+    if sample and not winning and value is None:
+        visits = np.array([search.visits[child] for child in children], dtype=np.float64)
+        if visits.sum() > 0:
+            pick = children[int(rng.choice(len(children), p=visits / visits.sum()))]
+            return search.action(pick), value
+    return search.best_action(), value
+
+
+def play(
+    games: int,
+    seed: int,
+    settings: SelfPlay = SelfPlay(),
+    on_game: Callable[[int], None] | None = None,
+) -> Positions:
+    """``games`` self-play games drawn from ``seed``; ``on_game(done)`` is told after each."""
+    rng = np.random.default_rng(seed)
+    uct.seed(int(rng.integers(2**62)))
+    inputs: list[npt.NDArray[np.float32]] = []
+    labels: list[float] = []
+    numbers: list[int] = []
+    proven: list[bool] = []
+    for number in range(games):
+        positions, movers, values, won = play_game(rng, settings)
+        for s, mover, value in zip(positions, movers, values, strict=True):
+            x = np.empty(kernel.NUM_INPUTS, dtype=np.float32)
+            kernel.features(s, CONSTANTS, x)
+            inputs.append(x)
+            labels.append(value if value is not None else float(mover == won))
+            numbers.append(number)
+            proven.append(value is not None)
+        if on_game is not None:
+            on_game(number + 1)
+    return Positions(
+        np.array(inputs, dtype=np.float32).reshape(-1, kernel.NUM_INPUTS),
+        np.array(labels, dtype=np.float32),
+        np.array(numbers, dtype=np.int32),
+        np.array(proven, dtype=np.bool_),
+    )
