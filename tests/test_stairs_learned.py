@@ -136,7 +136,7 @@ def test_numpy_numba_and_jax_forward_passes_agree():
 
 def test_a_tiny_training_run_lowers_the_loss_on_its_data():
     positions = selfplay.play(4, seed=11, settings=selfplay.SelfPlay(iterations=50))
-    assert len(positions) > 60 and set(positions.labels.tolist()) <= {0.0, 1.0}
+    assert len(positions) > 60 and ((positions.labels >= 0) & (positions.labels <= 1)).all()
     before = net.initial(np.random.default_rng(2))  # what train() starts from with seed 2
     weights, history = train.train(
         positions.inputs,
@@ -156,7 +156,13 @@ def test_self_play_labels_each_position_by_its_mover_and_repeats_with_its_seed()
     np.testing.assert_array_equal(first.inputs, again.inputs)
     np.testing.assert_array_equal(first.labels, again.labels)
     assert first.proven.any() and not first.proven.all()
-    assert set(first.labels[~first.proven].tolist()) <= {0.0, 1.0}
+    assert set(first.labels[first.proven].tolist()) <= {0.0, 1.0}
+    results_only = selfplay.play(
+        2, seed=4, settings=selfplay.SelfPlay(iterations=30, search_share=0)
+    )
+    assert set(results_only.labels.tolist()) <= {0.0, 1.0}
+    mixed = first.labels[~first.proven]
+    assert ((mixed > 0) & (mixed < 1)).any()  # the search's values are in the labels
 
 
 def winning_state(seed: int) -> StairsState:
@@ -218,6 +224,7 @@ def test_the_valued_leaf_is_the_networks_value_for_light():
         (["--iterations", "0"], "--iterations must be 1 or more"),
         (["--learning-rate", "0"], "--learning-rate must be above 0"),
         (["--held-out", "1"], "--held-out must be from 0"),
+        (["--search-share", "1.5"], "--search-share must be from 0 to 1"),
         (["--out", "weights.txt"], "must name a .npz file"),
         (["--out", "no/such/folder/w.npz"], "no folder"),
     ],

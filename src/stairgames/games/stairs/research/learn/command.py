@@ -1,7 +1,8 @@
 """Stairs' part of ``stairgames train``: self-play games, then the network trained on them.
 
 ``stairgames train stairs --games 2000 --epochs 10 --seed 0 --out value.npz`` plays the
-games (:mod:`.selfplay`; ``--iterations`` a move), holds out the last ``--held-out``
+games (:mod:`.selfplay`; ``--iterations`` a move, ``--search-share`` of the search's value
+in the labels), holds out the last ``--held-out``
 share of them, trains (:mod:`.train`, JAX: ``--batch``, ``--learning-rate``), and saves
 the weights with a JSON file beside them saying how they were made (:func:`.net.save`).
 The weights shipped with the package were made this way (``docs/agents.md``).
@@ -30,6 +31,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("the self-play search's iterations a move (default {n})").format(
             n=selfplay.SelfPlay.iterations
         ),
+    )
+    parser.add_argument(
+        "--search-share",
+        type=float,
+        default=selfplay.SelfPlay.search_share,
+        metavar="SHARE",
+        help=_(
+            "the share of the search's value in a searched position's label, the rest the "
+            "game's result (default {share})"
+        ).format(share=selfplay.SelfPlay.search_share),
     )
     parser.add_argument(
         "--batch",
@@ -67,6 +78,11 @@ def _check(request: TrainRequest) -> None:
             message_id=N_("--learning-rate must be above 0 and at most 1, not {value}"),
             arguments={"value": args.learning_rate},
         )
+    if not 0.0 <= args.search_share <= 1.0:
+        raise InvalidOptionError(
+            message_id=N_("--search-share must be from 0 to 1, not {value}"),
+            arguments={"value": args.search_share},
+        )
     if not 0.0 <= args.held_out < 1.0:
         raise InvalidOptionError(
             message_id=N_("--held-out must be from 0 up to (not including) 1, not {value}"),
@@ -83,7 +99,7 @@ def _run(request: TrainRequest) -> int:
     _check(request)
     train.require_jax()  # before the games, not after them
     args = request.arguments
-    settings = selfplay.SelfPlay(iterations=args.iterations)
+    settings = selfplay.SelfPlay(iterations=args.iterations, search_share=args.search_share)
     started = time.perf_counter()
     meter = Meter(request.stderr, _("games"), total=request.games)
     with meter.ticking():
@@ -128,6 +144,7 @@ def _run(request: TrainRequest) -> int:
         "epochs": request.epochs,
         "seed": request.seed,
         "iterations": args.iterations,
+        "search_share": args.search_share,
         "batch": args.batch,
         "learning_rate": args.learning_rate,
         "positions": int((~kept).sum()),

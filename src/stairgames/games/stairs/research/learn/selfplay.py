@@ -7,8 +7,9 @@ MCTS-Solver and random playouts) with a small fixed number of iterations a move:
 first moves after the opening drawn in proportion to their visits, the rest the most
 visited (a proven win at once). Every position of the game is kept as the network's
 inputs (:func:`.kernel.features`), labelled 1 when the colour to move there went on to
-win and 0 when it lost; where a move's search proved its position (the solver of the
-tree: a win or a loss under perfect play), that exact value is the label instead.
+win and 0 when it lost, mixed in searched positions with the value the search found
+(:attr:`SelfPlay.search_share`); where a move's search proved its position (the solver
+of the tree: a win or a loss under perfect play), that exact value is the label instead.
 
 Everything is drawn from generators seeded by ``seed``: the same call plays the same
 games.
@@ -45,6 +46,10 @@ class SelfPlay:
     """The uniformly random moves that open a game: from the first to the second number."""
     sampled_moves: int = 10
     """Moves after the opening chosen in proportion to their visits."""
+    search_share: float = 0.5
+    """The share of the search's value (the mean value of its root for the colour to
+    move) in the label of a searched position that it did not prove, the rest the
+    game's result (as KataGo and Leela mix them: the result alone is a noisy label)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,16 +72,21 @@ def initial_position() -> ek.Array:
     return ek.position_array(board, CONSTANTS)
 
 
+Estimate = tuple[float, bool] | None
+"""A searched position's value for its mover and whether it is proven (``None``: not
+searched)."""
+
+
 def play_game(
     rng: np.random.Generator, settings: SelfPlay
-) -> tuple[list[ek.Array], list[int], list[float | None], int]:
-    """One game: its positions (copies), the colour to move in each, each one's proven
-    value for that colour where a search proved it (``None`` elsewhere), and the winner."""
+) -> tuple[list[ek.Array], list[int], list[Estimate], int]:
+    """One game: its positions (copies), the colour to move in each, each one's value
+    for that colour by its search (:data:`Estimate`), and the winner."""
     s = initial_position()
     found = np.empty(ek.MAX_MOVES, dtype=np.int64)
     positions: list[ek.Array] = []
     movers: list[int] = []
-    proven: list[float | None] = []
+    estimates: list[Estimate] = []
     opening = int(rng.integers(settings.random_moves[0], settings.random_moves[1] + 1))
     ply = 0
     while True:
@@ -85,41 +95,42 @@ def play_game(
             break
         positions.append(s.copy())
         movers.append(int(s[ek.TO_MOVE]))
-        proven.append(None)
+        estimates.append(None)
         if count == 0:
             ek.tree_play(s, CONSTANTS, uct.PASS)
             continue
         if ply < opening:
             move = int(found[rng.integers(count)])
         else:
-            move, value = _searched_move(
+            move, estimates[-1] = _searched_move(
                 s, rng, settings, sample=ply < opening + settings.sampled_moves
             )
-            proven[-1] = value
         ek.tree_play(s, CONSTANTS, move)
         ply += 1
-    return positions, movers, proven, int(ek.winner(s))
+    return positions, movers, estimates, int(ek.winner(s))
 
 
 def _searched_move(
     s: ek.Array, rng: np.random.Generator, settings: SelfPlay, *, sample: bool
-) -> tuple[int, float | None]:
-    """The search's move in ``s`` and the proven value of ``s`` for its mover (``None``
-    while unproven)."""
+) -> tuple[int, Estimate]:
+    """The search's move in ``s`` and its value of ``s`` for its mover."""
     colour = int(s[ek.TO_MOVE])
     search = uct.TreeSearch(
         ek.tree_search, s.copy(), CONSTANTS, _ACTIONS, (0, 1), max_moves=ek.MAX_MOVES
     )
     search.run(settings.iterations, settings.exploration, int(rng.integers(2**62)))
-    value = search.root_value(colour)
+    proven = search.root_value(colour)
     children = list(search.root_children())
+    visits = np.array([search.visits[child] for child in children], dtype=np.float64)
+    totals = np.array([search.totals[child] for child in children], dtype=np.float64)
+    estimate: Estimate = (
+        (proven, True) if proven is not None else (totals.sum() / max(visits.sum(), 1.0), False)
+    )
     winning = [child for child in children if search.proven[child] == colour]
-    if sample and not winning and value is None:
-        visits = np.array([search.visits[child] for child in children], dtype=np.float64)
-        if visits.sum() > 0:
-            pick = children[int(rng.choice(len(children), p=visits / visits.sum()))]
-            return search.action(pick), value
-    return search.best_action(), value
+    if sample and not winning and proven is None and visits.sum() > 0:
+        pick = children[int(rng.choice(len(children), p=visits / visits.sum()))]
+        return search.action(pick), estimate
+    return search.best_action(), estimate
 
 
 def play(
@@ -137,13 +148,21 @@ def play(
     proven: list[bool] = []
     for number in range(games):
         positions, movers, values, won = play_game(rng, settings)
-        for s, mover, value in zip(positions, movers, values, strict=True):
+        for s, mover, estimate in zip(positions, movers, values, strict=True):
             x = np.empty(kernel.NUM_INPUTS, dtype=np.float32)
             kernel.features(s, CONSTANTS, x)
             inputs.append(x)
-            labels.append(value if value is not None else float(mover == won))
+            result = float(mover == won)
+            if estimate is None:
+                label = result
+            elif estimate[1]:
+                label = estimate[0]
+            else:
+                share = settings.search_share
+                label = (1.0 - share) * result + share * estimate[0]
+            labels.append(label)
             numbers.append(number)
-            proven.append(value is not None)
+            proven.append(estimate is not None and estimate[1])
         if on_game is not None:
             on_game(number + 1)
     return Positions(
