@@ -62,20 +62,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         yield {"url": url}
 
 
-ALLOWED: dict[str, tuple[str, str]] = {
-    "label-content-name-mismatch": (
-        "[data-square], [data-cell], [data-stock]",
-        "A square of the board (Stairs' a1, City of Stairs' cell d1) is a button named by"
-        " its place, the name a voice user says and the board's edges show, and a card of"
-        " City of Stairs' stock by its id (Stock card E09); what is drawn in them is their"
-        " content (a stack's height, a card's id and experience), which their description"
-        " gives (aria-description), not their label.",
-    ),
-}
-"""The violations allowed, each a rule with the elements it may find (a CSS selector) and
-why; every other element that rule finds still fails."""
-
-
 GAMES = ("stairs", "twenty_seven", "ishigaki_race", "city_of_stairs")
 
 
@@ -101,23 +87,16 @@ def new_match(page: Any, game: str, **made_with: Any) -> str:
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's violations of impact serious or critical on the page as it is (less
-    the nodes :data:`ALLOWED`)."""
+    """axe-core's violations of impact serious or critical on the page as it is."""
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    allowed = {rule: selector for rule, (selector, _why) in ALLOWED.items()}
     found: list[dict[str, Any]] = page.evaluate(
-        """async (allowed) => {
+        """async () => {
           const result = await axe.run(document, {resultTypes: ["violations"]});
-          const kept = (v, n) => {
-            const node = n.target.length === 1 ? document.querySelector(n.target[0]) : null;
-            return !(allowed[v.id] && node && node.matches(allowed[v.id]));
-          };
           return result.violations.map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.filter((n) => kept(v, n)).map((n) => n.target.join(" ")),
+            nodes: v.nodes.map((n) => n.target.join(" ")),
           }));
-        }""",
-        allowed,
+        }"""
     )
     return [{**v, "nodes": v["nodes"][:5]} for v in found if v["impact"] in SERIOUS and v["nodes"]]
 

@@ -137,7 +137,7 @@ function drawStairs(group, x, y) {
 
 // The icons of a bottom corner, from its edge inwards; narrower when both corners
 // together hold more than three, so that they never overlap.
-function drawCorner(group, icons, x, y, fromRight, total) {
+function drawCorner(group, icons, x, y, fromRight, total, words = group) {
   const step = Math.min(24, (CW - 6) / Math.max(1, total));
   const size = step - 2;
   icons.forEach((icon, i) => {
@@ -157,7 +157,7 @@ function drawCorner(group, icons, x, y, fromRight, total) {
       },
       group,
     );
-    text(group, bx + size / 2, y + 17, GLYPH[icon.kind], {
+    text(words, bx + size / 2, y + 17, GLYPH[icon.kind], {
       "text-anchor": "middle",
       "font-size": Math.min(17, size - 3),
       "font-weight": 700,
@@ -167,9 +167,11 @@ function drawCorner(group, icons, x, y, fromRight, total) {
   });
 }
 
-function drawCard(group, card, x, y, t) {
+// A card's shapes go in group, its words in words (by default the same group): a button's
+// words go beside it, so that what is drawn on a card is not taken for the button's name.
+function drawCard(group, card, x, y, t, words = group) {
   el("rect", { x, y, width: CW, height: CH, rx: 7, class: `cos-card cos-${card.kind}` }, group);
-  text(group, x + CW - 4, y + 12, card.id, { "text-anchor": "end", class: "cos-id" });
+  text(words, x + CW - 4, y + 12, card.id, { "text-anchor": "end", class: "cos-id" });
   if (card.stairs) drawStairs(group, x + 8, y);
   if (card.experience) {
     const label = t(card.experience);
@@ -179,15 +181,15 @@ function drawCard(group, card, x, y, t) {
       { x: x + 3, y: y + 3, width: width + 12, height: 20, rx: 10, class: "cos-experience" },
       group,
     );
-    text(group, x + 9, y + 17, label, {
+    text(words, x + 9, y + 17, label, {
       class: "cos-experience-text",
       textLength: width,
       lengthAdjust: "spacingAndGlyphs",
     });
   }
   const total = card.left.length + card.right.length;
-  drawCorner(group, card.left, x + 3, y + CH - 25, false, total);
-  drawCorner(group, card.right, x + CW - 3, y + CH - 25, true, total);
+  drawCorner(group, card.left, x + 3, y + CH - 25, false, total, words);
+  drawCorner(group, card.right, x + CW - 3, y + CH - 25, true, total, words);
 }
 
 // ----- the table ---------------------------------------------------------------------
@@ -205,6 +207,12 @@ function placementsBy(legal) {
 
 function choicesIn(legal) {
   return legal.filter((move) => move in GLYPH && move !== "ignore");
+}
+
+// The layer drawn just after a button for the words on it: hidden from assistive
+// technology (the button's description says them) and letting clicks through to it.
+function wordsLayer(svg) {
+  return el("g", { class: "cos-words", "aria-hidden": "true", "pointer-events": "none" }, svg);
 }
 
 function asButton(group, name, description, activate) {
@@ -284,7 +292,7 @@ function drawCells(svg, board, ui, state) {
     else if (anyCard.has(cell.name)) classes.push("open");
     if (state.last === cell.name) classes.push("last");
     const g = el("g", { class: classes.join(" "), "data-cell": cell.name }, svg);
-    if (cell.card) drawCard(g, cell.card, x, y, t);
+    if (cell.card) drawCard(g, cell.card, x, y, t, wordsLayer(svg));
     else {
       el("rect", { x, y, width: CW, height: CH, rx: 7, class: "cos-empty" }, g);
       text(g, x + CW / 2, y + CH / 2 + 5, cell.name, {
@@ -342,7 +350,8 @@ function drawStock(svg, board, ui, state) {
     if (playable) classes.push("movable");
     if (memory.selected === card.id) classes.push("selected");
     const g = el("g", { class: classes.join(" "), "data-stock": card.id }, svg);
-    drawCard(g, card, x, STOCK_TOP, t);
+    const words = wordsLayer(svg);
+    drawCard(g, card, x, STOCK_TOP, t, words);
     if (memory.selected === card.id) {
       el(
         "rect",
@@ -364,7 +373,7 @@ function drawStock(svg, board, ui, state) {
         memory.selected = memory.selected === card.id ? null : card.id;
         ui.redraw();
       });
-      dragToCell(svg, g, state.byCard.get(card.id), ui);
+      dragToCell(svg, g, words, state.byCard.get(card.id), ui);
       if (memory.selected === card.id) g.setAttribute("aria-pressed", "true");
     } else {
       g.setAttribute("role", "img");
@@ -391,7 +400,7 @@ function drawStock(svg, board, ui, state) {
 }
 
 // A stock card may also be dragged onto a cell where it may go (a click still selects).
-function dragToCell(svg, group, cells, ui) {
+function dragToCell(svg, group, words, cells, ui) {
   let start = null;
   const point = (event) => {
     const matrix = svg.getScreenCTM();
@@ -409,13 +418,16 @@ function dragToCell(svg, group, cells, ui) {
     const [x, y] = point(event);
     if (!group.dataset.dragged && Math.hypot(x - start[0], y - start[1]) < 8) return;
     group.dataset.dragged = "1";
-    group.setAttribute("transform", `translate(${x - start[0]} ${y - start[1]})`);
+    for (const layer of [group, words]) {
+      layer.setAttribute("transform", `translate(${x - start[0]} ${y - start[1]})`);
+    }
   });
   group.addEventListener("pointerup", (event) => {
     const dragged = Boolean(group.dataset.dragged);
     start = null;
     if (!dragged) return;
     group.removeAttribute("transform");
+    words.removeAttribute("transform");
     group.style.pointerEvents = "none";
     const under = document.elementFromPoint(event.clientX, event.clientY);
     group.style.pointerEvents = "";

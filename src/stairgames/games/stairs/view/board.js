@@ -38,7 +38,9 @@ function cellPosition(board, name, flipped) {
   return [MARGIN + col * CELL, MARGIN + row * CELL];
 }
 
-function drawStack(group, square, x, y) {
+// The discs go in group, the height's figure in words: beside the square's button, so
+// that the figure drawn on it is not taken for its name (the description says it).
+function drawStack(group, square, x, y, words) {
   const cx = x + CELL / 2;
   const shown = square.stack.slice(-5);
   const rx = CELL * 0.36;
@@ -79,7 +81,7 @@ function drawStack(group, square, x, y) {
       fill: stroke,
       class: "height",
     },
-    group,
+    words,
   );
   label.textContent = String(square.height);
 }
@@ -174,10 +176,11 @@ export function draw(svg, board, ui) {
       );
     }
     const pieces = el("g", { class: "stack" }, group);
-    if (square.height > 0) drawStack(pieces, square, x, y);
     if (selectable)
       el("circle", { cx: x + CELL - 9, cy: y + 9, r: 5, class: "movable-mark" }, group);
-    buttons[square.name] = { group, pieces };
+    const words = el("g", { "aria-hidden": "true", "pointer-events": "none" }, svg);
+    if (square.height > 0) drawStack(pieces, square, x, y, words);
+    buttons[square.name] = { group, pieces, words };
     const activate = () => {
       if (targets.has(square.name)) {
         const move = targets.get(square.name);
@@ -228,10 +231,13 @@ export function draw(svg, board, ui) {
   if (last && ui.animate && !reduce && buttons[last.slice(3)]) {
     const [x0, y0] = cellPosition(board, last.slice(0, 2), flipped);
     const [x1, y1] = cellPosition(board, last.slice(3), flipped);
-    buttons[last.slice(3)].pieces.animate(
-      [{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "translate(0, 0)" }],
-      { duration: 260, easing: "ease-out" },
-    );
+    const { pieces, words } = buttons[last.slice(3)];
+    for (const layer of [pieces, words]) {
+      layer.animate(
+        [{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "translate(0, 0)" }],
+        { duration: 260, easing: "ease-out" },
+      );
+    }
   }
 }
 
