@@ -218,7 +218,7 @@ class Told:
 
     async def _tell_players(self, match: Match, records: list[EventRecord]) -> None:
         try:
-            holders = await off_loop(self.lobby.store.seat_players, match.id)
+            holders = await off_loop(self.lobby.holders, match)
             players = sorted(set(holders.values()))
             if not players:
                 return

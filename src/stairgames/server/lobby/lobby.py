@@ -58,6 +58,7 @@ import dataclasses
 import datetime
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -196,6 +197,19 @@ class DirectChallengeRow(Base):
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class SeatFacts:
+    """Who holds which seat of a match (seats held by no player left out), and whether
+    it is a rated challenge's (``False`` too where no player holds a seat)."""
+
+    holders: dict[int, str]
+    rated: bool
+
+
+FACTS_KEPT: Final = 10_000
+"""The matches whose :class:`SeatFacts` a process keeps at most (then it reads again)."""
+
+
 class LobbyStore(Repository):
     """The ``challenges``, ``seat_players`` and ``hidden_games`` tables."""
 
@@ -209,6 +223,17 @@ class LobbyStore(Repository):
         with self._session() as session:
             rows = session.scalars(select(SeatPlayerRow).where(SeatPlayerRow.match_id == match_id))
             return {row.seat: row.player_id for row in rows}
+
+    def seat_facts(self, match_id: str) -> SeatFacts:
+        """Who holds which seat of the match, and whether it is a rated challenge's: one
+        query (what a move's listeners need, :meth:`Lobby.holders`)."""
+        with self._session() as session:
+            rows = session.execute(
+                select(SeatPlayerRow.seat, SeatPlayerRow.player_id, ChallengeRow.rated)
+                .outerjoin(ChallengeRow, ChallengeRow.match_id == SeatPlayerRow.match_id)
+                .where(SeatPlayerRow.match_id == match_id)
+            ).all()
+        return SeatFacts({seat: player for seat, player, _ in rows}, any(r for *_, r in rows))
 
     def seats_of(self, match_id: str, player: str) -> list[int]:
         """The seats of the match ``player`` holds, in order."""
@@ -416,9 +441,40 @@ class Lobby:
         self._present_at: dict[str, datetime.datetime] = {}
         """When this process's sweep last found each open challenge's creator present."""
         self._names: dict[str, tuple[float, dict[int, str]]] = {}
+        self._facts: dict[str, tuple[int, SeatFacts]] = {}
+        """:meth:`seat_facts` of each match, and the event they were read at."""
+        self._facts_read = [threading.Lock() for _ in range(64)]
+        """Held while a match's facts are read (by the match's hash): the listeners of a
+        move, in several database threads at once, wait for one read."""
         self._fanout: FanOut | None = None
         self._sent: dict[str, Any] | None = None
         """The list last sent to the watchers here."""
+
+    def seat_facts(self, match: Match) -> SeatFacts:
+        """:meth:`LobbyStore.seat_facts` of ``match``, read once an event here: a move's
+        listeners (the views' ratings and bot marks, the turn told, the push) share one
+        read. A seat is only ever taken (as a match is made, or by a join), never given
+        up, and a rated challenge stays one, so what was read at an event holds for it;
+        except at a join's event, read each time, as its seat is written just after the
+        event. A database read at most, for a database thread."""
+        kept = self._facts.get(match.id)
+        if kept is not None and kept[0] == match.event:
+            return kept[1]
+        with self._facts_read[hash(match.id) % len(self._facts_read)]:  # one read, not one each
+            kept = self._facts.get(match.id)
+            if kept is not None and kept[0] == match.event:
+                return kept[1]
+            facts = self.store.seat_facts(match.id)
+            if not match.last_was_join:
+                if len(self._facts) >= FACTS_KEPT:
+                    self._facts.clear()
+                self._facts[match.id] = (match.event, facts)
+            return facts
+
+    def holders(self, match: Match) -> dict[int, str]:
+        """Who holds which seat of ``match`` (:meth:`seat_facts`: a database read at most,
+        for a database thread)."""
+        return dict(self.seat_facts(match).holders)
 
     def seat_names(self, match_id: str) -> dict[int, str]:
         """Who holds each seat of the match, by name (read again after a minute, so that
@@ -978,9 +1034,10 @@ class Lobby:
         result = match.result() if match.over else None
         if result is None or result.get("aborted"):  # aborted: nobody's rating changes
             return
-        seat_players = await off_loop(self._rated_seat_players, match.id)
-        if seat_players is None:
+        facts = await off_loop(self.seat_facts, match)
+        if not facts.rated:
             return
+        seat_players = facts.holders
         seats = sorted(match.seats, key=lambda seat: seat.seat)
         # a person who resigned and left is still the person who sat there
         kinds = [HUMAN if seat.seat in match.left else seat.kind for seat in seats]
@@ -1003,7 +1060,8 @@ class Lobby:
         challenge's match (none for another): the rating now while it is played, after it
         once it is rated, with the ``rating_change`` it made. A database read, for a
         database thread (:attr:`HubNeighbours.seat_ratings`)."""
-        seat_players = self._rated_seat_players(match.id)
+        facts = self.seat_facts(match)
+        seat_players = facts.holders if facts.rated else None
         if not seat_players:
             return {}
         changes = self.ratings.changes_of(match.id) if match.over else {}
@@ -1019,14 +1077,6 @@ class Lobby:
             else:
                 ratings[seat] = {"rating": self.ratings.rating(pool, player).shown()}
         return ratings
-
-    def _rated_seat_players(self, match_id: str) -> dict[int, str] | None:
-        """Who holds each seat of the match, if it is a rated challenge's (else
-        ``None``)."""
-        challenge = self.store.challenge(match_id)
-        if challenge is None or not challenge.rated:
-            return None
-        return self.store.seat_players(match_id)
 
 
 PRIVATE: Final = "_between"

@@ -378,7 +378,7 @@ _M = TypeVar("_M", bound=_Match)
 
 def marking_bots(
     fields: Callable[[_M], dict[int, dict[str, Any]]],
-    holders: Callable[[str], dict[int, str]],
+    holders: Callable[[_M], dict[int, str]],
     store: TokenStore,
 ) -> Callable[[_M], dict[int, dict[str, Any]]]:
     """``fields`` (what each seat of a match adds to its views: the lobby's ratings),
@@ -387,7 +387,7 @@ def marking_bots(
 
     def marked(match: _M) -> dict[int, dict[str, Any]]:
         found = dict(fields(match))
-        seats = holders(match.id)
+        seats = holders(match)
         bots = store.bots_among(seats.values())
         for seat, player_id in seats.items():
             if player_id in bots:

@@ -108,6 +108,8 @@ class Match:
         self.movers: list[int | None] = []
         """The seat that made each move of the state's history (``None``: chance)."""
         self.event = 0
+        self.last_was_join = False
+        """Whether the last event was a join (someone took an online seat)."""
         self.last_at: float | None = None
         """When the last event was accepted (``None``: none yet, or not known)."""
         self._premoves: dict[int, tuple[int, list[str]]] = {}
@@ -183,6 +185,7 @@ class Match:
                 self.clock.moved(event.seat)
             self.clock.run(self.clock_seat(), event.at)
         self.event = event.number
+        self.last_was_join = isinstance(told, JoinEvent)
         if event.at is not None:
             self.last_at = event.at
 

@@ -257,6 +257,8 @@ class Plans:
         if len(match.seats) != 2:
             return None
         planner = _opponent(match, seat)
+        if plans_refusal(match, planner) is not None:  # none kept: no database read
+            return None
         kept = self.store.get(match.id, planner)
         if kept is None:
             return None

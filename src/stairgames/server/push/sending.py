@@ -294,7 +294,7 @@ class Pusher:
 
     async def _match_changed(self, match: Match, records: list[EventRecord]) -> None:
         try:
-            holders = await off_loop(self.lobby.store.seat_players, match.id)
+            holders = await off_loop(self.lobby.holders, match)
             if not holders:
                 return
             names = await off_loop(self.lobby.seat_names, match.id)
@@ -306,7 +306,7 @@ class Pusher:
             if turn is not None:
                 game = self._game(match, turn, holders, names)
                 text = {"id": N_("Your turn in {game} against {names}"), "args": game}
-                await self.push(turn, match.id, YOUR_TURN, lambda _seats: text)
+                await self.push(turn, match.id, YOUR_TURN, lambda _seats: text, holders)
         except Exception:  # telling must never stop a game
             log.exception("pushing the news of match %s failed", match.id)
 
@@ -318,7 +318,7 @@ class Pusher:
         def text(seats: set[int]) -> dict[str, Any]:
             return {"id": OUTCOMES[outcome_for(match, seats)], "args": game}
 
-        await self.push(player, match.id, ENDED, text)
+        await self.push(player, match.id, ENDED, text, holders)
 
     @staticmethod
     def _game(
@@ -346,12 +346,15 @@ class Pusher:
         match_id: str,
         kind: str,
         text: Callable[[set[int]], object],
+        holders: dict[int, str] | None = None,
     ) -> int:
         """Push ``kind`` about ``match_id`` to every device of ``player_id`` (``text``
         of the seats they hold), unless its page is open or an allowance is spent: how
-        many devices it reached."""
+        many devices it reached. ``holders``: who holds the match's seats, if known (else
+        read here)."""
         try:
-            holders = await off_loop(self.lobby.store.seat_players, match_id)
+            if holders is None:
+                holders = await off_loop(self.lobby.store.seat_players, match_id)
             seats = {seat for seat, holder in holders.items() if holder == player_id}
             if seats & self.connected(match_id):
                 return 0  # the player is looking at it
