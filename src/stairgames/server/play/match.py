@@ -578,7 +578,9 @@ class Match:
         some move of the opponent to act. Only in a game of two seats without hidden cards
         or dice, going on, not in correspondence (there, replies are planned:
         ``play/plans.py``), and where the opponent has at most :data:`PREMOVE_BRANCHES`
-        moves; none otherwise. Made once per event and seat."""
+        moves; none otherwise. Made once per event and seat; each move is named once, from
+        one position where it is legal (a game's notation names an action alike in every
+        position: ``tests/test_server_premove.py``)."""
         to_act = self.to_act()
         info = self.game.info()
         if (
@@ -592,21 +594,23 @@ class Match:
             or self.time_control.kind == CORRESPONDENCE
         ):
             return []
+        event, state = self.event, self.state  # as they are now, should a thread ask
         cached = self._premoves.get(viewer)
-        if cached is not None and cached[0] == self.event:
+        if cached is not None and cached[0] == event:
             return cached[1]
-        found: dict[str, None] = {}
-        actions = self.state.legal_actions()
+        found: dict[int, State] = {}  # each action, and a position where it is legal
+        actions = state.legal_actions()
         if len(actions) <= PREMOVE_BRANCHES:
             for action in actions:
-                after = self.state.clone()
+                after = state.clone()
                 after.apply_action(action)
                 if after.is_terminal() or after.current_player() != viewer:
                     continue
                 for mine in after.legal_actions():
-                    found.setdefault(after.action_to_string(mine, viewer))
-        moves = sorted(found)
-        self._premoves[viewer] = (self.event, moves)
+                    found.setdefault(mine, after)
+        # named once each: the notation of an action is the same in every position
+        moves = sorted({after.action_to_string(mine, viewer) for mine, after in found.items()})
+        self._premoves[viewer] = (event, moves)
         return moves
 
     def narration(self, history: Sequence[str]) -> list[list[Any]] | None:
