@@ -102,6 +102,24 @@ worker.addEventListener("fetch", (/** @type {any} */ event) => {
  * @typedef {{type?: string, title?: string, body?: string, url?: string, tag?: string}} Pushed
  */
 
+/**
+ * A path of this site for ``url`` (a push message's), or "/" for anything else: another
+ * site's address, "//host/..." included, is never opened.
+ *
+ * @param {unknown} url
+ * @returns {string}
+ */
+function ownPath(url) {
+  if (typeof url !== "string" || !url.startsWith("/")) return "/";
+  try {
+    const resolved = new URL(url, worker.location.origin);
+    if (resolved.origin !== worker.location.origin) return "/";
+    return resolved.pathname + resolved.search;
+  } catch {
+    return "/";
+  }
+}
+
 worker.addEventListener("push", (/** @type {any} */ event) => {
   /** @type {Pushed} */
   let message = {};
@@ -110,7 +128,7 @@ worker.addEventListener("push", (/** @type {any} */ event) => {
   } catch {
     message = { body: event.data ? event.data.text() : "" };
   }
-  const url = typeof message.url === "string" && message.url.startsWith("/") ? message.url : "/";
+  const url = ownPath(message.url);
   event.waitUntil(
     worker.registration.showNotification(message.title || "stairgames", {
       body: message.body || "",
@@ -124,7 +142,7 @@ worker.addEventListener("push", (/** @type {any} */ event) => {
 
 worker.addEventListener("notificationclick", (/** @type {any} */ event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url ?? "/", worker.location.origin);
+  const url = new URL(ownPath(event.notification.data?.url), worker.location.origin);
   event.waitUntil(
     worker.clients
       .matchAll({ type: "window", includeUncontrolled: true })
