@@ -63,3 +63,20 @@ def test_a_process_and_its_children_are_counted_with_their_cpu() -> None:
         burner.kill()
         burner.wait()
     assert cpu_seconds([burner.pid]) == 0  # gone: counts nothing
+
+
+@linux
+def test_a_child_that_ended_still_counts_in_its_parents_cpu() -> None:
+    """PostgreSQL's backends end while a step runs: their CPU passes to the postmaster
+    (the figures once went below zero)."""
+    before = cpu_seconds([os.getpid()])
+    burner = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass",
+        ],
+        check=True,
+    )
+    assert burner.returncode == 0
+    assert cpu_seconds([os.getpid()]) >= before + 0.25

@@ -474,13 +474,16 @@ def family(pid: int) -> list[int]:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU seconds of ``pids`` (those gone count nothing)."""
+    """User and system CPU seconds of ``pids`` and of their children that ended and were
+    waited for (so a family's total never drops when one of its processes ends, as
+    PostgreSQL's backends do, whose CPU passes to the postmaster); those gone count
+    nothing."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in pids:
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
     return total / ticks
 
 
