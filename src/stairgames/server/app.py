@@ -164,7 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         neighbours.after_change += [lobby.follow_rematch, lobby.rate_if_over, vacations.note]
         neighbours.after_change.append(referee.note)
         neighbours.seat_names = lobby.seat_names
-        neighbours.seat_ratings = marking_bots(lobby.seat_ratings, lobby.holders, tokens)
+        neighbours.seat_ratings = marking_bots(lobby.seat_ratings, lobby.bot_seats)
         await referee.start()
         loop = asyncio.get_running_loop()
         background = [

@@ -105,6 +105,7 @@ from stairgames.server.people.players import (
 from stairgames.server.people.rating_store import RatingStore
 from stairgames.server.people.ratings import RatedResult, is_rateable, pool_of
 from stairgames.server.people.tokens import (
+    BotPlayerRow,
     bot_mark,
     has_bearer,
     reading_player,
@@ -199,11 +200,14 @@ class DirectChallengeRow(Base):
 
 @dataclasses.dataclass(frozen=True)
 class SeatFacts:
-    """Who holds which seat of a match (seats held by no player left out), and whether
-    it is a rated challenge's (``False`` too where no player holds a seat)."""
+    """Who holds which seat of a match (seats held by no player left out), whether it
+    is a rated challenge's (``False`` too where no player holds a seat), and the seats a
+    bot account holds (an account that has held a seat as a person never becomes one:
+    ``people/tokens.py``)."""
 
     holders: dict[int, str]
     rated: bool
+    bot_seats: frozenset[int]
 
 
 FACTS_KEPT: Final = 10_000
@@ -225,15 +229,26 @@ class LobbyStore(Repository):
             return {row.seat: row.player_id for row in rows}
 
     def seat_facts(self, match_id: str) -> SeatFacts:
-        """Who holds which seat of the match, and whether it is a rated challenge's: one
-        query (what a move's listeners need, :meth:`Lobby.holders`)."""
+        """Who holds which seat of the match, whether it is a rated challenge's and which
+        holders are bot accounts: one query (what a move's listeners need,
+        :meth:`Lobby.seat_facts`)."""
         with self._session() as session:
             rows = session.execute(
-                select(SeatPlayerRow.seat, SeatPlayerRow.player_id, ChallengeRow.rated)
+                select(
+                    SeatPlayerRow.seat,
+                    SeatPlayerRow.player_id,
+                    ChallengeRow.rated,
+                    BotPlayerRow.player_id,
+                )
                 .outerjoin(ChallengeRow, ChallengeRow.match_id == SeatPlayerRow.match_id)
+                .outerjoin(BotPlayerRow, BotPlayerRow.player_id == SeatPlayerRow.player_id)
                 .where(SeatPlayerRow.match_id == match_id)
             ).all()
-        return SeatFacts({seat: player for seat, player, _ in rows}, any(r for *_, r in rows))
+        return SeatFacts(
+            {seat: player for seat, player, _, _ in rows},
+            any(rated for _, _, rated, _ in rows),
+            frozenset(seat for seat, _, _, bot in rows if bot is not None),
+        )
 
     def seats_of(self, match_id: str, player: str) -> list[int]:
         """The seats of the match ``player`` holds, in order."""
@@ -475,6 +490,11 @@ class Lobby:
         """Who holds which seat of ``match`` (:meth:`seat_facts`: a database read at most,
         for a database thread)."""
         return dict(self.seat_facts(match).holders)
+
+    def bot_seats(self, match: Match) -> frozenset[int]:
+        """The seats of ``match`` a bot account holds (:meth:`seat_facts`: a database
+        read at most, for a database thread)."""
+        return self.seat_facts(match).bot_seats
 
     def seat_names(self, match_id: str) -> dict[int, str]:
         """Who holds each seat of the match, by name (read again after a minute, so that

@@ -378,20 +378,16 @@ _M = TypeVar("_M", bound=_Match)
 
 def marking_bots(
     fields: Callable[[_M], dict[int, dict[str, Any]]],
-    holders: Callable[[_M], dict[int, str]],
-    store: TokenStore,
+    bot_seats: Callable[[_M], frozenset[int]],
 ) -> Callable[[_M], dict[int, dict[str, Any]]]:
     """``fields`` (what each seat of a match adds to its views: the lobby's ratings),
-    with ``"bot": true`` added to the seats a bot account holds (``holders``: each
-    seat's player id). Database reads: the hub calls it in a database thread."""
+    with ``"bot": true`` added to the seats a bot account holds (``bot_seats``).
+    Database reads: the hub calls it in a database thread."""
 
     def marked(match: _M) -> dict[int, dict[str, Any]]:
         found = dict(fields(match))
-        seats = holders(match)
-        bots = store.bots_among(seats.values())
-        for seat, player_id in seats.items():
-            if player_id in bots:
-                found[seat] = {**found.get(seat, {}), "bot": True}
+        for seat in bot_seats(match):
+            found[seat] = {**found.get(seat, {}), "bot": True}
         return found
 
     return marked
@@ -572,6 +568,7 @@ __all__ = [
     "TOKENS_ROUTE",
     "TOKEN_REQUESTS",
     "UPGRADE_ROUTE",
+    "BotPlayerRow",
     "Token",
     "TokenStore",
     "add_token_routes",
