@@ -62,8 +62,9 @@ Settings (``mcts:time=0.5,c=1.0``):
   trained by self-play, ``stairgames train stairs``;
   :mod:`stairgames.games.stairs.research.learn`) instead of a random playout; a game
   without one refuses it. ``0`` (default) plays leaves out. Its warm-up compiles the
-  valued search when the player is prepared; the levels do not use it (not measured
-  stronger: ``docs/research/2026-12-05-stairs-learned-value.md``);
+  valued search when the player is prepared; the levels do not use it yet (80% of 600
+  games against the same search with playouts at equal time, not yet measured as a
+  level: ``docs/research/2026-12-05-stairs-learned-value.md``);
 - ``mix``: with ``net=1``, the share (0-1) of a random playout's result in a leaf's
   value, the rest the network's (AlphaGo's λ; default 0: the network alone);
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
