@@ -489,7 +489,9 @@ def cpu_seconds(pids: list[int]) -> float:
 
 def cpu_by_process(site: Site) -> dict[str, float]:
     """CPU seconds so far of each server process (with its workers and computer
-    players) and of PostgreSQL (every backend)."""
+    players), of PostgreSQL (every backend), of nginx (its workers) and of this process
+    (the load generator: every client's socket): what bounds the site on a machine that
+    runs them all."""
     used = {
         f"server {number}": cpu_seconds(family(server.process.pid))
         for number, server in enumerate(site.servers, 1)
@@ -497,6 +499,10 @@ def cpu_by_process(site: Site) -> dict[str, float]:
     postmaster = site.postgresql.postmaster()
     if postmaster is not None:
         used["postgresql"] = cpu_seconds(family(postmaster))
+    with contextlib.suppress(OSError, ValueError):
+        master = int((site.folder / "nginx" / "nginx.pid").read_text())
+        used["nginx"] = cpu_seconds(family(master))
+    used["load generator"] = cpu_seconds([os.getpid()])  # the clients: this process
     return used
 
 
@@ -619,6 +625,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--no-fsync",
+        action="store_true",
+        help="PostgreSQL without flushing to disk (not as deployed: to see what fsync costs)",
+    )
+    parser.add_argument(
         "--rates",
         default=None,
         help="comma-separated moves a second, one run each: the capacity and its knee",
@@ -629,7 +640,8 @@ def main(argv: list[str] | None = None) -> None:
     args.argv = sys.argv[1:] if argv is None else argv
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="stairgames-site-")))
-        site = stack.enter_context(running_site(folder, servers=args.servers, workers=args.workers))
+        layout = {"servers": args.servers, "workers": args.workers}
+        site = stack.enter_context(running_site(folder, **layout, fsync=not args.no_fsync))
         before = conditions()
         if args.rates:
             steps = capacity(site, args, [float(rate) for rate in args.rates.split(",")])
