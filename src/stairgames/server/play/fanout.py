@@ -26,9 +26,15 @@ for a watched match (``hub.watches(match_id)``) whose event this process lacks
 (``hub.service.cached_event(match_id) < event``), and after any gap in delivery
 (a reconnection) calls ``await hub.catch_up()`` once. ``connected`` says whether
 messages are being received now (``GET /readyz``); while it is false, poll
-(``hub.catch_up()`` every ``follow_seconds``). A message is only a hint: the events
-themselves are always read from the database, so a duplicated, reordered or late
-message does no harm, and a lost one is made good by the next event or the catch-up.
+(``hub.catch_up()`` every ``follow_seconds``). A message is a hint: the events are
+read from the database, so a duplicated, reordered or late message does no harm, and a
+lost one is made good by the next event or the catch-up. Except that a notification may
+carry the moves it tells of (a second line, JSON: :func:`event_payload`), where they are
+moves of a game without hidden information (:func:`carried`; anyone watching sees them,
+and so may anyone who can ``LISTEN``); a process whose last event is the one before them
+folds them in without reading (the CPU of a move on the other processes: issue 55), and
+any other case reads as before. Only a database user can send a notification, and such a
+user may write the events table anyway.
 A message for a match nobody watches here is passed over; so a socket opening on a
 match reads it again once it watches it (``app``'s ``/ws/matches``), or a move
 notified between its first read and its watching would never reach it.
@@ -74,7 +80,7 @@ import random
 import secrets
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
@@ -110,7 +116,7 @@ class Hub(Protocol):
 
     def watches(self, match_id: str) -> bool: ...
 
-    async def follow(self, match_id: str) -> None: ...
+    async def follow(self, match_id: str, carried: Sequence[EventRecord] | None = None) -> None: ...
 
     async def catch_up(self) -> None: ...
 
@@ -233,6 +239,70 @@ def decode_topic(payload: str) -> tuple[str, str, dict[str, Any]] | None:
     return origin, topic, data
 
 
+CARRIED_KINDS: Final = frozenset({"move"})
+"""The events a notification may carry: moves (a join's carries a token's digest)."""
+
+
+def carried(match: Match, records: Sequence[EventRecord]) -> bool:
+    """Whether a notification of ``records`` may carry them, so that the other processes
+    need not read them: moves of a game without hidden information, which anyone
+    watching the match sees (the payload is visible to anyone who may ``LISTEN``)."""
+    if match.game.info().hidden_information:
+        return False
+    return all(record.kind in CARRIED_KINDS for record in records)
+
+
+def event_payload(match_id: str, event: int, moves: list[EventRecord] | None) -> str:
+    """The notification of ``match_id``'s commit up to ``event``: ``MATCH:EVENT``, and
+    where ``moves`` end at that event and fit in :data:`MAX_TOPIC_BYTES`, a line of them
+    as JSON (``[[number, kind, seat, data, at], ...]``)."""
+    head = f"{match_id}:{event}"
+    if not moves or moves[-1].number != event:
+        return head
+    body = json.dumps(
+        [[m.number, m.kind, m.seat, m.data, m.at] for m in moves],
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    payload = f"{head}\n{body}"
+    return payload if len(payload.encode("utf-8")) <= MAX_TOPIC_BYTES else head
+
+
+def read_event_payload(payload: str) -> tuple[str, int, list[EventRecord] | None] | None:
+    """(match, event, the moves carried or ``None``) of a notification; ``None`` for one
+    not of this server. Carried moves that are not well formed, or not numbered one after
+    another up to the event, are left out (the events are read instead)."""
+    head, _, body = payload.partition("\n")
+    match_id, _, number = head.rpartition(":")
+    try:
+        event = int(number)
+    except ValueError:
+        return None
+    if not match_id:
+        return None
+    moves = _carried_moves(body, event) if body else None
+    return match_id, event, moves
+
+
+def _carried_moves(body: str, event: int) -> list[EventRecord] | None:
+    try:
+        rows = json.loads(body)
+        moves = [
+            EventRecord(int(n), str(kind), None if seat is None else int(seat), dict(data), at)
+            for n, kind, seat, data, at in rows
+        ]
+    except (TypeError, ValueError):
+        return None
+    numbers = [move.number for move in moves]
+    if not moves or numbers != list(range(numbers[0], event + 1)):
+        return None
+    if any(move.kind not in CARRIED_KINDS for move in moves):
+        return None
+    if any(m.at is not None and not isinstance(m.at, int | float) for m in moves):
+        return None
+    return moves
+
+
 class LocalFanOut:
     """One server process on its database (SQLite): there is nobody to tell; topics
     reach this process's handlers."""
@@ -326,6 +396,8 @@ class NotifyingFanOut:
         self._connected = False
         self._pending: dict[str, int] = {}
         """Matches committed here and not yet published: their newest event."""
+        self._carried: dict[str, list[EventRecord]] = {}
+        """The moves of :attr:`_pending` a notification may carry (:func:`carried`)."""
         self._outbox: deque[str] = deque()
         """Topic messages not yet sent (their payloads), oldest first."""
         self._wake = asyncio.Event()
@@ -403,14 +475,25 @@ class NotifyingFanOut:
     # ----- publishing ------------------------------------------------------------
 
     def publish(self, match_id: str, event: int) -> None:
+        self._carried.pop(match_id, None)  # not the events themselves: read them
+        self._queue(match_id, event)
+
+    def _queue(self, match_id: str, event: int) -> None:
         if self._pending.get(match_id, -1) < event:
             self._pending[match_id] = event
         self._wake.set()
 
     def published(self, match: Match, records: Sequence[EventRecord]) -> None:
-        """A :attr:`MatchService.committed` listener: :meth:`publish` the newest event."""
-        if records:
-            self.publish(match.id, records[-1].number)
+        """A :attr:`MatchService.committed` listener: :meth:`publish` the newest event,
+        with the moves themselves where they may be carried (:func:`carried`)."""
+        if not records:
+            return
+        kept = self._carried.get(match.id)
+        if carried(match, records) and (kept is None or kept[-1].number + 1 == records[0].number):
+            self._carried[match.id] = [*(kept or []), *records]
+        else:
+            self._carried.pop(match.id, None)
+        self._queue(match.id, records[-1].number)
 
     async def _publish_forever(self) -> None:
         """Send what :meth:`publish` queued, every match's newest event in one
@@ -422,10 +505,11 @@ class NotifyingFanOut:
             self._wake.clear()
             while self._pending or self._outbox:
                 batch, self._pending = self._pending, {}
+                moves, self._carried = self._carried, {}
                 said = list(self._outbox)
                 self._outbox.clear()
                 try:
-                    await self._notify(batch)
+                    await self._notify(batch, moves)
                     await self._notify_topics(said)
                     delay = low
                 except Exception as exc:
@@ -437,8 +521,13 @@ class NotifyingFanOut:
                     await asyncio.sleep(delay)
                     delay = min(high, delay * 2)
 
-    async def _notify(self, batch: dict[str, int]) -> None:
-        payloads = [f"{match_id}:{event}" for match_id, event in batch.items()]
+    async def _notify(
+        self, batch: dict[str, int], moves: dict[str, list[EventRecord]] | None = None
+    ) -> None:
+        payloads = [
+            event_payload(match_id, event, (moves or {}).get(match_id))
+            for match_id, event in batch.items()
+        ]
         await self._notify_on(self.channel, payloads)
 
     async def _notify_topics(self, payloads: list[str]) -> None:
@@ -494,31 +583,35 @@ class NotifyingFanOut:
             log_failure(log, "reading other processes' events failed")
 
     def _notified(self, payload: str) -> None:
-        match_id, _, number = payload.rpartition(":")
-        try:
-            event = int(number)
-        except ValueError:
+        read = read_event_payload(payload)
+        if read is None:
             log.warning("a notification not of this server: %r", payload[:100])
             return
+        match_id, event, moves = read
         hub = self.hub
-        if not hub.watches(match_id) or hub.service.cached_event(match_id) >= event:
+        known = hub.service.cached_event(match_id)
+        if not hub.watches(match_id) or known >= event:
             return  # nobody watches it here, or it is ours (or known already)
         for listener in self.notified:
             listener(match_id)
         following = self._following.get(match_id)
         self._following[match_id] = max(event, following or 0)
         if following is None:
-            task = asyncio.get_running_loop().create_task(self._follow(match_id))
+            fits = moves is not None and moves[0].number == known + 1
+            task = asyncio.get_running_loop().create_task(
+                self._follow(match_id, moves if fits else None)
+            )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _follow(self, match_id: str) -> None:
-        """Read and announce ``match_id``'s new events; again if newer ones were
-        notified meanwhile."""
+    async def _follow(self, match_id: str, moves: list[EventRecord] | None = None) -> None:
+        """Read (or take from the notification: ``moves``) and announce ``match_id``'s new
+        events; again, read, if newer ones were notified meanwhile."""
         try:
             while True:
                 wanted = self._following[match_id]
-                await self.hub.follow(match_id)
+                await self.hub.follow(match_id, moves)
+                moves = None
                 if self._following[match_id] == wanted:
                     return
         except Exception:

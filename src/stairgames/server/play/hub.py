@@ -43,14 +43,14 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
 from stairgames.i18n import N_, Text
 from stairgames.server.base.limits import Bucket, LiveProcesses
 from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
-from stairgames.server.base.store import off_loop
+from stairgames.server.base.store import EventRecord, off_loop
 from stairgames.server.play.computer import (
     COMPUTER_ONLY_LANE,
     ComputerError,
@@ -851,13 +851,18 @@ class Hub:
             if latest.get(match_id, 0) != known[match_id]:
                 await self.follow(match_id)
 
-    async def follow(self, match_id: str) -> None:
+    async def follow(self, match_id: str, carried: Sequence[EventRecord] | None = None) -> None:
         """Read the events another server process committed to ``match_id`` and announce
         them (the fan-out's callback, :mod:`stairgames.server.play.fanout`); that process's
-        computers answer them, not this one's."""
+        computers answer them, not this one's. ``carried``: the events, as the
+        notification carried them, taken instead of read where they follow this
+        process's last one."""
         async with self.lock(match_id):
             match = await self.service.get_async(match_id)
-            fresh = await self.service.follow_async(match)  # its query off the event loop
+            if carried and carried[0].number == match.event + 1:
+                fresh = self.service.fold(match, carried)
+            else:
+                fresh = await self.service.follow_async(match)  # its query off the event loop
             if fresh is not match:
                 await self.changed(fresh, think=False)
 

@@ -305,6 +305,12 @@ class MatchService:
         lock): what the fan-out and every request of a shared database do first."""
         return self._folded(match, await off_loop(self.store.events_after, match.id, match.event))
 
+    def fold(self, match: Match, events: Sequence[EventRecord]) -> Match:
+        """``match`` with ``events`` another process committed after its last one (as its
+        notification carried them: :mod:`stairgames.server.play.fanout`) folded into a
+        copy, as :meth:`follow` folds those it reads."""
+        return self._folded(match, events)
+
     def _folded(self, match: Match, events: Sequence[EventRecord]) -> Match:
         """``match`` with ``events`` (read after its last one) folded into a copy."""
         if not events:
