@@ -7,5 +7,7 @@
 - :mod:`.selfplay`: games of the compiled search against itself, the positions and
   their labels;
 - :mod:`.train`: the training (JAX, the optional extra ``train``; never needed to play);
-- :mod:`.command`: ``stairgames train stairs``.
+- :mod:`.command`: ``stairgames train stairs``;
+- :mod:`.signal`: what the network knows of proven positions, set against random
+  playouts (``python -m stairgames.games.stairs.research.learn.signal``).
 """

@@ -110,10 +110,10 @@ def _run(request: TrainRequest) -> int:
             on_game=lambda done: meter.update(done, last=done == request.games),
         )
     played = time.perf_counter() - started
-    kept = positions.games >= round(request.games * (1.0 - args.held_out))
-    if kept.all():
-        kept[:] = False  # too few games to hold any out
-    held_out = (positions.inputs[kept], positions.labels[kept]) if kept.any() else None
+    held = positions.games >= round(request.games * (1.0 - args.held_out))  # the last games
+    if held.all():
+        held[:] = False  # too few games to hold any out
+    held_out = (positions.inputs[held], positions.labels[held]) if held.any() else None
     meter = Meter(request.stderr, _("epochs"), total=request.epochs)
 
     def told(epoch: train.Epoch) -> None:
@@ -126,8 +126,8 @@ def _run(request: TrainRequest) -> int:
 
     began = time.perf_counter()
     weights, history = train.train(
-        positions.inputs[~kept],
-        positions.labels[~kept],
+        positions.inputs[~held],
+        positions.labels[~held],
         seed=request.seed,
         settings=train.Training(
             epochs=request.epochs, batch=args.batch, learning_rate=args.learning_rate
@@ -147,8 +147,8 @@ def _run(request: TrainRequest) -> int:
         "search_share": args.search_share,
         "batch": args.batch,
         "learning_rate": args.learning_rate,
-        "positions": int((~kept).sum()),
-        "held_out_positions": int(kept.sum()),
+        "positions": int((~held).sum()),
+        "held_out_positions": int(held.sum()),
         "proven_labels": int(positions.proven.sum()),
         "loss": round(last.loss, 4),
         "held_out_loss": None if last.held_out_loss is None else round(last.held_out_loss, 4),
