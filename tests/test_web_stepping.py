@@ -249,6 +249,12 @@ def square(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def height_of(page: Any, name: str) -> Any:
+    """The height drawn on the square ``name`` (beside its button, not in it: the button
+    is named by its place alone)."""
+    return page.locator(f'#board [data-height-of="{name}"] .height')
+
+
 def move_button(page: Any, ply: int) -> Any:
     return page.locator(f"#moves [data-ply='{ply}']")
 
@@ -285,7 +291,7 @@ def test_stepping_back_during_a_game_against_the_computer(browser: Any, app_url:
         match, seats = made["match"], made["seats"]
     with match_page(browser, app_url, f"/m/{match}", seats) as page:
         banner, step = page.locator("#step-banner"), page.locator("#replay-step")
-        c4 = square(page, "c4").locator(".height")
+        c4 = height_of(page, "c4")
         expect(c4).to_have_text("1")
         expect(page.locator("#replay")).to_be_hidden()  # no move yet
         square(page, "d3").click()

@@ -107,6 +107,12 @@ def square(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def height_of(page: Any, name: str) -> Any:
+    """The height drawn on the square ``name`` (beside its button, not in it: the button
+    is named by its place alone)."""
+    return page.locator(f'#board [data-height-of="{name}"] .height')
+
+
 def targets(page: Any) -> set[str]:
     names = page.locator("#board .target").evaluate_all(
         "nodes => nodes.map(n => n.getAttribute('aria-label'))"
@@ -249,11 +255,11 @@ def test_stairs_click_a_piece_highlights_its_legal_destinations_then_plays(page)
     square(page, "c4").click()
     page.locator("#moves .move").nth(1).wait_for()
     assert page.locator("#moves .move").nth(0).inner_text() == "d3-c4"
-    page.wait_for_function("() => document.querySelector('#board [aria-label=\"c4\"] .height')")
+    page.wait_for_function("() => document.querySelector('#board [data-height-of=\"c4\"] .height')")
     reply = page.locator("#moves .move").nth(1).inner_text()  # the computer's
     assert "last-to" in (square(page, reply[3:]).get_attribute("class") or "")
     assert "last-from" in (square(page, reply[:2]).get_attribute("class") or "")
-    assert square(page, "c4").locator(".height").text_content() == "2"
+    assert height_of(page, "c4").text_content() == "2"
     assert targets(page) == set()
     shot(page, "stairs-after-move")
 
@@ -282,7 +288,7 @@ def test_stairs_on_a_4x4_board_draws_16_squares_and_plays_a_click(page):
     square(page, "a1").click()
     page.locator("#moves .move").nth(1).wait_for()
     assert page.locator("#moves .move").nth(0).inner_text() == "b1-a1"
-    assert square(page, "a1").locator(".height").text_content() == "2"
+    assert height_of(page, "a1").text_content() == "2"
     shot(page, "stairs-4x4")
 
 
@@ -326,10 +332,10 @@ def test_resign_shows_the_result_and_steps_through_the_finished_game(page):
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.get_by_role("button", name="First").click()
     expect(page.locator("#replay-step")).to_have_text("Move 0 of 2")
-    expect(square(page, "c4").locator(".height")).to_have_text("1")
+    expect(height_of(page, "c4")).to_have_text("1")
     page.get_by_role("button", name="Next").click()
     expect(page.locator("#replay-step")).to_have_text("Move 1 of 2")
-    expect(square(page, "c4").locator(".height")).to_have_text("2")
+    expect(height_of(page, "c4")).to_have_text("2")
     assert "current" in (page.locator("#moves .move").nth(0).get_attribute("class") or "")
     page.get_by_role("button", name="Last").click()
     expect(page.locator("#replay-step")).to_have_text("Move 2 of 2")

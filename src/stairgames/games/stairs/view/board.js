@@ -178,7 +178,11 @@ export function draw(svg, board, ui) {
     const pieces = el("g", { class: "stack" }, group);
     if (selectable)
       el("circle", { cx: x + CELL - 9, cy: y + 9, r: 5, class: "movable-mark" }, group);
-    const words = el("g", { "aria-hidden": "true", "pointer-events": "none" }, svg);
+    const words = el(
+      "g",
+      { "aria-hidden": "true", "pointer-events": "none", "data-height-of": square.name },
+      svg,
+    );
     if (square.height > 0) drawStack(pieces, square, x, y, words);
     buttons[square.name] = { group, pieces, words };
     const activate = () => {
