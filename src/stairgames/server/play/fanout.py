@@ -589,18 +589,14 @@ class NotifyingFanOut:
             return
         match_id, event, moves = read
         hub = self.hub
-        known = hub.service.cached_event(match_id)
-        if not hub.watches(match_id) or known >= event:
+        if not hub.watches(match_id) or hub.service.cached_event(match_id) >= event:
             return  # nobody watches it here, or it is ours (or known already)
         for listener in self.notified:
             listener(match_id)
         following = self._following.get(match_id)
         self._following[match_id] = max(event, following or 0)
-        if following is None:
-            fits = moves is not None and moves[0].number == known + 1
-            task = asyncio.get_running_loop().create_task(
-                self._follow(match_id, moves if fits else None)
-            )
+        if following is None:  # (the hub takes the moves only where they follow its last)
+            task = asyncio.get_running_loop().create_task(self._follow(match_id, moves))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
