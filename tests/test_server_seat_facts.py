@@ -1,20 +1,27 @@
-"""Who holds a match's seats is read once a move, not once by each of the move's listeners
-(the views' ratings and bot marks, the turn told, the push): issue 55's CPU a move. A
-seat is only ever taken, so what was read at an event holds for it, except at a join's
-event, whose seat is written just after the event (``Lobby.seat_facts``)."""
+"""Who holds a match's seats is read once, not once by each of a move's listeners (the
+views' ratings and bot marks, the turn told, the push) nor once a move: issue 55's CPU a
+move. A seat is only ever taken, so what was read at an event holds for it; once every
+seat that is not a computer's has its holder, it holds for every later event
+(``Lobby.seat_facts``, ``lasting``). A join writes its holder with its event, and a
+rematch its holders with its challenge, so that no reader finds one without the other."""
 
 from __future__ import annotations
 
 import asyncio
 import collections
 import contextlib
+import datetime
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
 
+from stairgames.server.base.errors import ServerError
+from stairgames.server.lobby.lobby import STARTED, lasting
 from stairgames.server.people.players import COOKIE
 from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
 
@@ -76,11 +83,11 @@ def test_a_moves_listeners_share_one_read_of_the_seats(tmp_path: Path) -> None:
                     receive_until(sockets[seat], after(at))
                 client.portal.call(listeners_done, client)  # type: ignore[union-attr]
             assert view["seats"][0]["player"] == "Ann" and view["seats"][1]["player"] == "Bob"
-    # told, push, the views' bot marks and ratings: once a move between them all
-    assert counts["seat_players"] <= moves, counts
+    # told, push, the views' bot marks and ratings: every seat was held before the moves
+    assert counts["seat_players"] == 0, counts
 
 
-def test_the_seats_are_read_again_at_a_joins_event(tmp_path: Path) -> None:
+def test_a_join_writes_its_holder_with_its_event(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         ann, bob = player(client, "Ann"), player(client, "Bob")
         body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
@@ -88,24 +95,100 @@ def test_the_seats_are_read_again_at_a_joins_event(tmp_path: Path) -> None:
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
         hub = client.app.state.hub  # type: ignore[attr-defined]
         match = hub.service.get(made["match"])
-        before = lobby.holders(match)
-        assert list(before.values()) == [ann["x-player"]]
-        client.post(f"/api/challenges/{made['challenge']}/accept", headers=bob)
+        assert not lasting(match, lobby.seat_facts(match))  # seat 1 is free
+        with counting_reads(client) as counts:
+            assert lobby.holders(match) == {0: ann["x-player"]}  # kept for this event
+        assert counts["seat_players"] == 0
+        written: list[str] = []
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+
+        def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            words = statement.split()  # UPDATE table ..., INSERT INTO table ...
+            if words[0] in ("UPDATE", "INSERT"):
+                written.append(f"{words[0]} {words[1 if words[0] == 'UPDATE' else 2]}")
+
+        event.listen(engine, "before_cursor_execute", note)
+        try:
+            client.post(f"/api/challenges/{made['challenge']}/accept", headers=bob)
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+        # the seat's token, the join's event and the holder in one transaction
+        at = written.index("UPDATE seats")
+        assert written[at : at + 3] == ["UPDATE seats", "INSERT seat_players", "INSERT events"]
         match = hub.service.get(made["match"])
         assert match.last_was_join
         with counting_reads(client) as counts:
             holders = lobby.holders(match)
             again = lobby.holders(match)
         assert holders == again == {0: ann["x-player"], 1: bob["x-player"]}
-        assert counts["seat_players"] == 2  # a join's event is not kept
-        url = f"/ws/matches/{made['match']}?token={made['seats'][0]['token']}"
-        with connect(client, url) as ws:
-            view = state_at_rest(ws)
-            ws.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
-            receive_until(ws, lambda m: m["type"] == "state" and m["event"] > view["event"])
+        assert counts["seat_players"] <= 1  # read once at most: it lasts from now on
+        assert lasting(match, lobby.seat_facts(match))
+
+
+def test_a_join_that_loses_its_seat_writes_no_holder(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+        made = client.post("/api/challenges", json=body, headers=ann).json()
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        store = client.app.state.lobby.store  # type: ignore[attr-defined]
+        stale = hub.service.get(made["match"])
+        client.post(
+            f"/api/matches/{made['match']}/join", headers=JSON
+        )  # a browser with no name first
+        with pytest.raises(ServerError) as refused:
+            hub.service.join(stale, bob["x-player"])
+        assert refused.value.status == 409
+        assert store.seat_players(made["match"]) == {0: ann["x-player"]}
+
+
+def test_facts_are_read_again_while_a_seat_has_no_holder(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        ann = player(client, "Ann")
+        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+        made = client.post("/api/matches", json=body, headers=ann).json()
+        joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()  # no name
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        tokens = [made["seats"][0]["token"], joined["token"]]
+        urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
+        with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
+            sockets = [first, second]
+            view = state_at_rest(first)
+            state_at_rest(second)
+            moves = 3
+            with counting_reads(client) as counts:
+                for _ in range(moves):
+                    seat = view["to_act"]
+                    move, at = view["legal"][0], view["event"]
+                    sockets[seat].send_json({"type": "move", "move": move, "event": at})
+                    view = receive_until(sockets[1 - seat], after(at))
+                    receive_until(sockets[seat], after(at))
+                client.portal.call(listeners_done, client)  # type: ignore[union-attr]
         match = hub.service.get(made["match"])
-        assert not match.last_was_join
-        lobby.holders(match)
-        with counting_reads(client) as counts:
-            assert lobby.holders(match) == holders
-        assert counts["seat_players"] == 0  # after a move, kept for its event
+        assert not lasting(match, lobby.seat_facts(match))
+    assert 1 <= counts["seat_players"] <= moves, counts  # once a move, not once a listener
+
+
+def test_a_rematch_is_seated_with_its_challenge_in_one_transaction(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        body = {
+            "game": "stairs",
+            "options": {"size": 4},
+            "seats": ["human", "online"],
+            "rated": True,
+        }
+        made = client.post("/api/challenges", json=body, headers=ann).json()
+        client.post(f"/api/challenges/{made['challenge']}/accept", headers=bob)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        store = client.app.state.lobby.store  # type: ignore[attr-defined]
+        rematch = hub.service.create("stairs", {"size": 4}, ["online", "online"]).match
+        store.seat_rematch(made["match"], rematch.id, 2, datetime.datetime.now(datetime.UTC))
+        facts = store.seat_facts(rematch.id)
+        assert facts.holders == {1: ann["x-player"], 0: bob["x-player"]}
+        assert facts.rated
+        assert store.challenge(rematch.id).closed == STARTED
+        with pytest.raises(IntegrityError):  # a second process: nothing more written
+            store.seat_rematch(made["match"], rematch.id, 2, datetime.datetime.now(datetime.UTC))
+        assert store.seat_facts(rematch.id) == facts

@@ -641,12 +641,15 @@ class Store(Repository):
         events: Sequence[EventRecord],
         *,
         claim_seat: tuple[int, str] | None = None,
+        holder: str | None = None,
         summary: SummaryRecord | None = None,
     ) -> None:
         """Commit ``events`` (numbered after the last one) in one transaction; with
-        ``claim_seat`` = (seat, token hash) also give a free online seat its token, with
-        ``summary`` also keep the match's summary (as :meth:`summarize`; one commit, so
-        one flush to disk, a move).
+        ``claim_seat`` = (seat, token hash) also give a free online seat its token (and
+        with ``holder``, a player id, record that they hold it: the seat and its holder
+        are written together, so no reader of the join's event finds the seat taken and
+        its holder missing), with ``summary`` also keep the match's summary (as
+        :meth:`summarize`; one commit, so one flush to disk, a move).
 
         :raises EventConflictError: an event number is taken already, or the seat is no
             longer free: nothing was written.
@@ -679,6 +682,11 @@ class Store(Repository):
                     )
                     if claimed.rowcount != 1:
                         raise EventConflictError(f"seat {seat} of {match_id} is taken")
+                    if holder is not None:
+                        connection.execute(
+                            insert(SeatPlayerRow),
+                            [{"match_id": match_id, "seat": seat, "player_id": holder}],
+                        )
                 if rows:
                     connection.execute(insert(EventRow), rows)
                 if summary is not None:

@@ -210,6 +210,13 @@ class SeatFacts:
     bot_seats: frozenset[int]
 
 
+def lasting(match: Match, facts: SeatFacts) -> bool:
+    """Whether ``facts`` of ``match`` can no longer change: every seat that is not a
+    computer's has its holder (no seat is left to be joined, nor a rematch's holders and
+    challenge to be written: :meth:`LobbyStore.seat_rematch` writes them together)."""
+    return all(seat.seat in facts.holders for seat in match.seats if seat.kind != COMPUTER)
+
+
 FACTS_KEPT: Final = 10_000
 """The matches whose :class:`SeatFacts` a process keeps at most (then it reads again)."""
 
@@ -368,6 +375,37 @@ class LobbyStore(Repository):
         with self._session() as session:
             return session.get(ChallengeRow, match_id)
 
+    def seat_rematch(self, match_id: str, rematch: str, count: int, now: datetime.datetime) -> None:
+        """Seat the players of ``match_id`` in its ``rematch`` (each one seat on, of
+        ``count``) and, for a challenge's match, record the rematch as a started
+        challenge rated as it was: one transaction, so that no reader sees the holders
+        without the challenge (:func:`lasting`).
+
+        :raises IntegrityError: another process seated the rematch first (nothing written).
+        """
+        with self._session() as session:
+            holders = session.scalars(
+                select(SeatPlayerRow).where(SeatPlayerRow.match_id == match_id)
+            ).all()
+            for row in holders:
+                session.add(
+                    SeatPlayerRow(
+                        match_id=rematch, seat=(row.seat + 1) % count, player_id=row.player_id
+                    )
+                )
+            challenge = session.get(ChallengeRow, match_id)
+            if challenge is not None:
+                session.add(
+                    ChallengeRow(
+                        match_id=rematch,
+                        creator_id=challenge.creator_id,
+                        rated=challenge.rated,
+                        created_at=now,
+                        creator_seen_at=now,
+                        closed=STARTED,
+                    )
+                )
+
     def name_in_challenge(self, match_id: str, to: str) -> None:
         """Records that the challenge of ``match_id`` is for the player ``to`` alone."""
         with self._session() as session:
@@ -456,8 +494,9 @@ class Lobby:
         self._present_at: dict[str, datetime.datetime] = {}
         """When this process's sweep last found each open challenge's creator present."""
         self._names: dict[str, tuple[float, dict[int, str]]] = {}
-        self._facts: dict[str, tuple[int, SeatFacts]] = {}
-        """:meth:`seat_facts` of each match, and the event they were read at."""
+        self._facts: dict[str, tuple[int, SeatFacts, bool]] = {}
+        """:meth:`seat_facts` of each match, the event they were read at, and whether
+        they are :func:`lasting`."""
         self._facts_read = [threading.Lock() for _ in range(64)]
         """Held while a match's facts are read (by the match's hash): the listeners of a
         move, in several database threads at once, wait for one read."""
@@ -466,25 +505,41 @@ class Lobby:
         """The list last sent to the watchers here."""
 
     def seat_facts(self, match: Match) -> SeatFacts:
-        """:meth:`LobbyStore.seat_facts` of ``match``, read once an event here: a move's
-        listeners (the views' ratings and bot marks, the turn told, the push) share one
-        read. A seat is only ever taken (as a match is made, or by a join), never given
-        up, and a rated challenge stays one, so what was read at an event holds for it;
-        except at a join's event, read each time, as its seat is written just after the
-        event. A database read at most, for a database thread."""
-        kept = self._facts.get(match.id)
-        if kept is not None and kept[0] == match.event:
-            return kept[1]
+        """:meth:`LobbyStore.seat_facts` of ``match``, read once an event here at most: a
+        move's listeners (the views' ratings and bot marks, the turn told, the push)
+        share one read. A database read at most, for a database thread.
+
+        A seat is only ever taken (as a match is made, by a join, or as a rematch is
+        seated), never given up; a rated challenge stays one; an account that holds a
+        seat never becomes a bot. So what was read at an event holds for it, and for
+        every later event once it is :func:`lasting` (each seat that is not a
+        computer's has its holder: nothing is left to be written). Until then it is read
+        again at the next event, and at a join's event every time (a join by a browser
+        with no name writes no holder)."""
+        kept = self._kept_facts(match)
+        if kept is not None:
+            return kept
         with self._facts_read[hash(match.id) % len(self._facts_read)]:  # one read, not one each
-            kept = self._facts.get(match.id)
-            if kept is not None and kept[0] == match.event:
-                return kept[1]
+            kept = self._kept_facts(match)
+            if kept is not None:
+                return kept
             facts = self.store.seat_facts(match.id)
-            if not match.last_was_join:
+            last = lasting(match, facts)
+            if last or not match.last_was_join:
                 if len(self._facts) >= FACTS_KEPT:
                     self._facts.clear()
-                self._facts[match.id] = (match.event, facts)
+                self._facts[match.id] = (match.event, facts, last)
             return facts
+
+    def _kept_facts(self, match: Match) -> SeatFacts | None:
+        """The facts kept for ``match`` where they still hold (:meth:`seat_facts`)."""
+        kept = self._facts.get(match.id)
+        if kept is None:
+            return None
+        event, facts, last = kept
+        if event == match.event or (last and event < match.event):
+            return facts
+        return None
 
     def holders(self, match: Match) -> dict[int, str]:
         """Who holds which seat of ``match`` (:meth:`seat_facts`: a database read at most,
@@ -526,9 +581,15 @@ class Lobby:
         return names
 
     def hold(self, match_id: str, seat: int, player: Player) -> None:
-        """Records that ``player`` holds ``seat`` (a seat made or joined by a player): a
-        database write, for a database thread (:meth:`hold_async` on the event loop)."""
+        """Record that ``player`` holds ``seat`` of a match just made (before its first
+        event: a join records its holder itself): a database write, for a database thread
+        (:meth:`hold_async` on the event loop)."""
         self.store.seat(match_id, seat, player.id)
+        self._names.pop(match_id, None)
+
+    def held(self, match_id: str) -> None:
+        """Forget the names kept of the match's holders: a seat was just taken (its
+        holder written with the join's event, :meth:`MatchService.join`)."""
         self._names.pop(match_id, None)
 
     async def hold_async(self, match_id: str, seat: int, player: Player) -> None:
@@ -648,8 +709,8 @@ class Lobby:
             if await off_loop(self.blocks.blocked_among, player.id, set(holders.values())):
                 raise ServerError(403, BLOCKED)
             match = await self._fresh(match_id)
-            seat, token = await self.hub.service.in_thread(self.hub.service.join, match)
-            await self.hold_async(match_id, seat, player)
+            seat, token = await self.hub.service.in_thread(self.hub.service.join, match, player.id)
+            self._names.pop(match_id, None)
             if not match.free_seats():
                 await off_loop(self.store.close, match_id, STARTED)
             await self.hub.changed(match)
@@ -1035,15 +1096,10 @@ class Lobby:
         if self.store.seat_players(rematch):
             return
         try:
-            for seat, player in self.store.seat_players(match_id).items():
-                self.store.seat(rematch, (seat + 1) % count, player)
-        except IntegrityError:  # another process copied them first
+            self.store.seat_rematch(match_id, rematch, count, now)
+        except IntegrityError:  # another process seated it first
             return
         self._names.pop(rematch, None)
-        challenge = self.store.challenge(match_id)
-        if challenge is not None:
-            self.store.open_challenge(rematch, challenge.creator_id, challenge.rated, now)
-            self.store.close(rematch, STARTED)
 
     # ----- ratings -----------------------------------------------------------------------
 

@@ -334,10 +334,12 @@ class MatchService:
         events: Events,
         *,
         claim_seat: tuple[int, str] | None = None,
+        holder: str | None = None,
     ) -> None:
-        """Number ``events``, commit them with the match's summary, then fold them into
-        ``match``; a move that leads to chance nodes is followed by their outcomes, drawn
-        from the match's generator, in the same commit.
+        """Number ``events``, commit them with the match's summary (and ``claim_seat``,
+        ``holder``: :meth:`Store.append_events`), then fold them into ``match``; a move
+        that leads to chance nodes is followed by their outcomes, drawn from the match's
+        generator, in the same commit.
 
         :raises ServerError: 409, another server process changed the match first (the
             match is reloaded; nothing of this request was written).
@@ -345,7 +347,11 @@ class MatchService:
         planned = self._planned(match, events)
         try:
             self.store.append_events(
-                match.id, planned.records, claim_seat=claim_seat, summary=planned.summary
+                match.id,
+                planned.records,
+                claim_seat=claim_seat,
+                holder=holder,
+                summary=planned.summary,
             )
         except EventConflictError as exc:
             raise self._conflict(match) from exc
@@ -409,8 +415,9 @@ class MatchService:
 
     # ----- requests --------------------------------------------------------------
 
-    def join(self, match: Match) -> tuple[int, str]:
-        """Give the first free online seat to a new browser: (seat, token).
+    def join(self, match: Match, holder: str | None = None) -> tuple[int, str]:
+        """Give the first free online seat to a new browser: (seat, token); ``holder``:
+        the player taking it, recorded in the same commit (a browser with no name: none).
 
         :raises ServerError: 409 when no seat is free.
         """
@@ -423,6 +430,7 @@ class MatchService:
             match,
             [("join", free, {"seat": free, "token_hash": digest})],
             claim_seat=(free, digest),
+            holder=holder,
         )
         return free, token
 

@@ -65,7 +65,11 @@ class SeatHolders(Protocol):
     hands it to the routes: :class:`Neighbours`)."""
 
     def hold(self, match_id: str, seat: int, player: Player) -> None:
-        """Record that ``player`` holds ``seat`` (a database write: off the loop)."""
+        """Record that ``player`` holds ``seat`` of a match just made (a database write:
+        off the loop)."""
+
+    def held(self, match_id: str) -> None:
+        """Forget what is kept of the match's holders' names: a seat was just taken."""
 
     def player_seat(self, player: Player | None, match_id: str, wanted: int | None) -> int | None:
         """The seat ``player`` plays (``wanted`` if they hold it), else ``None``."""
@@ -127,9 +131,9 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
         player = await current_player_async(request)
         async with hub.lock(match_id):
             match = await _fresh_match(hub, match_id)
-            seat, token = await hub.service.in_thread(hub.service.join, match)
-            if player is not None:
-                await off_loop(holders(request).hold, match_id, seat, player)
+            taker = player.id if player is not None else None
+            seat, token = await hub.service.in_thread(hub.service.join, match, taker)
+            holders(request).held(match_id)
             await hub.changed(match)
         return {"seat": seat, "token": token}
 
