@@ -300,7 +300,9 @@ def test_the_warming_process_compiles_only_what_is_cold_when_asked(
         "hot": WarmUp(run=lambda: None, cold=lambda: False),
         "cold": WarmUp(run=lambda: None, cold=lambda: True),
     }
-    monkeypatch.setattr(warming, "game_warm_up", lambda name: warm_ups.get(name))
+    monkeypatch.setattr(
+        warming, "game_warm_ups", lambda name: [warm_ups[name]] if name in warm_ups else []
+    )
     monkeypatch.setattr(
         warming, "run_locked", lambda w: ran.append(next(n for n, x in warm_ups.items() if x is w))
     )

@@ -17,7 +17,7 @@ from stairgames.agents.warming import (
     BackgroundLoad,
     BackgroundWarmUp,
     Launcher,
-    game_warm_up,
+    game_warm_ups,
     run_locked,
     start,
 )
@@ -228,12 +228,14 @@ class Agent(abc.ABC):
         self, game: Game, warm_ups: list[WarmUp], launcher: Launcher | None
     ) -> bool:
         """Start compiling in the background and take the :meth:`fallback`, if that is
-        possible: something has to compile, it is the game's own warm-up (which a
-        process of its own can run by the game's name), and there is a fallback that
-        needs nothing compiled."""
+        possible: something has to compile, it is among the game's own warm-ups (which
+        a process of its own runs by the game's name: :func:`stairgames.agents.warming.
+        game_warm_ups`, the learned evaluation's search included), and there is a
+        fallback that needs nothing compiled."""
         if not any(warm_up.cold() for warm_up in warm_ups):
             return False
-        if any(warm_up is not game_warm_up(game.name) for warm_up in warm_ups):
+        own = game_warm_ups(game.name)
+        if any(all(warm_up is not found for found in own) for warm_up in warm_ups):
             return False
         fallback = self.fallback(game)
         if fallback is None or fallback.warm_ups(game):

@@ -20,10 +20,11 @@ and numba rewrites a function's cache index whole, so two processes compiling tw
 games at once could each drop the other's entry, leaving a signature to compile in a
 move. (So ``stairgames prepare`` compiles one game after the other, under the same lock.)
 
-Run as ``python -m stairgames.agents.warming GAME``: the warm-up of ``GAME``'s compiled
-code under its lock (what :func:`start` runs); ``python -m stairgames.agents.warming
---cold GAME ...``: the warm-ups of those games that still have to compile, one after the
-other (what :func:`start_every_game` runs when ``stairgames serve`` starts).
+Run as ``python -m stairgames.agents.warming GAME``: the warm-ups of ``GAME``'s compiled
+code under its lock (:func:`game_warm_ups`: what :func:`start` runs); ``python -m
+stairgames.agents.warming --cold GAME ...``: those warm-ups of those games that still have
+to compile, one after the other (what :func:`start_every_game` runs when ``stairgames
+serve`` starts).
 """
 
 from __future__ import annotations
@@ -80,6 +81,16 @@ def lock() -> Iterator[None]:
 def game_warm_up(game_name: str) -> WarmUp | None:
     """The warm-up of ``game_name``'s compiled code (its hooks' ``warm_up``), if any."""
     return player_hooks(game_name).warm_up
+
+
+def game_warm_ups(game_name: str) -> list[WarmUp]:
+    """Every warm-up of ``game_name``'s compiled code, in the order they are run: its
+    hooks' ``warm_up``, then ``valued_warm_up`` (the search valued by the game's learned
+    evaluation, ``mcts:net=1``, which a level may play), which builds on the first. What
+    the background process compiles, so that a level on either never compiles in the
+    foreground."""
+    hooks = player_hooks(game_name)
+    return [found for found in (hooks.warm_up, hooks.valued_warm_up) if found is not None]
 
 
 def run_locked(warm_up: WarmUp) -> None:
@@ -206,18 +217,18 @@ def start_every_game(
 
 
 def main(argv: Sequence[str]) -> int:
-    """The background process: the warm-up of each game named, under its lock (with
-    :data:`COLD_ONLY`, only those that have to compile); 1 if one failed (the others are
-    still run)."""
+    """The background process: the warm-ups of each game named (:func:`game_warm_ups`),
+    under the lock (with :data:`COLD_ONLY`, only those that have to compile); 1 if one
+    failed (the other games are still run)."""
     cold_only = COLD_ONLY in argv
     failed = False
     for name in argv:
         if name == COLD_ONLY:
             continue
         try:
-            warm_up = game_warm_up(name)
-            if warm_up is not None and (not cold_only or warm_up.cold()):
-                run_locked(warm_up)
+            for warm_up in game_warm_ups(name):
+                if not cold_only or warm_up.cold():
+                    run_locked(warm_up)
         except Exception:
             if not cold_only:
                 raise
