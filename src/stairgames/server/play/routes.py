@@ -355,6 +355,24 @@ async def _current_match(hub: Hub, fanout: FanOut, match_id: str, *, shared: boo
     return match
 
 
+def _made_at_known(hub: Hub, match_id: str, raw: str | bytes, settings: Settings) -> bool:
+    """Whether the request ``raw`` says it was made at the event this process knows as
+    the match's last: then it is carried out without reading the database for newer
+    events first (one statement a move fewer). Had another process committed one
+    meanwhile (its notification still on its way), the request's commit conflicts, or
+    the request is refused, and the match is followed then (:func:`_serve_messages`):
+    what is accepted is the same either way. Any other request (none said, another
+    event, a malformed or too large text) is carried out on the match followed first."""
+    if len(raw) > settings.max_message_bytes:
+        return False
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):  # refused as malformed below
+        return False
+    seen = message.get("event") if isinstance(message, dict) else None
+    return type(seen) is int and seen == hub.service.cached_event(match_id)
+
+
 async def _told_unheard(hub: Hub, fanout: FanOut, match: Match, heard: int) -> None:
     """Announce ``match`` to this process's watchers, and publish it again, when it is
     past ``heard``, the event this process had (-1: not in memory): another process
@@ -486,7 +504,8 @@ async def _serve_messages(
             raw = message.get("bytes") or b""
         async with hub.lock(match_id):
             fanout = FANOUT.of(websocket)
-            match = await _current_match(hub, fanout, match_id, shared=settings.shared())
+            behind = settings.shared() and not _made_at_known(hub, match_id, raw, settings)
+            match = await _current_match(hub, fanout, match_id, shared=behind)
             before = match.event
             try:
                 if not connection.may_send():
@@ -504,6 +523,8 @@ async def _serve_messages(
             except StairgamesError as exc:
                 if match.event != before:  # refused, after committing (a late move's flag)
                     await hub.changed(match)
+                elif settings.shared() and not behind:  # refused, maybe for being behind
+                    match = await _current_match(hub, fanout, match_id, shared=True)
                 await websocket.send_json(
                     {"type": "error", "error": error_json(exc), "event": match.event}
                 )
