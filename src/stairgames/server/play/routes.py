@@ -532,6 +532,8 @@ async def _serve_messages(
                     await websocket.close(code=1008)
                     return
                 continue
+            except DATABASE_DOWN:  # an outage, not a refusal: the socket is closed for it
+                raise
             except Exception:  # a bug of ours: say so and keep the connection
                 log.exception("request %r on match %s failed", raw[:200], match_id)
                 failed = ServerError(500, N_("the server could not carry out this request"))
