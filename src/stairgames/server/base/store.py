@@ -95,7 +95,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from stairgames.server.base.state import Kept
@@ -448,9 +448,20 @@ def private_data_dir(data_dir: Path) -> str:
     return default_database_url(data_dir)
 
 
-def make_engine(database_url: str) -> Engine:
+PING_AFTER_IDLE_SECONDS = 1.0
+"""A pooled connection to a database server that lay unused longer than this is tried
+(a round trip) before it is used again, and replaced if it is dead (the server restarted,
+a proxy dropped it). One used more recently is not: on a busy server each connection is
+used many times a second, and pinging each use cost a round trip a statement. A
+connection that died within the second fails its statement once, as any statement can
+while the database is down; SQLAlchemy then drops every connection of the pool opened
+before it."""
+
+
+def make_engine(database_url: str, *, ping_after_idle: float = PING_AFTER_IDLE_SECONDS) -> Engine:
     """An engine for ``database_url``; SQLite gets WAL, foreign keys and a busy timeout,
-    so that readers do not block the writer and several processes may share a file."""
+    so that readers do not block the writer and several processes may share a file; a
+    database server's idle connections are tried before use (``ping_after_idle``)."""
     if database_url.startswith("sqlite"):
         engine = create_engine(
             database_url, connect_args={"check_same_thread": False, "timeout": 30}
@@ -465,7 +476,28 @@ def make_engine(database_url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(database_url, pool_pre_ping=True)
+    engine = create_engine(database_url)
+    _ping_when_idle(engine, ping_after_idle)
+    return engine
+
+
+def _ping_when_idle(engine: Engine, seconds: float) -> None:
+    """Try a pooled connection before its use when it lay unused over ``seconds``
+    (:data:`PING_AFTER_IDLE_SECONDS`): ``pool_pre_ping`` for idle connections only."""
+
+    @event.listens_for(engine, "checkin")
+    def _idle_from(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _tried(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since <= seconds:
+            return  # just opened, or used a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:  # dead: the pool opens another
+            raise DisconnectionError(str(exc)) from exc
 
 
 WAL_ATTEMPTS = 50
