@@ -102,6 +102,8 @@ def test_metrics_count_requests_moves_sockets_and_computers_and_name_no_one(
     assert value(during, "stairgames_computer_jobs") == 0
     announced = "stairgames_move_announce_seconds_count"
     assert value(during, announced, game="stairs", origin="here") == 2
+    carried = "stairgames_socket_request_seconds_count"  # the person's move: one request
+    assert value(during, carried, type="move") == 1
     thinking = "stairgames_computer_thinking_seconds_count"
     assert value(during, thinking, game="stairs", player="random") == 1
     assert match not in exposition and token not in exposition  # no ids, no secrets

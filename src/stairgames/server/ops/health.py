@@ -145,6 +145,13 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
+        self.requests_carried = Histogram(
+            "stairgames_socket_request_seconds",
+            "A match socket's request, from its receipt to its views sent here",
+            ["type"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
         self.thinking = Histogram(
             "stairgames_computer_thinking_seconds",
             "A computer move's time, waiting for a worker included",
@@ -186,6 +193,10 @@ class Metrics:
         if accepted is not None:
             since, origin = accepted
             self.latency.labels(match.game_name, origin).observe(time.perf_counter() - since)
+
+    def carried(self, kind: str, seconds: float) -> None:
+        """A :attr:`Hub.after_request` listener."""
+        self.requests_carried.labels(kind).observe(seconds)
 
     # ----- the rest ----------------------------------------------------------------
 
@@ -482,6 +493,7 @@ def start_health(
     metrics.time_computers(hub)
     hub.service.committed.append(metrics.committed)
     hub.after_announce.append(metrics.announced)
+    hub.after_request.append(metrics.carried)
     fanout = FANOUT.find(app)
     if isinstance(fanout, NotifyingFanOut):
         fanout.notified.append(metrics.notified)

@@ -301,6 +301,9 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self.after_announce: list[Callable[[Match], None]] = []
         """Called with each match once :meth:`changed` announced it (the metrics)."""
+        self.after_request: list[Callable[[str, float], None]] = []
+        """Called with each match socket request carried out (its type) and its seconds
+        from its receipt to its views sent here (:meth:`answered`; the metrics)."""
         self.origin = ""
         """This process among those sharing the database (its heartbeat's name)."""
         self.live_processes = live_processes
@@ -696,6 +699,13 @@ class Hub:
             await connection.sender.send_text(text)
         except Exception:  # a closed socket: its own handler removes it
             log.debug("send failed", exc_info=True)
+
+    def answered(self, kind: str, seconds: float) -> None:
+        """A match socket's request of type ``kind`` was carried out and its views sent
+        here, ``seconds`` after it was received (the lock, the database and the views:
+        the server's part of a move's time, beside what a client measures)."""
+        for listener in self.after_request:
+            listener(kind, seconds)
 
     async def changed(self, match: Match, *, think: bool = True) -> None:
         """After a commit: tell :attr:`HubNeighbours.after_change` (the lobby's ratings), start the

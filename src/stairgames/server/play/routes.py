@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
@@ -499,6 +500,7 @@ async def _serve_messages(
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
         received = hub.service.clock()  # the server's time at receipt decides the clocks
+        started = time.perf_counter()
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
@@ -542,3 +544,4 @@ async def _serve_messages(
                 )
                 continue
             await hub.changed(match)
+            hub.answered(str(request.get("type")), time.perf_counter() - started)
