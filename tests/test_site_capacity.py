@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from stairgames.bench.site_load import KNEE_P99_MS, Result, Step, cpu_seconds, family, knee
+from stairgames.bench.site_load import (
+    KNEE_P99_MS,
+    Result,
+    Step,
+    bucket_quantile,
+    cpu_seconds,
+    family,
+    knee,
+)
 
 linux = pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs Linux's /proc")
 
@@ -80,3 +88,16 @@ def test_a_child_that_ended_still_counts_in_its_parents_cpu() -> None:
     )
     assert burner.returncode == 0
     assert cpu_seconds([os.getpid()]) >= before + 0.25
+
+
+def test_the_servers_p99_is_the_bucket_that_holds_it_between_two_readings() -> None:
+    inf = float("inf")
+    before = {0.01: 50.0, 0.025: 90.0, 0.05: 100.0, inf: 100.0}
+    # 200 moves since: 150 within 10 ms, 48 within 25 ms, 1 within 50 ms, 1 above
+    after = {0.01: 200.0, 0.025: 288.0, 0.05: 299.0, inf: 300.0}
+    assert bucket_quantile(before, after, 0.5) == 0.01
+    assert bucket_quantile(before, after, 0.99) == 0.025
+    assert bucket_quantile(before, after, 0.995) == 0.05
+    assert bucket_quantile(before, after, 0.999) == inf
+    assert bucket_quantile(after, after, 0.99) is None  # nothing observed between
+    assert bucket_quantile({}, after, 0.99) == 0.05  # from the start: 297 of 300 in 50 ms

@@ -48,6 +48,7 @@ import signal
 import statistics
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -55,9 +56,11 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 from stairgames.bench.output import median_p99_ms
 from stairgames.bench.site import UNVERIFIED, Site, answers, running_site
+from stairgames.server.ops.health import LATENCY_BUCKETS
 
 ADDRESSES = 250
 """Loopback addresses the clients come from (127.0.0.2 and on): nginx's 20 sockets per
@@ -506,14 +509,56 @@ def cpu_by_process(site: Site) -> dict[str, float]:
     return used
 
 
+SERVER_PART = "stairgames_socket_request_seconds"
+"""The servers' histogram of a move's time from its receipt to its views sent."""
+
+
+def server_buckets(site: Site) -> dict[float, float]:
+    """The moves each server carried out so far, by the upper bound of the bucket of
+    their time in it (:data:`SERVER_PART`, read from each server's ``/metrics`` on
+    loopback), summed over the servers: ``{seconds: moves at most that long}``."""
+    counts: dict[float, float] = {}
+    for server in site.servers:
+        try:
+            with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
+                text = answer.read().decode()
+        except OSError:  # a server gone (a fault): its moves are left out
+            continue
+        for family in text_string_to_metric_families(text):
+            if family.name != SERVER_PART:
+                continue
+            for sample in family.samples:
+                if sample.name.endswith("_bucket") and sample.labels.get("type") == "move":
+                    bound = float(sample.labels["le"])
+                    counts[bound] = counts.get(bound, 0.0) + sample.value
+    return counts
+
+
+def bucket_quantile(
+    before: dict[float, float], after: dict[float, float], share: float
+) -> float | None:
+    """The upper bound of the bucket that holds the ``share`` quantile of what was
+    observed between two readings of :func:`server_buckets` (seconds; ``inf``: above
+    the last bucket; ``None``: nothing observed)."""
+    total = after.get(float("inf"), 0.0) - before.get(float("inf"), 0.0)
+    if total <= 0:
+        return None
+    for bound in sorted(after):
+        if after[bound] - before.get(bound, 0.0) >= share * total:
+            return bound
+    return float("inf")
+
+
 @dataclass(frozen=True)
 class Step:
-    """One step of ``--rates``: the rate asked, the run's figures, and the CPU
-    milliseconds per move of each process (:func:`cpu_by_process`)."""
+    """One step of ``--rates``: the rate asked, the run's figures, the CPU
+    milliseconds per move of each process (:func:`cpu_by_process`), and the servers'
+    own part of a move's p99 (:func:`server_buckets`; seconds, a bucket's upper bound)."""
 
     rate: float
     result: Result
     cpu_ms_per_move: dict[str, float]
+    server_p99: float | None = None
 
     @property
     def moves_per_second(self) -> float:
@@ -525,12 +570,14 @@ def capacity(site: Site, args: argparse.Namespace, rates: list[float]) -> list[S
     steps = []
     for rate in rates:
         plan = Plan(args.games / rate, None, args.down, args.seed, args.timeout)
+        buckets = server_buckets(site)
         before = cpu_by_process(site)
         result = summarize(*run(site, args.games, args.moves, plan))
         after = cpu_by_process(site)
         moves = max(1, result.moves)
         used = {name: (after[name] - before.get(name, 0.0)) * 1000 / moves for name in after}
-        steps.append(Step(rate, result, used))
+        server_p99 = bucket_quantile(buckets, server_buckets(site), 0.99)
+        steps.append(Step(rate, result, used, server_p99))
     return steps
 
 
@@ -551,18 +598,23 @@ def report_capacity(args: argparse.Namespace, steps: list[Step], before: str, af
     print(f"machine before: {before}; after: {after}")
     names = list(steps[0].cpu_ms_per_move) if steps else []
     print(
-        "| asked moves/s | moves/s | median ms | p99 ms | lost | duplicated | "
+        "| asked moves/s | moves/s | median ms | p99 ms | servers' p99 ms | lost | duplicated | "
         + " | ".join(f"{name} CPU ms/move" for name in names)
         + " |"
     )
-    print("|---:|---:|---:|---:|---:|---:|" + "---:|" * len(names))
+    print("|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(names))
     for step in steps:
         result = step.result
         cpu = " | ".join(f"{step.cpu_ms_per_move.get(name, 0.0):.2f}" for name in names)
         print(
             f"| {step.rate:g} | {step.moves_per_second:.0f} | {result.median_ms:.1f} "
-            f"| {result.p99_ms:.1f} | {result.lost} | {result.duplicated} | {cpu} |"
+            f"| {result.p99_ms:.1f} | {_at_most_ms(step.server_p99)} | {result.lost} "
+            f"| {result.duplicated} | {cpu} |"
         )
+    print(
+        "servers' p99: the 99th percentile of a move's time inside the servers, from its "
+        f"receipt to its views sent ({SERVER_PART}), as the upper bound of its bucket"
+    )
     best = knee(steps)
     if best is None:
         print(f"knee: no step kept p99 under {KNEE_P99_MS:g} ms")
@@ -572,6 +624,15 @@ def report_capacity(args: argparse.Namespace, steps: list[Step], before: str, af
             f"(asked {best.rate:g})"
         )
     print("command: python -m benchmarks.site_load " + " ".join(args.argv))
+
+
+def _at_most_ms(seconds: float | None) -> str:
+    """A bucket's upper bound as the table shows it: ``≤ 25``, ``> 5000``, ``-``."""
+    if seconds is None:
+        return "-"
+    if seconds == float("inf"):
+        return f"> {LATENCY_BUCKETS[-1] * 1000:g}"
+    return f"≤ {seconds * 1000:g}"
 
 
 def conditions() -> str:
