@@ -40,14 +40,16 @@ _DEPTH = len(HEIGHT_WEIGHTS)
 
 LEVELS: dict[str, str] = {
     "hard": "mcts:time=0.25,endgame=0.8,net=1",
-    "expert": "alphabeta:time=1.8,endgame=0.8",
+    "expert": "mcts:time=1.8,endgame=0.8,net=1",
 }
 """``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
 (:mod:`.solve`): against OpenSpiel's MCTS at 0.1 s a move ``mcts`` with it scored
-80.5% of 200 games, without it 68.0% (``docs/agents.md``). ``hard`` values its leaves
-with the learned evaluation (``net=1``, :mod:`.learned`): against the same search with
-random playouts at equal time (0.25 s a move, seats alternating, seed 7100) it scored
-75.0% [67.8, 81.1] of 160 games (``docs/research/2026-12-05-stairs-levels-net.md``)."""
+80.5% of 200 games, without it 68.0% (``docs/agents.md``). Both value their leaves
+with the learned evaluation (``net=1``, :mod:`.learned`), measured stronger at equal
+time, seats alternating (``docs/research/2026-12-05-stairs-levels-net.md``): ``hard``
+against the same search with random playouts at 0.25 s a move, 75.0% [67.8, 81.1] of
+160 games (seed 7100); ``expert`` against ``alphabeta:time=1.8,endgame=0.8`` (the
+level before), 87.5% [64.0, 96.5] of 16 (seed 7500)."""
 
 
 def evaluate(state: State, seat: int) -> float:
