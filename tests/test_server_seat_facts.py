@@ -3,7 +3,8 @@ views' ratings and bot marks, the turn told, the push) nor once a move: issue 55
 move. A seat is only ever taken, so what was read at an event holds for it; once every
 seat that is not a computer's has its holder, it holds for every later event
 (``Lobby.seat_facts``, ``lasting``). A join writes its holder with its event, and a
-rematch its holders with its challenge, so that no reader finds one without the other."""
+rematch its holders with its challenge, so that no reader finds one without the other;
+a match's creator holds their seats from the moment it is made."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from stairgames.server.base.errors import ServerError
-from stairgames.server.lobby.lobby import STARTED, lasting
+from stairgames.server.base.store import MatchRecord, SeatRecord
+from stairgames.server.lobby.lobby import STARTED, SeatFacts, lasting
 from stairgames.server.people.players import COOKIE
+from stairgames.server.play.match import Match
 from tests.server_helpers import JSON, connect, receive_until, running, state_at_rest
 
 
@@ -142,23 +145,26 @@ def test_a_join_that_loses_its_seat_writes_no_holder(tmp_path: Path) -> None:
         assert store.seat_players(made["match"]) == {0: ann["x-player"]}
 
 
-def test_facts_are_read_again_while_a_seat_has_no_holder(tmp_path: Path) -> None:
+def test_an_anonymous_games_facts_last_once_no_seat_is_free(tmp_path: Path) -> None:
     with running(tmp_path) as client:
-        ann = player(client, "Ann")
-        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
-        made = client.post("/api/matches", json=body, headers=ann).json()
-        joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()  # no name
+        made = client.post(
+            "/api/matches",
+            json={"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]},
+            headers=JSON,
+        ).json()
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
         hub = client.app.state.hub  # type: ignore[attr-defined]
+        match = hub.service.get(made["match"])
+        assert not lasting(match, lobby.seat_facts(match))  # seat 1 is free
+        joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()
         tokens = [made["seats"][0]["token"], joined["token"]]
         urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
         with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
             sockets = [first, second]
             view = state_at_rest(first)
             state_at_rest(second)
-            moves = 3
             with counting_reads(client) as counts:
-                for _ in range(moves):
+                for _ in range(3):
                     seat = view["to_act"]
                     move, at = view["legal"][0], view["event"]
                     sockets[seat].send_json({"type": "move", "move": move, "event": at})
@@ -166,8 +172,26 @@ def test_facts_are_read_again_while_a_seat_has_no_holder(tmp_path: Path) -> None
                     receive_until(sockets[seat], after(at))
                 client.portal.call(listeners_done, client)  # type: ignore[union-attr]
         match = hub.service.get(made["match"])
-        assert not lasting(match, lobby.seat_facts(match))
-    assert 1 <= counts["seat_players"] <= moves, counts  # once a move, not once a listener
+        assert lasting(match, lobby.seat_facts(match)) and lobby.holders(match) == {}
+    assert counts["seat_players"] == 0, counts
+
+
+def a_match(seats: list[tuple[str, str | None]], rematch_of: str | None = None) -> Match:
+    records = tuple(SeatRecord(n, kind, None, token) for n, (kind, token) in enumerate(seats))
+    return Match(MatchRecord("m", "stairs", {"size": 4}, 1, rematch_of, records, ()))
+
+
+def test_what_lasts() -> None:
+    nobody = SeatFacts({}, False, frozenset())
+    both = SeatFacts({0: "ann", 1: "bob"}, True, frozenset())
+    free = a_match([("human", "t0"), ("online", None)])
+    assert not lasting(free, both)  # a join may still write its holder
+    assert lasting(a_match([("human", "t0"), ("online", "t1")]), nobody)
+    assert lasting(a_match([("human", "t0"), ("computer", None)]), nobody)
+    rematch = a_match([("online", "t0"), ("online", "t1")], rematch_of="old")
+    assert not lasting(rematch, nobody)  # not seated yet
+    assert not lasting(rematch, SeatFacts({0: "ann"}, True, frozenset()))
+    assert lasting(rematch, both)
 
 
 def test_a_rematch_is_seated_with_its_challenge_in_one_transaction(tmp_path: Path) -> None:

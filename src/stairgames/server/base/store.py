@@ -568,7 +568,10 @@ class Store(Repository):
         time_control: dict[str, Any] | None = None,
         created_at: float | None = None,
         start_position: str | None = None,
+        holders: dict[int, str] | None = None,
     ) -> None:
+        """Record a new match and its seats; ``holders``: the player holding each of
+        these seats (written with them: nobody finds the match without its holders)."""
         with self._session() as session:
             session.add(
                 MatchRow(
@@ -593,6 +596,8 @@ class Store(Repository):
                         token_hash=seat.token_hash,
                     )
                 )
+            for seat_number, player in (holders or {}).items():
+                session.add(SeatPlayerRow(match_id=match_id, seat=seat_number, player_id=player))
 
     def load_match(self, match_id: str) -> MatchRecord | None:
         with self._session() as session:

@@ -211,9 +211,15 @@ class SeatFacts:
 
 
 def lasting(match: Match, facts: SeatFacts) -> bool:
-    """Whether ``facts`` of ``match`` can no longer change: every seat that is not a
-    computer's has its holder (no seat is left to be joined, nor a rematch's holders and
-    challenge to be written: :meth:`LobbyStore.seat_rematch` writes them together)."""
+    """Whether ``facts`` of ``match`` can no longer change. A match's holders are written
+    with it (the seats made for its creator), with each join (which takes a free seat),
+    and for a rematch all at once with its challenge (:meth:`LobbyStore.seat_rematch`);
+    a challenge is recorded before its last seat is taken (a tournament's too). So once
+    no seat is free nothing more is written, except to a rematch not seated yet."""
+    if match.free_seats():
+        return False
+    if match.rematch_of is None:
+        return True
     return all(seat.seat in facts.holders for seat in match.seats if seat.kind != COMPUTER)
 
 
@@ -223,11 +229,6 @@ FACTS_KEPT: Final = 10_000
 
 class LobbyStore(Repository):
     """The ``challenges``, ``seat_players`` and ``hidden_games`` tables."""
-
-    def seat(self, match_id: str, seat: int, player: str) -> None:
-        """Records that ``player`` holds ``seat`` of the match."""
-        with self._session() as session:
-            session.add(SeatPlayerRow(match_id=match_id, seat=seat, player_id=player))
 
     def seat_players(self, match_id: str) -> dict[int, str]:
         """Who holds which seat of the match (seats held by no player are left out)."""
@@ -512,10 +513,9 @@ class Lobby:
         A seat is only ever taken (as a match is made, by a join, or as a rematch is
         seated), never given up; a rated challenge stays one; an account that holds a
         seat never becomes a bot. So what was read at an event holds for it, and for
-        every later event once it is :func:`lasting` (each seat that is not a
-        computer's has its holder: nothing is left to be written). Until then it is read
-        again at the next event, and at a join's event every time (a join by a browser
-        with no name writes no holder)."""
+        every later event once it is :func:`lasting` (nothing is left to be written).
+        Until then it is read again at the next event, and at a join's event every
+        time."""
         kept = self._kept_facts(match)
         if kept is not None:
             return kept
@@ -580,21 +580,9 @@ class Lobby:
         self._names[match_id] = (time.monotonic(), names)
         return names
 
-    def hold(self, match_id: str, seat: int, player: Player) -> None:
-        """Record that ``player`` holds ``seat`` of a match just made (before its first
-        event: a join records its holder itself): a database write, for a database thread
-        (:meth:`hold_async` on the event loop)."""
-        self.store.seat(match_id, seat, player.id)
-        self._names.pop(match_id, None)
-
     def held(self, match_id: str) -> None:
         """Forget the names kept of the match's holders: a seat was just taken (its
         holder written with the join's event, :meth:`MatchService.join`)."""
-        self._names.pop(match_id, None)
-
-    async def hold_async(self, match_id: str, seat: int, player: Player) -> None:
-        """:meth:`hold`, its database write in a database thread."""
-        await off_loop(self.store.seat, match_id, seat, player.id)
         self._names.pop(match_id, None)
 
     def player_seat(self, player: Player | None, match_id: str, wanted: int | None) -> int | None:
@@ -644,10 +632,11 @@ class Lobby:
         named = None if to is None else await self._challengeable(player, to, seats)
         specs = [str(spec) for spec in seats]
         service = self.hub.service
-        created = await service.in_thread(service.create, game, options, specs, time_control)
+        created = await service.in_thread(
+            service.create, game, options, specs, time_control, holder=player.id
+        )
         match = created.match
         ((own_seat, token),) = created.tokens.items()
-        await self.hold_async(match.id, own_seat, player)
         if named is not None:
             await off_loop(self.store.name_in_challenge, match.id, named.id)
         await off_loop(self.store.open_challenge, match.id, player.id, rated, self.now())

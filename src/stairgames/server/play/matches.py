@@ -188,11 +188,13 @@ class MatchService:
         seat_specs: Sequence[str],
         time_control: TimeControl = UNTIMED,
         start_position: str | None = None,
+        holder: str | None = None,
     ) -> Created:
         """A new match; ``seat_specs``: ``human``, ``online``, ``computer:LEVEL`` (or
         another of :attr:`computer_players`) for each seat; ``time_control``: its clocks;
         ``start_position``: the position text it starts from (games without hidden
-        information only; ``None``: the game's start).
+        information only; ``None``: the game's start); ``holder``: the player who holds
+        the seats made for this browser (those given a token), recorded with the match.
 
         :raises StairgamesError: unknown game or option, wrong seat count, a player not
             offered or one that cannot play this game, a start position refused
@@ -231,6 +233,7 @@ class MatchService:
             created_at=self.clock(),
             time_control=time_control.to_json() if time_control.timed else None,
             start_position=start_position,
+            holders=None if holder is None else dict.fromkeys(tokens, holder),
         )
         match = self.get(match_id)
         if match.state.is_chance_node():  # the first dice or deal

@@ -65,10 +65,6 @@ class SeatHolders(Protocol):
     """Which player holds which seat: the lobby's (``lobby/``, above ``play``, so the app
     hands it to the routes: :class:`Neighbours`)."""
 
-    def hold(self, match_id: str, seat: int, player: Player) -> None:
-        """Record that ``player`` holds ``seat`` of a match just made (a database write:
-        off the loop)."""
-
     def held(self, match_id: str) -> None:
         """Forget what is kept of the match's holders' names: a seat was just taken."""
 
@@ -111,13 +107,11 @@ def _add_match_api(app: FastAPI, neighbours: Neighbours) -> None:
         # a match of computers only is let in within limits (server/play/hub.py)
         with hub.computer_only_admission(seats, player_id, address) as admission:
             service = hub.service
+            # the seats made for this browser are the player's, recorded with the match
             created = await service.in_thread(
-                service.create, game, options, seats, time_control, position
+                service.create, game, options, seats, time_control, position, player_id
             )
             admission.admit(created.match.id)
-        if player is not None:  # the seats made for this browser are the player's
-            for seat in created.tokens:
-                await off_loop(holders(request).hold, created.match.id, seat, player)
         async with hub.lock(created.match.id):
             await hub.changed(created.match)
         return {

@@ -342,10 +342,11 @@ class Scheduler:
         specs = [ONLINE] * len(players)
         created = await service.in_thread(service.create, row.game, options, specs, control)
         match = created.match
-        for player in players:
-            seat, _token = await service.in_thread(service.join, match)
-            await off_loop(self.lobby.store.seat, match.id, seat, player)
+        # rated (or not) before any seat has its holder: whoever reads the seats once they
+        # are all held reads the challenge too, for good (``lobby.lasting``)
         await off_loop(self._as_started_challenge, match.id, row)
+        for player in players:
+            await service.in_thread(service.join, match, player)  # the holder with the join
         async with hub.lock(match.id):
             await hub.changed(match)
         return match.id
