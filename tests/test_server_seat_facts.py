@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from stairgames.server.base.errors import ServerError
-from stairgames.server.base.store import MatchRecord, SeatRecord
+from stairgames.server.base.store import MatchRecord, SeatRecord, _database_threads
 from stairgames.server.lobby.lobby import STARTED, SeatFacts, lasting
 from stairgames.server.people.players import COOKIE
 from stairgames.server.play.match import Match
@@ -216,3 +216,43 @@ def test_a_rematch_is_seated_with_its_challenge_in_one_transaction(tmp_path: Pat
         with pytest.raises(IntegrityError):  # a second process: nothing more written
             store.seat_rematch(made["match"], rematch.id, 2, datetime.datetime.now(datetime.UTC))
         assert store.seat_facts(rematch.id) == facts
+
+
+def test_a_move_with_all_it_needs_kept_hops_to_a_database_thread_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit alone: the holders (told, push, bot streams), the views' notes and the
+    planned replies of a game that cannot have any are answered on the event loop from
+    what is kept (each hop costs the process a thread's wake-up and the loop's)."""
+    calls: list[str] = []
+    threads = _database_threads()
+    submit = threads.submit
+
+    def counted(call: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(getattr(call, "func", call), "__qualname__", repr(call)))
+        return submit(call, *args, **kwargs)
+
+    monkeypatch.setattr(threads, "submit", counted)
+    with running(tmp_path) as client:
+        ann = player(client, "Ann")
+        body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
+        made = client.post("/api/matches", json=body, headers=ann).json()
+        joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()
+        tokens = [made["seats"][0]["token"], joined["token"]]
+        urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
+        with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
+            sockets = [first, second]
+            view = state_at_rest(first)
+            state_at_rest(second)
+            moves = 4
+            calls.clear()
+            for _ in range(moves):
+                seat = view["to_act"]
+                move, at = view["legal"][0], view["event"]
+                sockets[seat].send_json({"type": "move", "move": move, "event": at})
+                view = receive_until(sockets[1 - seat], after(at))
+                receive_until(sockets[seat], after(at))
+            client.portal.call(listeners_done, client)  # type: ignore[union-attr]
+    commits = [call for call in calls if call.endswith("append_events")]
+    assert len(commits) == moves
+    assert len(calls) - len(commits) <= 1, calls  # (a clock's heartbeat may fall in)

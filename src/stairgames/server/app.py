@@ -165,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         neighbours.after_change.append(referee.note)
         neighbours.seat_names = lobby.seat_names
         neighbours.seat_ratings = marking_bots(lobby.seat_ratings, lobby.bot_seats)
+        neighbours.notes_kept = lobby.notes_kept
         await referee.start()
         loop = asyncio.get_running_loop()
         background = [

@@ -274,7 +274,7 @@ class Bots:
         self._pending.discard(match.id)
         if not match.over and match.free_seats():
             return
-        holders = await off_loop(self.lobby.holders, match)
+        holders = await self.lobby.holders_async(match)
         seats: dict[str, int] = {}
         for seat, player_id in sorted(holders.items(), reverse=True):
             seats[player_id] = seat  # (the first seat of a player holding more)

@@ -218,7 +218,7 @@ class Told:
 
     async def _tell_players(self, match: Match, records: list[EventRecord]) -> None:
         try:
-            holders = await off_loop(self.lobby.holders, match)
+            holders = await self.lobby.holders_async(match)
             players = sorted(set(holders.values()))
             if not players:
                 return
@@ -243,7 +243,7 @@ class Told:
     async def _your_turn(
         self, match: Match, player: str, holders: dict[int, str]
     ) -> dict[str, Any]:
-        names = await off_loop(self.lobby.seat_names, match.id)
+        names = await self.lobby.seat_names_async(match.id)
         against = [
             {
                 "name": names.get(seat.seat) if seat.kind != COMPUTER else None,

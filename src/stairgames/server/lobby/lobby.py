@@ -541,6 +541,23 @@ class Lobby:
             return facts
         return None
 
+    async def holders_async(self, match: Match) -> dict[int, str]:
+        """:meth:`holders`, read in a database thread unless kept (most moves: no hop to
+        a thread and back)."""
+        kept = self._kept_facts(match)
+        if kept is not None:
+            return dict(kept.holders)
+        return await off_loop(self.holders, match)
+
+    def notes_kept(self, match: Match) -> bool:
+        """Whether the views' notes of ``match`` (its holders' names, their ratings and
+        bot marks: :attr:`HubNeighbours.seat_notes`) would read nothing now: its names
+        and seat facts are kept, and it is not rated (a rating is read each time)."""
+        if self._kept_names(match.id, margin=1.0) is None:  # still kept a moment later
+            return False
+        facts = self._kept_facts(match)
+        return facts is not None and not facts.rated
+
     def holders(self, match: Match) -> dict[int, str]:
         """Who holds which seat of ``match`` (:meth:`seat_facts`: a database read at most,
         for a database thread)."""
@@ -567,10 +584,11 @@ class Lobby:
             return kept
         return self._keep_names(match_id, await off_loop(self.store.seat_names, match_id))
 
-    def _kept_names(self, match_id: str) -> dict[int, str] | None:
-        """The names read less than :data:`NAMES_KEPT_SECONDS` ago, if any."""
+    def _kept_names(self, match_id: str, margin: float = 0.0) -> dict[int, str] | None:
+        """The names read less than :data:`NAMES_KEPT_SECONDS` ago (less ``margin``), if
+        any."""
         kept = self._names.get(match_id)
-        if kept is not None and time.monotonic() - kept[0] < NAMES_KEPT_SECONDS:
+        if kept is not None and time.monotonic() - kept[0] < NAMES_KEPT_SECONDS - margin:
             return kept[1]
         return None
 

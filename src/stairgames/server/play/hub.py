@@ -232,6 +232,10 @@ def _no_ratings(_match: Match) -> dict[int, dict[str, Any]]:
     return {}
 
 
+def _nothing_kept(_match: Match) -> bool:
+    return False
+
+
 SeatNotes = tuple[dict[int, str], dict[int, dict[str, Any]]]
 """What the views say of a match's seats beyond the match itself: who holds each
 (:attr:`HubNeighbours.seat_names`) and their ratings (:attr:`HubNeighbours.seat_ratings`)."""
@@ -253,10 +257,20 @@ class HubNeighbours:
         self.seat_ratings: Callable[[Match], dict[int, dict[str, Any]]] = _no_ratings
         """The fields a rated match's seats add to the views (the lobby's): each seat's
         ``rating``, and the ``rating_change`` once the match is rated."""
+        self.notes_kept: Callable[[Match], bool] = _nothing_kept
+        """Whether :meth:`seat_notes` of a match would read nothing now (all it needs is
+        kept in memory: the lobby's), so that it is made on the event loop."""
 
     def seat_notes(self, match: Match) -> SeatNotes:
         """:attr:`seat_names` and :attr:`seat_ratings` (database reads)."""
         return self.seat_names(match.id), self.seat_ratings(match)
+
+    async def seat_notes_async(self, match: Match) -> SeatNotes:
+        """:meth:`seat_notes`, in a database thread unless :attr:`notes_kept` (most
+        moves: no hop to a thread and back)."""
+        if self.notes_kept(match):
+            return self.seat_notes(match)
+        return await off_loop(self.seat_notes, match)
 
 
 class Hub:
@@ -428,7 +442,7 @@ class Hub:
         self, match: Match, seat: int | None, *, texts: bool = False
     ) -> dict[str, Any]:
         """:meth:`view`, the seats' holders and ratings read in a database thread."""
-        notes = await off_loop(self.neighbours.seat_notes, match)
+        notes = await self.neighbours.seat_notes_async(match)
         return self.view(match, seat, notes, texts=texts)
 
     async def names_of(self, match_id: str) -> dict[int, str]:
@@ -527,7 +541,7 @@ class Hub:
         watchers = list(self._watchers.get(match.id, ()))
         if not watchers:
             return
-        notes = await off_loop(self.neighbours.seat_notes, match)
+        notes = await self.neighbours.seat_notes_async(match)
         told = self.presence(match.id)
         for connection in watchers:
             connection.told = told

@@ -121,6 +121,10 @@ class _Planned:
 class Replies(Protocol):
     """The replies people planned (``play/plans.py``), asked after each move."""
 
+    def may_answer(self, match: Match, seat: int) -> bool:
+        """Whether the opponent of ``seat`` may have planned a reply at all (no database
+        read: where not, :meth:`after_move` is not asked)."""
+
     def after_move(self, match: Match, seat: int, move: str) -> tuple[int, str] | None:
         """The reply planned to ``move`` of ``seat`` (its seat, and the move), if any (a
         database read and write)."""
@@ -480,6 +484,8 @@ class MatchService:
         their move (``play/plans.py``); one no longer legal is dropped (its text never
         logged: plans are private)."""
         assert self.replies is not None
+        if not self.replies.may_answer(match, seat):  # most games: no database thread
+            return
         reply = await off_loop(self.replies.after_move, match, seat, move)
         if reply is None:
             return

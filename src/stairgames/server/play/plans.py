@@ -250,6 +250,10 @@ class Plans:
         self.store.put(match.id, seat, kept)
         return kept
 
+    def may_answer(self, match: Match, seat: int) -> bool:
+        """Whether the opponent of ``seat`` may plan replies in ``match`` at all."""
+        return len(match.seats) == 2 and plans_refusal(match, _opponent(match, seat)) is None
+
     def after_move(self, match: Match, seat: int, move: str) -> tuple[int, str] | None:
         """``seat`` just played ``move`` (full notation): the reply its opponent planned,
         as (their seat, the move), with what follows kept; none, and their plans

@@ -294,10 +294,10 @@ class Pusher:
 
     async def _match_changed(self, match: Match, records: list[EventRecord]) -> None:
         try:
-            holders = await off_loop(self.lobby.holders, match)
+            holders = await self.lobby.holders_async(match)
             if not holders:
                 return
-            names = await off_loop(self.lobby.seat_names, match.id)
+            names = await self.lobby.seat_names_async(match.id)
             if match.over and any(record.kind in ENDING_KINDS for record in records):
                 for player in sorted(set(holders.values())):
                     await self._tell_ended(match, player, holders, names)
