@@ -21,8 +21,9 @@ import pytest
 
 import stairgames
 from stairgames import cli
-from stairgames.agents import base, make_agent, warming
+from stairgames.agents import LEVEL_NAMES, base, make_agent, warming
 from stairgames.agents.greedy import GreedyAgent
+from stairgames.agents.levels import stand_in_like
 from stairgames.core.game import State
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import game_names, player_hooks
@@ -237,10 +238,19 @@ def test_the_match_view_says_the_computer_plays_its_stand_in(tmp_path: Path) -> 
         with connect(client, url) as ws:
             told = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
         assert told["computer_note"] == WARMING
+        assert told["computer_stand_in"]["level"] == "medium"  # the level it plays for
         assert client.get(f"/api/matches/{created['match']}").json()["computer_note"] == WARMING
         other = new_match(client, "stairs", ["human", "computer:hard"])
         fresh = client.get(f"/api/matches/{other['match']}").json()
         assert fresh["computer_note"] is None  # no move of that player was a stand-in's
+        assert "computer_stand_in" not in fresh
+        expert = new_match(client, "stairs", ["computer:expert", "human"])
+        url = f"/ws/matches/{expert['match']}?token={token_of(expert, 1)}"
+        with connect(client, url) as ws:
+            told = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
+        like = stand_in_like("expert", "stairs")
+        assert like in LEVEL_NAMES  # Stairs measured expert's stand-in
+        assert told["computer_stand_in"] == {"level": "expert", "like": like}
 
 
 def test_the_page_shows_the_note_in_its_language() -> None:

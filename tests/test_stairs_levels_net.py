@@ -1,8 +1,10 @@
-"""Stairs' levels with the learned value (issue 56).
+"""Stairs' levels with the learned value, and their stand-ins named (issue 56).
 
 A level that searches with the learned evaluation (``mcts:net=1``) has its valued search
 compiled by the background warm-up with the rest of the game's code, so its first use
-compiles nothing in the foreground.
+compiles nothing in the foreground; and while the code is compiled, the terminal says
+after each of the stand-in's moves which level it plays for and, where Stairs measured
+it (``PlayerHooks.stand_ins``), which level it is about as strong as.
 
 The background process is a fake whose end each test decides (no compiling, no sleeps);
 the kernels' ``cold`` is patched to say what a fresh install would say.
@@ -10,15 +12,21 @@ the kernels' ``cold`` is patched to say what a fresh install would say.
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
 import stairgames
-from stairgames.agents import base, level_player, make_agent, warming
+from stairgames.agents import LEVEL_NAMES, base, level_player, make_agent, warming
 from stairgames.agents.base import parse_player_spec
+from stairgames.agents.levels import stand_in_like
+from stairgames.agents.mcts import MctsAgent
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import player_hooks
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.games.stairs.research.learn import kernel as learned_kernel
+from stairgames.terminal import TerminalSession
 from tests.first_move_helpers import Launches
 
 
@@ -76,3 +84,56 @@ def test_a_level_on_the_learned_value_compiles_nothing_before_its_first_move(
     hooks = player_hooks("stairs")
     # once the process has ended, the valued search is loaded with the rest
     assert any(found is hooks.valued_warm_up for found in cold)
+
+
+def test_the_stand_ins_name_levels_and_experts_is_the_player_measured() -> None:
+    game = stairgames.load("stairs")
+    stand_ins = player_hooks("stairs").stand_ins
+    assert "expert" in stand_ins
+    assert set(stand_ins) <= set(LEVEL_NAMES) and set(stand_ins.values()) <= set(LEVEL_NAMES)
+    assert stand_in_like("expert", "stairs") == stand_ins["expert"]
+    assert stand_in_like("mcts:time=1", "stairs") is None  # not a level
+    # the player docs/research/2026-12-05-stairs-levels-net.md measured, mcts:time=1.8,
+    # fast=0 (the search through the protocol): changing expert means measuring again
+    fallback = make_agent("expert", 0, seed=1).fallback(game)
+    assert isinstance(fallback, MctsAgent) and not fallback.fast and not fallback.net
+    assert (fallback.time_limit, fallback.endgame, fallback.exploration) == (1.8, 0.0, 1.0)
+
+
+def _said_after_a_stand_ins_move(level: str, tmp_path: Path, launches: Launches) -> str:
+    out = io.StringIO()
+    session = TerminalSession(
+        stairgames.load("stairs"),
+        ["human", level],
+        seed=1,
+        record_path=tmp_path / "g.json",
+        output=out,
+        input_fn=lambda prompt: "quit",
+        background=True,
+    )
+    assert launches.started == ["stairs"]
+    session.state.apply_action(session.state.legal_actions()[0])
+    session._computer_turn(1)
+    return " ".join(out.getvalue().split())
+
+
+def test_the_terminal_names_the_level_and_its_stand_ins_strength(
+    cold: list[WarmUp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    launches = Launches()
+    monkeypatch.setattr(warming, "launch", launches)
+    said = _said_after_a_stand_ins_move("expert", tmp_path, launches)
+    like = player_hooks("stairs").stand_ins["expert"]
+    assert f"(a stand-in played for expert, about as strong as {like}:" in said
+    assert "the fast code has been compiling for" in said  # what benchmarks/first_move counts
+    assert cold == []
+
+
+def test_the_terminal_says_only_weaker_where_the_stand_in_was_not_measured(
+    cold: list[WarmUp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    launches = Launches()
+    monkeypatch.setattr(warming, "launch", launches)
+    level = next(name for name in ("medium", "hard") if stand_in_like(name, "stairs") is None)
+    said = _said_after_a_stand_ins_move(level, tmp_path, launches)
+    assert f"(a weaker stand-in played for {level}: the fast code has been compiling" in said

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import stairgames
+from stairgames.agents.levels import stand_in_like
 from stairgames.server.app import create_app
 from stairgames.server.base.settings import Settings
 from stairgames.server.play.computer import WARMING, ComputerPool
@@ -56,22 +57,35 @@ def play_a_move(page: Any, source: str, target: str) -> None:
 
 
 def test_the_page_says_the_computer_is_getting_ready_until_it_is(browser, site):
+    """It names the level the stand-in plays for and, where Stairs measured it, the level
+    the stand-in is about as strong as (``PlayerHooks.stand_ins``); screenshots on a
+    phone's width (390 px) in both languages."""
     url, pool = site
+    like = stand_in_like("expert", "stairs")
+    assert like is not None
     with checked_page(browser, url, height=900) as page:
         page.goto(url + "/")
         page.get_by_label("Stairs", exact=True).check()
         page.get_by_label("The computer", exact=True).check()
+        page.locator("#level").select_option("expert")
         page.get_by_role("button", name="Start").click()
         page.wait_for_url(re.compile(r"/m/"))
         note = page.locator("#computer-note")
         expect(note).to_be_hidden()  # the computer has not moved yet
         play_a_move(page, "d3", "c4")
         expect(note).to_be_visible()
-        expect(note).to_have_text(re.compile(r"^The computer is getting ready \(compiling"))
-        shot(page, "computer-getting-ready")
+        expect(note).to_have_text(
+            "The computer (expert) is getting ready (compiling, first time only); until "
+            f"then a stand-in plays for it, about as strong as {like}."
+        )
+        page.set_viewport_size({"width": 390, "height": 844})
+        note.scroll_into_view_if_needed()
+        shot(page, "computer-stand-in-390")
         page.locator("#lang").select_option("ja")
-        expect(note).to_have_text(re.compile(r"^コンピューターの準備中です"))
-        shot(page, "computer-getting-ready-ja")
+        expect(note).to_have_text(
+            re.compile(r"^コンピューター（エキスパート）の準備中です.*強さは「")
+        )
+        shot(page, "computer-stand-in-390-ja")
         pool.warming = False  # the compiled code is ready: the next move is the player's own
         page.locator("#lang").select_option("en")
         play_a_move(page, "b3", "a4")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from stairgames.agents import LEVEL_NAMES, Agent, make_agent
+from stairgames.agents.levels import stand_in_like
 from stairgames.analysis.review import (
     HINT_BUDGET,
     Assessment,
@@ -595,12 +596,28 @@ class TerminalSession:
             minor=self.spec.narrate is not None,  # the game's account says the move again
         )
         if agent.last_fallback and warming is not None:
-            self.tell(
-                _("(the weaker stand-in: the fast code has been compiling for {seconds} s)").format(
-                    seconds=f"{warming.elapsed():.0f}"
-                )
-            )
+            self.tell(self._stand_in_note(seat, warming.elapsed()))
         self._apply(action)
+
+    def _stand_in_note(self, seat: int, seconds: float) -> str:
+        """What the terminal says after a move of a computer's stand-in: which level it
+        played for and how strong the stand-in is, where the game measured it
+        (:func:`stairgames.agents.levels.stand_in_like`)."""
+        kind = self.players[seat]
+        elapsed = f"{seconds:.0f}"
+        if kind not in LEVEL_NAMES:
+            note = _("(the weaker stand-in: the fast code has been compiling for {seconds} s)")
+            return note.format(seconds=elapsed)
+        like = stand_in_like(kind, self.game.name)
+        if like is None:
+            return _(
+                "(a weaker stand-in played for {level}: the fast code has been compiling "
+                "for {seconds} s)"
+            ).format(level=_(kind), seconds=elapsed)
+        return _(
+            "(a stand-in played for {level}, about as strong as {like}: the fast code "
+            "has been compiling for {seconds} s)"
+        ).format(level=_(kind), like=_(like), seconds=elapsed)
 
     def _has_human(self) -> bool:
         return HUMAN in self.players

@@ -53,6 +53,17 @@ def game_levels(game_name: str) -> Mapping[str, str]:
     return player_hooks(game_name).levels
 
 
+def stand_in_like(level: str, game_name: str) -> str | None:
+    """The level that ``level``'s stand-in is about as strong as in ``game_name``: the
+    player it plays while its compiled code is compiled in the background
+    (:meth:`stairgames.agents.Agent.fallback`), measured by the game
+    (``PlayerHooks.stand_ins``); ``None`` where it was not measured (or ``level`` is not
+    a level)."""
+    if level not in LEVEL_NAMES:
+        return None
+    return player_hooks(game_name).stand_ins.get(level)
+
+
 def level_player(level: str, game: Game) -> str:
     """The player text form that ``level`` stands for in ``game``.
 

@@ -139,6 +139,14 @@ class PlayerHooks:
     )
     """Level configurations this game replaces, e.g. ``{"expert":
     "alphabeta:time=1.8"}`` (:mod:`stairgames.agents.levels`)."""
+    stand_ins: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+    """Per level, the level that its stand-in (the :meth:`~stairgames.agents.Agent.
+    fallback` it plays while its compiled code is compiled in the background) is about as
+    strong as, measured in the arena, e.g. ``{"expert": "medium"}``; what the terminal and
+    the page tell players meanwhile (:func:`stairgames.agents.levels.stand_in_like`). A
+    level not named here was not measured: its stand-in is only said to be weaker."""
     perfect_play: PerfectPlayFactory | None = None
     """The game's solved values, for the option sets it has solved (the ``perfect``
     player)."""
@@ -158,6 +166,7 @@ class PlayerHooks:
     def __post_init__(self) -> None:
         # a read-only copy, so that nobody changes a game's levels behind its back
         object.__setattr__(self, "levels", types.MappingProxyType(dict(self.levels)))
+        object.__setattr__(self, "stand_ins", types.MappingProxyType(dict(self.stand_ins)))
 
 
 NO_HOOKS = PlayerHooks()

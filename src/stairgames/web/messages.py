@@ -135,6 +135,14 @@ SHARED_MESSAGES: Final = (
         "The computer is getting ready (compiling, first time only); until then it "
         "plays a quicker, weaker search."
     ),
+    N_(
+        "The computer ({level}) is getting ready (compiling, first time only); until then "
+        "a stand-in plays for it, about as strong as {like}."
+    ),
+    N_(
+        "The computer ({level}) is getting ready (compiling, first time only); until then "
+        "a quicker, weaker stand-in plays for it."
+    ),
     N_("The record could not be downloaded."),
     N_("Undo"),
     N_("You are watching this game."),

@@ -412,6 +412,15 @@ class ClockView(TimeControlJson):
     away: list[AwaySeat] | None = None
 
 
+class StandInView(Answer):
+    """A computer's stand-in, played while its compiled code is compiled: the ``level``
+    it plays for, and ``like``, the level it is about as strong as, measured by the
+    game (``None``: not measured, only weaker)."""
+
+    level: str
+    like: str | None
+
+
 class MatchView(Answer):
     """The match as one seat (``you``; ``None``: a spectator) may see it: the same for
     ``GET /api/matches/{id}`` and the socket's ``state`` message. ``board`` is the game's
@@ -452,6 +461,9 @@ class MatchView(Answer):
     clock: ClockView | None
     premoves: list[str] = Field(default_factory=list)
     computer_note: str | None
+    computer_stand_in: StandInView | None = None
+    """While ``computer_note`` is ``"warming"``: the level the stand-in plays for and the
+    level it is about as strong as (absent otherwise)."""
     spectators: int
 
 

@@ -46,6 +46,7 @@ from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
+from stairgames.agents.levels import stand_in_like
 from stairgames.i18n import N_, Text
 from stairgames.server.base.limits import Bucket, LiveProcesses
 from stairgames.server.base.outages import log_failure
@@ -400,6 +401,23 @@ class Hub:
         """``"warming"`` while a computer of the match plays its weaker stand-in, its
         compiled code being compiled in the background (what the workers said of its
         player's last move: :meth:`ComputerPool.note`); ``None`` otherwise."""
+        noted = self._noted_computer(match)
+        return None if noted is None else noted[0]
+
+    def computer_stand_in(self, match: Match) -> dict[str, str | None] | None:
+        """While a computer of the match plays its stand-in (:meth:`computer_note`), the
+        ``level`` it plays for and the level its stand-in is about as strong as
+        (``like``, where the game measured it: :func:`stairgames.agents.levels.
+        stand_in_like`; ``None``: not measured); ``None`` otherwise."""
+        noted = self._noted_computer(match)
+        if noted is None:
+            return None
+        player = noted[1]
+        return {"level": player, "like": stand_in_like(player, match.game_name)}
+
+    def _noted_computer(self, match: Match) -> tuple[str, str] | None:
+        """The note of the first computer of the match whose last move was noted, with
+        its player (:meth:`ComputerPool.note`)."""
         if match.over:
             return None
         for seat in match.seats:
@@ -407,7 +425,7 @@ class Hub:
                 player = seat.player or "medium"
                 note = self.computers.note(match.game_name, match.options, player)
                 if note is not None:
-                    return note
+                    return note, player
         return None
 
     def view(
@@ -430,6 +448,9 @@ class Hub:
             texts=texts,
         )
         view["computer_note"] = self.computer_note(match)
+        stand_in = self.computer_stand_in(match)
+        if stand_in is not None:  # only then: every other view stays as it was
+            view["computer_stand_in"] = stand_in
         view["spectators"] = self.presence(match.id)[1]
         names, ratings = self.neighbours.seat_notes(match) if notes is None else notes
         entries: list[dict[str, Any]] = view["seats"]

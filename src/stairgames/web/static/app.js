@@ -789,6 +789,28 @@ function renderAlerts(view) {
   $("notify", HTMLButtonElement).hidden = !mayAskForNotifications();
 }
 
+// What the page says while a computer plays its stand-in: the level it plays for and, where
+// the game measured it, the level the stand-in is about as strong as.
+function standInText(standIn) {
+  if (standIn?.like) {
+    const args = { level: t(standIn.level), like: t(standIn.like) };
+    return t(
+      "The computer ({level}) is getting ready (compiling, first time only); until then a stand-in plays for it, about as strong as {like}.",
+      args,
+    );
+  }
+  if (standIn) {
+    const args = { level: t(standIn.level) };
+    return t(
+      "The computer ({level}) is getting ready (compiling, first time only); until then a quicker, weaker stand-in plays for it.",
+      args,
+    );
+  }
+  return t(
+    "The computer is getting ready (compiling, first time only); until then it plays a quicker, weaker search.",
+  );
+}
+
 function renderTurn(view) {
   let text = "";
   if (view.result) text = t("Game over");
@@ -801,7 +823,9 @@ function renderTurn(view) {
   $("watching").hidden = view.you !== null;
   $("thinking").hidden = !view.thinking;
   // its compiled code still compiling (first time only), the computer plays a weaker stand-in
-  $("computer-note").hidden = view.computer_note !== "warming";
+  const note = $("computer-note");
+  note.hidden = view.computer_note !== "warming";
+  if (!note.hidden) note.textContent = standInText(view.computer_stand_in);
   const prompt = $("prompt");
   prompt.textContent = "";
   const words = wordsOf(view);

@@ -45,6 +45,8 @@
  * @property {number} [spectators]
  * @property {boolean} [thinking]
  * @property {string | null} [computer_note]
+ * @property {{level: string, like: string | null}} [computer_stand_in] while the note is
+ *   "warming": the level the stand-in plays for, and the level it is about as strong as
  * @property {import("./net.js").ServerError | null} [computer_error]
  * @property {{by: number} | null} [offer]
  * @property {{by: number} | null} [takeback]

@@ -52,6 +52,15 @@ against the same search with random playouts at 0.25 s a move, 75.0% [67.8, 81.1
 level before), 87.5% [64.0, 96.5] of 16 (seed 7500)."""
 
 
+STAND_INS: dict[str, str] = {"expert": "medium"}
+"""The level each level's stand-in is about as strong as (``PlayerHooks.stand_ins``: what
+the terminal and the page say while it plays). ``expert``'s, ``mcts:time=1.8,fast=0``
+(the search through the protocol, no solver, no network), scored 45.0% [25.8, 65.8] of
+20 games against ``medium`` and 100% [83.9, 100.0] of 20 against ``easy`` (seats
+alternating, seed 7400, ``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s
+was not measured (only "weaker")."""
+
+
 def evaluate(state: State, seat: int) -> float:
     """A value in [-1, 1] of ``state`` for ``seat``; the true result when the game is over."""
     assert isinstance(state, StairsState)
@@ -154,6 +163,7 @@ HOOKS: Final = PlayerHooks(
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
     levels=LEVELS,
+    stand_ins=STAND_INS,
     warm_up=compiled_warm_up(
         f"{_PLAYOUT}:warm_up",
         f"{_ENDGAME}:warm_up",
