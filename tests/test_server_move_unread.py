@@ -6,15 +6,24 @@ every request read first (``routes._made_at_known``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from stairgames.bench.postgresql import PostgreSQL
 from stairgames.server.base.store import EventRecord
 from tests.postgresql_helpers import DEADLINE, postgresql_server, receive_until_within, two_servers
 from tests.server_helpers import JSON, connect, new_match, seat_get, state_at_rest, token_of
 from tests.test_server_fanout_carried import events_read
+
+
+@pytest.fixture(scope="module")
+def postgresql() -> Iterator[PostgreSQL]:
+    with postgresql_server() as server:
+        yield server
 
 
 def after(event: int) -> Any:
@@ -40,8 +49,10 @@ def written_unheard(server: TestClient, match: str, token: str) -> dict[str, Any
     return after_it
 
 
-def test_a_move_at_the_known_event_reads_no_events_first(tmp_path: Path) -> None:
-    with postgresql_server() as postgresql, two_servers(tmp_path, postgresql.url) as (a, b):
+def test_a_move_at_the_known_event_reads_no_events_first(
+    tmp_path: Path, postgresql: PostgreSQL
+) -> None:
+    with two_servers(tmp_path, postgresql.url) as (a, b):
         match, light_token, dark_token = online_pair(a)
         with (
             connect(a, f"/ws/matches/{match}?token={light_token}") as light,
@@ -59,8 +70,10 @@ def test_a_move_at_the_known_event_reads_no_events_first(tmp_path: Path) -> None
     assert read_on_a == [] and read_on_b == []  # the mover's and the other's alike
 
 
-def test_a_move_after_an_unheard_event_is_followed_first(tmp_path: Path) -> None:
-    with postgresql_server() as postgresql, two_servers(tmp_path, postgresql.url) as (a, b):
+def test_a_move_after_an_unheard_event_is_followed_first(
+    tmp_path: Path, postgresql: PostgreSQL
+) -> None:
+    with two_servers(tmp_path, postgresql.url) as (a, b):
         match, light_token, dark_token = online_pair(a)
         with connect(a, f"/ws/matches/{match}?token={light_token}") as light:
             view = state_at_rest(light)
@@ -75,8 +88,10 @@ def test_a_move_after_an_unheard_event_is_followed_first(tmp_path: Path) -> None
             assert seen["history"][-1] == told["legal"][0] and len(seen["history"]) == 3
 
 
-def test_a_request_refused_behind_an_unheard_event_catches_up(tmp_path: Path) -> None:
-    with postgresql_server() as postgresql, two_servers(tmp_path, postgresql.url) as (a, b):
+def test_a_request_refused_behind_an_unheard_event_catches_up(
+    tmp_path: Path, postgresql: PostgreSQL
+) -> None:
+    with two_servers(tmp_path, postgresql.url) as (a, b):
         match, light_token, dark_token = online_pair(a)
         with connect(a, f"/ws/matches/{match}?token={light_token}") as light:
             view = state_at_rest(light)
