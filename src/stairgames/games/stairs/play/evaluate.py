@@ -40,25 +40,26 @@ _DEPTH = len(HEIGHT_WEIGHTS)
 
 LEVELS: dict[str, str] = {
     "hard": "mcts:time=0.25,endgame=0.8,net=1",
-    "expert": "mcts:time=1.8,endgame=0.8,net=1",
+    "expert": "alphabeta:time=1.8,endgame=0.8",
 }
 """``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
 (:mod:`.solve`): against OpenSpiel's MCTS at 0.1 s a move ``mcts`` with it scored
-80.5% of 200 games, without it 68.0% (``docs/agents.md``). Both value their leaves
-with the learned evaluation (``net=1``, :mod:`.learned`), measured stronger at equal
-time, seats alternating (``docs/research/2026-12-05-stairs-levels-net.md``): ``hard``
-against the same search with random playouts at 0.25 s a move, 75.0% [67.8, 81.1] of
-160 games (seed 7100); ``expert`` against ``alphabeta:time=1.8,endgame=0.8`` (the
-level before), 87.5% [64.0, 96.5] of 16 (seed 7500)."""
+80.5% of 200 games, without it 68.0% (``docs/agents.md``). ``hard`` values its leaves
+with the learned evaluation (``net=1``, :mod:`.learned`): against the same search with
+random playouts at 0.25 s a move, seats alternating, it scored 75.0% [67.8, 81.1] of
+160 games (seed 7100). ``expert`` stays ``alphabeta``: ``mcts:time=1.8,endgame=0.8,
+net=1`` was not stronger from paired random openings (46.9% [30.9, 63.6] of 32), and
+``expert`` scored 71.9% [54.6, 84.4] of 32 against the new ``hard`` the same way
+(``docs/research/2026-12-05-stairs-levels-net.md``)."""
 
 
 STAND_INS: dict[str, str] = {"expert": "medium"}
 """The level each level's stand-in is about as strong as (``PlayerHooks.stand_ins``: what
-the terminal and the page say while it plays). ``expert``'s, ``mcts:time=1.8,fast=0``
-(the search through the protocol, no solver, no network), scored 45.0% [25.8, 65.8] of
-20 games against ``medium`` and 100% [83.9, 100.0] of 20 against ``easy`` (seats
-alternating, seed 7400, ``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s
-was not measured (only "weaker")."""
+the terminal and the page say while it plays). ``expert``'s, ``alphabeta:time=1.8``
+(without the endgame solver), scored 56.2% [33.2, 76.9] of 16 games against ``medium``
+and 8 of 8 against ``easy``, from paired random openings (seeds 8400 and 8500,
+``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s was not measured (only
+"weaker")."""
 
 
 def evaluate(state: State, seat: int) -> float:
