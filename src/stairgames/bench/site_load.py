@@ -511,12 +511,18 @@ def cpu_by_process(site: Site) -> dict[str, float]:
 
 SERVER_PART = "stairgames_socket_request_seconds"
 """The servers' histogram of a move's time from its receipt to its views sent."""
+LOOP_LAG = "stairgames_event_loop_lag_seconds"
+"""The servers' histogram of how late their event loops woke a sleeping task."""
 
 
-def server_buckets(site: Site) -> dict[float, float]:
-    """The moves each server carried out so far, by the upper bound of the bucket of
-    their time in it (:data:`SERVER_PART`, read from each server's ``/metrics`` on
-    loopback), summed over the servers: ``{seconds: moves at most that long}``."""
+def server_buckets(
+    site: Site, histogram: str = SERVER_PART, labels: dict[str, str] | None = None
+) -> dict[float, float]:
+    """The observations of ``histogram`` (with these ``labels``; by default
+    :data:`SERVER_PART` of moves) so far, by the upper bound of their bucket, read from
+    each server's ``/metrics`` on loopback and summed over the servers:
+    ``{seconds: observations at most that long}``."""
+    wanted = {"type": "move"} if labels is None else labels
     counts: dict[float, float] = {}
     for server in site.servers:
         try:
@@ -525,10 +531,11 @@ def server_buckets(site: Site) -> dict[float, float]:
         except OSError:  # a server gone (a fault): its moves are left out
             continue
         for family in text_string_to_metric_families(text):
-            if family.name != SERVER_PART:
+            if family.name != histogram:
                 continue
             for sample in family.samples:
-                if sample.name.endswith("_bucket") and sample.labels.get("type") == "move":
+                matches = all(sample.labels.get(k) == v for k, v in wanted.items())
+                if sample.name.endswith("_bucket") and matches:
                     bound = float(sample.labels["le"])
                     counts[bound] = counts.get(bound, 0.0) + sample.value
     return counts
@@ -559,6 +566,7 @@ class Step:
     result: Result
     cpu_ms_per_move: dict[str, float]
     server_p99: float | None = None
+    loop_lag_p99: float | None = None
 
     @property
     def moves_per_second(self) -> float:
@@ -571,13 +579,15 @@ def capacity(site: Site, args: argparse.Namespace, rates: list[float]) -> list[S
     for rate in rates:
         plan = Plan(args.games / rate, None, args.down, args.seed, args.timeout)
         buckets = server_buckets(site)
+        lags = server_buckets(site, LOOP_LAG, {})
         before = cpu_by_process(site)
         result = summarize(*run(site, args.games, args.moves, plan))
         after = cpu_by_process(site)
         moves = max(1, result.moves)
         used = {name: (after[name] - before.get(name, 0.0)) * 1000 / moves for name in after}
         server_p99 = bucket_quantile(buckets, server_buckets(site), 0.99)
-        steps.append(Step(rate, result, used, server_p99))
+        lag_p99 = bucket_quantile(lags, server_buckets(site, LOOP_LAG, {}), 0.99)
+        steps.append(Step(rate, result, used, server_p99, lag_p99))
     return steps
 
 
@@ -598,22 +608,24 @@ def report_capacity(args: argparse.Namespace, steps: list[Step], before: str, af
     print(f"machine before: {before}; after: {after}")
     names = list(steps[0].cpu_ms_per_move) if steps else []
     print(
-        "| asked moves/s | moves/s | median ms | p99 ms | servers' p99 ms | lost | duplicated | "
-        + " | ".join(f"{name} CPU ms/move" for name in names)
-        + " |"
+        "| asked moves/s | moves/s | median ms | p99 ms | servers' p99 ms | loop lag p99 ms "
+        "| lost | duplicated | " + " | ".join(f"{name} CPU ms/move" for name in names) + " |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(names))
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(names))
     for step in steps:
         result = step.result
         cpu = " | ".join(f"{step.cpu_ms_per_move.get(name, 0.0):.2f}" for name in names)
         print(
             f"| {step.rate:g} | {step.moves_per_second:.0f} | {result.median_ms:.1f} "
-            f"| {result.p99_ms:.1f} | {_at_most_ms(step.server_p99)} | {result.lost} "
+            f"| {result.p99_ms:.1f} | {_at_most_ms(step.server_p99)} "
+            f"| {_at_most_ms(step.loop_lag_p99)} | {result.lost} "
             f"| {result.duplicated} | {cpu} |"
         )
     print(
         "servers' p99: the 99th percentile of a move's time inside the servers, from its "
-        f"receipt to its views sent ({SERVER_PART}), as the upper bound of its bucket"
+        f"receipt to its views sent ({SERVER_PART}); loop lag p99: of how late their "
+        f"event loops woke a sleeping task ({LOOP_LAG}); each as the upper bound of its "
+        "bucket"
     )
     best = knee(steps)
     if best is None:
