@@ -49,6 +49,19 @@ def written_unheard(server: TestClient, match: str, token: str) -> dict[str, Any
     return after_it
 
 
+def first_move_then_unheard(
+    light: Any, b: TestClient, match: str, dark_token: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The first seat moves through its socket (on process a); the second seat's reply is
+    written by ``b`` with no notification: the first seat's view after its move, and the
+    view after the reply."""
+    view = state_at_rest(light)
+    light.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
+    view = receive_until_within(light, after(view["event"]), DEADLINE)
+    assert view["to_act"] == 1
+    return view, written_unheard(b, match, dark_token)
+
+
 def test_a_move_at_the_known_event_reads_no_events_first(
     tmp_path: Path, postgresql: PostgreSQL
 ) -> None:
@@ -76,10 +89,7 @@ def test_a_move_after_an_unheard_event_is_followed_first(
     with two_servers(tmp_path, postgresql.url) as (a, b):
         match, light_token, dark_token = online_pair(a)
         with connect(a, f"/ws/matches/{match}?token={light_token}") as light:
-            view = state_at_rest(light)
-            light.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
-            receive_until_within(light, after(view["event"]), DEADLINE)
-            written_unheard(b, match, dark_token)
+            first_move_then_unheard(light, b, match, dark_token)
             # the page learned of it elsewhere (a view from the other process)
             told = seat_get(b, f"/api/matches/{match}?token={light_token}").json()
             assert told["to_act"] == 0
@@ -94,11 +104,7 @@ def test_a_request_refused_behind_an_unheard_event_catches_up(
     with two_servers(tmp_path, postgresql.url) as (a, b):
         match, light_token, dark_token = online_pair(a)
         with connect(a, f"/ws/matches/{match}?token={light_token}") as light:
-            view = state_at_rest(light)
-            light.send_json({"type": "move", "move": view["legal"][0], "event": view["event"]})
-            view = receive_until_within(light, after(view["event"]), DEADLINE)
-            assert view["to_act"] == 1
-            unheard = written_unheard(b, match, dark_token)
+            view, unheard = first_move_then_unheard(light, b, match, dark_token)
             # made at the event process a knows, which has light waiting: refused there
             light.send_json({"type": "move", "move": "a1-a2", "event": view["event"]})
             said: list[dict[str, Any]] = []

@@ -64,26 +64,42 @@ async def listeners_done(client: TestClient) -> None:
         await asyncio.gather(*list(state.told._tasks), return_exceptions=True)
 
 
+@contextlib.contextmanager
+def seated(
+    client: TestClient, made: dict[str, Any], second: str
+) -> Iterator[tuple[list[Any], dict[str, Any]]]:
+    """The sockets of both seats of the match ``made`` (the second seat's token
+    ``second``), each at rest: the sockets, and the first seat's view."""
+    tokens = [made["seats"][0]["token"], second]
+    urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
+    with connect(client, urls[0]) as first, connect(client, urls[1]) as other:
+        view = state_at_rest(first)
+        state_at_rest(other)
+        yield [first, other], view
+
+
+def play(sockets: list[Any], view: dict[str, Any], moves: int) -> dict[str, Any]:
+    """``moves`` moves between the two seats' ``sockets``, each the first legal one of
+    whoever is to act, each seen by both: the last view."""
+    for _ in range(moves):
+        seat = view["to_act"]
+        move, at = view["legal"][0], view["event"]
+        sockets[seat].send_json({"type": "move", "move": move, "event": at})
+        view = receive_until(sockets[1 - seat], after(at))
+        receive_until(sockets[seat], after(at))
+    return view
+
+
 def test_a_moves_listeners_share_one_read_of_the_seats(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         ann, bob = player(client, "Ann"), player(client, "Bob")
         body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
         made = client.post("/api/challenges", json=body, headers=ann).json()
         joined = client.post(f"/api/challenges/{made['challenge']}/accept", headers=bob).json()
-        tokens = [made["seats"][0]["token"], joined["token"]]
-        urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
-        with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
-            sockets = [first, second]
-            view = state_at_rest(first)
-            state_at_rest(second)
+        with seated(client, made, joined["token"]) as (sockets, view):
             moves = 4
             with counting_reads(client) as counts:
-                for _ in range(moves):
-                    seat = view["to_act"]
-                    move, at = view["legal"][0], view["event"]
-                    sockets[seat].send_json({"type": "move", "move": move, "event": at})
-                    view = receive_until(sockets[1 - seat], after(at))
-                    receive_until(sockets[seat], after(at))
+                view = play(sockets, view, moves)
                 client.portal.call(listeners_done, client)  # type: ignore[union-attr]
             assert view["seats"][0]["player"] == "Ann" and view["seats"][1]["player"] == "Bob"
     # told, push, the views' bot marks and ratings: every seat was held before the moves
@@ -157,20 +173,12 @@ def test_an_anonymous_games_facts_last_once_no_seat_is_free(tmp_path: Path) -> N
         match = hub.service.get(made["match"])
         assert not lasting(match, lobby.seat_facts(match))  # seat 1 is free
         joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()
-        tokens = [made["seats"][0]["token"], joined["token"]]
-        urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
-        with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
-            sockets = [first, second]
-            view = state_at_rest(first)
-            state_at_rest(second)
-            with counting_reads(client) as counts:
-                for _ in range(3):
-                    seat = view["to_act"]
-                    move, at = view["legal"][0], view["event"]
-                    sockets[seat].send_json({"type": "move", "move": move, "event": at})
-                    view = receive_until(sockets[1 - seat], after(at))
-                    receive_until(sockets[seat], after(at))
-                client.portal.call(listeners_done, client)  # type: ignore[union-attr]
+        with (
+            seated(client, made, joined["token"]) as (sockets, view),
+            counting_reads(client) as counts,
+        ):
+            view = play(sockets, view, 3)
+            client.portal.call(listeners_done, client)  # type: ignore[union-attr]
         match = hub.service.get(made["match"])
         assert lasting(match, lobby.seat_facts(match)) and lobby.holders(match) == {}
     assert counts["seat_players"] == 0, counts
@@ -238,20 +246,10 @@ def test_a_move_with_all_it_needs_kept_hops_to_a_database_thread_once(
         body = {"game": "stairs", "options": {"size": 4}, "seats": ["human", "online"]}
         made = client.post("/api/matches", json=body, headers=ann).json()
         joined = client.post(f"/api/matches/{made['match']}/join", headers=JSON).json()
-        tokens = [made["seats"][0]["token"], joined["token"]]
-        urls = [f"/ws/matches/{made['match']}?token={token}" for token in tokens]
-        with connect(client, urls[0]) as first, connect(client, urls[1]) as second:
-            sockets = [first, second]
-            view = state_at_rest(first)
-            state_at_rest(second)
+        with seated(client, made, joined["token"]) as (sockets, view):
             moves = 4
             calls.clear()
-            for _ in range(moves):
-                seat = view["to_act"]
-                move, at = view["legal"][0], view["event"]
-                sockets[seat].send_json({"type": "move", "move": move, "event": at})
-                view = receive_until(sockets[1 - seat], after(at))
-                receive_until(sockets[seat], after(at))
+            view = play(sockets, view, moves)
             client.portal.call(listeners_done, client)  # type: ignore[union-attr]
     commits = [call for call in calls if call.endswith("append_events")]
     assert len(commits) == moves

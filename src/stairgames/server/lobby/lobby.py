@@ -210,6 +210,22 @@ class SeatFacts:
     bot_seats: frozenset[int]
 
 
+def started_challenge(
+    match_id: str, creator: str, rated: bool, now: datetime.datetime
+) -> ChallengeRow:
+    """The challenge of a match that started without waiting in the lobby (a rematch's,
+    a tournament's): the lobby lists it among the games being played and rates it when it
+    ends, as it does a challenge taken."""
+    return ChallengeRow(
+        match_id=match_id,
+        creator_id=creator,
+        rated=rated,
+        created_at=now,
+        creator_seen_at=now,
+        closed=STARTED,
+    )
+
+
 def lasting(match: Match, facts: SeatFacts) -> bool:
     """Whether ``facts`` of ``match`` can no longer change. A match's holders are written
     with it (the seats made for its creator), with each join (which takes a free seat),
@@ -396,16 +412,7 @@ class LobbyStore(Repository):
                 )
             challenge = session.get(ChallengeRow, match_id)
             if challenge is not None:
-                session.add(
-                    ChallengeRow(
-                        match_id=rematch,
-                        creator_id=challenge.creator_id,
-                        rated=challenge.rated,
-                        created_at=now,
-                        creator_seen_at=now,
-                        closed=STARTED,
-                    )
-                )
+                session.add(started_challenge(rematch, challenge.creator_id, challenge.rated, now))
 
     def name_in_challenge(self, match_id: str, to: str) -> None:
         """Records that the challenge of ``match_id`` is for the player ``to`` alone."""

@@ -34,9 +34,8 @@ from typing import Any
 from stairgames.core.registry import load
 from stairgames.server.base.outages import log_failure
 from stairgames.server.base.state import Kept
-from stairgames.server.base.store import ChallengeRow, off_loop
-from stairgames.server.lobby.lobby import STARTED as CHALLENGE_STARTED
-from stairgames.server.lobby.lobby import Lobby
+from stairgames.server.base.store import off_loop
+from stairgames.server.lobby.lobby import Lobby, started_challenge
 from stairgames.server.play.clocks import time_control_from_json
 from stairgames.server.play.match import Match
 from stairgames.server.play.seats import ONLINE
@@ -356,16 +355,7 @@ class Scheduler:
         the games being played: a tournament's match is recorded as one."""
         now = self.tournaments.now()
         with self.tournaments.store.session() as session:
-            session.add(
-                ChallengeRow(
-                    match_id=match_id,
-                    creator_id=row.creator_id,
-                    rated=row.rated,
-                    created_at=now,
-                    creator_seen_at=now,
-                    closed=CHALLENGE_STARTED,
-                )
-            )
+            session.add(started_challenge(match_id, row.creator_id, row.rated, now))
 
     async def note(self, match: Match) -> None:
         """Records a tournament game's result once its match is over (a hub listener;
