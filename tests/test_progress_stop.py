@@ -28,11 +28,23 @@ STOPPING = 120.0
 that did not stop would run far past it (and be killed, failing the test)."""
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """Run in the child before it starts: Ctrl-C's signal as a terminal's shell leaves
+    it. A command started in the background by a shell without job control (``make
+    test &`` in a script) inherits SIGINT ignored, and Python then never installs its
+    handler: the solve would not hear the signal the test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(arguments: list[str]) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "stairgames", *arguments]
     environment = {**os.environ, "LANG": "C.UTF-8", "LANGUAGE": "en"}
     return subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
 
 
