@@ -724,7 +724,7 @@ class Lobby:
                 raise ServerError(403, BLOCKED)
             match = await self._fresh(match_id)
             seat, token = await self.hub.service.in_thread(self.hub.service.join, match, player.id)
-            self._names.pop(match_id, None)
+            self.held(match_id)
             if not match.free_seats():
                 await off_loop(self.store.close, match_id, STARTED)
             await self.hub.changed(match)

@@ -258,11 +258,9 @@ class Plans:
         """``seat`` just played ``move`` (full notation): the reply its opponent planned,
         as (their seat, the move), with what follows kept; none, and their plans
         dropped, when no line begins with that move."""
-        if len(match.seats) != 2:
+        if not self.may_answer(match, seat):  # none kept: no database read
             return None
         planner = _opponent(match, seat)
-        if plans_refusal(match, planner) is not None:  # none kept: no database read
-            return None
         kept = self.store.get(match.id, planner)
         if kept is None:
             return None
