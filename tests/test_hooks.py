@@ -31,6 +31,7 @@ from stairgames.core.hooks import PlayerHooks
 from stairgames.games.ishigaki_race.research import maxn_kernel as ishigaki_kernel
 from stairgames.games.stairs.research import endgame_kernel as stairs_kernel
 from stairgames.games.stairs.research.learn import kernel as stairs_learned_kernel
+from stairgames.games.stairs.research.learn import priors as stairs_priors_kernel
 from stairgames.games.twenty_seven.research import endgame_kernel as twenty_seven_kernel
 from stairgames.games.twenty_seven.research import (
     retrograde_kernel as twenty_seven_retrograde_kernel,
@@ -504,6 +505,7 @@ def stairgames_imports(module: ModuleType) -> set[str]:
 KERNELS = [
     stairs_kernel,
     stairs_learned_kernel,
+    stairs_priors_kernel,
     twenty_seven_kernel,
     twenty_seven_retrograde_kernel,
     uct,

@@ -67,6 +67,10 @@ Settings (``mcts:time=0.5,c=1.0``):
   level: ``docs/research/2026-12-05-stairs-learned-value.md``);
 - ``mix``: with ``net=1``, the share (0-1) of a random playout's result in a leaf's
   value, the rest the network's (AlphaGo's λ; default 0: the network alone);
+- ``policy``: with ``net=1``, ``1`` also gives each node's moves the priors of the
+  game's learned policy and chooses among them by PUCT (AlphaZero's rule, ``c`` its
+  constant; the ``policy_tree_search`` hook), a new node expanded and judged at once;
+  not with ``mix``. ``0`` (default): UCB1 without priors;
 - ``book``: ``1`` plays the move of the game's opening book (the ``opening`` hook;
   27 has one for the first player's first moves, built offline with its exact solver)
   without searching, where the book covers the position; ``0`` (default) does not.
@@ -125,6 +129,7 @@ SETTINGS = {
     "guided": "1 to draw the compiled search's playouts by the game's move policy",
     "net": "1 to value the compiled search's leaves by the game's learned evaluation",
     "mix": "with net=1, share (0-1) of a random playout in a leaf's value (0: the net alone)",
+    "policy": "with net=1, 1 to guide the search by the game's learned move priors (PUCT)",
 }
 
 CHUNK_SECONDS = 0.004
@@ -178,10 +183,13 @@ class MctsAgent(Agent):
         guided: bool = False,
         net: bool = False,
         mix: float = 0.0,
+        policy: bool = False,
     ) -> None:
         super().__init__(seat, seed=seed)
         if time_limit is None and iterations is None:
             raise InvalidOptionError(message_id=N_("mcts needs a time or an iteration budget"))
+        if policy and (not net or mix):
+            raise InvalidOptionError(message_id=N_("mcts:policy=1 needs net=1 and no mix"))
         self.time_limit = time_limit
         self.iterations = iterations
         self.exploration = exploration
@@ -199,6 +207,7 @@ class MctsAgent(Agent):
         self.guided = guided
         self.net = net
         self.mix = mix
+        self.policy = policy
         self._previous: tuple[TreeSearch, list[int]] | None = None
         """The last compiled search and the history of its root (for ``reuse``)."""
         self.last_reused = 0
@@ -235,13 +244,22 @@ class MctsAgent(Agent):
             settings["net"] = 1
             if self.mix:
                 settings["mix"] = self.mix
+            if self.policy:
+                settings["policy"] = 1
         return format_settings(self.name, settings)
 
     def check_game(self, game: Game) -> None:
-        """``net=1`` refuses a game without a learned evaluation."""
-        if self.net and player_hooks(game.name).valued_tree_search is None:
+        """``net=1`` refuses a game without a learned evaluation, ``policy=1`` one without
+        a learned policy."""
+        hooks = player_hooks(game.name)
+        if self.net and hooks.valued_tree_search is None:
             raise InvalidOptionError(
                 message_id=N_("{game} has no learned evaluation for mcts:net=1"),
+                arguments={"game": game.name},
+            )
+        if self.policy and hooks.policy_tree_search is None:
+            raise InvalidOptionError(
+                message_id=N_("{game} has no learned policy for mcts:policy=1"),
                 arguments={"game": game.name},
             )
 
@@ -255,6 +273,8 @@ class MctsAgent(Agent):
             found = [*found, hooks.warm_up]
         if self.fast and self.net and hooks.valued_warm_up is not None:
             found = [*found, hooks.valued_warm_up]
+        if self.fast and self.policy and hooks.policy_warm_up is not None:
+            found = [*found, hooks.policy_warm_up]
         return found
 
     def fallback(self, game: Game) -> Agent | None:
@@ -353,6 +373,13 @@ class MctsAgent(Agent):
                     message_id=N_("{game} has no learned evaluation for mcts:net=1"),
                     arguments={"game": state.get_game().name},
                 )
+            if self.policy:
+                if hooks.policy_tree_search is None:
+                    raise InvalidOptionError(
+                        message_id=N_("{game} has no learned policy for mcts:policy=1"),
+                        arguments={"game": state.get_game().name},
+                    )
+                return hooks.policy_tree_search(state)
             return hooks.valued_tree_search(state, self.mix)
         make = (self.guided and hooks.guided_tree_search) or hooks.tree_search
         return None if make is None else make(state)
@@ -475,6 +502,7 @@ def _make(seat: int, seed: int | None, settings: Settings) -> Agent:
         guided=int_setting(settings, "guided", 0) != 0,
         net=int_setting(settings, "net", 0) != 0,
         mix=float_setting(settings, "mix", 0.0, minimum=0.0, maximum=1.0),
+        policy=int_setting(settings, "policy", 0) != 0,
     )
 
 

@@ -131,9 +131,17 @@ class PlayerHooks:
     the game's learned evaluation (:func:`stairgames.core.uct.iterate_valued`) mixed with
     a random playout's result by the share ``mix`` (0: the evaluation alone), for
     ``mcts:net=1``; ``None`` for a state it does not cover."""
+    policy_tree_search: Callable[[State], TreeSearch | None] | None = None
+    """:attr:`valued_tree_search` (the evaluation alone) with each node's moves given
+    priors by the game's learned policy and chosen by PUCT
+    (:func:`stairgames.core.uct.iterate_guided`), for ``mcts:net=1,policy=1``; ``None``
+    for a state it does not cover."""
     valued_warm_up: WarmUp | None = None
     """The warm-up of :attr:`valued_tree_search`'s compiled code (players that take
     ``net=1`` run it when they are prepared)."""
+    policy_warm_up: WarmUp | None = None
+    """The warm-up of :attr:`policy_tree_search`'s compiled code (players that take
+    ``policy=1`` run it when they are prepared)."""
     levels: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({})
     )

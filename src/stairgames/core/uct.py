@@ -64,11 +64,12 @@ Flags = npt.NDArray[np.int8]
 Params = Any
 """A game's constants for its kernel (``params``): an array (27: the variant) or a
 tuple of integers (Stairs: the board), whatever the game's functions take."""
-Tree = tuple[Links, Links, Links, Flags, Flags, Floats, Floats, Array, Array, Array]
+Tree = tuple[Links, Links, Links, Flags, Flags, Floats, Floats, Floats, Array, Array, Array]
 """The arrays of a search, as :func:`iterate` takes them: per node the first child, the
 number of children, the move leading there, the colour to move, the proven result,
-visits and summed value; then the nodes in use (one entry), room for a position's
-moves, and the path of the current iteration."""
+visits, summed value and prior (the share a policy gave its move: :func:`iterate_guided`
+only); then the nodes in use (one entry), room for a position's moves, and the path of
+the current iteration."""
 
 FIRST: Final = 0
 SECOND: Final = 1
@@ -228,7 +229,7 @@ def iterate(
     was); returns how many ran (fewer once the root is proven). Node 0 is the root;
     ``used[0]`` counts the nodes in use, and the tree grows no further once the
     arrays are full."""
-    start, width, move, mover, proven, visits, totals, used, found, path = tree
+    start, width, move, mover, proven, visits, totals, _, used, found, path = tree
     capacity = start.shape[0]
     done = 0
     while done < iterations and proven[0] == UNKNOWN:
@@ -310,7 +311,7 @@ def iterate_valued(
     place: it is a copy), backed up as a float (:func:`back_up_value`); a position at
     the end of the game and a proven node are worth their result, as in :func:`iterate`,
     and proven results are carried up the same way."""
-    start, width, move, mover, proven, visits, totals, used, found, path = tree
+    start, width, move, mover, proven, visits, totals, _, used, found, path = tree
     capacity = start.shape[0]
     done = 0
     while done < iterations and proven[0] == UNKNOWN:
@@ -357,6 +358,125 @@ def iterate_valued(
                 else:
                     worth = value(s, params, found)
                 break
+        back_up_value(path, depth, worth, mover, visits, totals)
+        if proven[node] != UNKNOWN:
+            prove_up(path, depth, start, width, mover, proven)
+        done += 1
+    return done
+
+
+@_compiled
+def select_guided(
+    node: int,
+    c: float,
+    start: Links,
+    width: Links,
+    proven: Flags,
+    visits: Floats,
+    totals: Floats,
+    prior: Floats,
+    mover: Flags,
+) -> int:
+    """The child of ``node`` to search by PUCT (AlphaZero's rule on values in [0, 1]): a
+    proven win for its mover at once, else the best of mean value + ``c`` × prior ×
+    √(visits of ``node``) / (1 + visits of the child); a child not yet visited is
+    valued as the mean of its visited siblings (the first one as a draw), proven losses
+    left out while another child remains, a proven draw worth 0.5."""
+    colour = mover[node]
+    first = start[node]
+    seen = 0.0
+    seen_total = 0.0
+    for child in range(first, first + width[node]):
+        if proven[child] == colour:
+            return int(child)
+        if proven[child] == UNKNOWN and visits[child] > 0.0:
+            seen += visits[child]
+            seen_total += totals[child]
+    unvisited = seen_total / seen if seen > 0.0 else 0.5
+    scale = c * math.sqrt(max(visits[node], 1.0))
+    best = int(first)
+    best_score = -1.0
+    for child in range(first, first + width[node]):
+        result = proven[child]
+        if result == UNKNOWN:
+            n = visits[child]
+            mean = totals[child] / n if n > 0.0 else unvisited
+            score = mean + scale * prior[child] / (1.0 + n)
+        elif result == DRAW:
+            score = 0.5
+        else:
+            score = -0.5
+        if score > best_score:
+            best, best_score = int(child), score
+    return best
+
+
+@_compiled
+def iterate_guided(
+    moves: Any,
+    play: Any,
+    outcome: Any,
+    evaluate: Any,
+    to_move: Any,
+    root: Array,
+    params: Params,
+    c: float,
+    iterations: int,
+    tree: Tree,
+) -> int:
+    """:func:`iterate_valued` with a policy's priors (``mcts:net=1,prior=1``): a new node
+    is expanded at once and judged by ``evaluate(s, params, found, count, prior, first)``,
+    which writes the prior of each of its ``count`` moves (``found[:count]``, in the
+    order of the children from ``first``) into ``prior`` and returns colour 0's value of
+    ``s`` in [0, 1]; children are chosen by :func:`select_guided` (PUCT, ``c`` its
+    constant). A leaf of a full tree is judged without being expanded; a position at
+    the end of the game and a proven node are worth their result, and proven results
+    are carried up as in :func:`iterate`."""
+    start, width, move, mover, proven, visits, totals, prior, used, found, path = tree
+    capacity = start.shape[0]
+    done = 0
+    while done < iterations and proven[0] == UNKNOWN:
+        s = root.copy()
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            if proven[node] != UNKNOWN:
+                worth = first_colour_value(proven[node])
+                break
+            if start[node] < 0:
+                count = moves(s, params, found)
+                if count < 0:
+                    proven[node] = outcome(s)
+                    worth = first_colour_value(proven[node])
+                    break
+                first = used[0]
+                if first + max(count, 1) > capacity or depth + 1 >= path.shape[0]:
+                    worth = evaluate(s, params, found, 0, prior, first)
+                    break
+                add_children(
+                    node,
+                    found,
+                    count,
+                    to_move(s),
+                    start,
+                    width,
+                    move,
+                    mover,
+                    proven,
+                    visits,
+                    totals,
+                    used,
+                )
+                if count == 0:
+                    prior[first] = 1.0
+                worth = evaluate(s, params, found, count, prior, first)
+                if depth > 0:  # a new node: its first visit is its evaluation
+                    break
+            node = select_guided(node, c, start, width, proven, visits, totals, prior, mover)
+            play(s, params, move[node])
+            depth += 1
+            path[depth] = node
         back_up_value(path, depth, worth, mover, visits, totals)
         if proven[node] != UNKNOWN:
             prove_up(path, depth, start, width, mover, proven)
@@ -427,8 +547,8 @@ def copy_subtree(node: int, old: Tree, new: Tree, queue: Array) -> int:
     """Copies the subtree of ``node`` in ``old`` into ``new`` with ``node`` as its root
     (node 0), breadth first, so that every node's children stay side by side; returns
     how many nodes it copied. ``queue`` has room for every node of ``old`` in use."""
-    start, width, move, mover, proven, visits, totals = old[:7]
-    n_start, n_width, n_move, n_mover, n_proven, n_visits, n_totals = new[:7]
+    start, width, move, mover, proven, visits, totals, prior = old[:8]
+    n_start, n_width, n_move, n_mover, n_proven, n_visits, n_totals, n_prior = new[:8]
     queue[0] = node
     tail = 1
     i = 0
@@ -439,6 +559,7 @@ def copy_subtree(node: int, old: Tree, new: Tree, queue: Array) -> int:
         n_proven[i] = proven[source]
         n_visits[i] = visits[source]
         n_totals[i] = totals[source]
+        n_prior[i] = prior[source]
         n_width[i] = width[source]
         if start[source] < 0:
             n_start[i] = -1
@@ -507,6 +628,7 @@ class TreeSearch:
         self.proven = np.full(nodes, UNKNOWN, dtype=np.int8)
         self.visits = np.zeros(nodes, dtype=np.float32)
         self.totals = np.zeros(nodes, dtype=np.float32)
+        self.prior = np.zeros(nodes, dtype=np.float32)
 
     growth_seconds_a_node: float = GROWTH_SECONDS_A_NODE
     """The seconds a node of the new size that doubling the arrays took, followed over
@@ -544,6 +666,7 @@ class TreeSearch:
             self.proven,
             self.visits,
             self.totals,
+            self.prior,
             self._used,
             self._found,
             self._path,
@@ -551,7 +674,7 @@ class TreeSearch:
 
     def _arrays(self) -> tuple[npt.NDArray[Any], ...]:
         """The arrays with an entry per node."""
-        return self._tree()[:7]
+        return self._tree()[:8]
 
     def run(self, iterations: int, c: float, seed_value: int, *, grow: bool = True) -> int:
         """Runs up to ``iterations`` more iterations with exploration ``c``, drawing from

@@ -157,9 +157,14 @@ HOOKS: Final = PlayerHooks(
     tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
     guided_tree_search=on_first_use(f"{_PLAYOUT}:guided_tree_search"),
     valued_tree_search=on_first_use("stairgames.games.stairs.play.learned:valued_tree_search"),
+    policy_tree_search=on_first_use("stairgames.games.stairs.play.learned:policy_tree_search"),
     valued_warm_up=compiled_warm_up(
         "stairgames.games.stairs.play.learned:warm_up",
         kernel="stairgames.games.stairs.research.learn.kernel:KERNEL",
+    ),
+    policy_warm_up=compiled_warm_up(
+        "stairgames.games.stairs.play.learned:policy_warm_up",
+        kernel="stairgames.games.stairs.research.learn.priors:KERNEL",
     ),
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
@@ -177,7 +182,8 @@ compiled tree search of a state (:func:`.playout.tree_search`; ``None`` on board
 than 6×6, which ``mcts`` then searches itself), the same with playouts guided by a
 move policy (:func:`.playout.guided_tree_search`, ``mcts:guided=1``) and with leaves
 valued by the learned evaluation (:func:`.learned.valued_tree_search`, ``mcts:net=1``;
-its own warm-up, compiled on a ``net=1`` player's first need), the endgame
+guided by its policy too: :func:`.learned.policy_tree_search`, ``mcts:net=1,policy=1``;
+their own warm-ups, compiled on a ``net=1`` or ``policy=1`` player's first need), the endgame
 solver, and perfect play on the solved boards, 3×3 and 4×4
 (:func:`.perfect.perfect_play`; refuses other sizes, saying why). The warm-up compiles
 or loads the playout first, then the solver, whose warm-up records the kernel warm."""

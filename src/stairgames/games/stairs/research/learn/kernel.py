@@ -64,9 +64,19 @@ GLOBALS: Final = NUM_PLANES * SQUARES
 HIDDEN: Final = 128
 HIDDEN_2: Final = 64
 
+POLICY_INPUTS: Final = NUM_INPUTS + HIDDEN + HIDDEN_2
+"""The policy head reads the inputs and both hidden layers of the value network (after
+ReLU)."""
+POLICY_OUTPUTS: Final = 2 * SQUARES
+"""A logit for each square as a move's source, then one for each as its target."""
+
 Weights = tuple[Matrix, Vector, Matrix, Vector, Vector, Vector]
 """``(w1, b1, w2, b2, w3, b3)``: ``w1`` :data:`NUM_INPUTS` × :data:`HIDDEN`, ``w2``
 :data:`HIDDEN` × :data:`HIDDEN_2`, ``w3`` :data:`HIDDEN_2`, ``b3`` one entry; float32."""
+PolicyWeights = tuple[Matrix, Vector]
+"""``(wp, bp)``: the policy head, ``wp`` :data:`POLICY_INPUTS` × :data:`POLICY_OUTPUTS`
+and ``bp`` :data:`POLICY_OUTPUTS`; a move ``source → target`` has the logit
+``source's`` + ``target's`` (:func:`move_priors`)."""
 
 
 @_compiled

@@ -20,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from stairgames.core.errors import InvalidOptionError
+from stairgames.games.stairs.research.endgame_kernel import IMAGES
 from stairgames.games.stairs.research.learn import net
-from stairgames.games.stairs.research.learn.kernel import Weights
+from stairgames.games.stairs.research.learn.kernel import SQUARES, PolicyWeights, Weights
 from stairgames.i18n import N_
 
 
@@ -157,3 +158,138 @@ def mean_loss(
     """The cross-entropy of ``weights`` on the positions (numpy: for checks)."""
     p = np.clip(net.forward(weights, inputs).astype(np.float64), 1e-7, 1 - 1e-7)
     return float(np.mean(-(labels * np.log(p) + (1 - labels) * np.log(1 - p))))
+
+
+@dataclasses.dataclass(frozen=True)
+class PolicyEpoch:
+    """What one epoch of the policy head reached: the mean cross-entropy of its batches,
+    and on held-out positions the cross-entropy and the share whose most visited move
+    the policy rates highest (``None`` without any)."""
+
+    number: int
+    loss: float
+    held_out_loss: float | None
+    held_out_top: float | None
+
+
+PolicyTargets = tuple[npt.NDArray[np.float32], npt.NDArray[np.int16], npt.NDArray[np.float32]]
+"""Positions with a policy target: inputs, target moves (-1 padded) and their shares
+(:class:`.selfplay.Positions`)."""
+
+
+def symmetric_moves(moves: npt.NDArray[np.int16], symmetry: int) -> npt.NDArray[np.int32]:
+    """Kernel moves (``source * 64 + target``, -1 for none) seen through ``symmetry``
+    (0-7) of the square, as :func:`.net.symmetric` moves the inputs' squares."""
+    images = IMAGES[6, symmetry, :SQUARES]
+    found = moves.astype(np.int32)
+    real = found >= 0
+    safe = np.where(real, found, 0)
+    moved = images[safe >> 6] * 64 + images[safe & 63]
+    return np.where(real, moved, -1).astype(np.int32)
+
+
+def policy_cross_entropy(jax: Any, trunk: Any, policy: Any, x: Any, moves: Any, shares: Any) -> Any:
+    """The mean cross-entropy of the policy head (``policy``: ``wp, bp``) reading the
+    inputs ``x`` and the hidden layers of ``trunk`` (the value network) against the
+    target shares of ``moves``, a softmax over each position's moves (-1: none)."""
+    jnp = jax.numpy
+    w1, b1, w2, b2, _, _ = trunk
+    h1 = jax.nn.relu(x @ w1 + b1)
+    h2 = jax.nn.relu(h1 @ w2 + b2)
+    logits = jnp.concatenate([x, h1, h2], axis=1) @ policy[0] + policy[1]
+    real = moves >= 0
+    safe = jnp.where(real, moves, 0)
+    z = jnp.take_along_axis(logits, safe >> 6, axis=1) + jnp.take_along_axis(
+        logits, SQUARES + (safe & 63), axis=1
+    )
+    z = jnp.where(real, z, -1e9)
+    log_p = z - jax.scipy.special.logsumexp(z, axis=1, keepdims=True)
+    return -jnp.mean(jnp.sum(jnp.where(real, shares * log_p, 0.0), axis=1)), z
+
+
+def train_policy(
+    trunk: Weights,
+    targets: PolicyTargets,
+    *,
+    seed: int,
+    settings: Training = Training(),
+    held_out: PolicyTargets | None = None,
+    on_epoch: Callable[[PolicyEpoch], None] | None = None,
+) -> tuple[PolicyWeights, list[PolicyEpoch]]:
+    """A policy head trained on ``targets`` over the inputs and the frozen hidden layers
+    of ``trunk``
+    (fresh weights drawn from ``seed``; Adam, each batch through one of the 8
+    symmetries), and what each epoch reached."""
+    jax = require_jax()
+    jnp = jax.numpy
+    rng = np.random.default_rng(seed)
+    frozen = [jnp.asarray(a) for a in trunk]
+    params = [jnp.asarray(a) for a in net.initial_policy(rng)]
+    inputs, moves, shares = targets
+
+    def loss(p: list[Any], x: Any, m: Any, y: Any) -> Any:
+        fitted, _ = policy_cross_entropy(jax, frozen, p, x, m, y)
+        return fitted + settings.weight_decay * jnp.sum(p[0] * p[0]), fitted
+
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+
+    def update(p: list[Any], m1: list[Any], v: list[Any], t: Any, x: Any, m: Any, y: Any) -> Any:
+        (_, fitted), grads = jax.value_and_grad(loss, has_aux=True)(p, x, m, y)
+        m1 = [b1_ * mi + (1 - b1_) * g for mi, g in zip(m1, grads, strict=True)]
+        v = [b2_ * vi + (1 - b2_) * g * g for vi, g in zip(v, grads, strict=True)]
+        scale = settings.learning_rate * jnp.sqrt(1 - b2_**t) / (1 - b1_**t)
+        p = [pi - scale * mi / (jnp.sqrt(vi) + eps) for pi, mi, vi in zip(p, m1, v, strict=True)]
+        return p, m1, v, fitted
+
+    step = jax.jit(update)
+    evaluate = jax.jit(lambda p, x, m, y: policy_cross_entropy(jax, frozen, p, x, m, y))
+    m1 = [jnp.zeros_like(a) for a in params]
+    v = [jnp.zeros_like(a) for a in params]
+    t = 0
+    history: list[PolicyEpoch] = []
+    count = len(shares)
+    batch = min(settings.batch, count)
+    for number in range(1, settings.epochs + 1):
+        order = rng.permutation(count)
+        losses = []
+        for first in range(0, count - batch + 1, batch):
+            chosen = order[first : first + batch]
+            symmetry = int(rng.integers(8))
+            t += 1
+            params, m1, v, fitted = step(
+                params,
+                m1,
+                v,
+                jnp.float32(t),
+                jnp.asarray(net.symmetric(inputs[chosen], symmetry)),
+                jnp.asarray(symmetric_moves(moves[chosen], symmetry)),
+                jnp.asarray(shares[chosen]),
+            )
+            losses.append(float(fitted))
+        held_loss = held_top = None
+        if held_out is not None and len(held_out[2]):
+            fitted, z = evaluate(
+                params,
+                jnp.asarray(held_out[0]),
+                jnp.asarray(held_out[1].astype(np.int32)),
+                jnp.asarray(held_out[2]),
+            )
+            held_loss = float(fitted)
+            held_top = top_agreement(np.asarray(z), held_out[1], held_out[2])
+        epoch = PolicyEpoch(number, float(np.mean(losses)), held_loss, held_top)
+        history.append(epoch)
+        if on_epoch is not None:
+            on_epoch(epoch)
+    return net.as_policy([np.asarray(a) for a in params]), history
+
+
+def top_agreement(
+    logits: npt.NDArray[np.float32], moves: npt.NDArray[np.int16], shares: npt.NDArray[np.float32]
+) -> float | None:
+    """The share of positions with two moves or more whose highest-rated move (by the
+    per-move ``logits``) is the target's largest share (``None``: no such position)."""
+    several = (moves >= 0).sum(axis=1) >= 2
+    if not several.any():
+        return None
+    rated = np.where(moves >= 0, logits, -np.inf)[several]
+    return float(np.mean(rated.argmax(axis=1) == shares[several].argmax(axis=1)))
