@@ -98,6 +98,16 @@ def random_states(count: int, seed: int) -> list[StairsState]:
     return found
 
 
+def symmetric_position(s: np.ndarray, symmetry: int) -> np.ndarray:
+    """The position array ``s`` rotated or reflected by ``symmetry`` (0-7)."""
+    moved = s.copy()
+    images = ek.IMAGES[6, symmetry, :P]
+    moved[ek.HEIGHTS + images] = s[ek.HEIGHTS : ek.HEIGHTS + P]
+    moved[ek.PIECES + images] = s[ek.PIECES : ek.PIECES + P]
+    ek.complete(moved, G)
+    return moved
+
+
 def test_the_inputs_follow_the_symmetries_of_the_board():
     """The inputs of a rotated or reflected position are the inputs moved as
     :func:`net.symmetric` moves them (what training's augmentation relies on)."""
@@ -106,11 +116,7 @@ def test_the_inputs_follow_the_symmetries_of_the_board():
         x = np.empty(kernel.NUM_INPUTS, dtype=np.float32)
         kernel.features(s, G, x)
         for symmetry in range(8):
-            moved = s.copy()
-            images = ek.IMAGES[6, symmetry, :P]
-            moved[ek.HEIGHTS + images] = s[ek.HEIGHTS : ek.HEIGHTS + P]
-            moved[ek.PIECES + images] = s[ek.PIECES : ek.PIECES + P]
-            ek.complete(moved, G)
+            moved = symmetric_position(s, symmetry)
             y = np.empty_like(x)
             kernel.features(moved, G, y)
             np.testing.assert_array_equal(y, net.symmetric(x[None], symmetry)[0])

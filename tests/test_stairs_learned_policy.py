@@ -22,7 +22,12 @@ from stairgames.games.stairs.game import StairsGame, StairsOptions
 from stairgames.games.stairs.play import learned
 from stairgames.games.stairs.research import endgame_kernel as ek
 from stairgames.games.stairs.research.learn import kernel, net, priors, selfplay, train
-from tests.test_stairs_learned import inputs_of, random_states, winning_state
+from tests.test_stairs_learned import (
+    inputs_of,
+    random_states,
+    symmetric_position,
+    winning_state,
+)
 
 G = ek.endgame_constants()
 P = kernel.SQUARES
@@ -72,11 +77,7 @@ def test_the_moves_follow_the_symmetries_as_the_inputs_do():
         s = ek.position_array(state.board, G)
         moves = moves_of(s)
         for symmetry in range(8):
-            moved = s.copy()
-            images = ek.IMAGES[6, symmetry, :P]
-            moved[ek.HEIGHTS + images] = s[ek.HEIGHTS : ek.HEIGHTS + P]
-            moved[ek.PIECES + images] = s[ek.PIECES : ek.PIECES + P]
-            ek.complete(moved, G)
+            moved = symmetric_position(s, symmetry)
             mapped = train.symmetric_moves(moves.astype(np.int16)[None], symmetry)[0]
             assert sorted(mapped.tolist()) == sorted(moves_of(moved).tolist())
     assert train.symmetric_moves(np.array([[-1, 5]], dtype=np.int16), 0).tolist() == [[-1, 5]]

@@ -9,6 +9,8 @@ hook, ``mcts:net=1,policy=1``). The 6×6 board only, as the compiled search
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from stairgames.core import uct
 from stairgames.core.game import State
 from stairgames.games.stairs.play import playout
@@ -19,16 +21,8 @@ from stairgames.games.stairs.research.learn import kernel, net, priors
 def valued_tree_search(state: State, mix: float) -> uct.TreeSearch | None:
     """The search of ``state`` whose leaves the shipped network values, mixed with a
     playout by ``mix`` (0-1); ``None`` where :func:`.playout.tree_search` is ``None``."""
-    plain = playout.tree_search(state)
-    if plain is None:
-        return None
-    return uct.TreeSearch(
-        kernel.net_tree_search,
-        plain.root,
-        kernel.params(playout.CONSTANTS, net.shipped(), mix),
-        plain.actions,
-        plain.seats,
-        max_moves=MAX_MOVES,
+    return _search_with(
+        state, kernel.net_tree_search, lambda: kernel.params(playout.CONSTANTS, net.shipped(), mix)
     )
 
 
@@ -36,16 +30,23 @@ def policy_tree_search(state: State) -> uct.TreeSearch | None:
     """The search of ``state`` whose leaves the shipped network values and whose moves
     its policy head gives priors (:func:`stairgames.core.uct.iterate_guided`); ``None``
     where :func:`.playout.tree_search` is ``None``."""
+    return _search_with(
+        state,
+        priors.guided_net_tree_search,
+        lambda: priors.params(playout.CONSTANTS, net.shipped(), net.shipped_policy()),
+    )
+
+
+def _search_with(
+    state: State, search: uct.SearchKernel, params: Callable[[], uct.Params]
+) -> uct.TreeSearch | None:
+    """:func:`.playout.tree_search`'s search of ``state`` run by ``search`` on
+    ``params()`` instead (``None`` where it is ``None``)."""
     plain = playout.tree_search(state)
     if plain is None:
         return None
     return uct.TreeSearch(
-        priors.guided_net_tree_search,
-        plain.root,
-        priors.params(playout.CONSTANTS, net.shipped(), net.shipped_policy()),
-        plain.actions,
-        plain.seats,
-        max_moves=MAX_MOVES,
+        search, plain.root, params(), plain.actions, plain.seats, max_moves=MAX_MOVES
     )
 
 

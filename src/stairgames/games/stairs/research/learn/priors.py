@@ -26,6 +26,7 @@ from stairgames.games.stairs.research import endgame_kernel as ek
 from stairgames.games.stairs.research.learn import kernel
 from stairgames.games.stairs.research.learn.kernel import (
     Array,
+    Matrix,
     PolicyWeights,
     Vector,
     Weights,
@@ -37,6 +38,18 @@ _compiled = KERNEL.compiled
 GuidedParams = tuple[ek.Constants, Weights, PolicyWeights]
 """The ``params`` of :func:`guided_net_tree_search`: the board's constants, the value
 network's weights and the policy head's."""
+
+
+@_compiled
+def add_rows(values: Vector, offset: int, wp: Matrix, columns: Array, logits: Vector) -> None:
+    """Adds ``values[j]`` × row ``offset + j`` of ``wp`` to ``logits`` in ``columns``, for
+    the values above 0 (the inputs are never below 0; the hidden layers' ReLU)."""
+    for j in range(values.shape[0]):
+        value = values[j]
+        if value > 0.0:
+            row = wp[offset + j]
+            for k in columns:
+                logits[k] += value * row[k]
 
 
 @_compiled
@@ -63,26 +76,9 @@ def move_priors(
     columns = np.flatnonzero(wanted)
     for k in columns:
         logits[k] = bp[k]
-    for i in range(x.shape[0]):
-        xi = x[i]
-        if xi != 0.0:
-            row = wp[i]
-            for k in columns:
-                logits[k] += xi * row[k]
-    after_inputs = x.shape[0]
-    for j in range(h1.shape[0]):
-        hj = h1[j]
-        if hj > 0.0:
-            row = wp[after_inputs + j]
-            for k in columns:
-                logits[k] += hj * row[k]
-    after_first = after_inputs + h1.shape[0]
-    for j in range(h2.shape[0]):
-        hj = h2[j]
-        if hj > 0.0:
-            row = wp[after_first + j]
-            for k in columns:
-                logits[k] += hj * row[k]
+    add_rows(x, 0, wp, columns, logits)
+    add_rows(h1, x.shape[0], wp, columns, logits)
+    add_rows(h2, x.shape[0] + h1.shape[0], wp, columns, logits)
     top = -np.inf
     for i in range(count):
         z = logits[found[i] >> 6] + logits[kernel.SQUARES + (found[i] & 63)]

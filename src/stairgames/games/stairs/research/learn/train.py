@@ -71,6 +71,24 @@ def logits(jax: Any, p: Any, x: Any) -> Any:
     return h2 @ w3 + b3[0]
 
 
+def adam_step(jax: Any, loss: Callable[..., Any], learning_rate: float) -> Any:
+    """One step of Adam (written out) on ``loss(params, *batch) -> (penalised, fitted)``,
+    compiled: ``step(params, m, v, t, *batch) -> (params, m, v, fitted)``, ``t`` counting
+    the steps from 1."""
+    jnp = jax.numpy
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+
+    def update(p: list[Any], m: list[Any], v: list[Any], t: Any, *batch: Any) -> Any:
+        (_, fitted), grads = jax.value_and_grad(loss, has_aux=True)(p, *batch)
+        m = [b1_ * mi + (1 - b1_) * g for mi, g in zip(m, grads, strict=True)]
+        v = [b2_ * vi + (1 - b2_) * g * g for vi, g in zip(v, grads, strict=True)]
+        scale = learning_rate * jnp.sqrt(1 - b2_**t) / (1 - b1_**t)
+        p = [pi - scale * mi / (jnp.sqrt(vi) + eps) for pi, mi, vi in zip(p, m, v, strict=True)]
+        return p, m, v, fitted
+
+    return jax.jit(update)
+
+
 def forward(weights: Weights, inputs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """:func:`.net.forward` in JAX (for checks: the three forward passes agree)."""
     jax = require_jax()
@@ -108,17 +126,7 @@ def train(
         penalty = sum(jnp.sum(w * w) for w in (p[0], p[2], p[4]))
         return fitted + settings.weight_decay * penalty, fitted
 
-    b1_, b2_, eps = 0.9, 0.999, 1e-8
-
-    def update(p: list[Any], m: list[Any], v: list[Any], t: Any, x: Any, y: Any) -> Any:
-        (_, fitted), grads = jax.value_and_grad(loss, has_aux=True)(p, x, y)
-        m = [b1_ * mi + (1 - b1_) * g for mi, g in zip(m, grads, strict=True)]
-        v = [b2_ * vi + (1 - b2_) * g * g for vi, g in zip(v, grads, strict=True)]
-        scale = settings.learning_rate * jnp.sqrt(1 - b2_**t) / (1 - b1_**t)
-        p = [pi - scale * mi / (jnp.sqrt(vi) + eps) for pi, mi, vi in zip(p, m, v, strict=True)]
-        return p, m, v, fitted
-
-    step = jax.jit(update)
+    step = adam_step(jax, loss, settings.learning_rate)
     evaluate = jax.jit(data_loss)
     predict = jax.jit(logits_of)
     m = [jnp.zeros_like(a) for a in params]
@@ -231,17 +239,7 @@ def train_policy(
         fitted, _ = policy_cross_entropy(jax, frozen, p, x, m, y)
         return fitted + settings.weight_decay * jnp.sum(p[0] * p[0]), fitted
 
-    b1_, b2_, eps = 0.9, 0.999, 1e-8
-
-    def update(p: list[Any], m1: list[Any], v: list[Any], t: Any, x: Any, m: Any, y: Any) -> Any:
-        (_, fitted), grads = jax.value_and_grad(loss, has_aux=True)(p, x, m, y)
-        m1 = [b1_ * mi + (1 - b1_) * g for mi, g in zip(m1, grads, strict=True)]
-        v = [b2_ * vi + (1 - b2_) * g * g for vi, g in zip(v, grads, strict=True)]
-        scale = settings.learning_rate * jnp.sqrt(1 - b2_**t) / (1 - b1_**t)
-        p = [pi - scale * mi / (jnp.sqrt(vi) + eps) for pi, mi, vi in zip(p, m1, v, strict=True)]
-        return p, m1, v, fitted
-
-    step = jax.jit(update)
+    step = adam_step(jax, loss, settings.learning_rate)
     evaluate = jax.jit(lambda p, x, m, y: policy_cross_entropy(jax, frozen, p, x, m, y))
     m1 = [jnp.zeros_like(a) for a in params]
     v = [jnp.zeros_like(a) for a in params]
