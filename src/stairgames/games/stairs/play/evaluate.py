@@ -58,8 +58,10 @@ STAND_INS: dict[str, str] = {"expert": "medium"}
 the terminal and the page say while it plays). ``expert``'s, ``alphabeta:time=1.8``
 (without the endgame solver), scored 56.2% [33.2, 76.9] of 16 games against ``medium``
 and 8 of 8 against ``easy``, from paired random openings (seeds 8400 and 8500,
-``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s was not measured (only
-"weaker")."""
+``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s, ``mcts:time=0.25,fast=0``,
+scored 6.2% [1.1, 28.3] of 16 against ``medium`` and 8 of 8 against ``easy`` (seeds 9100
+and 9200, ``docs/research/2026-12-05-stairs-policy-priors.md``): between the two, about
+as strong as neither, so it is named only "weaker"."""
 
 
 def evaluate(state: State, seat: int) -> float:
