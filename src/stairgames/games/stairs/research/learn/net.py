@@ -76,15 +76,22 @@ def as_weights(arrays: Any) -> Weights:
     compiled forward pass reads them).
 
     :raises InvalidOptionError: the arrays are not six, of these shapes."""
+    w1, b1, w2, b2, w3, b3 = _float32(arrays, SHAPES)
+    return (w1, b1, w2, b2, w3, b3)
+
+
+def _float32(arrays: Any, wanted: tuple[tuple[int, ...], ...]) -> list[npt.NDArray[np.float32]]:
+    """``arrays`` as C-contiguous float32 arrays (as the compiled code reads them).
+
+    :raises InvalidOptionError: they are not of the shapes ``wanted``, in order."""
     found = [np.ascontiguousarray(np.asarray(a, dtype=np.float32)) for a in arrays]
     shapes = tuple(a.shape for a in found)
-    if shapes != SHAPES:
+    if shapes != wanted:
         raise InvalidOptionError(
             message_id=N_("the network's weights have the shapes {found}, not {wanted}"),
-            arguments={"found": shapes, "wanted": SHAPES},
+            arguments={"found": shapes, "wanted": wanted},
         )
-    w1, b1, w2, b2, w3, b3 = found
-    return (w1, b1, w2, b2, w3, b3)
+    return found
 
 
 def initial_policy(rng: np.random.Generator) -> PolicyWeights:
@@ -96,14 +103,7 @@ def as_policy(arrays: Any) -> PolicyWeights:
     """Two arrays of :data:`POLICY_SHAPES` as a float32 policy head.
 
     :raises InvalidOptionError: the arrays are not two, of these shapes."""
-    found = [np.ascontiguousarray(np.asarray(a, dtype=np.float32)) for a in arrays]
-    shapes = tuple(a.shape for a in found)
-    if shapes != POLICY_SHAPES:
-        raise InvalidOptionError(
-            message_id=N_("the network's weights have the shapes {found}, not {wanted}"),
-            arguments={"found": shapes, "wanted": POLICY_SHAPES},
-        )
-    wp, bp = found
+    wp, bp = _float32(arrays, POLICY_SHAPES)
     return (wp, bp)
 
 

@@ -89,6 +89,37 @@ def adam_step(jax: Any, loss: Callable[..., Any], learning_rate: float) -> Any:
     return jax.jit(update)
 
 
+def fit(
+    jax: Any,
+    step: Any,
+    params: list[Any],
+    rng: np.random.Generator,
+    count: int,
+    settings: Training,
+    batch_of: Callable[[npt.NDArray[np.int64]], tuple[Any, ...]],
+    epoch_done: Callable[[int, float, list[Any]], None],
+) -> list[Any]:
+    """``settings.epochs`` passes of :func:`adam_step`'s ``step`` over ``count`` examples in
+    an order drawn from ``rng`` each epoch, ``batch_of(rows)`` making each batch; after
+    each, ``epoch_done(number, mean fitted loss, params)``. The trained parameters."""
+    jnp = jax.numpy
+    m = [jnp.zeros_like(a) for a in params]
+    v = [jnp.zeros_like(a) for a in params]
+    t = 0
+    batch = min(settings.batch, count)
+    for number in range(1, settings.epochs + 1):
+        order = rng.permutation(count)
+        losses = []
+        for first in range(0, count - batch + 1, batch):
+            t += 1
+            params, m, v, fitted = step(
+                params, m, v, jnp.float32(t), *batch_of(order[first : first + batch])
+            )
+            losses.append(float(fitted))
+        epoch_done(number, float(np.mean(losses)), params)
+    return params
+
+
 def forward(weights: Weights, inputs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """:func:`.net.forward` in JAX (for checks: the three forward passes agree)."""
     jax = require_jax()
@@ -129,23 +160,13 @@ def train(
     step = adam_step(jax, loss, settings.learning_rate)
     evaluate = jax.jit(data_loss)
     predict = jax.jit(logits_of)
-    m = [jnp.zeros_like(a) for a in params]
-    v = [jnp.zeros_like(a) for a in params]
-    t = 0
     history: list[Epoch] = []
-    count = len(labels)
-    batch = min(settings.batch, count)
-    for number in range(1, settings.epochs + 1):
-        order = rng.permutation(count)
-        losses = []
-        for first in range(0, count - batch + 1, batch):
-            chosen = order[first : first + batch]
-            x = net.symmetric(inputs[chosen], int(rng.integers(8)))
-            t += 1
-            params, m, v, fitted = step(
-                params, m, v, jnp.float32(t), jnp.asarray(x), jnp.asarray(labels[chosen])
-            )
-            losses.append(float(fitted))
+
+    def batch_of(chosen: npt.NDArray[np.int64]) -> tuple[Any, ...]:
+        x = net.symmetric(inputs[chosen], int(rng.integers(8)))
+        return jnp.asarray(x), jnp.asarray(labels[chosen])
+
+    def epoch_done(number: int, mean_loss: float, params: list[Any]) -> None:
         held_loss = held_right = None
         if held_out is not None and len(held_out[1]):
             x, y = jnp.asarray(held_out[0]), jnp.asarray(held_out[1])
@@ -153,10 +174,11 @@ def train(
             named = np.asarray(predict(params, x)) > 0.0
             decided = held_out[1] != 0.5
             held_right = float(np.mean(named[decided] == (held_out[1][decided] > 0.5)))
-        epoch = Epoch(number, float(np.mean(losses)), held_loss, held_right)
-        history.append(epoch)
+        history.append(Epoch(number, mean_loss, held_loss, held_right))
         if on_epoch is not None:
-            on_epoch(epoch)
+            on_epoch(history[-1])
+
+    params = fit(jax, step, params, rng, len(labels), settings, batch_of, epoch_done)
     return net.as_weights([np.asarray(a) for a in params]), history
 
 
@@ -225,9 +247,8 @@ def train_policy(
     on_epoch: Callable[[PolicyEpoch], None] | None = None,
 ) -> tuple[PolicyWeights, list[PolicyEpoch]]:
     """A policy head trained on ``targets`` over the inputs and the frozen hidden layers
-    of ``trunk``
-    (fresh weights drawn from ``seed``; Adam, each batch through one of the 8
-    symmetries), and what each epoch reached."""
+    of ``trunk`` (fresh weights drawn from ``seed``; Adam, each batch through one of the
+    8 symmetries), and what each epoch reached."""
     jax = require_jax()
     jnp = jax.numpy
     rng = np.random.default_rng(seed)
@@ -241,29 +262,17 @@ def train_policy(
 
     step = adam_step(jax, loss, settings.learning_rate)
     evaluate = jax.jit(lambda p, x, m, y: policy_cross_entropy(jax, frozen, p, x, m, y))
-    m1 = [jnp.zeros_like(a) for a in params]
-    v = [jnp.zeros_like(a) for a in params]
-    t = 0
     history: list[PolicyEpoch] = []
-    count = len(shares)
-    batch = min(settings.batch, count)
-    for number in range(1, settings.epochs + 1):
-        order = rng.permutation(count)
-        losses = []
-        for first in range(0, count - batch + 1, batch):
-            chosen = order[first : first + batch]
-            symmetry = int(rng.integers(8))
-            t += 1
-            params, m1, v, fitted = step(
-                params,
-                m1,
-                v,
-                jnp.float32(t),
-                jnp.asarray(net.symmetric(inputs[chosen], symmetry)),
-                jnp.asarray(symmetric_moves(moves[chosen], symmetry)),
-                jnp.asarray(shares[chosen]),
-            )
-            losses.append(float(fitted))
+
+    def batch_of(chosen: npt.NDArray[np.int64]) -> tuple[Any, ...]:
+        symmetry = int(rng.integers(8))
+        return (
+            jnp.asarray(net.symmetric(inputs[chosen], symmetry)),
+            jnp.asarray(symmetric_moves(moves[chosen], symmetry)),
+            jnp.asarray(shares[chosen]),
+        )
+
+    def epoch_done(number: int, mean_loss: float, params: list[Any]) -> None:
         held_loss = held_top = None
         if held_out is not None and len(held_out[2]):
             fitted, z = evaluate(
@@ -274,10 +283,11 @@ def train_policy(
             )
             held_loss = float(fitted)
             held_top = top_agreement(np.asarray(z), held_out[1], held_out[2])
-        epoch = PolicyEpoch(number, float(np.mean(losses)), held_loss, held_top)
-        history.append(epoch)
+        history.append(PolicyEpoch(number, mean_loss, held_loss, held_top))
         if on_epoch is not None:
-            on_epoch(epoch)
+            on_epoch(history[-1])
+
+    params = fit(jax, step, params, rng, len(shares), settings, batch_of, epoch_done)
     return net.as_policy([np.asarray(a) for a in params]), history
 
 
