@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 import stairgames
 from stairgames.arena import ArenaRun, format_report, run_arena, schedule, summarise
 from stairgames.arena.ratings import elo_ratings, pairwise_score, wilson_interval
-from stairgames.arena.runner import tables
+from stairgames.arena.runner import play_opening, tables
 from stairgames.cli import _split_players, main
 from stairgames.core.errors import InvalidOptionError, StairgamesError
 
@@ -52,6 +53,45 @@ def test_schedule_refuses_too_few_players_or_games():
         schedule("stairs", {}, ["random"], 4, 0)
     with pytest.raises(InvalidOptionError, match="at least 1"):
         schedule("stairs", {}, ["random", "greedy"], 0, 0)
+
+
+def test_random_openings_are_shared_by_the_rotations_of_a_lineup():
+    tasks = schedule("stairs", {}, ["random", "greedy"], 6, seed=3, opening_plies=2)
+    openings = [t.opening_seed for t in tasks]
+    assert openings[0::2] == openings[1::2]  # each opening played with seats exchanged
+    assert len(set(openings)) == 3
+    assert [t.seats for t in tasks[:2]] == [(0, 1), (1, 0)]
+    plain = schedule("stairs", {}, ["random", "greedy"], 6, seed=3)
+    assert {t.opening_plies for t in plain} == {0}
+
+
+def test_random_openings_are_played_and_recorded_before_the_players_move():
+    run = run_arena("stairs", ["greedy", "mcts:iterations=20"], games=4, seed=2, opening_plies=3)
+    first, second, third, _ = run.results
+    assert len(first["opening"]) == 3
+    assert first["opening"] == second["opening"] != third["opening"]
+    assert sum(first["moves"]) == first["length"] - 3
+    assert "3 random moves" in format_report(run)
+
+
+def test_random_openings_stop_at_the_end_of_a_game():
+    game = stairgames.load("stairs", size=3)
+    state = game.new_initial_state()
+    play_opening(state, 10_000, random.Random(1))
+    assert state.is_terminal()
+
+
+def test_saved_openings_show_again(tmp_path):
+    run = run_arena("stairs", ["random", "greedy"], games=2, seed=3, opening_plies=1)
+    path = tmp_path / "results.json"
+    run.save(path)
+    assert ArenaRun.load(path).opening_plies == 1
+    assert format_report(ArenaRun.load(path)) == format_report(run)
+
+
+def test_a_negative_opening_is_refused():
+    with pytest.raises(InvalidOptionError, match="at least 0"):
+        schedule("stairs", {}, ["random", "greedy"], 2, 0, opening_plies=-1)
 
 
 def test_a_run_with_a_seed_and_iteration_budgets_repeats_exactly():

@@ -431,6 +431,16 @@ def _arena(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--games", type=int, default=100, metavar="N", help=_("games per pairing (or table)")
     )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=0,
+        metavar="K",
+        help=_(
+            "open every game with K random moves, each opening played with the seats "
+            "rotated (default 0)"
+        ),
+    )
     _add_scale_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help=_("seed of the whole run"))
     parser.add_argument(
@@ -458,6 +468,7 @@ def _arena(argv: Sequence[str]) -> int:
         options=_collect_options(args),
         progress=_progress_bar(sys.stderr),
         ray_address=args.ray_address,
+        opening_plies=args.opening_plies,
     )
     print(format_report(run))
     if args.out is not None:

@@ -34,9 +34,12 @@ def run_arena(
     options: dict[str, str] | None = None,
     progress: Progress | None = None,
     ray_address: str | None = None,
+    opening_plies: int = 0,
 ) -> ArenaRun:
     """Play ``games`` games per pairing (or table) of ``players`` and return the run,
-    over ``jobs`` local processes or on the Ray cluster at ``ray_address``.
+    over ``jobs`` local processes or on the Ray cluster at ``ray_address``; each game
+    opened with ``opening_plies`` random moves, the same for each rotation of its
+    line-up (:func:`stairgames.arena.runner.schedule`).
 
     Stopped by Ctrl-C or SIGTERM, it returns the games that ended before that, the
     run marked :attr:`ArenaRun.stopped`.
@@ -47,7 +50,7 @@ def run_arena(
     options = dict(options or {})
     loaded = load_with_text_options(game, options)
     name = loaded.name
-    tasks = schedule(name, options, players, games, seed)
+    tasks = schedule(name, options, players, games, seed, opening_plies)
     for player in players:
         make_agent(player, 0).check_game(loaded)
     seats = load_with_text_options(name, options).num_players()
@@ -55,8 +58,20 @@ def run_arena(
         results = run_games(tasks, jobs=jobs, progress=progress, ray_address=ray_address)
     except TasksInterrupted as stop:
         finished = list(stop.finished.values())
-        return ArenaRun(name, options, list(players), games, seed, seats, finished, stopped=True)
-    return ArenaRun(name, options, list(players), games, seed, seats, results)
+        return ArenaRun(
+            name,
+            options,
+            list(players),
+            games,
+            seed,
+            seats,
+            finished,
+            stopped=True,
+            opening_plies=opening_plies,
+        )
+    return ArenaRun(
+        name, options, list(players), games, seed, seats, results, opening_plies=opening_plies
+    )
 
 
 __all__ = [

@@ -34,6 +34,9 @@ class ArenaRun:
     stopped: bool = False
     """Whether Ctrl-C or SIGTERM stopped the run early: :attr:`results` holds the games
     that ended before it, fewer than :attr:`games_per_table` a pairing."""
+    opening_plies: int = 0
+    """Uniformly random moves opening every game, each opening played by every rotation
+    of its line-up (:func:`stairgames.arena.runner.schedule`); 0: none."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +51,7 @@ class ArenaRun:
             "summary": summarise(self),
             "results": self.results,
             **({"stopped": True} if self.stopped else {}),
+            **({"opening_plies": self.opening_plies} if self.opening_plies else {}),
         }
 
     def save(self, path: Path) -> None:
@@ -80,6 +84,7 @@ class ArenaRun:
                 seats=int(data["seats"]),
                 results=list(data["results"]),
                 stopped=bool(data.get("stopped", False)),
+                opening_plies=int(data.get("opening_plies", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StairgamesError(
@@ -225,6 +230,16 @@ def format_report(run: ArenaRun) -> str:
                 )
             ]
             if run.stopped
+            else []
+        ),
+        *(
+            [
+                _(
+                    "Every game opened with {plies} random moves, each opening played "
+                    "with the seats rotated."
+                ).format(plies=run.opening_plies)
+            ]
+            if run.opening_plies
             else []
         ),
         "",

@@ -7,6 +7,11 @@ players repeated round the table when there are fewer) plays ``games`` games,
 its line-up rotated by one seat each game. Every game has its own seed, drawn
 from the run's seed, which feeds the chance draws and each player's
 generator, so a run with a seed and iteration budgets repeats exactly.
+
+With ``opening_plies`` K, every game opens with K uniformly random moves (chance
+drawn as the game draws it), the same opening for each rotation of a line-up (in a
+two-seat game: each opening played twice, seats exchanged), so that players are
+compared from many positions and no seat's luck of the opening counts for one player.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 from stairgames.agents import make_agent
 from stairgames.analysis.parallel import run_tasks
 from stairgames.core.chance import sample_chance_outcome
+from stairgames.core.game import State
 from stairgames.core.errors import InvalidOptionError
 from stairgames.core.registry import load_with_text_options
 from stairgames.i18n import N_
@@ -41,6 +47,10 @@ class GameTask:
     specs: tuple[str, ...]
     """The text form of each seat's player."""
     seed: int
+    opening_plies: int = 0
+    """Uniformly random moves played before the players take over (0: none)."""
+    opening_seed: int = 0
+    """The seed of those moves, shared by the rotations of the line-up."""
 
 
 def tables(player_count: int, seats: int) -> list[tuple[int, ...]]:
@@ -56,10 +66,13 @@ def schedule(
     players: Sequence[str],
     games: int,
     seed: int,
+    opening_plies: int = 0,
 ) -> list[GameTask]:
-    """Every game of the run, with the line-up rotated one seat each game.
+    """Every game of the run, with the line-up rotated one seat each game; with
+    ``opening_plies``, each run of rotations from one random opening.
 
-    :raises InvalidOptionError: fewer than two players, or fewer than one game.
+    :raises InvalidOptionError: fewer than two players, fewer than one game, or a
+        negative ``opening_plies``.
     """
     if len(players) < 2:
         raise InvalidOptionError(
@@ -69,13 +82,22 @@ def schedule(
         raise InvalidOptionError(
             message_id=N_("--games must be at least 1, got {games}"), arguments={"games": games}
         )
+    if opening_plies < 0:
+        raise InvalidOptionError(
+            message_id=N_("--opening-plies must be at least 0, got {plies}"),
+            arguments={"plies": opening_plies},
+        )
     seats = load_with_text_options(game, options).num_players()
     generator = random.Random(seed)
     tasks: list[GameTask] = []
+    opening_seed = 0
     for lineup in tables(len(players), seats):
         for number in range(games):
             shift = number % seats
             rotated = lineup[shift:] + lineup[:shift]
+            game_seed = generator.randrange(2**63)
+            if opening_plies and not shift:  # a new opening for each run of rotations
+                opening_seed = generator.randrange(2**63)
             tasks.append(
                 GameTask(
                     index=len(tasks),
@@ -83,16 +105,32 @@ def schedule(
                     options=dict(options),
                     seats=rotated,
                     specs=tuple(players[p] for p in rotated),
-                    seed=generator.randrange(2**63),
+                    seed=game_seed,
+                    opening_plies=opening_plies,
+                    opening_seed=opening_seed,
                 )
             )
     return tasks
+
+
+def play_opening(state: State, plies: int, generator: random.Random) -> None:
+    """Play up to ``plies`` uniformly random moves on ``state`` (chance nodes drawn as
+    the game draws them, not counted), stopping early at the end of the game."""
+    played = 0
+    while played < plies and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_outcome(state, generator))
+            continue
+        state.apply_action(generator.choice(state.legal_actions()))
+        played += 1
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game of the run; its result as JSON-ready data."""
     game = load_with_text_options(task.game, task.options)
     state = game.new_initial_state()
+    play_opening(state, task.opening_plies, random.Random(task.opening_seed))
+    opening = state.history()
     generator = random.Random(task.seed)
     agents = [
         make_agent(spec, seat, seed=generator.randrange(2**63))
@@ -124,6 +162,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "length": state.move_number(),
         "seed": task.seed,
         "seconds": round(time.perf_counter() - started, 4),
+        **({"opening": opening} if task.opening_plies else {}),
         "thinking": [round(t, 4) for t in thinking],
         "moves": moves,
     }
