@@ -26,8 +26,8 @@ from typing import Any
 from stairgames.agents import make_agent
 from stairgames.analysis.parallel import run_tasks
 from stairgames.core.chance import sample_chance_outcome
-from stairgames.core.game import State
 from stairgames.core.errors import InvalidOptionError
+from stairgames.core.game import State
 from stairgames.core.registry import load_with_text_options
 from stairgames.i18n import N_
 
