@@ -208,6 +208,7 @@ def ray_cluster() -> Iterator[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
     )
     assert head.stdout is not None
     drain: threading.Thread | None = None
@@ -220,6 +221,14 @@ def ray_cluster() -> Iterator[str]:
             drain.join(timeout=30)  # its output ends with its processes
         head.stdout.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _hear_ctrl_c() -> None:
+    """In the head node's process before it starts: Ctrl-C (SIGINT) back to its default,
+    which a shell's background job (``make test &``, as CI may run it) inherits ignored;
+    ignored, ``ray start --block`` would not hear :func:`_stop`'s Ctrl-C, and the
+    module's teardown would wait its 30 s for the kill."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_until_started(head: subprocess.Popen[bytes]) -> threading.Thread:
