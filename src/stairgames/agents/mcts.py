@@ -224,6 +224,8 @@ class MctsAgent(Agent):
         if self.iterations is not None:
             settings["iterations"] = self.iterations
         settings["c"] = self.exploration
+        if not self.fast:
+            settings["fast"] = 0
         if self.cutoff:
             settings["cutoff"] = self.cutoff
         if self.endgame:
