@@ -23,7 +23,7 @@ import stairgames
 from stairgames import cli
 from stairgames.agents import LEVEL_NAMES, base, make_agent, warming
 from stairgames.agents.greedy import GreedyAgent
-from stairgames.agents.levels import stand_in_like
+from stairgames.agents.levels import stand_in_band, stand_in_like
 from stairgames.core.game import State
 from stairgames.core.hooks import WarmUp
 from stairgames.core.registry import game_names, player_hooks
@@ -250,7 +250,24 @@ def test_the_match_view_says_the_computer_plays_its_stand_in(tmp_path: Path) -> 
             told = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
         like = stand_in_like("expert", "stairs")
         assert like in LEVEL_NAMES  # Stairs measured expert's stand-in
-        assert told["computer_stand_in"] == {"level": "expert", "like": like}
+        assert told["computer_stand_in"] == {
+            "level": "expert",
+            "like": like,
+            "above": None,
+            "below": None,
+        }
+        hard = new_match(client, "stairs", ["computer:hard", "human"])
+        url = f"/ws/matches/{hard['match']}?token={token_of(hard, 1)}"
+        with connect(client, url) as ws:
+            told = receive_until(ws, lambda m: m["type"] == "state" and m["event"] == 1)
+        band = stand_in_band("hard", "stairs")
+        assert band is not None  # Stairs measured hard's stand-in between two levels
+        assert told["computer_stand_in"] == {
+            "level": "hard",
+            "like": None,
+            "above": band[0],
+            "below": band[1],
+        }
 
 
 def test_the_page_shows_the_note_in_its_language() -> None:

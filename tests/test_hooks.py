@@ -164,7 +164,7 @@ def test_every_game_offers_players_its_hooks_as_typed_fields_of_its_registration
         assert hooks.evaluate is not None
     stairs = registry.player_hooks("stairs")
     assert stairs.playout is not None and stairs.tree_search is not None
-    assert stairs.levels["expert"] == "alphabeta:time=1.8,endgame=0.8"
+    assert stairs.levels["expert"] == "mcts:time=1.8,endgame=0.8,net=1,policy=1,c=0.5"
     for name in ("stairs", "twenty_seven"):
         hooks = registry.player_hooks(name)
         assert hooks.endgame_solver is not None and hooks.warm_up is not None
@@ -231,7 +231,7 @@ def test_a_level_resolves_to_its_player_when_it_is_prepared():
     agent = make_agent("expert", 1, game=stairgames.load("stairs"))
     assert isinstance(agent, LevelAgent)
     assert agent.inner is not None
-    assert agent.inner.describe() == "alphabeta:time=1.8,endgame=0.8"
+    assert agent.inner.describe() == "mcts:time=1.8,c=0.5,endgame=0.8,net=1,policy=1"
     agent.prepare(stairgames.load("city_of_stairs"))
     assert agent.inner.describe() == "mcts:time=1.8,c=0.1,cutoff=1"
 

@@ -234,12 +234,12 @@ def test_the_player_describes_its_policy():
 
 def test_only_players_with_priors_warm_the_guided_search():
     """The guided search is compiled apart (``priors.KERNEL``): ``policy=1`` players
-    warm it, ``net=1`` alone and the levels do not, so that their first start compiles
-    no more than before."""
+    (Stairs' ``hard`` and ``expert`` among them) warm it, ``net=1`` alone and ``medium``
+    do not, so that their first start compiles no more than it needs."""
     game = stairgames.load("stairs")
     hooks = player_hooks("stairs")
-    guided = make_agent("mcts:time=0.1,net=1,policy=1", 0, 1, game=game)
-    assert hooks.policy_warm_up in guided.warm_ups(game)
-    for spec in ("mcts:time=0.1,net=1", "hard", "expert"):
+    for spec in ("mcts:time=0.1,net=1,policy=1", "hard", "expert"):
+        assert hooks.policy_warm_up in make_agent(spec, 0, 1, game=game).warm_ups(game)
+    for spec in ("mcts:time=0.1,net=1", "medium"):
         assert hooks.policy_warm_up not in make_agent(spec, 0, 1, game=game).warm_ups(game)
     assert priors.KERNEL is not kernel.KERNEL

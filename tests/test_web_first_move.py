@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import stairgames
-from stairgames.agents.levels import stand_in_like
+from stairgames.agents.levels import stand_in_band, stand_in_like
 from stairgames.server.app import create_app
 from stairgames.server.base.settings import Settings
 from stairgames.server.play.computer import WARMING, ComputerPool
@@ -90,3 +90,34 @@ def test_the_page_says_the_computer_is_getting_ready_until_it_is(browser, site):
         page.locator("#lang").select_option("en")
         play_a_move(page, "b3", "a4")
         expect(note).to_be_hidden()
+
+
+def test_the_page_says_between_which_levels_a_stand_in_was_measured(browser, site):
+    """Where Stairs measured a level's stand-in between two levels (``PlayerHooks.
+    stand_in_bands``), the note names both; screenshots on a phone's width in both
+    languages."""
+    url, _pool = site
+    band = stand_in_band("hard", "stairs")
+    assert band is not None
+    above, below = band
+    with checked_page(browser, url, height=900) as page:
+        page.goto(url + "/")
+        page.get_by_label("Stairs", exact=True).check()
+        page.get_by_label("The computer", exact=True).check()
+        page.locator("#level").select_option("hard")
+        page.get_by_role("button", name="Start").click()
+        page.wait_for_url(re.compile(r"/m/"))
+        play_a_move(page, "d3", "c4")
+        note = page.locator("#computer-note")
+        expect(note).to_have_text(
+            "The computer (hard) is getting ready (compiling, first time only); until then "
+            f"a stand-in plays for it, stronger than {above} and weaker than {below}."
+        )
+        page.set_viewport_size({"width": 390, "height": 844})
+        note.scroll_into_view_if_needed()
+        shot(page, "computer-stand-in-band-390")
+        page.locator("#lang").select_option("ja")
+        expect(note).to_have_text(
+            re.compile(r"^コンピューター（むずかしい）の準備中です.*より上、.*より下です。$")
+        )
+        shot(page, "computer-stand-in-band-390-ja")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from stairgames.agents import LEVEL_NAMES, Agent, make_agent
-from stairgames.agents.levels import stand_in_like
+from stairgames.agents.levels import stand_in_band, stand_in_like
 from stairgames.analysis.review import (
     HINT_BUDGET,
     Assessment,
@@ -602,13 +602,19 @@ class TerminalSession:
     def _stand_in_note(self, seat: int, seconds: float) -> str:
         """What the terminal says after a move of a computer's stand-in: which level it
         played for and how strong the stand-in is, where the game measured it
-        (:func:`stairgames.agents.levels.stand_in_like`)."""
+        (:func:`stairgames.agents.levels.stand_in_like` and ``stand_in_band``)."""
         kind = self.players[seat]
         elapsed = f"{seconds:.0f}"
         if kind not in LEVEL_NAMES:
             note = _("(the weaker stand-in: the fast code has been compiling for {seconds} s)")
             return note.format(seconds=elapsed)
         like = stand_in_like(kind, self.game.name)
+        band = stand_in_band(kind, self.game.name)
+        if like is None and band is not None:
+            return _(
+                "(a stand-in played for {level}, stronger than {above} and weaker than "
+                "{below}: the fast code has been compiling for {seconds} s)"
+            ).format(level=_(kind), above=_(band[0]), below=_(band[1]), seconds=elapsed)
         if like is None:
             return _(
                 "(a weaker stand-in played for {level}: the fast code has been compiling "

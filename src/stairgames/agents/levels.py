@@ -64,6 +64,15 @@ def stand_in_like(level: str, game_name: str) -> str | None:
     return player_hooks(game_name).stand_ins.get(level)
 
 
+def stand_in_band(level: str, game_name: str) -> tuple[str, str] | None:
+    """The two levels that ``level``'s stand-in was measured between in ``game_name``
+    (``PlayerHooks.stand_in_bands``): the level it beat and the level that beat it;
+    ``None`` where it was not measured so (or ``level`` is not a level)."""
+    if level not in LEVEL_NAMES:
+        return None
+    return player_hooks(game_name).stand_in_bands.get(level)
+
+
 def level_player(level: str, game: Game) -> str:
     """The player text form that ``level`` stands for in ``game``.
 

@@ -86,11 +86,13 @@ def game_warm_up(game_name: str) -> WarmUp | None:
 def game_warm_ups(game_name: str) -> list[WarmUp]:
     """Every warm-up of ``game_name``'s compiled code, in the order they are run: its
     hooks' ``warm_up``, then ``valued_warm_up`` (the search valued by the game's learned
-    evaluation, ``mcts:net=1``, which a level may play), which builds on the first. What
-    the background process compiles, so that a level on either never compiles in the
-    foreground."""
+    evaluation, ``mcts:net=1``), which builds on the first, then ``policy_warm_up`` (the
+    same search guided by the learned move priors, ``mcts:net=1,policy=1``), which
+    builds on both; a level may play any of them. What the background process
+    compiles, so that no level compiles in the foreground."""
     hooks = player_hooks(game_name)
-    return [found for found in (hooks.warm_up, hooks.valued_warm_up) if found is not None]
+    ordered = (hooks.warm_up, hooks.valued_warm_up, hooks.policy_warm_up)
+    return [found for found in ordered if found is not None]
 
 
 def run_locked(warm_up: WarmUp) -> None:

@@ -154,7 +154,14 @@ class PlayerHooks:
     fallback` it plays while its compiled code is compiled in the background) is about as
     strong as, measured in the arena, e.g. ``{"expert": "medium"}``; what the terminal and
     the page tell players meanwhile (:func:`stairgames.agents.levels.stand_in_like`). A
-    level not named here was not measured: its stand-in is only said to be weaker."""
+    level named neither here nor in :attr:`stand_in_bands` was not measured: its stand-in
+    is only said to be weaker."""
+    stand_in_bands: Mapping[str, tuple[str, str]] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({})
+    )
+    """Per level, the two levels its stand-in was measured between in the arena: the one
+    it beat and the one that beat it, e.g. ``{"hard": ("easy", "medium")}``, where it is
+    about as strong as neither (:func:`stairgames.agents.levels.stand_in_band`)."""
     perfect_play: PerfectPlayFactory | None = None
     """The game's solved values, for the option sets it has solved (the ``perfect``
     player)."""
@@ -175,6 +182,8 @@ class PlayerHooks:
         # a read-only copy, so that nobody changes a game's levels behind its back
         object.__setattr__(self, "levels", types.MappingProxyType(dict(self.levels)))
         object.__setattr__(self, "stand_ins", types.MappingProxyType(dict(self.stand_ins)))
+        bands = types.MappingProxyType(dict(self.stand_in_bands))
+        object.__setattr__(self, "stand_in_bands", bands)
 
 
 NO_HOOKS = PlayerHooks()

@@ -141,6 +141,10 @@ SHARED_MESSAGES: Final = (
     ),
     N_(
         "The computer ({level}) is getting ready (compiling, first time only); until then "
+        "a stand-in plays for it, stronger than {above} and weaker than {below}."
+    ),
+    N_(
+        "The computer ({level}) is getting ready (compiling, first time only); until then "
         "a quicker, weaker stand-in plays for it."
     ),
     N_("The record could not be downloaded."),

@@ -414,11 +414,14 @@ class ClockView(TimeControlJson):
 
 class StandInView(Answer):
     """A computer's stand-in, played while its compiled code is compiled: the ``level``
-    it plays for, and ``like``, the level it is about as strong as, measured by the
-    game (``None``: not measured, only weaker)."""
+    it plays for, and how strong the game measured the stand-in: ``like``, the level it
+    is about as strong as, or ``above`` and ``below``, the levels it is stronger and
+    weaker than (each ``None``: not measured so; all ``None``: only weaker)."""
 
     level: str
     like: str | None
+    above: str | None = None
+    below: str | None = None
 
 
 class MatchView(Answer):

@@ -46,7 +46,7 @@ from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
-from stairgames.agents.levels import stand_in_like
+from stairgames.agents.levels import stand_in_band, stand_in_like
 from stairgames.i18n import N_, Text
 from stairgames.server.base.limits import Bucket, LiveProcesses
 from stairgames.server.base.outages import log_failure
@@ -406,14 +406,22 @@ class Hub:
 
     def computer_stand_in(self, match: Match) -> dict[str, str | None] | None:
         """While a computer of the match plays its stand-in (:meth:`computer_note`), the
-        ``level`` it plays for and the level its stand-in is about as strong as
-        (``like``, where the game measured it: :func:`stairgames.agents.levels.
-        stand_in_like`; ``None``: not measured); ``None`` otherwise."""
+        ``level`` it plays for and how strong its stand-in is, where the game measured it:
+        the level it is about as strong as (``like``: :func:`stairgames.agents.levels.
+        stand_in_like`), or the levels it is stronger (``above``) and weaker (``below``)
+        than (:func:`~stairgames.agents.levels.stand_in_band`); ``None`` where not
+        measured. ``None`` when no stand-in plays."""
         noted = self._noted_computer(match)
         if noted is None:
             return None
         player = noted[1]
-        return {"level": player, "like": stand_in_like(player, match.game_name)}
+        band = stand_in_band(player, match.game_name)
+        return {
+            "level": player,
+            "like": stand_in_like(player, match.game_name),
+            "above": None if band is None else band[0],
+            "below": None if band is None else band[1],
+        }
 
     def _noted_computer(self, match: Match) -> tuple[str, str] | None:
         """The note of the first computer of the match whose last move was noted, with

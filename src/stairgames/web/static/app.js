@@ -799,6 +799,13 @@ function standInText(standIn) {
       args,
     );
   }
+  if (standIn?.above && standIn.below) {
+    const args = { level: t(standIn.level), above: t(standIn.above), below: t(standIn.below) };
+    return t(
+      "The computer ({level}) is getting ready (compiling, first time only); until then a stand-in plays for it, stronger than {above} and weaker than {below}.",
+      args,
+    );
+  }
   if (standIn) {
     const args = { level: t(standIn.level) };
     return t(

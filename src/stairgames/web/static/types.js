@@ -45,8 +45,9 @@
  * @property {number} [spectators]
  * @property {boolean} [thinking]
  * @property {string | null} [computer_note]
- * @property {{level: string, like: string | null}} [computer_stand_in] while the note is
- *   "warming": the level the stand-in plays for, and the level it is about as strong as
+ * @property {{level: string, like: string | null, above?: string | null, below?: string | null}} [computer_stand_in]
+ *   while the note is "warming": the level the stand-in plays for, and the level it is
+ *   about as strong as, or the levels it is stronger (above) and weaker (below) than
  * @property {import("./net.js").ServerError | null} [computer_error]
  * @property {{by: number} | null} [offer]
  * @property {{by: number} | null} [takeback]

@@ -39,29 +39,34 @@ TO_MOVE_WEIGHT = 0.203
 _DEPTH = len(HEIGHT_WEIGHTS)
 
 LEVELS: dict[str, str] = {
-    "hard": "mcts:time=0.25,endgame=0.8,net=1",
-    "expert": "alphabeta:time=1.8,endgame=0.8",
+    "hard": "mcts:time=0.25,endgame=0.8,net=1,policy=1,c=0.5",
+    "expert": "mcts:time=1.8,endgame=0.8,net=1,policy=1,c=0.5",
 }
 """``hard`` and ``expert`` give 80% of their time first to the exact endgame solver
 (:mod:`.solve`): against OpenSpiel's MCTS at 0.1 s a move ``mcts`` with it scored
-80.5% of 200 games, without it 68.0% (``docs/agents.md``). ``hard`` values its leaves
-with the learned evaluation (``net=1``, :mod:`.learned`): against the same search with
-random playouts at 0.25 s a move, seats alternating, it scored 75.0% [67.8, 81.1] of
-160 games (seed 7100). ``expert`` stays ``alphabeta``: ``mcts:time=1.8,endgame=0.8,
-net=1`` was not stronger from paired random openings (46.9% [30.9, 63.6] of 32), and
-``expert`` scored 71.9% [54.6, 84.4] of 32 against the new ``hard`` the same way
-(``docs/research/2026-12-05-stairs-levels-net.md``)."""
+80.5% of 200 games, without it 68.0% (``docs/agents.md``). Both search with the learned
+evaluation at the leaves and its move priors (``net=1,policy=1``, :mod:`.learned`), at
+exploration 0.5. From paired random openings (each opening played twice, seats
+exchanged): ``hard`` so scored 91.0% [83.8, 95.2] of 100 games against the same search
+on the learned value alone at 0.25 s a move (seed 7600); ``expert`` so scored 65.6%
+[48.3, 79.6] of 32 against the ``alphabeta:time=1.8,endgame=0.8`` it replaces, winning
+both games of 5 openings and losing both of none (seed 10100), and against the new
+``hard`` 68.8% [51.4, 82.0] of 32 (seeds 8800, 8900) (``docs/research/
+2026-12-05-stairs-policy-priors.md``, ``docs/research/2026-12-05-stairs-levels-priors.md``)."""
 
 
 STAND_INS: dict[str, str] = {"expert": "medium"}
 """The level each level's stand-in is about as strong as (``PlayerHooks.stand_ins``: what
-the terminal and the page say while it plays). ``expert``'s, ``alphabeta:time=1.8``
-(without the endgame solver), scored 56.2% [33.2, 76.9] of 16 games against ``medium``
-and 8 of 8 against ``easy``, from paired random openings (seeds 8400 and 8500,
-``docs/research/2026-12-05-stairs-levels-net.md``). ``hard``'s, ``mcts:time=0.25,fast=0``,
-scored 6.2% [1.1, 28.3] of 16 against ``medium`` and 8 of 8 against ``easy`` (seeds 9100
-and 9200, ``docs/research/2026-12-05-stairs-policy-priors.md``): between the two, about
-as strong as neither, so it is named only "weaker"."""
+the terminal and the page say while it plays). ``expert``'s, ``mcts:time=1.8,c=0.5,
+fast=0`` (the same search through the protocol with random playouts, without the
+endgame solver or the learned parts), scored 43.8% [28.2, 60.7] of 32 games against
+``medium`` and 8 of 8 against ``easy`` in the arena with two random opening moves (seeds
+10400, 10500 and 10700, ``docs/research/2026-12-05-stairs-levels-priors.md``)."""
+
+STAND_IN_BANDS: dict[str, tuple[str, str]] = {"hard": ("easy", "medium")}
+"""The two levels a level's stand-in was measured between (``PlayerHooks.stand_in_bands``).
+``hard``'s, ``mcts:time=0.25,c=0.5,fast=0``, scored 21.9% [11.0, 38.8] of 32 games against
+``medium`` and 8 of 8 against ``easy`` the same way (seeds 10200, 10600 and 10300)."""
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -172,6 +177,7 @@ HOOKS: Final = PlayerHooks(
     perfect_play=on_first_use("stairgames.games.stairs.play.perfect:perfect_play"),
     levels=LEVELS,
     stand_ins=STAND_INS,
+    stand_in_bands=STAND_IN_BANDS,
     warm_up=compiled_warm_up(
         f"{_PLAYOUT}:warm_up",
         f"{_ENDGAME}:warm_up",
