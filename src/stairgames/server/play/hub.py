@@ -397,31 +397,27 @@ class Hub:
         failed = self._failed.get(match.id)
         return failed[1] if failed is not None and failed[0] == match.event else None
 
-    def computer_note(self, match: Match) -> str | None:
-        """``"warming"`` while a computer of the match plays its weaker stand-in, its
-        compiled code being compiled in the background (what the workers said of its
-        player's last move: :meth:`ComputerPool.note`); ``None`` otherwise."""
-        noted = self._noted_computer(match)
-        return None if noted is None else noted[0]
-
-    def computer_stand_in(self, match: Match) -> dict[str, str | None] | None:
-        """While a computer of the match plays its stand-in (:meth:`computer_note`), the
-        ``level`` it plays for and how strong its stand-in is, where the game measured it:
-        the level it is about as strong as (``like``: :func:`stairgames.agents.levels.
+    def computer_note(self, match: Match) -> tuple[str, dict[str, str | None]] | None:
+        """While a computer of the match plays its weaker stand-in, its compiled code being
+        compiled in the background (what the workers said of its player's last move:
+        :meth:`ComputerPool.note`): the note (``"warming"``) and the stand-in: the
+        ``level`` it plays for and how strong it is, where the game measured it: the
+        level it is about as strong as (``like``: :func:`stairgames.agents.levels.
         stand_in_like`), or the levels it is stronger (``above``) and weaker (``below``)
-        than (:func:`~stairgames.agents.levels.stand_in_band`); ``None`` where not
-        measured. ``None`` when no stand-in plays."""
+        than (:func:`~stairgames.agents.levels.stand_in_band`), each ``None`` where not
+        measured so. ``None`` when no stand-in plays."""
         noted = self._noted_computer(match)
         if noted is None:
             return None
-        player = noted[1]
+        note, player = noted
         band = stand_in_band(player, match.game_name)
-        return {
+        stand_in = {
             "level": player,
             "like": stand_in_like(player, match.game_name),
             "above": None if band is None else band[0],
             "below": None if band is None else band[1],
         }
+        return note, stand_in
 
     def _noted_computer(self, match: Match) -> tuple[str, str] | None:
         """The note of the first computer of the match whose last move was noted, with
@@ -455,10 +451,10 @@ class Hub:
             now=self.service.clock(),
             texts=texts,
         )
-        view["computer_note"] = self.computer_note(match)
-        stand_in = self.computer_stand_in(match)
-        if stand_in is not None:  # only then: every other view stays as it was
-            view["computer_stand_in"] = stand_in
+        noted = self.computer_note(match)
+        view["computer_note"] = None if noted is None else noted[0]
+        if noted is not None:  # only then: every other view stays as it was
+            view["computer_stand_in"] = noted[1]
         view["spectators"] = self.presence(match.id)[1]
         names, ratings = self.neighbours.seat_notes(match) if notes is None else notes
         entries: list[dict[str, Any]] = view["seats"]
