@@ -123,7 +123,13 @@ def test_the_stand_ins_name_levels_and_are_the_players_measured() -> None:
         assert fallback is not None and fallback.describe() == player
 
 
-def _said_after_a_stand_ins_move(level: str, tmp_path: Path, launches: Launches) -> str:
+def _said_after_a_stand_ins_move(
+    level: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """What the terminal says after the first move of ``level``'s stand-in (the background
+    compiling a fake that never ends), on one line."""
+    launches = Launches()
+    monkeypatch.setattr(warming, "launch", launches)
     out = io.StringIO()
     session = TerminalSession(
         stairgames.load("stairs"),
@@ -143,9 +149,7 @@ def _said_after_a_stand_ins_move(level: str, tmp_path: Path, launches: Launches)
 def test_the_terminal_names_the_level_and_its_stand_ins_strength(
     cold: list[WarmUp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    launches = Launches()
-    monkeypatch.setattr(warming, "launch", launches)
-    said = _said_after_a_stand_ins_move("expert", tmp_path, launches)
+    said = _said_after_a_stand_ins_move("expert", tmp_path, monkeypatch)
     like = player_hooks("stairs").stand_ins["expert"]
     assert f"(a stand-in played for expert, about as strong as {like}:" in said
     assert "the fast code has been compiling for" in said  # what benchmarks/first_move counts
@@ -155,9 +159,7 @@ def test_the_terminal_names_the_level_and_its_stand_ins_strength(
 def test_the_terminal_says_between_which_levels_the_stand_in_was_measured(
     cold: list[WarmUp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    launches = Launches()
-    monkeypatch.setattr(warming, "launch", launches)
-    said = _said_after_a_stand_ins_move("hard", tmp_path, launches)
+    said = _said_after_a_stand_ins_move("hard", tmp_path, monkeypatch)
     above, below = player_hooks("stairs").stand_in_bands["hard"]
     assert f"(a stand-in played for hard, stronger than {above} and weaker than {below}:" in said
     assert cold == []
@@ -166,12 +168,10 @@ def test_the_terminal_says_between_which_levels_the_stand_in_was_measured(
 def test_the_terminal_says_only_weaker_where_the_stand_in_was_not_measured(
     cold: list[WarmUp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    launches = Launches()
-    monkeypatch.setattr(warming, "launch", launches)
     level = next(
         name
         for name in ("medium", "hard")
         if stand_in_like(name, "stairs") is None and stand_in_band(name, "stairs") is None
     )
-    said = _said_after_a_stand_ins_move(level, tmp_path, launches)
+    said = _said_after_a_stand_ins_move(level, tmp_path, monkeypatch)
     assert f"(a weaker stand-in played for {level}: the fast code has been compiling" in said

@@ -49,6 +49,16 @@ def site(tmp_path: Path) -> Iterator[tuple[str, StandInPool]]:
         yield url, pool
 
 
+def start_against_the_computer(page: Any, url: str, level: str) -> None:
+    """From the home page, a game of Stairs against the computer at ``level``."""
+    page.goto(url + "/")
+    page.get_by_label("Stairs", exact=True).check()
+    page.get_by_label("The computer", exact=True).check()
+    page.locator("#level").select_option(level)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url(re.compile(r"/m/"))
+
+
 def play_a_move(page: Any, source: str, target: str) -> None:
     moves = page.locator("#moves .move").count()
     page.get_by_role("button", name=source, exact=True).click()
@@ -64,12 +74,7 @@ def test_the_page_says_the_computer_is_getting_ready_until_it_is(browser, site):
     like = stand_in_like("expert", "stairs")
     assert like is not None
     with checked_page(browser, url, height=900) as page:
-        page.goto(url + "/")
-        page.get_by_label("Stairs", exact=True).check()
-        page.get_by_label("The computer", exact=True).check()
-        page.locator("#level").select_option("expert")
-        page.get_by_role("button", name="Start").click()
-        page.wait_for_url(re.compile(r"/m/"))
+        start_against_the_computer(page, url, "expert")
         note = page.locator("#computer-note")
         expect(note).to_be_hidden()  # the computer has not moved yet
         play_a_move(page, "d3", "c4")
@@ -101,12 +106,7 @@ def test_the_page_says_between_which_levels_a_stand_in_was_measured(browser, sit
     assert band is not None
     above, below = band
     with checked_page(browser, url, height=900) as page:
-        page.goto(url + "/")
-        page.get_by_label("Stairs", exact=True).check()
-        page.get_by_label("The computer", exact=True).check()
-        page.locator("#level").select_option("hard")
-        page.get_by_role("button", name="Start").click()
-        page.wait_for_url(re.compile(r"/m/"))
+        start_against_the_computer(page, url, "hard")
         play_a_move(page, "d3", "c4")
         note = page.locator("#computer-note")
         expect(note).to_have_text(
