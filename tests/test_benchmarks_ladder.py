@@ -5,6 +5,7 @@ with ``benchmarks/players_openspiel.py`` (moved to ``benchmarks/strength.py``)."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,10 @@ import pytest
 
 from stairgames.bench import ladder, strength
 from stairgames.bench.ladder import format_table, main, parse_steps, summarize
+
+
+FIRST_CORE = min(os.sched_getaffinity(0))
+"""The core ``--jobs 1`` takes: the first this process may use (1 under ``taskset -c 1``)."""
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
@@ -33,7 +38,7 @@ def test_a_tiny_run_keeps_every_move_and_resumes_from_its_checkpoint(tmp_path, m
         assert (game["weaker"], game["stronger"]) == ("random", "easy")
         assert (game["weaker_player"], game["stronger_player"]) == ("random", "greedy")
         assert game["stronger_budget"] is None and game["weaker_budget"] is None
-        assert game["pinned"] and game["core"] == 0
+        assert game["pinned"] and game["core"] == FIRST_CORE
         for side in ("stronger", "weaker"):
             assert len(game[f"{side}_seconds"]) == len(game[f"{side}_simulations"])
             assert len(game[f"{side}_seconds"]) == len(game[f"{side}_choices"])
@@ -45,7 +50,7 @@ def test_a_tiny_run_keeps_every_move_and_resumes_from_its_checkpoint(tmp_path, m
         assert game["score"] == (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
     figures = json.loads(out.read_text(encoding="utf-8"))
     assert figures["command"].startswith("python -m benchmarks.ladder --game stairs")
-    assert "--cores 0" in figures["command"]
+    assert f"--cores {FIRST_CORE}" in figures["command"]
     assert [row["games"] for row in figures["rows"]] == [2]
     # again with the same checkpoint: nothing new is played, the table still has both
     assert main(arguments) == 0
