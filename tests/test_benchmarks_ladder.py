@@ -14,7 +14,6 @@ import pytest
 from stairgames.bench import ladder, strength
 from stairgames.bench.ladder import format_table, main, parse_steps, summarize
 
-
 FIRST_CORE = min(os.sched_getaffinity(0))
 """The core ``--jobs 1`` takes: the first this process may use (1 under ``taskset -c 1``)."""
 
