@@ -63,10 +63,15 @@ endgame solver or the learned parts), scored 43.8% [28.2, 60.7] of 32 games agai
 ``medium`` and 8 of 8 against ``easy`` in the arena with two random opening moves (seeds
 10400, 10500 and 10700, ``docs/research/2026-12-05-stairs-levels-priors.md``)."""
 
-STAND_IN_BANDS: dict[str, tuple[str, str]] = {"hard": ("easy", "medium")}
+STAND_IN_BANDS: dict[str, tuple[str, str]] = {
+    "medium": ("easy", "medium"),
+    "hard": ("easy", "medium"),
+}
 """The two levels a level's stand-in was measured between (``PlayerHooks.stand_in_bands``).
 ``hard``'s, ``mcts:time=0.25,c=0.5,fast=0``, scored 21.9% [11.0, 38.8] of 32 games against
-``medium`` and 8 of 8 against ``easy`` the same way (seeds 10200, 10600 and 10300)."""
+``medium`` and 8 of 8 against ``easy`` the same way (seeds 10200, 10600 and 10300);
+``medium``'s, ``mcts:time=0.05,fast=0``, 0 of 16 against ``medium`` and 16 of 16 against
+``easy`` (seeds 11600 and 11000)."""
 
 
 def evaluate(state: State, seat: int) -> float:

@@ -27,6 +27,21 @@ first player's first moves, solved offline); ``hard`` searches with the compiled
 search. Against OpenSpiel's MCTS at equal time (0.25 s) ``hard`` won 82.5% of 100 games
 without the book (69% as first player) and 100% with it (``docs/agents.md``)."""
 
+STAND_INS: Final = {"expert": "expert"}
+"""The level each level's stand-in is about as strong as (``PlayerHooks.stand_ins``: what
+the terminal and the page say while it plays). ``expert``'s, ``alphabeta:time=1.8,book=1``
+(without the endgame solver), scored 50.0% [28.0, 72.0] of 16 games against ``expert``
+and 78.1% [53.7, 91.7] of 16 against ``hard``, in the arena with two random opening
+moves, each opening played with the seats exchanged, on the basic game (seeds 11900 and
+11800, ``docs/research/2026-12-05-stairs-levels-priors.md``)."""
+
+STAND_IN_BANDS: Final = {"medium": ("easy", "medium"), "hard": ("easy", "medium")}
+"""The two levels a level's stand-in was measured between (``PlayerHooks.stand_in_bands``),
+the same way. ``hard``'s, ``mcts:time=0.25,fast=0,book=1``, scored 26.6% [14.4, 43.8] of 32
+games against ``medium`` and 8 of 8 against ``easy`` (seeds 11200, 11250 and 11300);
+``medium``'s, ``mcts:time=0.05,fast=0``, 18.8% [6.6, 43.0] of 16 against ``medium`` and
+81.2% [57.0, 93.4] of 16 against ``easy`` (seeds 11700 and 11100)."""
+
 
 def evaluate(state: State, seat: int) -> float:
     """In [-1, 1] from ``seat``'s side: the result once the game is over; before, the mean
@@ -65,6 +80,8 @@ HOOKS: Final = PlayerHooks(
     playout=playout,
     tree_search=on_first_use(f"{_PLAYOUT}:tree_search"),
     levels=LEVELS,
+    stand_ins=STAND_INS,
+    stand_in_bands=STAND_IN_BANDS,
     endgame_solver=endgame_solver,
     perfect_play=on_first_use("stairgames.games.twenty_seven.research.table_play:perfect_play"),
     opening=on_first_use("stairgames.games.twenty_seven.research.opening:book_move"),
