@@ -6,13 +6,16 @@ The fan-out's part of readiness (PostgreSQL) is in ``test_server_fanout_postgres
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
 from stairgames.server.base.store import EventConflictError, EventRecord
+from stairgames.server.ops.health import Metrics
 from tests.server_helpers import (
     JSON,
     connect,
@@ -182,3 +185,31 @@ def test_a_worker_labels_every_sample(tmp_path: Path) -> None:
     assert families and all(
         sample.labels.get("worker") == "4242" for family in families for sample in family.samples
     )
+
+
+def _announce_counts(metrics: Metrics) -> dict[str, float]:
+    """The announcements timed so far, by origin (Stairs)."""
+    counts: dict[str, float] = {}
+    for family in text_string_to_metric_families(generate_latest(metrics.registry).decode()):
+        for sample in family.samples:
+            if sample.name == "stairgames_move_announce_seconds_count":
+                counts[sample.labels["origin"]] = sample.value
+    return counts
+
+
+def test_a_move_heard_from_elsewhere_while_one_made_here_waits_is_timed_apart() -> None:
+    """Defect: under load a move made through another process was heard (event 4) while
+    this process still announced its own (event 3); the one pending entry of the match
+    kept the first, and the other process's move was never counted."""
+    metrics = Metrics()
+    match = SimpleNamespace(id="m1", game_name="stairs", event=3)
+    record = EventRecord(number=3, kind="move", seat=1, data={})
+    metrics.committed(match, [record])  # type: ignore[arg-type]
+    metrics.notified("m1", 4)  # heard before event 3's announcement ended
+    metrics.announced(match)  # type: ignore[arg-type]
+    assert _announce_counts(metrics) == {"here": 1.0}
+    match.event = 4
+    metrics.announced(match)  # type: ignore[arg-type]
+    assert _announce_counts(metrics) == {"here": 1.0, "elsewhere": 1.0}
+    metrics.announced(match)  # type: ignore[arg-type]  # nothing left to time
+    assert _announce_counts(metrics) == {"here": 1.0, "elsewhere": 1.0}

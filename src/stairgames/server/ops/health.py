@@ -166,33 +166,43 @@ class Metrics:
             registry=self.registry,
         )
         self._gauges: _Gauges | None = None
-        self._accepted: dict[str, tuple[float, str]] = {}
-        """Matches with a move not announced yet: when it was accepted, and where."""
+        self._accepted: dict[str, dict[int, tuple[float, str]]] = {}
+        """Per match, its events not announced yet: when each was accepted, and where."""
 
     # ----- moves: accepted, then announced -------------------------------------------
 
     def committed(self, match: Match, records: Sequence[EventRecord]) -> None:
         """A :attr:`MatchService.committed` listener."""
-        moves = sum(1 for r in records if r.kind == "move" and r.seat is not None)
+        moves = [r for r in records if r.kind == "move" and r.seat is not None]
         if moves:
-            self.moves.labels(match.game_name).inc(moves)
-            self._accept(match.id, "here")
+            self.moves.labels(match.game_name).inc(len(moves))
+            self._accept(match.id, max(r.number for r in records), "here")
 
-    def notified(self, match_id: str) -> None:
-        """The fan-out heard of another process's event to a match watched here."""
-        self._accept(match_id, "elsewhere")
+    def notified(self, match_id: str, event: int) -> None:
+        """The fan-out heard of another process's ``event`` to a match watched here."""
+        self._accept(match_id, event, "elsewhere")
 
-    def _accept(self, match_id: str, origin: str) -> None:
-        self._accepted.setdefault(match_id, (time.perf_counter(), origin))
+    def _accept(self, match_id: str, event: int, origin: str) -> None:
+        """Time ``event`` of ``match_id`` from now until an announcement covers it. Each
+        event is timed apart: one accepted while another of the match waits for its
+        announcement keeps its own start and origin (a move made elsewhere, heard while
+        this process still announced its own, was once lost to the count)."""
+        self._accepted.setdefault(match_id, {}).setdefault(event, (time.perf_counter(), origin))
         if len(self._accepted) > MAX_TIMED:
             del self._accepted[next(iter(self._accepted))]
 
     def announced(self, match: Match) -> None:
-        """A :attr:`Hub.after_announce` listener."""
-        accepted = self._accepted.pop(match.id, None)
-        if accepted is not None:
-            since, origin = accepted
-            self.latency.labels(match.game_name, origin).observe(time.perf_counter() - since)
+        """A :attr:`Hub.after_announce` listener: every event of the match up to the one
+        announced is observed, each with its own origin."""
+        waiting = self._accepted.get(match.id)
+        if not waiting:
+            return
+        now = time.perf_counter()
+        for number in [n for n in waiting if n <= match.event]:
+            since, origin = waiting.pop(number)
+            self.latency.labels(match.game_name, origin).observe(now - since)
+        if not waiting:
+            del self._accepted[match.id]
 
     def carried(self, kind: str, seconds: float) -> None:
         """A :attr:`Hub.after_request` listener."""

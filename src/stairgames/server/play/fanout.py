@@ -404,8 +404,9 @@ class NotifyingFanOut:
         self._following: dict[str, int] = {}
         """Matches being read after a notification, and the newest event announced."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.notified: list[Callable[[str], None]] = []
-        """Told each match watched here that another process changed (the metrics)."""
+        self.notified: list[Callable[[str, int], None]] = []
+        """Told each match watched here that another process changed, with the event it
+        reached (the metrics)."""
 
     # ----- what a transport fills in ---------------------------------------------
 
@@ -592,7 +593,7 @@ class NotifyingFanOut:
         if not hub.watches(match_id) or hub.service.cached_event(match_id) >= event:
             return  # nobody watches it here, or it is ours (or known already)
         for listener in self.notified:
-            listener(match_id)
+            listener(match_id, event)
         following = self._following.get(match_id)
         self._following[match_id] = max(event, following or 0)
         if following is None:  # (the hub takes the moves only where they follow its last)
