@@ -241,3 +241,42 @@ def test_japanese_and_a_phone(browser: Any, url: str) -> None:
     shot(phone, "puzzles-phone-failed")
     phone.context.close()
     assert errors == []
+
+
+def test_the_daily_card_of_every_game_draws_a_board_nothing_of_which_takes_the_focus(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Defect: the daily card's board is a picture hidden from assistive technology
+    (``aria-hidden``), yet on days of a game whose board draws its squares focusable the
+    keyboard could reach into it (axe's ``aria-hidden-focus``, found on 2026-12-06).
+    The day is the server's wall clock, set to a day of each game in turn."""
+    import datetime
+
+    from stairgames.server.app import create_app
+    from stairgames.server.base.settings import Settings
+
+    games = puzzles.shipped_games()
+    if not games:
+        pytest.skip("no shipped puzzle set yet")
+    day = [datetime.datetime(2026, 12, 6, 12, tzinfo=datetime.UTC)]
+    settings = Settings(
+        data_dir=tmp_path,
+        computer_workers=0,
+        loop_guard=True,
+        wall_clock=lambda: day[0].timestamp(),
+    )
+    errors: list[str] = []
+    seen: set[str] = set()
+    with serving(create_app(settings), settings) as served:
+        page = new_page(browser, served, errors)
+        for offset in range(len(games)):
+            day[0] = datetime.datetime(2026, 12, 6 + offset, 12, tzinfo=datetime.UTC)
+            page.goto(served + "/")
+            expect(page.locator("#daily-card")).to_be_visible()
+            expect(page.locator("#daily-board > *").first).to_be_attached()
+            seen.add(page.locator("#daily-about").inner_text())
+            reachable = page.locator(
+                "#daily-board [tabindex]:not([tabindex='-1']), #daily-board a[href]"
+            )
+            expect(reachable).to_have_count(0)
+    assert len(seen) == len(games) and errors == []

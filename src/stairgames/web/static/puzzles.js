@@ -797,8 +797,20 @@ export async function showDailyCard(games) {
       animate: false,
       notes: document.createElement("div"),
     });
+    outOfTabOrder($("daily-board"));
   } catch {
     $("daily-board").replaceChildren(); // no picture rather than half of one
+  }
+}
+
+/**
+ * The daily card's board is a picture, hidden from assistive technology: nothing in it
+ * may take the keyboard's focus (a board draws its squares focusable for play).
+ * @param {Element} picture
+ */
+function outOfTabOrder(picture) {
+  for (const element of picture.querySelectorAll("[tabindex]")) {
+    element.setAttribute("tabindex", "-1");
   }
 }
 
