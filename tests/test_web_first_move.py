@@ -59,6 +59,20 @@ def start_against_the_computer(page: Any, url: str, level: str) -> None:
     page.wait_for_url(re.compile(r"/m/"))
 
 
+def said_in_both_languages(page: Any, english: str, japanese: str, name: str) -> None:
+    """The note under the board says ``english``, then, the page switched to Japanese, what
+    the pattern ``japanese`` matches; a screenshot of each on a phone's width (``name``,
+    ``name-ja``)."""
+    note = page.locator("#computer-note")
+    expect(note).to_have_text(english)
+    page.set_viewport_size({"width": 390, "height": 844})
+    note.scroll_into_view_if_needed()
+    shot(page, name)
+    page.locator("#lang").select_option("ja")
+    expect(note).to_have_text(re.compile(japanese))
+    shot(page, f"{name}-ja")
+
+
 def play_a_move(page: Any, source: str, target: str) -> None:
     moves = page.locator("#moves .move").count()
     page.get_by_role("button", name=source, exact=True).click()
@@ -79,18 +93,13 @@ def test_the_page_says_the_computer_is_getting_ready_until_it_is(browser, site):
         expect(note).to_be_hidden()  # the computer has not moved yet
         play_a_move(page, "d3", "c4")
         expect(note).to_be_visible()
-        expect(note).to_have_text(
+        said_in_both_languages(
+            page,
             "The computer (expert) is getting ready (compiling, first time only); until "
-            f"then a stand-in plays for it, about as strong as {like}."
+            f"then a stand-in plays for it, about as strong as {like}.",
+            r"^コンピューター（エキスパート）の準備中です.*強さは「",
+            "computer-stand-in-390",
         )
-        page.set_viewport_size({"width": 390, "height": 844})
-        note.scroll_into_view_if_needed()
-        shot(page, "computer-stand-in-390")
-        page.locator("#lang").select_option("ja")
-        expect(note).to_have_text(
-            re.compile(r"^コンピューター（エキスパート）の準備中です.*強さは「")
-        )
-        shot(page, "computer-stand-in-390-ja")
         pool.warming = False  # the compiled code is ready: the next move is the player's own
         page.locator("#lang").select_option("en")
         play_a_move(page, "b3", "a4")
@@ -108,16 +117,10 @@ def test_the_page_says_between_which_levels_a_stand_in_was_measured(browser, sit
     with checked_page(browser, url, height=900) as page:
         start_against_the_computer(page, url, "hard")
         play_a_move(page, "d3", "c4")
-        note = page.locator("#computer-note")
-        expect(note).to_have_text(
+        said_in_both_languages(
+            page,
             "The computer (hard) is getting ready (compiling, first time only); until then "
-            f"a stand-in plays for it, stronger than {above} and weaker than {below}."
+            f"a stand-in plays for it, stronger than {above} and weaker than {below}.",
+            r"^コンピューター（むずかしい）の準備中です.*より上、.*より下です。$",
+            "computer-stand-in-band-390",
         )
-        page.set_viewport_size({"width": 390, "height": 844})
-        note.scroll_into_view_if_needed()
-        shot(page, "computer-stand-in-band-390")
-        page.locator("#lang").select_option("ja")
-        expect(note).to_have_text(
-            re.compile(r"^コンピューター（むずかしい）の準備中です.*より上、.*より下です。$")
-        )
-        shot(page, "computer-stand-in-band-390-ja")
