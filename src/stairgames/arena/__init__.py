@@ -54,23 +54,21 @@ def run_arena(
     for player in players:
         make_agent(player, 0).check_game(loaded)
     seats = load_with_text_options(name, options).num_players()
+    stopped = False
     try:
         results = run_games(tasks, jobs=jobs, progress=progress, ray_address=ray_address)
     except TasksInterrupted as stop:
-        finished = list(stop.finished.values())
-        return ArenaRun(
-            name,
-            options,
-            list(players),
-            games,
-            seed,
-            seats,
-            finished,
-            stopped=True,
-            opening_plies=opening_plies,
-        )
+        results, stopped = list(stop.finished.values()), True
     return ArenaRun(
-        name, options, list(players), games, seed, seats, results, opening_plies=opening_plies
+        name,
+        options,
+        list(players),
+        games,
+        seed,
+        seats,
+        results,
+        stopped=stopped,
+        opening_plies=opening_plies,
     )
 
 
